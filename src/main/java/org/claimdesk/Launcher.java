@@ -1,0 +1,17 @@
+package org.claimdesk;
+
+import org.claimdesk.cli.ClaimDeskCommand;
+
+/**
+ * The one entry point. With no command it opens the console; with a command it runs the CLI.
+ * It does not extend {@code Application}, so JavaFX also starts from the class path.
+ */
+public final class Launcher {
+    private Launcher() {
+    }
+
+    public static void main(String[] args) {
+        int code = ClaimDeskCommand.execute(null, args);
+        System.exit(code);
+    }
+}

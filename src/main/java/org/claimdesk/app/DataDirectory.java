@@ -1,0 +1,54 @@
+package org.claimdesk.app;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where ClaimDesk keeps per-user files (database, logs, settings). {@code CLAIMDESK_HOME} overrides
+ * the per-system default; {@code CLAIMDESK_DB} or {@code --db} override the database alone.
+ */
+public final class DataDirectory {
+    public static final String HOME_ENV = "CLAIMDESK_HOME";
+    public static final String DB_ENV = "CLAIMDESK_DB";
+    public static final String DB_FILE = "claimdesk.db";
+
+    private DataDirectory() {
+    }
+
+    public static Path home() {
+        return home(System.getenv(), System.getProperty("os.name", ""), System.getProperty("user.home"));
+    }
+
+    static Path home(Map<String, String> env, String osName, String userHome) {
+        String override = env.get(HOME_ENV);
+        if (override != null && !override.isBlank()) {
+            return Path.of(override);
+        }
+        String os = osName.toLowerCase(Locale.ROOT);
+        if (os.contains("win")) {
+            String localAppData = env.get("LOCALAPPDATA");
+            return localAppData != null ? Path.of(localAppData, "ClaimDesk") : Path.of(userHome, "AppData", "Local", "ClaimDesk");
+        }
+        if (os.contains("mac")) {
+            return Path.of(userHome, "Library", "Application Support", "ClaimDesk");
+        }
+        return Path.of(userHome, ".claimdesk");
+    }
+
+    /** The database path: the explicit one if given, else {@code CLAIMDESK_DB}, else the data directory's. */
+    public static Path database(String explicit) {
+        return database(explicit, System.getenv());
+    }
+
+    static Path database(String explicit, Map<String, String> env) {
+        if (explicit != null && !explicit.isBlank()) {
+            return Path.of(explicit);
+        }
+        String fromEnv = env.get(DB_ENV);
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return Path.of(fromEnv);
+        }
+        return home(env, System.getProperty("os.name", ""), System.getProperty("user.home")).resolve(DB_FILE);
+    }
+}

@@ -1,0 +1,100 @@
+package org.claimdesk.app;
+
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.store.OutboxStore;
+
+/** The read side: claims, outbox rows, attempts and the audit trail, each query one short read. */
+public final class Queries {
+    private final Database database;
+    private final Clock clock;
+    private final ClaimStore claims = new ClaimStore();
+    private final OutboxStore outbox = new OutboxStore();
+    private final AuditStore audit = new AuditStore();
+
+    public Queries(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    public LocalDate today() {
+        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+    }
+
+    public List<Claim> claims(ClaimQuery query) {
+        return database.read(h -> claims.list(h, query));
+    }
+
+    public int countClaims(ClaimQuery query) {
+        return database.read(h -> claims.count(h, query));
+    }
+
+    public Map<ClaimStatus, Integer> countClaimsByStatus(ClaimQuery query) {
+        return database.read(h -> claims.countByStatus(h, query));
+    }
+
+    public Optional<Claim> claim(long claimId) {
+        return database.read(h -> claims.find(h, claimId));
+    }
+
+    /** By numeric id or by claim number (e.g. UPC-2026-004217). */
+    public Optional<Claim> claim(String idOrNumber) {
+        String text = idOrNumber.trim();
+        if (text.chars().allMatch(Character::isDigit) && !text.isEmpty() && text.length() < 19) {
+            return claim(Long.parseLong(text));
+        }
+        return database.read(h -> claims.findByNumber(h, text));
+    }
+
+    public List<String> jurisdictions() {
+        return database.read(claims::jurisdictions);
+    }
+
+    public List<StatusChange> history(long claimId) {
+        return database.read(h -> claims.history(h, claimId));
+    }
+
+    public List<OutboxEvent> outbox(OutboxQuery query) {
+        return database.read(h -> outbox.list(h, query));
+    }
+
+    public int countOutbox(OutboxQuery query) {
+        return database.read(h -> outbox.count(h, query));
+    }
+
+    public Map<DeliveryState, Integer> countOutboxByState() {
+        return database.read(outbox::countByState);
+    }
+
+    public Optional<OutboxEvent> outboxEvent(long outboxEventId) {
+        return database.read(h -> outbox.find(h, outboxEventId));
+    }
+
+    public List<OutboxEvent> outboxForClaim(long claimId) {
+        return database.read(h -> outbox.forClaim(h, claimId));
+    }
+
+    public List<DeliveryAttempt> attempts(long outboxEventId) {
+        return database.read(h -> outbox.attempts(h, outboxEventId));
+    }
+
+    public List<AuditEntry> audit(String subjectId, String actor, String action, int offset, int limit) {
+        return database.read(h -> audit.list(h, subjectId, actor, action, offset, limit));
+    }
+}

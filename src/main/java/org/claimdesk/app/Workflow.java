@@ -1,0 +1,187 @@
+package org.claimdesk.app;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.NotFoundException;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.domain.Transitions;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxStore;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The claim workflow's use cases. Each one checks the transition table and the claim's version, then
+ * writes the claim, its status history and an audit entry in one transaction.
+ */
+public final class Workflow {
+    private final Database database;
+    private final Clock clock;
+    private final Deadlines deadlines;
+    private final ClaimStore claims = new ClaimStore();
+    private final OutboxStore outbox = new OutboxStore();
+    private final AuditStore audit = new AuditStore();
+
+    public Workflow(Database database, Clock clock, Deadlines deadlines) {
+        this.database = database;
+        this.clock = clock;
+        this.deadlines = deadlines;
+    }
+
+    /**
+     * Moves a claim to {@code target}.
+     *
+     * @param expectedVersion the version the caller saw, or null to act on whatever is current
+     * @param requestKey optional; replaying a key returns the first result and changes nothing
+     */
+    public AdvanceResult advance(long claimId, ClaimStatus target, String actor, String requestKey, String reason,
+            Long expectedVersion) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, false);
+        String key = Inputs.key(requestKey);
+        return database.inTransaction(h -> {
+            if (key != null) {
+                Optional<AdvanceResult> replay = replay(h, key, claimId, target);
+                if (replay.isPresent()) {
+                    return replay.get();
+                }
+            }
+            Claim claim = load(h, claimId);
+            if (expectedVersion != null && expectedVersion != claim.version()) {
+                throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else (you saw version "
+                        + expectedVersion + ", it is now at version " + claim.version() + " in "
+                        + claim.status() + "); reload it and try again");
+            }
+            Transitions.check(claim.status(), target);
+            if (target == ClaimStatus.SUBMITTING) {
+                throw new ClaimDeskException("use submit to send claim " + claim.claimNumber()
+                        + " to the state: it queues the submission in the outbox");
+            }
+            if (claim.status() == ClaimStatus.SUBMITTING) {
+                throw new ClaimDeskException("claim " + claim.claimNumber() + " has a submission in flight: it moves to "
+                        + "SUBMITTED_TO_STATE when the state acknowledges it, or back to READY_FOR_SUBMISSION when "
+                        + "staff abandon its failed outbox row");
+            }
+            Instant now = clock.instant();
+            LocalDate dueOn = target == ClaimStatus.SUBMITTED_TO_STATE && claim.decisionDueOn() == null
+                    ? deadlines.dueDate(claim.jurisdiction(), today()) : null;
+            moveStatus(h, claim, target, null, dueOn, who, why, now);
+            audit.append(h, now, who, AuditActions.CLAIM_ADVANCE, AuditActions.SUBJECT_CLAIM,
+                    Long.toString(claimId), why,
+                    Json.write(Map.of("from", claim.status().name(), "to", target.name(), "claimNumber",
+                            claim.claimNumber())));
+            if (key != null) {
+                rememberKey(h, key, claimId, "advance", claim.status(), target, claim.version() + 1, now);
+            }
+            return new AdvanceResult(claimId, claim.claimNumber(), claim.status(), target, claim.version() + 1, false);
+        });
+    }
+
+    /**
+     * READY_FOR_SUBMISSION to SUBMITTING, and the outbox row that carries the submission, in one
+     * transaction: either both land or neither does.
+     *
+     * @param idempotencyKey the key the state will see; generated when null. A replay returns the first result.
+     */
+    public SubmitResult submit(long claimId, String actor, String idempotencyKey) {
+        String who = Inputs.actor(actor);
+        String givenKey = Inputs.key(idempotencyKey);
+        String key = givenKey != null ? givenKey : "sub-" + UUID.randomUUID();
+        return database.inTransaction(h -> {
+            Optional<OutboxEvent> existing = outbox.findByKey(h, key);
+            if (existing.isPresent()) {
+                OutboxEvent event = existing.get();
+                if (event.aggregateId() != claimId) {
+                    throw new ConflictException("the key " + key + " already carries the submission of another claim"
+                            + " (id " + event.aggregateId() + "); use a new key");
+                }
+                Claim claim = load(h, claimId);
+                return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true);
+            }
+            Claim claim = load(h, claimId);
+            Transitions.check(claim.status(), ClaimStatus.SUBMITTING);
+            Instant now = clock.instant();
+            moveStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
+            String payload = Json.write(SubmissionPayload.of(claim, key));
+            long eventId = outbox.insert(h, claimId, OutboxEvent.SUBMISSION_REQUESTED, payload, key, now);
+            audit.append(h, now, who, AuditActions.CLAIM_SUBMIT, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
+                    null, Json.write(Map.of("outboxEventId", eventId, "idempotencyKey", key, "claimNumber",
+                            claim.claimNumber())));
+            return new SubmitResult(claimId, claim.claimNumber(), eventId, key, false);
+        });
+    }
+
+    /**
+     * Returns the claim's whole tax id and records who asked and why. Nothing else in ClaimDesk shows it.
+     */
+    public String revealTaxId(long claimId, String actor, String reason) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        return database.inTransaction(h -> {
+            Claim claim = load(h, claimId);
+            audit.append(h, clock.instant(), who, AuditActions.TAX_ID_REVEAL, AuditActions.SUBJECT_CLAIM,
+                    Long.toString(claimId), why, Json.write(Map.of("claimNumber", claim.claimNumber())));
+            return claim.taxId();
+        });
+    }
+
+    /** Writes the status change and its history row; fails with a conflict if the version moved. */
+    void moveStatus(Handle h, Claim claim, ClaimStatus target, String caseId, LocalDate dueOn, String actor,
+            String reason, Instant now) {
+        if (!claims.updateStatus(h, claim.claimId(), claim.version(), target, caseId, dueOn, now)) {
+            throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else; reload it and try again");
+        }
+        claims.recordStatusChange(h, claim.claimId(), claim.status(), target, actor, reason, now);
+    }
+
+    private Claim load(Handle h, long claimId) {
+        return claims.find(h, claimId)
+                .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
+    }
+
+    private LocalDate today() {
+        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+    }
+
+    private Optional<AdvanceResult> replay(Handle h, String key, long claimId, ClaimStatus target) {
+        return h.createQuery("SELECT * FROM request_key WHERE request_key = :key")
+                .bind("key", key)
+                .map((rs, ctx) -> {
+                    long keyClaim = rs.getLong("claim_id");
+                    ClaimStatus keyTarget = ClaimStatus.valueOf(rs.getString("target_status"));
+                    if (keyClaim != claimId || keyTarget != target) {
+                        throw new ConflictException("the request key " + key + " was already used to move claim id "
+                                + keyClaim + " to " + keyTarget + "; use a new key for a different request");
+                    }
+                    Claim claim = load(h, claimId);
+                    return new AdvanceResult(claimId, claim.claimNumber(),
+                            ClaimStatus.valueOf(rs.getString("from_status")), keyTarget,
+                            rs.getLong("result_version"), true);
+                })
+                .findOne();
+    }
+
+    private void rememberKey(Handle h, String key, long claimId, String operation, ClaimStatus from, ClaimStatus to,
+            long resultVersion, Instant now) {
+        h.createUpdate("""
+                INSERT INTO request_key (request_key, claim_id, operation, target_status, from_status, result_version, at)
+                VALUES (:key, :claimId, :operation, :to, :from, :version, :at)
+                """)
+                .bind("key", key).bind("claimId", claimId).bind("operation", operation)
+                .bind("to", to.name()).bind("from", from.name()).bind("version", resultVersion)
+                .bind("at", now.toEpochMilli())
+                .execute();
+    }
+}

@@ -1,0 +1,48 @@
+package org.claimdesk.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.Queries;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.store.Database;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "audit", description = "The audit trail.", subcommands = AuditCommand.ListAudit.class)
+final class AuditCommand {
+
+    @Command(name = "list", description = "Audit entries, newest first; every match unless --limit.")
+    static final class ListAudit extends CliSupport implements Callable<Integer> {
+        @Option(names = "--subject", paramLabel = "ID", description = "Only entries about this subject id.")
+        String subject;
+
+        @Option(names = "--actor", paramLabel = "NAME", description = "Only entries by this actor.")
+        String actor;
+
+        @Option(names = "--action", paramLabel = "ACTION", description = "Only this action (e.g. claim.advance).")
+        String action;
+
+        @Option(names = "--limit", paramLabel = "N", description = "At most N entries.")
+        int limit;
+
+        @Option(names = "--json", description = "One JSON array.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                List<AuditEntry> entries = new Queries(db, clock()).audit(subject, actor, action, 0, limit);
+                if (json) {
+                    printJson(entries);
+                } else {
+                    for (AuditEntry e : entries) {
+                        out().printf("%s  %-12s %-22s %s %s%s%n", e.at(), e.actor(), e.action(), e.subjectType(),
+                                e.subjectId(), e.reason() == null ? "" : "  reason: " + e.reason());
+                    }
+                    out().printf("%d entr%s%n", entries.size(), entries.size() == 1 ? "y" : "ies");
+                }
+            }
+            return 0;
+        }
+    }
+}

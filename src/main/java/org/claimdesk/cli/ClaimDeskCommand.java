@@ -1,0 +1,96 @@
+package org.claimdesk.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Consumer;
+import org.claimdesk.app.DataDirectory;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.Database;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code claimdesk [--db PATH] <command>}. Exit 0 on success, 1 on a refused operation, 2 on a usage error. */
+@Command(name = "claimdesk",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "ClaimDesk: claims workflow and state-submission outbox for an unclaimed-property claims office.",
+        subcommands = {
+            DemoCommand.class,
+            ClaimsCommand.class,
+            OutboxCommand.class,
+            AuditCommand.class,
+        })
+public final class ClaimDeskCommand implements Runnable {
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_REFUSED = 1;
+    public static final int EXIT_USAGE = 2;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClaimDeskCommand.class);
+
+    @Option(names = "--db", paramLabel = "PATH", scope = CommandLine.ScopeType.INHERIT,
+            description = "Database file (default: $CLAIMDESK_DB, else the per-user data directory).")
+    String db;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    Clock clock = Clock.systemDefaultZone();
+
+    /** Opens the console on a database path; set by the launcher, absent in CLI-only runs. */
+    private final Consumer<Path> console;
+
+    ClaimDeskCommand(Consumer<Path> console) {
+        this.console = console;
+    }
+
+    /** No command: the console, or the usage text when there is no console to open. */
+    @Override
+    public void run() {
+        if (console == null) {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        } else {
+            console.accept(databasePath());
+        }
+    }
+
+    Path databasePath() {
+        return DataDirectory.database(db);
+    }
+
+    Database openDatabase() {
+        return Database.open(databasePath());
+    }
+
+    /** Runs the CLI; with no command, {@code console} opens the console on the chosen database. */
+    public static int execute(Consumer<Path> console, String... args) {
+        return newCommandLine(console).execute(args);
+    }
+
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = newCommandLine(null);
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args);
+    }
+
+    static CommandLine newCommandLine(Consumer<Path> console) {
+        CommandLine cl = new CommandLine(new ClaimDeskCommand(console));
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {
+                commandLine.getErr().println("claimdesk: " + ex.getMessage());
+                LOG.info("refused: {}", ex.getMessage());
+                return EXIT_REFUSED;
+            }
+            LOG.error("command failed", ex);
+            commandLine.getErr().println("claimdesk: unexpected error: " + ex
+                    + " (details in the log)");
+            return EXIT_REFUSED;
+        });
+        return cl;
+    }
+}

@@ -1,0 +1,197 @@
+package org.claimdesk.cli;
+
+import java.time.LocalDate;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.AdvanceResult;
+import org.claimdesk.app.ClaimView;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.SubmitResult;
+import org.claimdesk.app.Workflow;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.NotFoundException;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "claims", description = "List, show, advance and submit claims.",
+        subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimsCommand.Advance.class,
+            ClaimsCommand.Submit.class})
+final class ClaimsCommand {
+
+    static Claim find(Queries queries, String idOrNumber) {
+        return queries.claim(idOrNumber).orElseThrow(() -> new NotFoundException("no claim " + idOrNumber));
+    }
+
+    @Command(name = "list", description = "Claims matching the filters, oldest first; every match unless --limit.")
+    static final class ListClaims extends CliSupport implements Callable<Integer> {
+        @Option(names = "--status", split = ",", paramLabel = "STATUS", description = "Only these statuses.")
+        List<String> statuses;
+
+        @Option(names = "--jurisdiction", paramLabel = "J", description = "Only this jurisdiction (e.g. CA).")
+        String jurisdiction;
+
+        @Option(names = "--search", paramLabel = "TEXT",
+                description = "Text in the claim number, claimant, state property id or case id.")
+        String search;
+
+        @Option(names = "--overdue", description = "Only claims past their statutory decision date.")
+        boolean overdue;
+
+        @Option(names = "--limit", paramLabel = "N", description = "At most N claims.")
+        int limit;
+
+        @Option(names = "--json", description = "One JSON array.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
+            if (statuses != null) {
+                statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
+            }
+            try (Database db = openDatabase()) {
+                Queries queries = new Queries(db, clock());
+                LocalDate today = queries.today();
+                ClaimQuery query = ClaimQuery.all().withStatuses(wanted).withJurisdiction(jurisdiction)
+                        .withSearch(search).withOverdueOn(overdue ? today : null).withPage(0, Math.max(limit, 0));
+                List<ClaimView> rows = queries.claims(query).stream().map(c -> ClaimView.of(c, today)).toList();
+                if (json) {
+                    printJson(rows);
+                } else {
+                    out().printf("%-8s %-16s %-3s %-24s %-11s %14s %-20s %-14s%n", "ID", "CLAIM", "ST", "CLAIMANT",
+                            "TAX ID", "AMOUNT", "STATUS", "CASE");
+                    for (ClaimView c : rows) {
+                        out().printf("%-8d %-16s %-3s %-24s %-11s %14s %-20s %-14s%s%n", c.claimId(), c.claimNumber(),
+                                c.jurisdiction(), clip(c.claimantName(), 24), c.taxIdMasked(),
+                                Money.format(c.amountCents()), c.status(),
+                                c.stateCaseId() == null ? "" : c.stateCaseId(), c.overdue() ? " OVERDUE" : "");
+                    }
+                    out().printf("%d claim(s)%n", rows.size());
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "show", description = "One claim with its history and outbox rows.")
+    static final class Show extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--json", description = "JSON.")
+        boolean json;
+
+        record Detail(ClaimView claim, List<StatusChange> history, List<org.claimdesk.app.OutboxView> outbox) {
+        }
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Queries queries = new Queries(db, clock());
+                Claim claim = find(queries, id);
+                ClaimView view = ClaimView.of(claim, queries.today());
+                List<StatusChange> history = queries.history(claim.claimId());
+                List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
+                if (json) {
+                    printJson(new Detail(view, history,
+                            rows.stream().map(org.claimdesk.app.OutboxView::of).toList()));
+                    return 0;
+                }
+                out().printf("Claim %s (id %d, version %d)%n", view.claimNumber(), view.claimId(), view.version());
+                out().printf("  Status         %s%s%n", view.status(), view.overdue() ? "  OVERDUE" : "");
+                out().printf("  Jurisdiction   %s   state property id %s%n", view.jurisdiction(), view.statePropertyId());
+                out().printf("  Claimant       %s (%s)   tax id %s%n", view.claimantName(),
+                        view.claimType().toLowerCase(Locale.ROOT), view.taxIdMasked());
+                out().printf("  Holder         %s %s%n", view.holderName(), view.holderId() == null ? "" : "(" + view.holderId() + ")");
+                out().printf("  Property       %s   amount %s%n", view.propertyType(), Money.format(view.amountCents()));
+                out().printf("  Filed          %s   decision due %s   state case id %s%n", view.filedOn(),
+                        view.decisionDueOn() == null ? "-" : view.decisionDueOn(),
+                        view.stateCaseId() == null ? "-" : view.stateCaseId());
+                out().println("  History:");
+                for (StatusChange change : history) {
+                    out().printf("    %s  %s -> %s  by %s%s%n", change.at(), change.fromStatus() == null ? "(new)" : change.fromStatus(),
+                            change.toStatus(), change.actor(), change.reason() == null ? "" : "  (" + change.reason() + ")");
+                }
+                if (!rows.isEmpty()) {
+                    out().println("  Outbox:");
+                    for (OutboxEvent e : rows) {
+                        out().printf("    #%d %s attempts=%d key=%s%s%n", e.outboxEventId(), e.deliveryState().dbValue(),
+                                e.attempts(), e.idempotencyKey(), e.lastError() == null ? "" : "  last error: " + e.lastError());
+                    }
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "advance", description = "Move a claim to another status, as the workflow allows.")
+    static final class Advance extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--to", required = true, paramLabel = "STATUS", description = "Target status.")
+        String to;
+
+        @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
+        String actor;
+
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why.")
+        String reason;
+
+        @Option(names = "--key", paramLabel = "KEY", description = "Request key: a replay changes nothing.")
+        String key;
+
+        @Option(names = "--expect-version", paramLabel = "V", description = "Refuse if the claim is no longer at version V.")
+        Long expectVersion;
+
+        @Override
+        public Integer call() {
+            ClaimStatus target = ClaimStatus.parse(to);
+            try (Database db = openDatabase()) {
+                Claim claim = find(new Queries(db, clock()), id);
+                AdvanceResult result = new Workflow(db, clock(), Deadlines.statutory())
+                        .advance(claim.claimId(), target, actor, key, reason, expectVersion);
+                out().printf("%s: %s -> %s (version %d)%s%n", result.claimNumber(), result.from(), result.to(),
+                        result.version(), result.replayed() ? " [replayed: nothing changed]" : "");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "submit", description = "Queue a READY_FOR_SUBMISSION claim for delivery to the state.")
+    static final class Submit extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
+        String actor;
+
+        @Option(names = "--key", paramLabel = "KEY", description = "Idempotency key the state will see (generated if absent).")
+        String key;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Claim claim = find(new Queries(db, clock()), id);
+                SubmitResult result = new Workflow(db, clock(), Deadlines.statutory()).submit(claim.claimId(), actor, key);
+                out().printf("%s: SUBMITTING, outbox row %d, key %s%s%n", result.claimNumber(), result.outboxEventId(),
+                        result.idempotencyKey(), result.replayed() ? " [replayed: nothing changed]" : "");
+            }
+            return 0;
+        }
+    }
+
+    static String clip(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "…";
+    }
+}

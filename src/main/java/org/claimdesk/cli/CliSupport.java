@@ -1,0 +1,43 @@
+package org.claimdesk.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import org.claimdesk.app.Json;
+import org.claimdesk.store.Database;
+import picocli.CommandLine;
+
+/** What every subcommand needs: the root command's options, its database, and its output. */
+abstract class CliSupport {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    ClaimDeskCommand root() {
+        return (ClaimDeskCommand) spec.root().userObject();
+    }
+
+    Database openDatabase() {
+        return root().openDatabase();
+    }
+
+    Clock clock() {
+        return root().clock;
+    }
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    void printJson(Object value) {
+        try {
+            out().println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(value));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON", e);
+        }
+        out().flush();
+    }
+}

@@ -1,0 +1,15 @@
+package org.claimdesk.domain;
+
+/**
+ * A refused operation whose message is fit to show a member of staff as it is: one sentence that
+ * says what was refused and why. Anything else that escapes is a defect.
+ */
+public class ClaimDeskException extends RuntimeException {
+    public ClaimDeskException(String message) {
+        super(message);
+    }
+
+    public ClaimDeskException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,6 @@
+package org.claimdesk.domain;
+
+/** Who files the claim. */
+public enum ClaimType {
+    OWNER, HEIR, ON_BEHALF, BUSINESS
+}

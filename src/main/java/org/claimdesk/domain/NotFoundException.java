@@ -1,0 +1,7 @@
+package org.claimdesk.domain;
+
+public final class NotFoundException extends ClaimDeskException {
+    public NotFoundException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,57 @@
+package org.claimdesk.domain;
+
+import static org.claimdesk.domain.ClaimStatus.*;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The workflow's transition table, held as data in one place. Every status change in ClaimDesk is
+ * checked here first.
+ */
+public final class Transitions {
+
+    private static final Map<ClaimStatus, Set<ClaimStatus>> TABLE = new EnumMap<>(ClaimStatus.class);
+
+    static {
+        allow(IDENTITY_PENDING, EVIDENCE_PENDING, WITHDRAWN);
+        allow(EVIDENCE_PENDING, IDENTITY_PENDING, READY_FOR_SUBMISSION, WITHDRAWN);
+        allow(READY_FOR_SUBMISSION, EVIDENCE_PENDING, SUBMITTING, WITHDRAWN);
+        // A submission is in flight: no withdrawal until it is delivered or abandoned.
+        allow(SUBMITTING, SUBMITTED_TO_STATE, READY_FOR_SUBMISSION);
+        allow(SUBMITTED_TO_STATE, NEEDS_INFO, APPROVED, REJECTED, WITHDRAWN);
+        allow(NEEDS_INFO, SUBMITTED_TO_STATE, REJECTED, WITHDRAWN);
+        allow(APPROVED, PAID);
+        allow(REJECTED, EVIDENCE_PENDING);
+        allow(PAID);
+        allow(WITHDRAWN);
+    }
+
+    private Transitions() {
+    }
+
+    private static void allow(ClaimStatus from, ClaimStatus... targets) {
+        Set<ClaimStatus> set = EnumSet.noneOf(ClaimStatus.class);
+        Collections.addAll(set, targets);
+        TABLE.put(from, Collections.unmodifiableSet(set));
+    }
+
+    /** The statuses a claim in {@code from} may move to, in declaration order; empty for final statuses. */
+    public static Set<ClaimStatus> allowedFrom(ClaimStatus from) {
+        return TABLE.get(from);
+    }
+
+    public static boolean isAllowed(ClaimStatus from, ClaimStatus to) {
+        return TABLE.get(from).contains(to);
+    }
+
+    /** Throws {@link TransitionRefusedException} naming both statuses and the allowed ones. */
+    public static void check(ClaimStatus from, ClaimStatus to) {
+        if (!isAllowed(from, to)) {
+            throw new TransitionRefusedException(from, to, allowedFrom(from));
+        }
+    }
+}

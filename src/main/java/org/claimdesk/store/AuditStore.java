@@ -1,0 +1,70 @@
+package org.claimdesk.store;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.claimdesk.domain.AuditEntry;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/** The append-only audit trail: rows are inserted, never changed (triggers refuse UPDATE and DELETE). */
+public final class AuditStore {
+
+    public long append(Handle handle, Instant at, String actor, String action, String subjectType, String subjectId,
+            String reason, String details) {
+        return handle.createUpdate("""
+                INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
+                VALUES (:at, :actor, :action, :subjectType, :subjectId, :reason, :details)
+                """)
+                .bind("at", at.toEpochMilli())
+                .bind("actor", actor)
+                .bind("action", action)
+                .bind("subjectType", subjectType)
+                .bind("subjectId", subjectId)
+                .bind("reason", reason)
+                .bind("details", details)
+                .executeAndReturnGeneratedKeys("audit_id")
+                .mapTo(Long.class)
+                .one();
+    }
+
+    /**
+     * Newest first.
+     *
+     * @param subjectId null for every subject
+     * @param actor null for every actor
+     * @param action null for every action
+     * @param limit 0 or less for every match
+     */
+    public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM audit_log");
+        List<String> clauses = new ArrayList<>();
+        if (subjectId != null && !subjectId.isBlank()) {
+            clauses.add("subject_id = :subject");
+        }
+        if (actor != null && !actor.isBlank()) {
+            clauses.add("actor = :actor");
+        }
+        if (action != null && !action.isBlank()) {
+            clauses.add("action = :action");
+        }
+        if (!clauses.isEmpty()) {
+            sql.append(" WHERE ").append(String.join(" AND ", clauses));
+        }
+        sql.append(" ORDER BY audit_id DESC");
+        if (limit > 0) {
+            sql.append(" LIMIT ").append(limit).append(" OFFSET ").append(offset);
+        }
+        Query q = handle.createQuery(sql.toString());
+        if (subjectId != null && !subjectId.isBlank()) {
+            q.bind("subject", subjectId.trim());
+        }
+        if (actor != null && !actor.isBlank()) {
+            q.bind("actor", actor.trim());
+        }
+        if (action != null && !action.isBlank()) {
+            q.bind("action", action.trim());
+        }
+        return q.map(Rows.AUDIT_ENTRY).list();
+    }
+}

@@ -1,0 +1,172 @@
+package org.claimdesk.store;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.StatusChange;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
+
+/** SQL for the {@code claim} and {@code claim_status_history} tables. Every method runs on the caller's handle. */
+public final class ClaimStore {
+    private static final String INSERT = """
+            INSERT INTO claim (claim_number, jurisdiction, state_property_id, holder_name, holder_id, property_type,
+                claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on, decision_due_on,
+                version, created_at, updated_at)
+            VALUES (:claimNumber, :jurisdiction, :statePropertyId, :holderName, :holderId, :propertyType, :claimType,
+                :claimantName, :taxId, :amountCents, :status, :stateCaseId, :filedOn, :decisionDueOn, 0, :now, :now)
+            """;
+
+    public long insert(Handle handle, NewClaim claim, Instant now) {
+        return handle.createUpdate(INSERT)
+                .bind("claimNumber", claim.claimNumber())
+                .bind("jurisdiction", claim.jurisdiction())
+                .bind("statePropertyId", claim.statePropertyId())
+                .bind("holderName", claim.holderName())
+                .bind("holderId", claim.holderId())
+                .bind("propertyType", claim.propertyType().name())
+                .bind("claimType", claim.claimType().name())
+                .bind("claimantName", claim.claimantName())
+                .bind("taxId", claim.taxId())
+                .bind("amountCents", claim.amountCents())
+                .bind("status", claim.status().name())
+                .bind("stateCaseId", claim.stateCaseId())
+                .bind("filedOn", claim.filedOn().toString())
+                .bind("decisionDueOn", claim.decisionDueOn() == null ? null : claim.decisionDueOn().toString())
+                .bind("now", now.toEpochMilli())
+                .executeAndReturnGeneratedKeys("claim_id")
+                .mapTo(Long.class)
+                .one();
+    }
+
+    public Optional<Claim> find(Handle handle, long claimId) {
+        return handle.createQuery("SELECT * FROM claim WHERE claim_id = :id")
+                .bind("id", claimId).map(Rows.CLAIM).findOne();
+    }
+
+    public Optional<Claim> findByNumber(Handle handle, String claimNumber) {
+        return handle.createQuery("SELECT * FROM claim WHERE claim_number = :n")
+                .bind("n", claimNumber).map(Rows.CLAIM).findOne();
+    }
+
+    /**
+     * Moves the claim to {@code to} if it is still at {@code expectedVersion}; returns false when
+     * someone else changed it first.
+     */
+    public boolean updateStatus(Handle handle, long claimId, long expectedVersion, ClaimStatus to, String stateCaseId,
+            LocalDate decisionDueOn, Instant now) {
+        return handle.createUpdate("""
+                UPDATE claim SET status = :to, version = version + 1, updated_at = :now,
+                    state_case_id = coalesce(:caseId, state_case_id),
+                    decision_due_on = coalesce(:dueOn, decision_due_on)
+                WHERE claim_id = :id AND version = :version
+                """)
+                .bind("to", to.name())
+                .bind("now", now.toEpochMilli())
+                .bind("caseId", stateCaseId)
+                .bind("dueOn", decisionDueOn == null ? null : decisionDueOn.toString())
+                .bind("id", claimId)
+                .bind("version", expectedVersion)
+                .execute() == 1;
+    }
+
+    public void recordStatusChange(Handle handle, long claimId, ClaimStatus from, ClaimStatus to, String actor,
+            String reason, Instant at) {
+        handle.createUpdate("""
+                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
+                VALUES (:id, :from, :to, :actor, :reason, :at)
+                """)
+                .bind("id", claimId)
+                .bind("from", from == null ? null : from.name())
+                .bind("to", to.name())
+                .bind("actor", actor)
+                .bind("reason", reason)
+                .bind("at", at.toEpochMilli())
+                .execute();
+    }
+
+    public List<StatusChange> history(Handle handle, long claimId) {
+        return handle.createQuery("SELECT * FROM claim_status_history WHERE claim_id = :id ORDER BY history_id")
+                .bind("id", claimId).map(Rows.STATUS_CHANGE).list();
+    }
+
+    public List<Claim> list(Handle handle, ClaimQuery query) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM claim");
+        List<Binding> bindings = where(query, sql);
+        sql.append(" ORDER BY ").append(query.sort().column).append(query.descending() ? " DESC" : " ASC");
+        if (query.sort() != ClaimQuery.Sort.CLAIM_ID) {
+            sql.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
+        }
+        if (query.limit() > 0) {
+            sql.append(" LIMIT ").append(query.limit()).append(" OFFSET ").append(query.offset());
+        }
+        Query q = handle.createQuery(sql.toString());
+        bindings.forEach(b -> q.bind(b.name, b.value));
+        return q.map(Rows.CLAIM).list();
+    }
+
+    public int count(Handle handle, ClaimQuery query) {
+        StringBuilder sql = new StringBuilder("SELECT count(*) FROM claim");
+        List<Binding> bindings = where(query, sql);
+        Query q = handle.createQuery(sql.toString());
+        bindings.forEach(b -> q.bind(b.name, b.value));
+        return q.mapTo(Integer.class).one();
+    }
+
+    /** Matches per status for the query's other filters (its own status filter ignored). */
+    public Map<ClaimStatus, Integer> countByStatus(Handle handle, ClaimQuery query) {
+        StringBuilder sql = new StringBuilder("SELECT status, count(*) AS n FROM claim");
+        List<Binding> bindings = where(query.withStatuses(null), sql);
+        sql.append(" GROUP BY status");
+        Query q = handle.createQuery(sql.toString());
+        bindings.forEach(b -> q.bind(b.name, b.value));
+        Map<ClaimStatus, Integer> counts = new EnumMap<>(ClaimStatus.class);
+        for (ClaimStatus s : ClaimStatus.values()) {
+            counts.put(s, 0);
+        }
+        q.map((rs, ctx) -> Map.entry(ClaimStatus.valueOf(rs.getString("status")), rs.getInt("n")))
+                .forEach(e -> counts.put(e.getKey(), e.getValue()));
+        return counts;
+    }
+
+    public List<String> jurisdictions(Handle handle) {
+        return handle.createQuery("SELECT DISTINCT jurisdiction FROM claim ORDER BY jurisdiction")
+                .mapTo(String.class).list();
+    }
+
+    private record Binding(String name, Object value) {
+    }
+
+    private static List<Binding> where(ClaimQuery query, StringBuilder sql) {
+        List<String> clauses = new ArrayList<>();
+        List<Binding> bindings = new ArrayList<>();
+        if (!query.statuses().isEmpty()) {
+            clauses.add("status IN (" + query.statuses().stream().map(s -> "'" + s.name() + "'")
+                    .collect(Collectors.joining(", ")) + ")");
+        }
+        if (query.jurisdiction() != null && !query.jurisdiction().isBlank()) {
+            clauses.add("jurisdiction = :jurisdiction");
+            bindings.add(new Binding("jurisdiction", query.jurisdiction().trim().toUpperCase(java.util.Locale.ROOT)));
+        }
+        if (query.search() != null && !query.search().isBlank()) {
+            clauses.add("(claim_number LIKE :search ESCAPE '\\' OR claimant_name LIKE :search ESCAPE '\\'"
+                    + " OR state_property_id LIKE :search ESCAPE '\\' OR state_case_id LIKE :search ESCAPE '\\')");
+            bindings.add(new Binding("search", Like.contains(query.search().trim())));
+        }
+        if (query.overdueOn() != null) {
+            clauses.add("status IN ('SUBMITTED_TO_STATE', 'NEEDS_INFO') AND decision_due_on < :overdueOn");
+            bindings.add(new Binding("overdueOn", query.overdueOn().toString()));
+        }
+        if (!clauses.isEmpty()) {
+            sql.append(" WHERE ").append(String.join(" AND ", clauses));
+        }
+        return bindings;
+    }
+}

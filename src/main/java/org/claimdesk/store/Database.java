@@ -1,0 +1,199 @@
+package org.claimdesk.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.SQLException;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.HandleConsumer;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * One ClaimDesk database file: a small connection pool over sqlite-jdbc with WAL, a busy timeout,
+ * foreign keys, and IMMEDIATE transactions (a transaction that reads then writes must take the write
+ * lock up front, or a second writer makes it fail at once with "database is locked").
+ */
+public final class Database implements AutoCloseable {
+    public static final int DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
+    private final Path path;
+    private final HikariDataSource dataSource;
+    private final Jdbi jdbi;
+
+    private Database(Path path, HikariDataSource dataSource) {
+        this.path = path;
+        this.dataSource = dataSource;
+        this.jdbi = Jdbi.create(dataSource);
+    }
+
+    public static Database open(Path path) {
+        return open(path, DEFAULT_BUSY_TIMEOUT_MS);
+    }
+
+    public static Database open(Path path, int busyTimeoutMs) {
+        Path absolute = path.toAbsolutePath().normalize();
+        boolean created = prepareFile(absolute);
+        SQLiteConfig config = new SQLiteConfig();
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setBusyTimeout(busyTimeoutMs);
+        config.enforceForeignKeys(true);
+        config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+        SQLiteDataSource sqlite = new SQLiteDataSource(config);
+        sqlite.setUrl("jdbc:sqlite:" + absolute);
+
+        HikariConfig pool = new HikariConfig();
+        pool.setDataSource(sqlite);
+        pool.setPoolName("claimdesk-db");
+        pool.setMaximumPoolSize(4);
+        pool.setMinimumIdle(1);
+        pool.setConnectionTimeout(Math.max(30_000, busyTimeoutMs + 5_000L));
+        pool.setInitializationFailTimeout(-1);
+        HikariDataSource dataSource = new HikariDataSource(pool);
+        Database database = new Database(absolute, dataSource);
+        try {
+            Migrations.migrate(database.jdbi, absolute.toString());
+            if (created) {
+                ownerOnly(absolute);
+            }
+            return database;
+        } catch (RuntimeException e) {
+            database.close();
+            throw translate(absolute, e);
+        }
+    }
+
+    private static boolean prepareFile(Path file) {
+        try {
+            Path dir = file.getParent();
+            if (dir != null && !Files.isDirectory(dir)) {
+                Files.createDirectories(dir);
+                ownerOnly(dir);
+            }
+        } catch (IOException e) {
+            throw new DatabaseException("cannot create the folder for the database " + file + ": " + e.getMessage(), e);
+        }
+        if (Files.exists(file)) {
+            if (Files.isDirectory(file)) {
+                throw new DatabaseException("the database path " + file + " is a folder, not a file");
+            }
+            if (!Files.isReadable(file)) {
+                throw new DatabaseException("the database " + file + " cannot be read: check its permissions");
+            }
+            return false;
+        }
+        return true;
+    }
+
+    static void ownerOnly(Path path) {
+        try {
+            if (path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.setPosixFilePermissions(path,
+                        PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwx------" : "rw-------"));
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // Permissions are best effort on file systems that do not keep them.
+        }
+    }
+
+    /** Turns what the driver says about an unusable file into one sentence for staff. */
+    static RuntimeException translate(Path file, RuntimeException e) {
+        if (e instanceof DatabaseException) {
+            return e;
+        }
+        SQLiteException sqlite = findSqliteException(e);
+        if (sqlite == null) {
+            return e;
+        }
+        SQLiteErrorCode code = sqlite.getResultCode();
+        String base = code == null ? "" : code.name();
+        if (base.startsWith("SQLITE_NOTADB")) {
+            return new DatabaseException("the file " + file + " is not a ClaimDesk database (not an SQLite file); it was not modified", e);
+        }
+        if (base.startsWith("SQLITE_CORRUPT")) {
+            return new DatabaseException("the database " + file + " is damaged or truncated; restore it from a backup", e);
+        }
+        if (base.startsWith("SQLITE_READONLY")) {
+            return new DatabaseException("the database " + file + " or its folder is read-only; ClaimDesk needs to write to both", e);
+        }
+        if (base.startsWith("SQLITE_CANTOPEN")) {
+            return new DatabaseException("the database " + file + " cannot be opened: check that the file and its folder exist and are writable", e);
+        }
+        if (base.startsWith("SQLITE_BUSY") || base.startsWith("SQLITE_LOCKED")) {
+            return new DatabaseException("the database " + file + " is locked by another program; try again when it is done", e);
+        }
+        if (base.startsWith("SQLITE_FULL")) {
+            return new DatabaseException("the disk holding " + file + " is full; free space and try again (nothing was written)", e);
+        }
+        return new DatabaseException("the database " + file + " reported an error: " + sqlite.getMessage(), e);
+    }
+
+    private static SQLiteException findSqliteException(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLiteException s) {
+                return s;
+            }
+            if (t instanceof SQLException sql && sql.getNextException() instanceof SQLiteException s) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public Jdbi jdbi() {
+        return jdbi;
+    }
+
+    /** Runs {@code work} in one IMMEDIATE transaction, translating file-level failures. */
+    public <R> R inTransaction(HandleCallback<R, RuntimeException> work) {
+        try {
+            return jdbi.inTransaction(work);
+        } catch (JdbiException e) {
+            throw translate(path, e);
+        }
+    }
+
+    public void useTransaction(HandleConsumer<RuntimeException> work) {
+        inTransaction(handle -> {
+            work.useHandle(handle);
+            return null;
+        });
+    }
+
+    /** Runs read-only {@code work} on a pooled connection without a transaction. */
+    public <R> R read(HandleCallback<R, RuntimeException> work) {
+        try {
+            return jdbi.withHandle(work);
+        } catch (JdbiException e) {
+            throw translate(path, e);
+        }
+    }
+
+    public int schemaVersion() {
+        return read(h -> Migrations.pragmaInt(h, "user_version"));
+    }
+
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Database[" + path + "]";
+    }
+}

@@ -1,0 +1,21 @@
+package org.claimdesk.store;
+
+/** Builds LIKE patterns that treat the user's text literally, wildcards and quotes included. */
+final class Like {
+    static final String ESCAPE = "\\";
+
+    private Like() {
+    }
+
+    /** {@code %text%} with {@code %}, {@code _} and the escape character escaped. */
+    static String contains(String text) {
+        StringBuilder pattern = new StringBuilder("%");
+        for (char c : text.toCharArray()) {
+            if (c == '%' || c == '_' || c == '\\') {
+                pattern.append('\\');
+            }
+            pattern.append(c);
+        }
+        return pattern.append('%').toString();
+    }
+}

@@ -1,0 +1,76 @@
+package org.claimdesk.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Versioned schema migrations tracked in SQLite's {@code user_version}. Each migration runs with its
+ * version bump in one transaction, so a database is always at exactly one known version. A database
+ * whose version is newer than this build knows is refused and left untouched.
+ */
+public final class Migrations {
+    /** SQLite {@code application_id} marking a ClaimDesk database ("ClmD"). */
+    public static final int APPLICATION_ID = 0x436C6D44;
+
+    private static final List<String> SCRIPTS = List.of("V1__schema.sql");
+
+    private Migrations() {
+    }
+
+    public static int latestVersion() {
+        return SCRIPTS.size();
+    }
+
+    /** Brings the schema up to date; returns the version found before migrating. */
+    static int migrate(Jdbi jdbi, String describedPath) {
+        return jdbi.withHandle(handle -> {
+            int found = pragmaInt(handle, "user_version");
+            int applicationId = pragmaInt(handle, "application_id");
+            if (found > latestVersion()) {
+                throw new DatabaseException("the database " + describedPath + " was written by a newer ClaimDesk"
+                        + " (schema version " + found + ", this version knows up to " + latestVersion()
+                        + "); it was not modified: install the newer ClaimDesk to open it");
+            }
+            boolean empty = handle.createQuery("SELECT count(*) FROM sqlite_master").mapTo(Integer.class).one() == 0;
+            if (!empty && applicationId != APPLICATION_ID) {
+                throw new DatabaseException("the file " + describedPath
+                        + " is an SQLite database but not a ClaimDesk one; it was not modified");
+            }
+            for (int version = found + 1; version <= latestVersion(); version++) {
+                apply(handle, version);
+            }
+            return found;
+        });
+    }
+
+    private static void apply(Handle handle, int version) {
+        String script = load(SCRIPTS.get(version - 1));
+        handle.useTransaction(tx -> {
+            for (String statement : SqlScript.statements(script)) {
+                tx.execute(statement);
+            }
+            tx.execute("PRAGMA user_version = " + version);
+            tx.execute("PRAGMA application_id = " + APPLICATION_ID);
+        });
+    }
+
+    static int pragmaInt(Handle handle, String pragma) {
+        return handle.createQuery("PRAGMA " + pragma).mapTo(Integer.class).one();
+    }
+
+    private static String load(String name) {
+        try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("migration " + name + " is missing from the build");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
