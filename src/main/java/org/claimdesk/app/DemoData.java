@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
 import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.store.Json;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;

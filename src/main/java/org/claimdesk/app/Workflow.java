@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.store.Json;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;

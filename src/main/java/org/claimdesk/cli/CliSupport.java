@@ -3,7 +3,7 @@ package org.claimdesk.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.PrintWriter;
 import java.time.Clock;
-import org.claimdesk.app.Json;
+import org.claimdesk.store.Json;
 import org.claimdesk.store.Database;
 import picocli.CommandLine;
 

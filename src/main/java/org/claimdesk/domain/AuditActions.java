@@ -1,4 +1,4 @@
-package org.claimdesk.app;
+package org.claimdesk.domain;
 
 /** The action names written to the audit trail. */
 public final class AuditActions {

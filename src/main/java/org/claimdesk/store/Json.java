@@ -1,4 +1,4 @@
-package org.claimdesk.app;
+package org.claimdesk.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
-/** The one Jackson configuration ClaimDesk uses for payloads, reports and CLI output. */
+/** The one Jackson configuration ClaimDesk uses for outbox payloads, reports and CLI output. */
 public final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .registerModule(new JavaTimeModule())
