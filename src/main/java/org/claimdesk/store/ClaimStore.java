@@ -156,8 +156,8 @@ public final class ClaimStore {
             bindings.add(new Binding("jurisdiction", query.jurisdiction().trim().toUpperCase(java.util.Locale.ROOT)));
         }
         if (query.search() != null && !query.search().isBlank()) {
-            clauses.add("(claim_number LIKE :search ESCAPE '\\' OR claimant_name LIKE :search ESCAPE '\\'"
-                    + " OR state_property_id LIKE :search ESCAPE '\\' OR state_case_id LIKE :search ESCAPE '\\')");
+            clauses.add("(claim_number LIKE :search ESCAPE '!' OR claimant_name LIKE :search ESCAPE '!'"
+                    + " OR state_property_id LIKE :search ESCAPE '!' OR state_case_id LIKE :search ESCAPE '!')");
             bindings.add(new Binding("search", Like.contains(query.search().trim())));
         }
         if (query.overdueOn() != null) {

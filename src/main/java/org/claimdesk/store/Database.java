@@ -50,6 +50,7 @@ public final class Database implements AutoCloseable {
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SQLiteDataSource sqlite = new SQLiteDataSource(config);
         sqlite.setUrl("jdbc:sqlite:" + absolute);
+        preflight(absolute, sqlite);
 
         HikariConfig pool = new HikariConfig();
         pool.setDataSource(sqlite);
@@ -94,6 +95,19 @@ public final class Database implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Opens one plain connection and reads the schema, so that a file that is not a database, is
+     * damaged or cannot be written fails here at once with a clear message, not after the pool's
+     * connection timeout.
+     */
+    private static void preflight(Path file, SQLiteDataSource sqlite) {
+        try (java.sql.Connection c = sqlite.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.executeQuery("SELECT count(*) FROM sqlite_master").close();
+        } catch (SQLException e) {
+            throw translate(file, new DatabaseException(e.getMessage(), e), true);
+        }
+    }
+
     static void ownerOnly(Path path) {
         try {
             if (path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
@@ -107,7 +121,11 @@ public final class Database implements AutoCloseable {
 
     /** Turns what the driver says about an unusable file into one sentence for staff. */
     static RuntimeException translate(Path file, RuntimeException e) {
-        if (e instanceof DatabaseException) {
+        return translate(file, e, false);
+    }
+
+    private static RuntimeException translate(Path file, RuntimeException e, boolean always) {
+        if (e instanceof DatabaseException && !always) {
             return e;
         }
         SQLiteException sqlite = findSqliteException(e);

@@ -2,17 +2,16 @@ package org.claimdesk.store;
 
 /** Builds LIKE patterns that treat the user's text literally, wildcards and quotes included. */
 final class Like {
-    static final String ESCAPE = "\\";
 
     private Like() {
     }
 
-    /** {@code %text%} with {@code %}, {@code _} and the escape character escaped. */
+    /** {@code %text%} with {@code %}, {@code _} and the escape character {@code !} escaped (the SQL says {@code ESCAPE '!'}). */
     static String contains(String text) {
         StringBuilder pattern = new StringBuilder("%");
         for (char c : text.toCharArray()) {
-            if (c == '%' || c == '_' || c == '\\') {
-                pattern.append('\\');
+            if (c == '%' || c == '_' || c == '!') {
+                pattern.append('!');
             }
             pattern.append(c);
         }

@@ -116,7 +116,7 @@ public final class OutboxStore {
             bindings.add(Map.entry("state", query.state().dbValue()));
         }
         if (query.errorText() != null && !query.errorText().isBlank()) {
-            clauses.add("o.last_error LIKE :error ESCAPE '\\'");
+            clauses.add("o.last_error LIKE :error ESCAPE '!'");
             bindings.add(Map.entry("error", Like.contains(query.errorText().trim())));
         }
         if (query.createdBefore() != null) {

@@ -1,0 +1,292 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.domain.TransitionRefusedException;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.testing.TestClaims;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WorkflowTest {
+    private static final Instant NOW = Instant.parse("2026-11-02T15:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    Workflow workflow;
+    Queries queries;
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("claims.db"));
+        Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+        workflow = new Workflow(db, clock, Deadlines.statutory());
+        queries = new Queries(db, clock);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    @Test
+    void advanceWritesClaimHistoryAndAuditTogether() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+
+        AdvanceResult result = workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, "ID verified", 0L);
+
+        assertThat(result.from()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
+        assertThat(result.version()).isEqualTo(1);
+        Claim stored = queries.claim(id).orElseThrow();
+        assertThat(stored.status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(stored.version()).isEqualTo(1);
+        assertThat(queries.history(id)).singleElement().satisfies(h -> {
+            assertThat(h.fromStatus()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
+            assertThat(h.toStatus()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+            assertThat(h.actor()).isEqualTo("j.chen");
+            assertThat(h.reason()).isEqualTo("ID verified");
+        });
+        List<AuditEntry> audit = queries.audit(Long.toString(id), null, null, 0, 0);
+        assertThat(audit).singleElement().satisfies(a -> {
+            assertThat(a.action()).isEqualTo(AuditActions.CLAIM_ADVANCE);
+            assertThat(a.actor()).isEqualTo("j.chen");
+            assertThat(a.reason()).isEqualTo("ID verified");
+            assertThat(a.at()).isEqualTo(NOW);
+            assertThat(a.details()).contains("IDENTITY_PENDING").contains("EVIDENCE_PENDING");
+        });
+    }
+
+    @Test
+    void refusedTransitionChangesNothing() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.PAID, "j.chen", null, null, null))
+                .isInstanceOf(TransitionRefusedException.class)
+                .hasMessageContaining("IDENTITY_PENDING").hasMessageContaining("PAID");
+
+        assertThat(queries.claim(id).orElseThrow().version()).isZero();
+        assertThat(queries.history(id)).isEmpty();
+        assertThat(queries.audit(null, null, null, 0, 0)).isEmpty();
+    }
+
+    @Test
+    void replayingARequestKeyReturnsTheFirstResultAndChangesNothing() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        AdvanceResult first = workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", "req-1", null, null);
+
+        AdvanceResult replay = workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", "req-1", null, null);
+
+        assertThat(first.replayed()).isFalse();
+        assertThat(replay.replayed()).isTrue();
+        assertThat(replay.from()).isEqualTo(first.from());
+        assertThat(replay.to()).isEqualTo(first.to());
+        assertThat(replay.version()).isEqualTo(first.version());
+        assertThat(queries.claim(id).orElseThrow().version()).isEqualTo(1);
+        assertThat(queries.history(id)).hasSize(1);
+        assertThat(queries.audit(null, null, null, 0, 0)).hasSize(1);
+    }
+
+    @Test
+    void theSameKeyWithAnotherTargetIsAnError() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        workflow.advance(id, ClaimStatus.READY_FOR_SUBMISSION, "j.chen", "req-2", null, null);
+
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", "req-2", null, null))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("req-2").hasMessageContaining("READY_FOR_SUBMISSION");
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+    }
+
+    @Test
+    void aStaleVersionIsAConflict() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, null, 0L);
+
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.IDENTITY_PENDING, "r.okafor", null, null, 0L))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("version 0").hasMessageContaining("version 1");
+    }
+
+    @Test
+    void twoThreadsAdvancingOneClaimAtOnceOneWinsTheOtherGetsAConflict() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+            CountDownLatch start = new CountDownLatch(1);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<AdvanceResult>> futures = new ArrayList<>();
+                for (ClaimStatus target : List.of(ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.IDENTITY_PENDING)) {
+                    Callable<AdvanceResult> call = () -> {
+                        start.await();
+                        return workflow.advance(id, target, "staff-" + target, null, null, 0L);
+                    };
+                    futures.add(pool.submit(call));
+                }
+                start.countDown();
+                int won = 0;
+                int conflicts = 0;
+                for (Future<AdvanceResult> f : futures) {
+                    try {
+                        f.get(30, TimeUnit.SECONDS);
+                        won++;
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        assertThat(e.getCause()).isInstanceOf(ConflictException.class)
+                                .hasMessageContaining("changed by someone else");
+                        conflicts++;
+                    }
+                }
+                assertThat(won).isEqualTo(1);
+                assertThat(conflicts).isEqualTo(1);
+                assertThat(queries.claim(id).orElseThrow().version()).isEqualTo(1);
+                assertThat(queries.history(id)).hasSize(1);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void submitMovesTheClaimAndWritesTheOutboxRowWithoutTheFullTaxId() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+
+        SubmitResult result = workflow.submit(id, "supervisor.kim", "sub-key-1");
+
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+        OutboxEvent row = queries.outboxEvent(result.outboxEventId()).orElseThrow();
+        assertThat(row.deliveryState()).isEqualTo(DeliveryState.PENDING);
+        assertThat(row.eventType()).isEqualTo(OutboxEvent.SUBMISSION_REQUESTED);
+        assertThat(row.idempotencyKey()).isEqualTo("sub-key-1");
+        assertThat(row.attempts()).isZero();
+        assertThat(row.nextAttemptAt()).isEqualTo(NOW);
+        SubmissionPayload payload = Json.mapper().readValue(row.payload(), SubmissionPayload.class);
+        assertThat(payload.claimId()).isEqualTo(id);
+        assertThat(payload.idempotencyKey()).isEqualTo("sub-key-1");
+        Claim claim = queries.claim(id).orElseThrow();
+        assertThat(payload.claimNumber()).isEqualTo(claim.claimNumber());
+        assertThat(row.payload()).doesNotContain(claim.taxId());
+        assertThat(queries.audit(Long.toString(id), null, AuditActions.CLAIM_SUBMIT, 0, 0)).hasSize(1);
+    }
+
+    @Test
+    void submitReplayReturnsTheFirstRowAndAKeyOfAnotherClaimIsRefused() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        long other = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        SubmitResult first = workflow.submit(id, "supervisor.kim", "sub-key-2");
+
+        SubmitResult replay = workflow.submit(id, "supervisor.kim", "sub-key-2");
+
+        assertThat(replay.replayed()).isTrue();
+        assertThat(replay.outboxEventId()).isEqualTo(first.outboxEventId());
+        assertThat(queries.countOutbox(OutboxQuery.all())).isEqualTo(1);
+        assertThatThrownBy(() -> workflow.submit(other, "supervisor.kim", "sub-key-2"))
+                .isInstanceOf(ConflictException.class).hasMessageContaining("another claim");
+        assertThat(queries.claim(other).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+    }
+
+    @Test
+    void submitIsAtomicWhenTheOutboxWriteFails() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        db.useTransaction(h -> h.execute("""
+                CREATE TRIGGER outbox_write_fails BEFORE INSERT ON outbox_event
+                BEGIN SELECT RAISE(ABORT, 'disk said no'); END"""));
+
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null)).hasMessageContaining("disk said no");
+
+        Claim claim = queries.claim(id).orElseThrow();
+        assertThat(claim.status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(claim.version()).isZero();
+        assertThat(queries.history(id)).isEmpty();
+        assertThat(queries.countOutbox(OutboxQuery.all())).isZero();
+        assertThat(queries.audit(null, null, null, 0, 0)).isEmpty();
+    }
+
+    @Test
+    void submitOnlyFromReadyForSubmission() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null))
+                .isInstanceOf(TransitionRefusedException.class);
+        assertThat(queries.countOutbox(OutboxQuery.all())).isZero();
+    }
+
+    @Test
+    void submittingIsReachedOnlyThroughSubmitAndLeftOnlyThroughDeliveryOrAbandon() {
+        long ready = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        assertThatThrownBy(() -> workflow.advance(ready, ClaimStatus.SUBMITTING, "j.chen", null, null, null))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("use submit");
+        long submitting = TestClaims.insert(db, ClaimStatus.SUBMITTING);
+        assertThatThrownBy(() -> workflow.advance(submitting, ClaimStatus.SUBMITTED_TO_STATE, "j.chen", null, null, null))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("in flight");
+        assertThatThrownBy(() -> workflow.advance(submitting, ClaimStatus.WITHDRAWN, "j.chen", null, null, null))
+                .isInstanceOf(TransitionRefusedException.class);
+    }
+
+    @Test
+    void reachingSubmittedToStateSetsTheStatutoryDecisionDate() {
+        long ca = TestClaims.insert(db, ClaimStatus.NEEDS_INFO, "CA");
+        long ut = TestClaims.insert(db, ClaimStatus.NEEDS_INFO, "UT");
+
+        workflow.advance(ca, ClaimStatus.SUBMITTED_TO_STATE, "j.chen", null, "documents sent", null);
+        workflow.advance(ut, ClaimStatus.SUBMITTED_TO_STATE, "j.chen", null, "documents sent", null);
+
+        LocalDate today = LocalDate.ofInstant(NOW, java.time.ZoneId.systemDefault());
+        assertThat(queries.claim(ca).orElseThrow().decisionDueOn()).isEqualTo(today.plusDays(180));
+        assertThat(queries.claim(ut).orElseThrow().decisionDueOn()).isEqualTo(today.plusDays(90));
+        assertThat(queries.claim(ca).orElseThrow().isOverdue(today.plusDays(181))).isTrue();
+    }
+
+    @Test
+    void revealingATaxIdIsAuditedAndNeedsAReason() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        assertThatThrownBy(() -> workflow.revealTaxId(id, "j.chen", " ")).hasMessageContaining("reason is required");
+
+        String taxId = workflow.revealTaxId(id, "j.chen", "claimant on the phone");
+
+        assertThat(taxId).matches("123-00-\\d{4}");
+        assertThat(queries.audit(Long.toString(id), "j.chen", AuditActions.TAX_ID_REVEAL, 0, 0))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.reason()).isEqualTo("claimant on the phone");
+                    assertThat(a.details()).doesNotContain(taxId);
+                });
+    }
+
+    @Test
+    void badInputIsRefusedWithAClearMessage() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "", null, null, null))
+                .hasMessage("an actor name is required");
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j", null, "r".repeat(5000), null))
+                .hasMessageContaining("longer than 2000");
+        assertThatThrownBy(() -> workflow.advance(99_999, ClaimStatus.EVIDENCE_PENDING, "j", null, null, null))
+                .hasMessage("no claim with id 99999");
+    }
+}

@@ -1,0 +1,69 @@
+package org.claimdesk.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.LocalDate;
+import org.junit.jupiter.api.Test;
+
+class DomainRulesTest {
+
+    @Test
+    void taxIdsShowOnlyTheLastFourDigits() {
+        assertThat(TaxIds.mask("123-00-4567")).isEqualTo("***-**-4567");
+        assertThat(TaxIds.mask("94-1234567")).isEqualTo("***-**-4567");
+        assertThat(TaxIds.mask("12")).isEqualTo("***");
+        assertThat(TaxIds.mask(null)).isEmpty();
+    }
+
+    @Test
+    void statutoryDeadlinesFollowTheJurisdiction() {
+        Deadlines deadlines = Deadlines.statutory();
+        LocalDate filed = LocalDate.of(2026, 1, 1);
+        assertThat(deadlines.dueDate("CA", filed)).isEqualTo(filed.plusDays(180));
+        assertThat(deadlines.dueDate("hi", filed)).isEqualTo(filed.plusDays(120));
+        assertThat(deadlines.dueDate("UT", filed)).isEqualTo(filed.plusDays(90));
+        assertThat(deadlines.dueDate("CO", filed)).isEqualTo(filed.plusDays(90));
+        assertThat(deadlines.dueDate("KY", filed)).isEqualTo(filed.plusDays(90));
+        assertThat(deadlines.daysFor("NY")).isEqualTo(Deadlines.DEFAULT_DAYS);
+        assertThat(deadlines.with("NY", 150).daysFor("NY")).isEqualTo(150);
+        assertThat(deadlines.with("*", 60).daysFor("TX")).isEqualTo(60);
+        assertThatThrownBy(() -> deadlines.with("NY", 0)).hasMessageContaining("positive");
+    }
+
+    @Test
+    void aClaimIsOverdueOnlyWhileItAwaitsADecisionPastItsDueDate() {
+        LocalDate due = LocalDate.of(2026, 6, 30);
+        Claim submitted = claim(ClaimStatus.SUBMITTED_TO_STATE, due);
+        assertThat(submitted.isOverdue(due)).isFalse();
+        assertThat(submitted.isOverdue(due.plusDays(1))).isTrue();
+        assertThat(claim(ClaimStatus.NEEDS_INFO, due).isOverdue(due.plusDays(1))).isTrue();
+        assertThat(claim(ClaimStatus.APPROVED, due).isOverdue(due.plusDays(1))).isFalse();
+        assertThat(claim(ClaimStatus.SUBMITTED_TO_STATE, null).isOverdue(due.plusDays(1))).isFalse();
+    }
+
+    @Test
+    void aClaimNeverPrintsItsTaxId() {
+        assertThat(claim(ClaimStatus.PAID, null).toString()).doesNotContain("123-00-4567").contains("***-**-4567");
+    }
+
+    @Test
+    void submissionPayloadCarriesOnlyTheLastFourDigits() {
+        SubmissionPayload payload = SubmissionPayload.of(claim(ClaimStatus.READY_FOR_SUBMISSION, null), "k-1");
+        assertThat(payload.taxIdLast4()).isEqualTo("4567");
+        assertThat(payload.toString()).doesNotContain("123-00");
+    }
+
+    @Test
+    void attemptDetailIsTruncatedTo4K() {
+        String big = "x".repeat(10_000);
+        assertThat(DeliveryAttempt.truncate(big)).hasSize(DeliveryAttempt.MAX_DETAIL_CHARS);
+        assertThat(DeliveryAttempt.truncate("short")).isEqualTo("short");
+    }
+
+    static Claim claim(ClaimStatus status, LocalDate due) {
+        return new Claim(1, "UPC-2026-000001", "CA", "12345678", "Wells Fargo Bank NA", "HLD-1", PropertyType.AC01,
+                ClaimType.OWNER, "Maria Garcia", "123-00-4567", 10_000, status, null, LocalDate.of(2026, 1, 2), due, 0,
+                java.time.Instant.EPOCH, java.time.Instant.EPOCH);
+    }
+}
