@@ -56,6 +56,8 @@ public final class DeliveryWorker implements WorkerControl {
 
     /** Consecutive calls that could not connect before the worker pauses itself. */
     static final int UNREACHABLE_LIMIT = 3;
+    /** A call starts only if the row's lease outlives its longest possible end by this much. */
+    static final Duration LEASE_MARGIN = Duration.ofMillis(100);
     static final long PUBLISH_EVERY_MS = 100;
     private static final long COUNTS_EVERY_MS = 250;
     private static final long SENT_TOTAL_EVERY_MS = 2_000;
@@ -137,7 +139,7 @@ public final class DeliveryWorker implements WorkerControl {
             Deadlines deadlines, String workerId, DoubleSupplier random) {
         this.database = Objects.requireNonNull(database, "database");
         this.state = Objects.requireNonNull(state, "state");
-        this.settings = Objects.requireNonNull(settings, "settings");
+        this.settings = checkLease(Objects.requireNonNull(settings, "settings"), state);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
         this.workerId = Objects.requireNonNull(workerId, "workerId");
@@ -148,6 +150,20 @@ public final class DeliveryWorker implements WorkerControl {
                 new LinkedBlockingQueue<>(), new NamedThreads("claimdesk-delivery-sender"));
         this.senders.allowCoreThreadTimeOut(true);
         this.committer = new NamedThreads("claimdesk-delivery-commit").newThread(this::commitLoop);
+    }
+
+    /**
+     * A row is sent only while its lease outlives the call, so that no other worker can take it over
+     * mid-call; a lease shorter than the longest call could therefore never send anything.
+     */
+    private static WorkerSettings checkLease(WorkerSettings settings, StateAdapter state) {
+        Duration longest = state.maxCallDuration().plus(LEASE_MARGIN);
+        if (settings.lease().compareTo(longest) <= 0) {
+            throw new IllegalArgumentException("the lease of " + settings.lease().toMillis() + " ms must be longer than"
+                    + " the longest call to the state (" + state.maxCallDuration().toMillis()
+                    + " ms with its timeouts); lengthen the lease or shorten the timeouts");
+        }
+        return settings;
     }
 
     /** A lease owner name unique to this process and worker: "host-pid-xxxx". */
@@ -237,7 +253,7 @@ public final class DeliveryWorker implements WorkerControl {
 
     @Override
     public void updateSettings(WorkerSettings next) {
-        Objects.requireNonNull(next, "settings");
+        checkLease(Objects.requireNonNull(next, "settings"), state);
         WorkerSettings previous;
         synchronized (lock) {
             previous = settings;
@@ -532,7 +548,7 @@ public final class DeliveryWorker implements WorkerControl {
         if (!running()) {
             return DeliveryRecord.release(row);
         }
-        if (started.plus(state.maxCallDuration()).plusSeconds(1).isAfter(row.leaseExpiresAt())) {
+        if (started.plus(state.maxCallDuration()).plus(LEASE_MARGIN).isAfter(row.leaseExpiresAt())) {
             return DeliveryRecord.release(row);
         }
         long t0 = System.nanoTime();
