@@ -1,5 +1,6 @@
 package org.claimdesk;
 
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.cli.ClaimDeskCommand;
 
 /**
@@ -11,6 +12,7 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        DataDirectory.prepareLogs();
         int code = ClaimDeskCommand.execute(null, args);
         System.exit(code);
     }

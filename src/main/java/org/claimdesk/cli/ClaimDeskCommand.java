@@ -23,6 +23,8 @@ import picocli.CommandLine.Option;
             ClaimsCommand.class,
             OutboxCommand.class,
             AuditCommand.class,
+            DoctorCommand.class,
+            BackupCommand.class,
             DrainCommand.class,
             StateSimCommand.class,
             BenchCommand.class,

@@ -1,0 +1,155 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ClaimType;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.domain.Transitions;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxQuery;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemoDataTest {
+    private static final LocalDate TODAY = LocalDate.of(2026, 11, 2);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSameSeedGivesTheSameDataAndAnotherSeedOtherData() {
+        List<String> a = dump(generate("a.db", 500, 42));
+        List<String> b = dump(generate("b.db", 500, 42));
+        List<String> c = dump(generate("c.db", 500, 43));
+        assertThat(a).hasSizeGreaterThan(500).isEqualTo(b);
+        assertThat(c).isNotEqualTo(a);
+    }
+
+    @Test
+    void dataFollowsTheDomainBrief() {
+        Database db = generate("brief.db", 5_000, 7);
+        try (db) {
+            Queries queries = new Queries(db, Clock.fixed(TODAY.atStartOfDay().toInstant(ZoneOffset.UTC), ZoneOffset.UTC));
+            List<Claim> claims = queries.claims(ClaimQuery.all());
+            assertThat(claims).hasSize(5_000);
+
+            // Log-normal amounts: median about $100, mean about $1,600, clamped to $5..$250,000.
+            List<Long> amounts = new ArrayList<>(claims.stream().map(Claim::amountCents).toList());
+            Collections.sort(amounts);
+            long median = amounts.get(amounts.size() / 2);
+            assertThat(median).isBetween(8_000L, 12_500L);
+            assertThat(amounts.get(0)).isGreaterThanOrEqualTo(500L);
+            assertThat(amounts.get(amounts.size() - 1)).isLessThanOrEqualTo(25_000_000L);
+
+            // Non-issuable demo SSNs (group 00) and a mix of jurisdictions and claim types.
+            assertThat(claims).allSatisfy(c -> assertThat(c.taxId()).matches("\\d{3}-00-\\d{4}"));
+            assertThat(claims.stream().map(Claim::jurisdiction).distinct().count()).isGreaterThanOrEqualTo(8);
+            assertThat(claims.stream().filter(c -> c.claimType() == ClaimType.OWNER).count()).isBetween(3_600L, 4_200L);
+            assertThat(claims.stream().map(Claim::claimType).distinct()).hasSize(ClaimType.values().length);
+
+            // Every status is present.
+            Map<ClaimStatus, Integer> perStatus = queries.countClaimsByStatus(ClaimQuery.all());
+            assertThat(perStatus.values()).allSatisfy(n -> assertThat(n).isPositive());
+
+            // SUBMITTING claims have a pending or failed row; failed rows carry attempts and an error.
+            List<OutboxEvent> failed = queries.outbox(OutboxQuery.all().withState(DeliveryState.FAILED));
+            List<OutboxEvent> pending = queries.outbox(OutboxQuery.all().withState(DeliveryState.PENDING));
+            assertThat(failed).isNotEmpty();
+            assertThat(pending).isNotEmpty();
+            assertThat(queries.countClaimsByStatus(ClaimQuery.all()).get(ClaimStatus.SUBMITTING))
+                    .isEqualTo(failed.size() + pending.size());
+            for (OutboxEvent row : failed) {
+                List<DeliveryAttempt> attempts = queries.attempts(row.outboxEventId());
+                assertThat(row.lastError()).isNotBlank();
+                assertThat(attempts).hasSize(row.attempts());
+                assertThat(attempts.get(attempts.size() - 1).detail()).isEqualTo(row.lastError());
+                assertThat(queries.claim(row.aggregateId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+            }
+            assertThat(failed.stream().map(OutboxEvent::lastError).map(e -> e.substring(0, 12)).distinct().count())
+                    .isGreaterThanOrEqualTo(4);
+
+            // Histories only take steps the workflow allows and end at the claim's status.
+            for (Claim claim : claims.subList(0, 500)) {
+                List<StatusChange> history = queries.history(claim.claimId());
+                assertThat(history).isNotEmpty();
+                for (StatusChange step : history.subList(1, history.size())) {
+                    assertThat(Transitions.isAllowed(step.fromStatus(), step.toStatus()))
+                            .as("%s: %s -> %s", claim.claimNumber(), step.fromStatus(), step.toStatus()).isTrue();
+                }
+                assertThat(history.get(history.size() - 1).toStatus()).isEqualTo(claim.status());
+                if (claim.status() == ClaimStatus.SUBMITTED_TO_STATE) {
+                    assertThat(claim.stateCaseId()).isNotBlank();
+                    assertThat(claim.decisionDueOn()).isNotNull();
+                }
+            }
+            assertThat(claims.stream().filter(c -> c.isOverdue(TODAY)).count()).isPositive();
+        }
+    }
+
+    @Test
+    void amountsReproduceTheNaupaMedianAndMean() {
+        SplittableRandom random = new SplittableRandom(1);
+        int n = 200_000;
+        long[] cents = new long[n];
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            cents[i] = DemoData.amountCents(random);
+            sum += cents[i];
+        }
+        java.util.Arrays.sort(cents);
+        assertThat(cents[n / 2] / 100.0).isBetween(95.0, 105.0);
+        assertThat(sum / n / 100.0).isBetween(1_300.0, 1_900.0);
+    }
+
+    @Test
+    void demoDataGoesOnlyIntoAnEmptyDatabase() {
+        try (Database db = generate("twice.db", 10, 1)) {
+            assertThatThrownBy(() -> new DemoData(db, TODAY, Deadlines.statutory()).generate(10, 1, n -> { }))
+                    .hasMessageContaining("already holds 10 claims");
+        }
+    }
+
+    private Database generate(String file, int claims, long seed) {
+        Database db = Database.open(dir.resolve(file));
+        List<Integer> progress = new ArrayList<>();
+        new DemoData(db, TODAY, Deadlines.statutory()).generate(claims, seed, progress::add);
+        assertThat(progress).isSorted().last().isEqualTo(claims);
+        return db;
+    }
+
+    private static List<String> dump(Database db) {
+        try (db) {
+            return db.read(h -> {
+                List<String> rows = new ArrayList<>();
+                for (String table : List.of("claim", "claim_status_history", "outbox_event", "delivery_attempt")) {
+                    rows.addAll(h.createQuery("SELECT * FROM " + table + " ORDER BY rowid")
+                            .map((rs, ctx) -> {
+                                StringBuilder row = new StringBuilder(table);
+                                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                                    row.append('|').append(rs.getString(i));
+                                }
+                                return row.toString();
+                            }).list());
+                }
+                return rows;
+            });
+        }
+    }
+}

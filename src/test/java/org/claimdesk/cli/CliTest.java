@@ -1,0 +1,169 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.claimdesk.store.Json;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+    @TempDir
+    Path dir;
+
+    String db;
+
+    record Run(int exit, String out, String err) {
+        JsonNode json() throws Exception {
+            return Json.mapper().readTree(out);
+        }
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @BeforeEach
+    void demo() {
+        db = dir.resolve("cli.db").toString();
+        Run demo = run("--db", db, "demo", "--claims", "300", "--seed", "5", "--today", "2026-11-02");
+        assertThat(demo.exit()).as(demo.err()).isZero();
+        assertThat(demo.out()).contains("300 claims");
+    }
+
+    @Test
+    void claimsListPrintsEveryMatchAsOneJsonArray() throws Exception {
+        Run all = run("--db", db, "claims", "list", "--json");
+        assertThat(all.exit()).isZero();
+        JsonNode rows = all.json();
+        assertThat(rows.isArray()).isTrue();
+        assertThat(rows).hasSize(300);
+        JsonNode first = rows.get(0);
+        for (String field : new String[] {"claimId", "claimNumber", "status", "stateCaseId", "jurisdiction", "amountCents"}) {
+            assertThat(first.has(field)).as(field).isTrue();
+        }
+        assertThat(all.out()).doesNotContainPattern("\\d{3}-00-\\d{4}");
+
+        Run ca = run("--db", db, "claims", "list", "--jurisdiction", "ca", "--status", "paid,approved", "--json");
+        assertThat(ca.json()).isNotEmpty().allSatisfy(n -> {
+            assertThat(n.get("jurisdiction").asText()).isEqualTo("CA");
+            assertThat(n.get("status").asText()).isIn("PAID", "APPROVED");
+        });
+        assertThat(run("--db", db, "claims", "list", "--limit", "7", "--json").json()).hasSize(7);
+    }
+
+    @Test
+    void searchFindsAClaimByNumber() throws Exception {
+        Run found = run("--db", db, "claims", "list", "--search", "UPC-2026-000017", "--json");
+        assertThat(found.json()).hasSize(1);
+        assertThat(found.json().get(0).get("claimNumber").asText()).isEqualTo("UPC-2026-000017");
+    }
+
+    @Test
+    void advanceAndShowRoundTrip() throws Exception {
+        String id = firstWithStatus("IDENTITY_PENDING");
+        Run advanced = run("--db", db, "claims", "advance", id, "--to", "evidence-pending", "--actor", "j.chen",
+                "--reason", "ID checked", "--key", "k-1");
+        assertThat(advanced.exit()).as(advanced.err()).isZero();
+        assertThat(advanced.out()).contains("IDENTITY_PENDING -> EVIDENCE_PENDING");
+
+        Run replay = run("--db", db, "claims", "advance", id, "--to", "EVIDENCE_PENDING", "--actor", "j.chen", "--key", "k-1");
+        assertThat(replay.exit()).isZero();
+        assertThat(replay.out()).contains("replayed");
+
+        JsonNode shown = run("--db", db, "claims", "show", id, "--json").json();
+        assertThat(shown.get("claim").get("status").asText()).isEqualTo("EVIDENCE_PENDING");
+        assertThat(shown.get("history").get(shown.get("history").size() - 1).get("actor").asText()).isEqualTo("j.chen");
+
+        JsonNode audit = run("--db", db, "audit", "list", "--subject", id, "--json").json();
+        assertThat(audit).singleElement().satisfies(a -> {
+            assertThat(a.get("action").asText()).isEqualTo("claim.advance");
+            assertThat(a.get("reason").asText()).isEqualTo("ID checked");
+        });
+    }
+
+    @Test
+    void submitQueuesAnOutboxRow() throws Exception {
+        String id = firstWithStatus("READY_FOR_SUBMISSION");
+        Run submitted = run("--db", db, "claims", "submit", id, "--actor", "supervisor.kim", "--key", "sub-cli-1");
+        assertThat(submitted.exit()).as(submitted.err()).isZero();
+
+        JsonNode rows = run("--db", db, "outbox", "list", "--state", "pending", "--json").json();
+        JsonNode mine = null;
+        for (JsonNode row : rows) {
+            if (row.get("idempotencyKey").asText().equals("sub-cli-1")) {
+                mine = row;
+            }
+        }
+        assertThat(mine).isNotNull();
+        for (String field : new String[] {"outboxEventId", "claimId", "eventType", "deliveryState", "attempts",
+            "lastError", "idempotencyKey", "nextAttemptAt"}) {
+            assertThat(mine.has(field)).as(field).isTrue();
+        }
+        assertThat(mine.get("claimId").asText()).isEqualTo(id);
+        assertThat(mine.get("eventType").asText()).isEqualTo("state_claim_submission_requested");
+    }
+
+    @Test
+    void aRefusedOperationExitsOneWithOneLineAndNoStackTrace() {
+        String id = firstWithStatus("IDENTITY_PENDING");
+        Run refused = run("--db", db, "claims", "advance", id, "--to", "PAID", "--actor", "j.chen");
+        assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(refused.err().strip().lines()).singleElement().satisfies(line -> assertThat(line)
+                .startsWith("claimdesk: cannot move a claim from IDENTITY_PENDING to PAID"));
+        assertThat(refused.err()).doesNotContain("Exception").doesNotContain("\tat ");
+
+        Run missing = run("--db", db, "claims", "show", "UPC-1999-999999");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err().strip()).isEqualTo("claimdesk: no claim UPC-1999-999999");
+
+        Run badStatus = run("--db", db, "claims", "list", "--status", "DONE");
+        assertThat(badStatus.exit()).isEqualTo(1);
+        assertThat(badStatus.err()).contains("unknown status 'DONE'");
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertThat(run("--db", db, "claims", "advance", "1", "--to", "PAID").exit()).isEqualTo(2);
+        assertThat(run("--db", db, "claims", "list", "--frobnicate").exit()).isEqualTo(2);
+        assertThat(run("--db", db, "nonsense").exit()).isEqualTo(2);
+        assertThat(run("--db", db, "claims", "list", "--limit", "many").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void versionAndHelpExitZero() {
+        Run version = run("--version");
+        assertThat(version.exit()).isZero();
+        assertThat(version.out()).startsWith("ClaimDesk ");
+        Run help = run("--help");
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).contains("claims").contains("outbox").contains("audit").contains("demo");
+    }
+
+    @Test
+    void aNewerDatabaseIsRefusedOnTheCommandLine() throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+             java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA user_version = 42");
+        }
+        Run refused = run("--db", db, "claims", "list");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("newer ClaimDesk").contains("schema version 42");
+    }
+
+    private String firstWithStatus(String status) {
+        try {
+            return run("--db", db, "claims", "list", "--status", status, "--limit", "1", "--json").json()
+                    .get(0).get("claimId").asText();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
