@@ -53,13 +53,16 @@ public final class Drain {
             }
             worker.start();
             while (true) {
+                // Finished first, paused second: the worker pauses itself before it commits the answer
+                // that made it pause, so a drain that looks finished has already seen that pause.
+                boolean finished = finished(database, worker, untilIdle, clock);
                 WorkerSnapshot snapshot = worker.snapshot();
                 if (snapshot.pausedBySystem()) {
                     ending = Ending.PAUSED;
                     pauseReason = snapshot.pauseReason();
                     break;
                 }
-                if (finished(database, worker, untilIdle, clock)) {
+                if (finished) {
                     ending = Ending.IDLE;
                     break;
                 }

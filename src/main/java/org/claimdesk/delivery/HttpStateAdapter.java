@@ -162,8 +162,7 @@ public final class HttpStateAdapter implements StateAdapter {
             return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": no connection within "
                     + connectTimeout.toMillis() + " ms");
         } catch (HttpTimeoutException e) {
-            return StateAnswer.noAnswer("timeout: no complete reply from the state within " + requestTimeout.toMillis()
-                    + " ms");
+            return StateAnswer.noAnswer("timeout: no reply from the state within " + requestTimeout.toMillis() + " ms");
         } catch (ConnectException e) {
             return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": "
                     + (e.getMessage() == null ? "connection refused" : e.getMessage()));
