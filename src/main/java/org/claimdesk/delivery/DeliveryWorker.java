@@ -315,6 +315,14 @@ public final class DeliveryWorker implements WorkerControl {
         return filling || outstanding.get() > 0 || fillRequested.get();
     }
 
+    /**
+     * Counts every lease taken and every batch of outcomes recorded: a caller that saw the same value
+     * before and after looking at the database knows the worker did nothing meanwhile.
+     */
+    public long activity() {
+        return leases.get() + commits.get();
+    }
+
     @Override
     public void close() {
         synchronized (lock) {
