@@ -625,6 +625,9 @@ public final class DeliveryWorker implements WorkerControl {
             return failedNow(row, started, "unknown event type '" + row.eventType()
                     + "': this worker delivers only " + OutboxEvent.SUBMISSION_REQUESTED);
         }
+        if (row.jurisdiction() == null) {
+            return failedNow(row, started, "claim " + row.claimId() + " no longer exists: there is nothing to submit");
+        }
         PayloadCheck.Result payload = PayloadCheck.check(row);
         if (payload.error() != null) {
             return failedNow(row, started, "malformed payload: " + payload.error());
