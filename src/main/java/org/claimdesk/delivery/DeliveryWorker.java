@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *       transactions and hands them to the senders; probes the state while paused by the system;</li>
  *   <li>senders: at most {@link WorkerSettings#concurrency()} calls to the state at once, each outside
  *       every database transaction;</li>
- *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction. A
+ *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction, and
+ *       leases the next rows in the same transaction while there is room in the window. A
  *       row's lease is released only by the commit that records its outcome, so a crash at any moment
  *       leaves the row leased until its lease expires, and then another worker delivers it again
  *       (the state answers a replayed key with 200 and the same case id);</li>
@@ -312,6 +313,14 @@ public final class DeliveryWorker implements WorkerControl {
      */
     public boolean busy() {
         return filling || outstanding.get() > 0 || fillRequested.get();
+    }
+
+    /**
+     * Counts every lease taken and every batch of outcomes recorded: a caller that saw the same value
+     * before and after looking at the database knows the worker did nothing meanwhile.
+     */
+    public long activity() {
+        return leases.get() + commits.get();
     }
 
     @Override

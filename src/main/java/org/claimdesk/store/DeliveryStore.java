@@ -35,27 +35,6 @@ public final class DeliveryStore {
             RETURNING outbox_event_id, aggregate_id, event_type, payload, idempotency_key, attempts, retry_count
             """;
 
-    /**
-     * Leases up to {@code limit} due rows (pending, due, not leased or lease expired) to {@code owner}
-     * until {@code until}. Run it in its own short write transaction.
-     */
-    public List<LeasedRow> lease(Handle handle, String owner, Instant now, Instant until, int limit) {
-        try (Session session = session(handle)) {
-            return session.lease(owner, now, until, limit);
-        }
-    }
-
-    /**
-     * Writes the outcome of each record in one go (the caller's transaction). Returns, per record,
-     * whether this owner still held the row's lease; when it did not, the row and its claim are left
-     * as they are (another worker took the row over) and only the attempt is recorded.
-     */
-    public boolean[] complete(Handle handle, String owner, List<DeliveryRecord> records, Instant now) {
-        try (Session session = session(handle)) {
-            return session.complete(owner, records, now);
-        }
-    }
-
     /** The delivery statements prepared once on {@code handle}'s connection, for a worker's many transactions. */
     public Session session(Handle handle) {
         try {
@@ -116,7 +95,10 @@ public final class DeliveryStore {
             this.jurisdiction = c.prepareStatement("SELECT jurisdiction FROM claim WHERE claim_id = ?");
         }
 
-        /** See {@link DeliveryStore#lease}; runs in the caller's transaction. */
+        /**
+         * Leases up to {@code limit} due rows (pending, due, not leased or lease expired) to
+         * {@code owner} until {@code until}, in the caller's write transaction.
+         */
         public List<LeasedRow> lease(String owner, Instant now, Instant until, int limit) {
             List<LeasedRow> rows = new ArrayList<>();
             try {
@@ -158,7 +140,11 @@ public final class DeliveryStore {
             }
         }
 
-        /** See {@link DeliveryStore#complete}; runs in the caller's transaction. */
+        /**
+         * Writes the outcome of each record (the caller's transaction). Returns, per record, whether
+         * this owner still held the row's lease; when it did not, the row and its claim are left as they
+         * are (another worker took the row over) and only the attempt is recorded.
+         */
         public boolean[] complete(String owner, List<DeliveryRecord> records, Instant now) {
             boolean[] applied = new boolean[records.size()];
             long at = now.toEpochMilli();
