@@ -78,7 +78,7 @@ class FaultInjectionTest {
             assertThat(ourCases.values()).doesNotHaveDuplicates();
             // every kind of fault really happened
             List<DeliveryAttempt> all = queued.stream().flatMap(q -> queries.attempts(q.outboxEventId()).stream()).toList();
-            assertThat(all).anySatisfy(a -> assertThat(a.detail()).startsWith("timeout: no complete reply from the state within 400 ms"));
+            assertThat(all).anySatisfy(a -> assertThat(a.detail()).startsWith("timeout: no reply from the state within 400 ms"));
             assertThat(all).anySatisfy(a -> assertThat(a.detail()).startsWith("connection lost before the state answered"));
             assertThat(all).anySatisfy(a -> assertThat(a.httpStatus()).isEqualTo(429));
             assertThat(all).anySatisfy(a -> assertThat(a.detail()).contains("gateway lost the reply"));
