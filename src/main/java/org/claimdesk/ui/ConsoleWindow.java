@@ -1,0 +1,207 @@
+package org.claimdesk.ui;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import java.util.EnumMap;
+import java.util.Map;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.stage.Screen;
+import javafx.stage.Stage;
+import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.ui.audit.AuditView;
+import org.claimdesk.ui.audit.AuditViewModel;
+import org.claimdesk.ui.claims.ClaimsView;
+import org.claimdesk.ui.claims.ClaimsViewModel;
+import org.claimdesk.ui.common.Coalescer;
+import org.claimdesk.ui.common.ConsoleExecutors;
+import org.claimdesk.ui.common.Fxml;
+import org.claimdesk.ui.common.FxTaskRunner;
+import org.claimdesk.ui.common.LayoutMemory;
+import org.claimdesk.ui.common.PageControls;
+import org.claimdesk.ui.common.TaskRunner;
+import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.ViewFactory;
+import org.claimdesk.ui.main.MainView;
+import org.claimdesk.ui.main.MainViewModel;
+import org.claimdesk.ui.main.Page;
+import org.claimdesk.ui.outbox.OutboxView;
+import org.claimdesk.ui.outbox.OutboxViewModel;
+import org.claimdesk.ui.worker.WorkerView;
+import org.claimdesk.ui.worker.WorkerViewModel;
+
+/**
+ * The composition root of the console window: builds the ViewModels on the given services, loads every
+ * FXML through one controller factory, applies the theme and the remembered layout, and wires the
+ * periodic refresh and the worker's snapshots. {@link #close()} captures the layout and stops the threads.
+ */
+public final class ConsoleWindow {
+    public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
+    static final long TICK_MS = 2_000;
+
+    private final Stage stage;
+    private final ConsoleServices services;
+    private final UiSettings settings;
+    private final ConsoleExecutors executors = new ConsoleExecutors();
+    private final LayoutMemory layout;
+    private final MainViewModel main;
+    private final ClaimsViewModel claims;
+    private final OutboxViewModel outbox;
+    private final WorkerViewModel worker;
+    private final AuditViewModel audit;
+    private final Scene scene;
+    private final ClaimsView claimsView;
+    private final OutboxView outboxView;
+    private volatile WorkerSnapshot latestSnapshot;
+
+    public ConsoleWindow(Stage stage, ConsoleServices services, UiSettings settings) {
+        this.stage = stage;
+        this.services = services;
+        this.settings = settings;
+        this.layout = new LayoutMemory(settings);
+        TaskRunner tasks = new FxTaskRunner(executors.background());
+        main = new MainViewModel(services.database(), services.queries(), tasks, services.actor(), services.endpoint());
+        claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
+        outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
+        worker = new WorkerViewModel(services.worker(), tasks, services.actor());
+        audit = new AuditViewModel(services.queries(), tasks);
+
+        ViewFactory views = new ViewFactory()
+                .register(MainView.class, () -> new MainView(main))
+                .register(ClaimsView.class, () -> new ClaimsView(claims, layout))
+                .register(OutboxView.class, () -> new OutboxView(outbox, layout))
+                .register(WorkerView.class, () -> new WorkerView(worker))
+                .register(AuditView.class, () -> new AuditView(audit, layout));
+        ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);
+        ViewFactory.Loaded<ClaimsView> claimsLoaded = views.load(Fxml.CLAIMS);
+        ViewFactory.Loaded<OutboxView> outboxLoaded = views.load(Fxml.OUTBOX);
+        ViewFactory.Loaded<WorkerView> workerLoaded = views.load(Fxml.WORKER);
+        ViewFactory.Loaded<AuditView> auditLoaded = views.load(Fxml.AUDIT);
+        claimsView = claimsLoaded.controller();
+        outboxView = outboxLoaded.controller();
+
+        Map<Page, Node> nodes = new EnumMap<>(Page.class);
+        nodes.put(Page.CLAIMS, claimsLoaded.root());
+        nodes.put(Page.OUTBOX, outboxLoaded.root());
+        nodes.put(Page.WORKER, workerLoaded.root());
+        nodes.put(Page.AUDIT, auditLoaded.root());
+        Map<Page, PageControls> controls = new EnumMap<>(Page.class);
+        controls.put(Page.CLAIMS, controls(claims::refresh, claimsView::focusSearch));
+        controls.put(Page.OUTBOX, controls(outbox::refresh, outboxView::focusSearch));
+        controls.put(Page.WORKER, controls(() -> { }, () -> { }));
+        controls.put(Page.AUDIT, controls(audit::refresh, auditLoaded.controller()::focusSearch));
+        controls.forEach((page, c) -> main.onRefresh(page, c::refresh));
+        mainLoaded.controller().setPages(nodes, controls, outboxView::requeueSelected, stage::close);
+
+        main.pageProperty().set(Page.parse(settings.page));
+        main.darkProperty().set(settings.dark);
+        main.darkProperty().addListener((obs, old, dark) -> applyTheme(dark));
+        applyTheme(settings.dark);
+
+        scene = new Scene(mainLoaded.root(), settings.width, settings.height);
+        scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
+        stage.setScene(scene);
+        stage.setTitle("ClaimDesk — " + services.database().path().getFileName());
+        stage.setMinWidth(960);
+        stage.setMinHeight(600);
+        placeWindow();
+    }
+
+    private static PageControls controls(Runnable refresh, Runnable focus) {
+        return new PageControls() {
+            @Override
+            public void refresh() {
+                refresh.run();
+            }
+
+            @Override
+            public void focusSearch() {
+                focus.run();
+            }
+        };
+    }
+
+    private void placeWindow() {
+        stage.setWidth(settings.width);
+        stage.setHeight(settings.height);
+        if (!Double.isNaN(settings.x) && !Double.isNaN(settings.y)) {
+            boolean onScreen = Screen.getScreens().stream().map(Screen::getVisualBounds)
+                    .anyMatch((Rectangle2D b) -> b.contains(settings.x + 40, settings.y + 20));
+            if (onScreen) {
+                stage.setX(settings.x);
+                stage.setY(settings.y);
+            }
+        }
+        stage.setMaximized(settings.maximized);
+    }
+
+    private static void applyTheme(boolean dark) {
+        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheet()
+                : new PrimerLight().getUserAgentStylesheet());
+    }
+
+    /** Shows the window, prepares the database (demo data when empty) and then loads every page. */
+    public void show() {
+        stage.show();
+        Coalescer<WorkerSnapshot> toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
+        services.worker().addListener(s -> {
+            latestSnapshot = s;
+            toStatusBar.offer(s);
+        });
+        main.start(() -> {
+            claims.load();
+            outbox.load();
+            audit.applyFilters();
+            worker.attach();
+            executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
+        });
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+
+    public MainViewModel mainModel() {
+        return main;
+    }
+
+    public ClaimsViewModel claimsModel() {
+        return claims;
+    }
+
+    public OutboxViewModel outboxModel() {
+        return outbox;
+    }
+
+    public WorkerViewModel workerModel() {
+        return worker;
+    }
+
+    public AuditViewModel auditModel() {
+        return audit;
+    }
+
+    /** Captures window bounds, theme, page and layout into the settings; FX thread. */
+    public UiSettings captureSettings() {
+        layout.capture();
+        settings.maximized = stage.isMaximized();
+        if (!stage.isMaximized() && !stage.isIconified()) {
+            settings.x = stage.getX();
+            settings.y = stage.getY();
+            settings.width = stage.getWidth();
+            settings.height = stage.getHeight();
+        }
+        settings.dark = main.darkProperty().get();
+        settings.page = main.pageProperty().get().name();
+        return settings.copy();
+    }
+
+    /** Stops listening to the worker and ends the console's threads (waiting for running reads). */
+    public void close() {
+        worker.detach();
+        executors.close();
+    }
+}
