@@ -2,7 +2,9 @@ package org.claimdesk.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,6 +12,8 @@ import java.util.Optional;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.ErrorSignature;
+import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
@@ -101,6 +105,30 @@ public final class OutboxStore {
                 .bind("detail", DeliveryAttempt.truncate(detail))
                 .bind("worker", workerId)
                 .execute();
+    }
+
+    /**
+     * Failed rows grouped by {@link ErrorSignature}: count, first and last failure, and the newest full
+     * error text of each group; largest group first. SQLite groups the distinct texts, Java merges
+     * texts that share a signature.
+     */
+    public List<FailureGroup> failureGroups(Handle handle) {
+        Map<String, FailureGroup> groups = new HashMap<>();
+        handle.createQuery("""
+                SELECT last_error, count(*) AS n, min(updated_at) AS first_at, max(updated_at) AS last_at
+                FROM outbox_event WHERE delivery_state = 'failed' GROUP BY last_error""")
+                .map((rs, ctx) -> new FailureGroup(ErrorSignature.of(rs.getString("last_error")), rs.getInt("n"),
+                        Instant.ofEpochMilli(rs.getLong("first_at")), Instant.ofEpochMilli(rs.getLong("last_at")),
+                        rs.getString("last_error")))
+                .forEach(g -> groups.merge(g.signature(), g, (a, b) -> new FailureGroup(a.signature(),
+                        a.count() + b.count(),
+                        a.firstSeen().isBefore(b.firstSeen()) ? a.firstSeen() : b.firstSeen(),
+                        a.lastSeen().isAfter(b.lastSeen()) ? a.lastSeen() : b.lastSeen(),
+                        a.lastSeen().isAfter(b.lastSeen()) ? a.sampleError() : b.sampleError())));
+        List<FailureGroup> sorted = new ArrayList<>(groups.values());
+        sorted.sort(Comparator.comparingInt(FailureGroup::count).reversed()
+                .thenComparing(FailureGroup::lastSeen, Comparator.reverseOrder()));
+        return sorted;
     }
 
     private static List<Map.Entry<String, Object>> where(OutboxQuery query, StringBuilder sql) {

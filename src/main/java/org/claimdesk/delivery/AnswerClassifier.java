@@ -1,0 +1,163 @@
+package org.claimdesk.delivery;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.store.Json;
+
+/**
+ * Sorts the state's answers into the delivery taxonomy, as the contract states it:
+ * 201/200 and 409 duplicate_claim are delivered; 400/422 are permanent; 401/403 (and 404/405 on the
+ * submission endpoint: no API at this address) are systemic; 408, 425, 429 and 5xx are transient.
+ */
+public final class AnswerClassifier {
+    private AnswerClassifier() {
+    }
+
+    /** The fields of a JSON answer ClaimDesk reads; any may be null. */
+    public record Body(String caseId, String error, String message) {
+        static final Body EMPTY = new Body(null, null, null);
+
+        public static Body parse(String text) {
+            if (text == null || text.isBlank()) {
+                return EMPTY;
+            }
+            try {
+                JsonNode node = Json.mapper().readTree(text);
+                if (node == null || !node.isObject()) {
+                    return EMPTY;
+                }
+                return new Body(text(node, "caseId"), text(node, "error"), text(node, "message"));
+            } catch (java.io.IOException e) {
+                return EMPTY;
+            }
+        }
+
+        private static String text(JsonNode node, String field) {
+            JsonNode value = node.get(field);
+            return value == null || value.isNull() ? null : value.asText();
+        }
+    }
+
+    /** An answer to POST /v1/submissions. */
+    public static StateAnswer submission(int status, Body body, String response, Duration retryAfter) {
+        String caseId = blankToNull(body.caseId());
+        if (status == 200 || status == 201) {
+            if (caseId == null) {
+                return answer(AttemptOutcome.TRANSIENT, status, null,
+                        status + ": the state accepted the submission but sent no case id", response, null);
+            }
+            String what = status == 201 ? "201 accepted" : "200 replay of an accepted key";
+            return answer(AttemptOutcome.DELIVERED, status, caseId, what + ": case id " + caseId, response, null);
+        }
+        if (status == 409 && "duplicate_claim".equals(body.error()) && caseId != null) {
+            return answer(AttemptOutcome.DELIVERED, status, caseId,
+                    "409 duplicate_claim: the state already holds this claim under another key; case id " + caseId,
+                    response, null);
+        }
+        String line = line(status, body, response);
+        if (status == 401 || status == 403) {
+            return answer(AttemptOutcome.SYSTEMIC, status, null,
+                    line + " (the state refuses ClaimDesk's credentials: check CLAIMDESK_STATE_TOKEN)", response, null);
+        }
+        if (status == 404 || status == 405) {
+            return answer(AttemptOutcome.SYSTEMIC, status, null,
+                    line + " (no submission API at this address: check the state API URL)", response, null);
+        }
+        if (status == 408 || status == 425 || status == 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
+            return answer(AttemptOutcome.TRANSIENT, status, null,
+                    retryAfter == null ? line : line + " (Retry-After " + retryAfter.toSeconds() + " s)", response,
+                    retryAfter);
+        }
+        return answer(AttemptOutcome.PERMANENT, status, null, line, response, null);
+    }
+
+    /** An answer to GET /v1/submissions/{key}: delivered (found), permanent 404 (not found), or a failure. */
+    public static StateAnswer lookup(int status, Body body, String response, Duration retryAfter) {
+        String caseId = blankToNull(body.caseId());
+        if (status == 200 && caseId != null) {
+            return answer(AttemptOutcome.DELIVERED, status, caseId, "200 the state holds this key: case id " + caseId,
+                    response, null);
+        }
+        if (status == 404) {
+            return answer(AttemptOutcome.PERMANENT, status, null, "404 the state does not hold this key", response, null);
+        }
+        String line = line(status, body, response);
+        if (status == 401 || status == 403) {
+            return answer(AttemptOutcome.SYSTEMIC, status, null, line, response, null);
+        }
+        return answer(AttemptOutcome.TRANSIENT, status, null, line, response, retryAfter);
+    }
+
+    /** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
+    public static Duration retryAfter(String header, Instant now) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String value = header.strip();
+        try {
+            long seconds = Long.parseLong(value);
+            return seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, 86_400));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                Duration wait = Duration.between(now, at);
+                return wait.isNegative() ? Duration.ZERO : wait;
+            } catch (DateTimeParseException notDate) {
+                return null;
+            }
+        }
+    }
+
+    private static String line(int status, Body body, String response) {
+        StringBuilder line = new StringBuilder().append(status);
+        if (body.error() != null) {
+            line.append(' ').append(body.error());
+        }
+        if (body.message() != null) {
+            line.append(": ").append(body.message());
+        } else if (body.error() == null) {
+            String reason = reasonPhrase(status);
+            if (!reason.isEmpty()) {
+                line.append(' ').append(reason);
+            }
+            if (response != null && !response.isBlank() && !response.strip().startsWith("{")) {
+                String text = response.strip().replaceAll("\\s+", " ");
+                line.append(": ").append(text.length() > 200 ? text.substring(0, 199) + "…" : text);
+            }
+        }
+        return line.toString();
+    }
+
+    private static String reasonPhrase(int status) {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 401 -> "Unauthorized";
+            case 403 -> "Forbidden";
+            case 404 -> "Not Found";
+            case 405 -> "Method Not Allowed";
+            case 408 -> "Request Timeout";
+            case 409 -> "Conflict";
+            case 422 -> "Unprocessable Entity";
+            case 429 -> "Too Many Requests";
+            case 500 -> "Internal Server Error";
+            case 502 -> "Bad Gateway";
+            case 503 -> "Service Unavailable";
+            case 504 -> "Gateway Timeout";
+            default -> "";
+        };
+    }
+
+    private static StateAnswer answer(AttemptOutcome outcome, int status, String caseId, String message, String response,
+            Duration retryAfter) {
+        return new StateAnswer(outcome, status, caseId, message, response, retryAfter, false);
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+}

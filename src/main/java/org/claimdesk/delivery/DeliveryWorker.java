@@ -1,0 +1,688 @@
+package org.claimdesk.delivery;
+
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+import org.claimdesk.delivery.WorkerSnapshot.RunState;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DeliveryRecord;
+import org.claimdesk.store.DeliveryStore;
+import org.claimdesk.store.LeasedRow;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivers due outbox rows to the state, at least once, under each row's idempotency key.
+ *
+ * <p>Threads (all daemon, all named {@code claimdesk-delivery-*}):
+ * <ul>
+ *   <li>control: ticks every {@link WorkerSettings#interval()}, leases due rows in short write
+ *       transactions and hands them to the senders; probes the state while paused by the system;</li>
+ *   <li>senders: at most {@link WorkerSettings#concurrency()} calls to the state at once, each outside
+ *       every database transaction;</li>
+ *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction. A
+ *       row's lease is released only by the commit that records its outcome, so a crash at any moment
+ *       leaves the row leased until its lease expires, and then another worker delivers it again
+ *       (the state answers a replayed key with 200 and the same case id);</li>
+ *   <li>publisher: a {@link WorkerSnapshot} to listeners at most every 100 ms.</li>
+ * </ul>
+ */
+public final class DeliveryWorker implements WorkerControl {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryWorker.class);
+
+    /** Consecutive calls that could not connect before the worker pauses itself. */
+    static final int UNREACHABLE_LIMIT = 3;
+    static final long PUBLISH_EVERY_MS = 100;
+    private static final long COUNTS_EVERY_MS = 250;
+    private static final long SENT_TOTAL_EVERY_MS = 2_000;
+    private static final int MAX_BATCH = 1_000;
+    private static final int COMMIT_TRIES = 5;
+
+    private final Database database;
+    private final StateAdapter state;
+    private final Clock clock;
+    private final Deadlines deadlines;
+    private final String workerId;
+    private final DoubleSupplier random;
+    private final DeliveryStore store = new DeliveryStore();
+
+    private volatile WorkerSettings settings;
+    private final ScheduledExecutorService control;
+    private final ScheduledExecutorService publisher;
+    private final ThreadPoolExecutor senders;
+    private final Thread committer;
+    private final LinkedBlockingQueue<DeliveryRecord> results = new LinkedBlockingQueue<>();
+    private final List<Consumer<WorkerSnapshot>> listeners = new CopyOnWriteArrayList<>();
+
+    /** Rows leased and not yet released by a commit. */
+    private final AtomicInteger outstanding = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean fillRequested = new AtomicBoolean();
+    private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
+    private volatile boolean filling;
+    private volatile boolean closing;
+    private volatile boolean committerStop;
+
+    private final Object lock = new Object();
+    private RunState runState = RunState.STOPPED;
+    private String pauseReason;
+    private boolean pausedBySystem;
+    private boolean started;
+    private boolean closed;
+    private ScheduledFuture<?> ticks;
+
+    private final AtomicLong sentThisRun = new AtomicLong();
+    private final AtomicLong retriedThisRun = new AtomicLong();
+    private final AtomicLong failedThisRun = new AtomicLong();
+    private final AtomicLong attemptsThisRun = new AtomicLong();
+    private final AtomicLong drainDone = new AtomicLong();
+    private final AtomicLong drainTotal = new AtomicLong();
+    private final RateMeter rate = new RateMeter(5_000);
+    private volatile DeliveryStore.Counts counts = new DeliveryStore.Counts(0, 0, 0);
+    private volatile long sentTotal;
+    private volatile long countsAt;
+    private volatile long sentTotalAt;
+    private volatile String lastError;
+    private volatile WorkerSnapshot lastPublished;
+    private volatile long lastPublishedAt;
+
+    public DeliveryWorker(Database database, StateAdapter state, WorkerSettings settings, Clock clock,
+            Deadlines deadlines) {
+        this(database, state, settings, clock, deadlines, newWorkerId(),
+                () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    /**
+     * @param workerId the lease owner name written to rows and attempts
+     * @param random uniform draws in [0, 1) for the backoff jitter
+     */
+    public DeliveryWorker(Database database, StateAdapter state, WorkerSettings settings, Clock clock,
+            Deadlines deadlines, String workerId, DoubleSupplier random) {
+        this.database = Objects.requireNonNull(database, "database");
+        this.state = Objects.requireNonNull(state, "state");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
+        this.workerId = Objects.requireNonNull(workerId, "workerId");
+        this.random = Objects.requireNonNull(random, "random");
+        this.control = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-control"));
+        this.publisher = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-publisher"));
+        this.senders = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), new NamedThreads("claimdesk-delivery-sender"));
+        this.senders.allowCoreThreadTimeOut(true);
+        this.committer = new NamedThreads("claimdesk-delivery-commit").newThread(this::commitLoop);
+    }
+
+    /** A lease owner name unique to this process and worker: "host-pid-xxxx". */
+    public static String newWorkerId() {
+        String runtime = ManagementFactory.getRuntimeMXBean().getName();
+        return "worker-" + runtime.replaceAll("[^A-Za-z0-9.@-]", "") + "-"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000)).toLowerCase(Locale.ROOT);
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    // ---- WorkerControl ----------------------------------------------------------------------------
+
+    @Override
+    public void start() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("this delivery worker was closed; make a new one");
+            }
+            if (started) {
+                return;
+            }
+            started = true;
+            runState = RunState.RUNNING;
+            committer.start();
+            scheduleTicks(settings.interval());
+            publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
+        }
+        LOG.info("delivery worker {} started against {}", workerId, state.endpoint());
+    }
+
+    private void scheduleTicks(Duration interval) {
+        if (ticks != null) {
+            ticks.cancel(false);
+        }
+        ticks = control.scheduleWithFixedDelay(this::tick, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void pause(String reason) {
+        synchronized (lock) {
+            if (closed || !started) {
+                return;
+            }
+            runState = RunState.PAUSED;
+            pausedBySystem = false;
+            pauseReason = reason == null || reason.isBlank() ? "paused by staff" : reason.strip();
+        }
+        LOG.info("delivery worker {} paused: {}", workerId, reason);
+    }
+
+    @Override
+    public void resume() {
+        synchronized (lock) {
+            if (closed || !started || runState != RunState.PAUSED) {
+                return;
+            }
+            runState = RunState.RUNNING;
+            pausedBySystem = false;
+            pauseReason = null;
+            consecutiveUnreachable.set(0);
+        }
+        LOG.info("delivery worker {} resumed", workerId);
+        requestFill();
+    }
+
+    @Override
+    public void drainNow() {
+        synchronized (lock) {
+            if (closed || !started) {
+                return;
+            }
+            if (pausedBySystem) {
+                control.execute(this::tick);
+                return;
+            }
+        }
+        requestFill();
+    }
+
+    @Override
+    public WorkerSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public void updateSettings(WorkerSettings next) {
+        Objects.requireNonNull(next, "settings");
+        WorkerSettings previous;
+        synchronized (lock) {
+            previous = settings;
+            settings = next;
+            if (next.concurrency() > senders.getMaximumPoolSize()) {
+                senders.setMaximumPoolSize(next.concurrency());
+                senders.setCorePoolSize(next.concurrency());
+            } else {
+                senders.setCorePoolSize(next.concurrency());
+                senders.setMaximumPoolSize(next.concurrency());
+            }
+            if (started && !closed && !next.interval().equals(previous.interval())) {
+                scheduleTicks(next.interval());
+            }
+        }
+        LOG.info("delivery worker {} settings changed to {}", workerId, next);
+    }
+
+    @Override
+    public WorkerSnapshot snapshot() {
+        RunState rs;
+        String reason;
+        boolean bySystem;
+        synchronized (lock) {
+            rs = runState;
+            reason = pauseReason;
+            bySystem = pausedBySystem;
+        }
+        DeliveryStore.Counts c = counts;
+        return new WorkerSnapshot(clock.instant(), rs, reason, bySystem, state.endpoint(), c.pending(), c.due(),
+                inFlight.get(), drainDone.get(), drainTotal.get(), sentThisRun.get(), retriedThisRun.get(),
+                failedThisRun.get(), attemptsThisRun.get(), sentTotal, c.failed(), rate.perSecond(System.nanoTime()),
+                lastError);
+    }
+
+    @Override
+    public void addListener(Consumer<WorkerSnapshot> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public void removeListener(Consumer<WorkerSnapshot> listener) {
+        listeners.remove(listener);
+    }
+
+    /**
+     * True while rows are leased to this worker or a lease is being taken: nothing this worker holds
+     * is left to finish when it returns false.
+     */
+    public boolean busy() {
+        return filling || outstanding.get() > 0 || fillRequested.get();
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            closing = true;
+            runState = RunState.STOPPED;
+            pauseReason = null;
+            pausedBySystem = false;
+            if (ticks != null) {
+                ticks.cancel(false);
+            }
+        }
+        long waitMs = state.maxCallDuration().toMillis() + 2_000;
+        control.shutdown();
+        awaitQuietly(control, waitMs);
+        senders.shutdown();
+        if (!awaitQuietly(senders, waitMs)) {
+            LOG.warn("delivery worker {}: calls to the state still running at shutdown were interrupted", workerId);
+            senders.shutdownNow();
+            awaitQuietly(senders, 2_000);
+        }
+        committerStop = true;
+        if (committer.isAlive()) {
+            try {
+                committer.join(waitMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            int released = database.inTransaction(h -> store.releaseAll(h, workerId));
+            if (released > 0) {
+                LOG.info("delivery worker {} released {} lease(s) at shutdown", workerId, released);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("delivery worker {} could not release its leases at shutdown; they expire on their own",
+                    workerId, e);
+        }
+        publisher.shutdownNow();
+        awaitQuietly(publisher, 2_000);
+        WorkerSnapshot last = snapshot();
+        for (Consumer<WorkerSnapshot> listener : listeners) {
+            notify(listener, last);
+        }
+        LOG.info("delivery worker {} stopped: {} sent, {} retried, {} failed, {} attempts", workerId,
+                sentThisRun.get(), retriedThisRun.get(), failedThisRun.get(), attemptsThisRun.get());
+    }
+
+    private static boolean awaitQuietly(java.util.concurrent.ExecutorService executor, long millis) {
+        try {
+            return executor.awaitTermination(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    // ---- control thread: ticks, leasing, probing ----------------------------------------------------
+
+    private void tick() {
+        try {
+            boolean probe;
+            synchronized (lock) {
+                probe = pausedBySystem && !closing;
+            }
+            if (probe) {
+                probe();
+            } else {
+                fill();
+            }
+        } catch (Throwable t) {
+            LOG.error("delivery worker {}: tick failed", workerId, t);
+            lastError = "internal error: " + t;
+        }
+    }
+
+    private void requestFill() {
+        if (closing) {
+            return;
+        }
+        if (fillRequested.compareAndSet(false, true)) {
+            try {
+                control.execute(() -> {
+                    fillRequested.set(false);
+                    try {
+                        fill();
+                    } catch (Throwable t) {
+                        LOG.error("delivery worker {}: leasing rows failed", workerId, t);
+                        lastError = "cannot lease rows: " + t.getMessage();
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+                fillRequested.set(false);
+            }
+        }
+    }
+
+    private boolean running() {
+        synchronized (lock) {
+            return runState == RunState.RUNNING && !closing;
+        }
+    }
+
+    /** Leases due rows while there is room: at most twice the concurrency leased and unfinished. */
+    private void fill() {
+        filling = true;
+        try {
+            while (running()) {
+                WorkerSettings s = settings;
+                int room = 2 * s.concurrency() - outstanding.get();
+                if (room <= 0) {
+                    return;
+                }
+                Instant now = clock.instant();
+                List<LeasedRow> rows = database.inTransaction(h -> store.lease(h, workerId, now, now.plus(s.lease()), room));
+                if (rows.isEmpty()) {
+                    if (outstanding.get() == 0) {
+                        drainDone.set(0);
+                        drainTotal.set(0);
+                    }
+                    return;
+                }
+                outstanding.addAndGet(rows.size());
+                if (drainTotal.get() == 0) {
+                    drainTotal.set(rows.size() + Math.max(0, counts.due() - rows.size()));
+                }
+                drainTotal.accumulateAndGet(drainDone.get() + outstanding.get(), Math::max);
+                for (LeasedRow row : rows) {
+                    senders.execute(() -> deliver(row));
+                }
+                if (rows.size() < room) {
+                    return;
+                }
+            }
+        } finally {
+            filling = false;
+        }
+    }
+
+    private void probe() {
+        StateAnswer answer = state.lookup("claimdesk-probe-" + workerId);
+        boolean ok = answer.outcome() == AttemptOutcome.DELIVERED || answer.notFound();
+        if (!ok) {
+            LOG.info("delivery worker {}: the state still refuses or cannot be reached: {}", workerId, answer.message());
+            return;
+        }
+        synchronized (lock) {
+            if (!pausedBySystem || closing) {
+                return;
+            }
+            runState = RunState.RUNNING;
+            pausedBySystem = false;
+            pauseReason = null;
+            consecutiveUnreachable.set(0);
+        }
+        LOG.info("delivery worker {}: the state answers again; delivery resumed", workerId);
+        requestFill();
+    }
+
+    private void pauseBySystem(String reason) {
+        synchronized (lock) {
+            if (closing || runState == RunState.STOPPED || pausedBySystem) {
+                return;
+            }
+            runState = RunState.PAUSED;
+            pausedBySystem = true;
+            pauseReason = reason;
+        }
+        lastError = reason;
+        LOG.warn("delivery worker {} paused itself: {}", workerId, reason);
+    }
+
+    // ---- sender threads ---------------------------------------------------------------------------
+
+    private void deliver(LeasedRow row) {
+        DeliveryRecord record;
+        inFlight.incrementAndGet();
+        try {
+            record = attempt(row);
+        } catch (RuntimeException e) {
+            LOG.error("delivery worker {}: delivering outbox row {} failed unexpectedly", workerId,
+                    row.outboxEventId(), e);
+            record = DeliveryRecord.release(row);
+            lastError = "internal error delivering row " + row.outboxEventId() + ": " + e;
+        } finally {
+            inFlight.decrementAndGet();
+        }
+        results.add(record);
+    }
+
+    private DeliveryRecord attempt(LeasedRow row) {
+        Instant started = clock.instant();
+        if (!OutboxEvent.SUBMISSION_REQUESTED.equals(row.eventType())) {
+            return failedNow(row, started, "unknown event type '" + row.eventType()
+                    + "': this worker delivers only " + OutboxEvent.SUBMISSION_REQUESTED);
+        }
+        PayloadCheck.Result payload = PayloadCheck.check(row);
+        if (payload.error() != null) {
+            return failedNow(row, started, "malformed payload: " + payload.error());
+        }
+        if (!running()) {
+            return DeliveryRecord.release(row);
+        }
+        if (started.plus(state.maxCallDuration()).plusSeconds(1).isAfter(row.leaseExpiresAt())) {
+            return DeliveryRecord.release(row);
+        }
+        long t0 = System.nanoTime();
+        StateAnswer answer = state.submit(row.idempotencyKey(), payload.payload(), row.payload());
+        long durationMs = (System.nanoTime() - t0) / 1_000_000;
+        return outcome(row, payload, answer, started, durationMs);
+    }
+
+    private DeliveryRecord failedNow(LeasedRow row, Instant started, String error) {
+        return new DeliveryRecord(DeliveryRecord.Kind.FAILED, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
+                row.attempts() + 1, row.retryCount() + 1, error, null, null, null, started, 0,
+                AttemptOutcome.PERMANENT, null, error);
+    }
+
+    private DeliveryRecord outcome(LeasedRow row, PayloadCheck.Result payload, StateAnswer answer, Instant started,
+            long durationMs) {
+        int attemptNo = row.attempts() + 1;
+        Instant now = clock.instant();
+        WorkerSettings s = settings;
+        if (answer.unreachable()) {
+            int n = consecutiveUnreachable.incrementAndGet();
+            if (n >= UNREACHABLE_LIMIT) {
+                pauseBySystem(answer.message() + " (" + n + " calls in a row could not connect)");
+            }
+            Duration wait = Backoff.delay(1, s.backoffBase(), s.backoffCap(), null, random);
+            return new DeliveryRecord(DeliveryRecord.Kind.RETRY, row.outboxEventId(), row.claimId(),
+                    row.idempotencyKey(), attemptNo, row.retryCount(), answer.message(), now.plus(wait), null, null,
+                    started, durationMs, AttemptOutcome.SYSTEMIC, null, answer.attemptDetail());
+        }
+        consecutiveUnreachable.set(0);
+        switch (answer.outcome()) {
+            case DELIVERED -> {
+                String jurisdiction = row.jurisdiction() != null ? row.jurisdiction() : payload.payload().jurisdiction();
+                LocalDate dueOn = deadlines.dueDate(jurisdiction, LocalDate.ofInstant(now, clock.getZone()));
+                return new DeliveryRecord(DeliveryRecord.Kind.SENT, row.outboxEventId(), row.claimId(),
+                        row.idempotencyKey(), attemptNo, row.retryCount(), null, null, answer.caseId(), dueOn, started,
+                        durationMs, AttemptOutcome.DELIVERED, answer.httpStatus(), answer.attemptDetail());
+            }
+            case TRANSIENT -> {
+                int retry = row.retryCount() + 1;
+                if (retry >= s.maxAttempts()) {
+                    return new DeliveryRecord(DeliveryRecord.Kind.FAILED, row.outboxEventId(), row.claimId(),
+                            row.idempotencyKey(), attemptNo, retry,
+                            answer.message() + " (gave up after " + retry + " attempts)", null, null, null, started,
+                            durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail());
+                }
+                Duration wait = Backoff.delay(retry, s.backoffBase(), s.backoffCap(), answer.retryAfter(), random);
+                return new DeliveryRecord(DeliveryRecord.Kind.RETRY, row.outboxEventId(), row.claimId(),
+                        row.idempotencyKey(), attemptNo, retry, answer.message(), now.plus(wait), null, null, started,
+                        durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail());
+            }
+            case PERMANENT -> {
+                return new DeliveryRecord(DeliveryRecord.Kind.FAILED, row.outboxEventId(), row.claimId(),
+                        row.idempotencyKey(), attemptNo, row.retryCount() + 1, answer.message(), null, null, null,
+                        started, durationMs, AttemptOutcome.PERMANENT, answer.httpStatus(), answer.attemptDetail());
+            }
+            case SYSTEMIC -> {
+                pauseBySystem(answer.message());
+                return new DeliveryRecord(DeliveryRecord.Kind.RETRY, row.outboxEventId(), row.claimId(),
+                        row.idempotencyKey(), attemptNo, row.retryCount(), answer.message(), now, null, null, started,
+                        durationMs, AttemptOutcome.SYSTEMIC, answer.httpStatus(), answer.attemptDetail());
+            }
+            default -> throw new IllegalStateException("unknown outcome " + answer.outcome());
+        }
+    }
+
+    // ---- committer thread -------------------------------------------------------------------------
+
+    private void commitLoop() {
+        List<DeliveryRecord> batch = new ArrayList<>();
+        while (true) {
+            DeliveryRecord first;
+            try {
+                first = results.poll(20, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                first = null;
+            }
+            if (first == null) {
+                if (committerStop && results.isEmpty()) {
+                    return;
+                }
+                continue;
+            }
+            batch.add(first);
+            results.drainTo(batch, MAX_BATCH - 1);
+            try {
+                commit(batch);
+            } catch (Throwable t) {
+                LOG.error("delivery worker {}: recording {} outcome(s) failed", workerId, batch.size(), t);
+            }
+            batch.clear();
+        }
+    }
+
+    private void commit(List<DeliveryRecord> batch) {
+        boolean[] applied = null;
+        for (int attempt = 1; attempt <= COMMIT_TRIES && applied == null; attempt++) {
+            try {
+                Instant now = clock.instant();
+                applied = database.inTransaction(h -> store.complete(h, workerId, batch, now));
+            } catch (RuntimeException e) {
+                LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
+                        attempt, COMMIT_TRIES, e);
+                lastError = "cannot record delivery outcomes: " + e.getMessage();
+                if (attempt < COMMIT_TRIES) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100L * attempt));
+                }
+            }
+        }
+        outstanding.addAndGet(-batch.size());
+        if (applied == null) {
+            LOG.error("delivery worker {}: gave up recording {} outcome(s); their leases expire and the rows are "
+                    + "delivered again (the state answers a replayed key with the same case id)", workerId,
+                    batch.size());
+            requestFill();
+            return;
+        }
+        long finished = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            DeliveryRecord r = batch.get(i);
+            if (!r.hasAttempt()) {
+                continue;
+            }
+            attemptsThisRun.incrementAndGet();
+            if (!applied[i]) {
+                continue;
+            }
+            finished++;
+            switch (r.kind()) {
+                case SENT -> sentThisRun.incrementAndGet();
+                case FAILED -> {
+                    failedThisRun.incrementAndGet();
+                    lastError = r.lastError();
+                }
+                case RETRY -> {
+                    if (r.outcome() == AttemptOutcome.TRANSIENT) {
+                        retriedThisRun.incrementAndGet();
+                    }
+                    lastError = r.lastError();
+                }
+                default -> {
+                }
+            }
+        }
+        drainDone.addAndGet(finished);
+        rate.record(finished, System.nanoTime());
+        requestFill();
+    }
+
+    // ---- publisher thread -------------------------------------------------------------------------
+
+    private void publishTick() {
+        try {
+            long nowMs = System.currentTimeMillis();
+            if (nowMs - countsAt >= COUNTS_EVERY_MS) {
+                Instant now = clock.instant();
+                counts = database.read(h -> store.counts(h, now));
+                countsAt = nowMs;
+            }
+            if (nowMs - sentTotalAt >= SENT_TOTAL_EVERY_MS) {
+                sentTotal = database.read(store::countSent);
+                sentTotalAt = nowMs;
+            }
+            if (listeners.isEmpty()) {
+                return;
+            }
+            WorkerSnapshot next = snapshot();
+            WorkerSnapshot previous = lastPublished;
+            if (previous != null && sameExceptTime(previous, next) && nowMs - lastPublishedAt < 1_000) {
+                return;
+            }
+            lastPublished = next;
+            lastPublishedAt = nowMs;
+            for (Consumer<WorkerSnapshot> listener : listeners) {
+                notify(listener, next);
+            }
+        } catch (Throwable t) {
+            LOG.error("delivery worker {}: publishing a snapshot failed", workerId, t);
+        }
+    }
+
+    private void notify(Consumer<WorkerSnapshot> listener, WorkerSnapshot snapshot) {
+        try {
+            listener.accept(snapshot);
+        } catch (RuntimeException e) {
+            LOG.error("delivery worker {}: a snapshot listener failed", workerId, e);
+        }
+    }
+
+    private static boolean sameExceptTime(WorkerSnapshot a, WorkerSnapshot b) {
+        return a.runState() == b.runState() && Objects.equals(a.pauseReason(), b.pauseReason())
+                && a.pending() == b.pending() && a.due() == b.due() && a.inFlight() == b.inFlight()
+                && a.drainDone() == b.drainDone() && a.drainTotal() == b.drainTotal()
+                && a.attemptsThisRun() == b.attemptsThisRun() && a.sentTotal() == b.sentTotal()
+                && a.failedTotal() == b.failedTotal() && Objects.equals(a.lastError(), b.lastError());
+    }
+
+    @Override
+    public String toString() {
+        return "DeliveryWorker[" + workerId + " -> " + state.endpoint() + "]";
+    }
+}

@@ -1,0 +1,177 @@
+package org.claimdesk.delivery;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import org.claimdesk.domain.SubmissionPayload;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The state's submission API over HTTP ({@code java.net.http}). The bearer token comes from the
+ * environment variable {@value #TOKEN_ENV} when the adapter is built; it is sent in the Authorization
+ * header and nowhere else: never logged, never stored, never part of {@link #toString()}.
+ * Response bodies are read up to {@value #MAX_RESPONSE_BYTES} bytes.
+ */
+public final class HttpStateAdapter implements StateAdapter {
+    public static final String TOKEN_ENV = "CLAIMDESK_STATE_TOKEN";
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(15);
+    static final int MAX_RESPONSE_BYTES = 64 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(HttpStateAdapter.class);
+
+    private final URI baseUrl;
+    private final Duration connectTimeout;
+    private final Duration requestTimeout;
+    private final String token;
+    private final ExecutorService executor;
+    private final HttpClient client;
+    private final Clock clock = Clock.systemUTC();
+
+    /**
+     * @param token the bearer token, or null to send none
+     */
+    public HttpStateAdapter(URI baseUrl, Duration connectTimeout, Duration requestTimeout, String token) {
+        String scheme = baseUrl.getScheme();
+        if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || baseUrl.getHost() == null) {
+            throw new IllegalArgumentException("the state API URL must be an http or https URL, got " + baseUrl);
+        }
+        this.baseUrl = URI.create(baseUrl.toString().replaceAll("/+$", ""));
+        this.connectTimeout = positive(connectTimeout, "connect timeout");
+        this.requestTimeout = positive(requestTimeout, "request timeout");
+        this.token = token == null || token.isBlank() ? null : token.strip();
+        this.executor = Executors.newCachedThreadPool(new NamedThreads("claimdesk-http"));
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(this.connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(executor)
+                .build();
+    }
+
+    /** With the token from {@value #TOKEN_ENV}, if set. */
+    public static HttpStateAdapter fromEnvironment(URI baseUrl, Duration connectTimeout, Duration requestTimeout) {
+        return fromEnvironment(baseUrl, connectTimeout, requestTimeout, () -> System.getenv(TOKEN_ENV));
+    }
+
+    static HttpStateAdapter fromEnvironment(URI baseUrl, Duration connectTimeout, Duration requestTimeout,
+            Supplier<String> env) {
+        return new HttpStateAdapter(baseUrl, connectTimeout, requestTimeout, env.get());
+    }
+
+    private static Duration positive(Duration value, String what) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("the " + what + " must be positive");
+        }
+        return value;
+    }
+
+    @Override
+    public String endpoint() {
+        return baseUrl.toString();
+    }
+
+    @Override
+    public boolean simulated() {
+        return false;
+    }
+
+    @Override
+    public Duration maxCallDuration() {
+        return connectTimeout.plus(requestTimeout);
+    }
+
+    @Override
+    public StateAnswer submit(String idempotencyKey, SubmissionPayload payload, String payloadJson) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + StateSimServer.PATH))
+                .timeout(requestTimeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(payloadJson, StandardCharsets.UTF_8));
+        return call(request, true);
+    }
+
+    @Override
+    public StateAnswer lookup(String idempotencyKey) {
+        URI uri = URI.create(baseUrl + StateSimServer.PATH + "/"
+                + URLEncoder.encode(idempotencyKey, StandardCharsets.UTF_8).replace("+", "%20"));
+        return call(HttpRequest.newBuilder(uri).timeout(requestTimeout).header("Accept", "application/json").GET(), false);
+    }
+
+    private StateAnswer call(HttpRequest.Builder builder, boolean submission) {
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        HttpRequest request = builder.build();
+        try {
+            HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            String text = readCapped(response.body());
+            Duration retryAfter = AnswerClassifier.retryAfter(
+                    response.headers().firstValue("Retry-After").orElse(null), clock.instant());
+            AnswerClassifier.Body body = AnswerClassifier.Body.parse(text);
+            return submission ? AnswerClassifier.submission(response.statusCode(), body, text, retryAfter)
+                    : AnswerClassifier.lookup(response.statusCode(), body, text, retryAfter);
+        } catch (HttpConnectTimeoutException e) {
+            return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": no connection within "
+                    + connectTimeout.toMillis() + " ms");
+        } catch (HttpTimeoutException e) {
+            return StateAnswer.noAnswer("timeout: no reply from the state within " + requestTimeout.toMillis() + " ms");
+        } catch (ConnectException e) {
+            return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": "
+                    + (e.getMessage() == null ? "connection refused" : e.getMessage()));
+        } catch (UnresolvedAddressException e) {
+            return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": unknown host");
+        } catch (IOException e) {
+            return StateAnswer.noAnswer("connection lost before the state answered: " + describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return StateAnswer.noAnswer("interrupted while waiting for the state");
+        } catch (RuntimeException e) {
+            LOG.error("unexpected failure calling the state at {}", baseUrl, e);
+            return StateAnswer.noAnswer("unexpected failure calling the state: " + describe(e));
+        }
+    }
+
+    private static String readCapped(InputStream body) throws IOException {
+        try (body) {
+            byte[] bytes = body.readNBytes(MAX_RESPONSE_BYTES + 1);
+            if (bytes.length > MAX_RESPONSE_BYTES) {
+                return new String(bytes, 0, MAX_RESPONSE_BYTES, StandardCharsets.UTF_8) + "… [response cut at "
+                        + MAX_RESPONSE_BYTES + " bytes]";
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String describe(Exception e) {
+        String message = e.getMessage();
+        return e.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : ": " + message);
+    }
+
+    /** Stops the client's worker threads. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+
+    /** Names the endpoint only: the token never appears here. */
+    @Override
+    public String toString() {
+        return "HttpStateAdapter[" + baseUrl + ", connect " + connectTimeout.toMillis() + " ms, request "
+                + requestTimeout.toMillis() + " ms" + (token == null ? ", no token" : ", bearer token set") + "]";
+    }
+}

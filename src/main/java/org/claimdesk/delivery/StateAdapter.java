@@ -1,0 +1,31 @@
+package org.claimdesk.delivery;
+
+import java.time.Duration;
+import org.claimdesk.domain.SubmissionPayload;
+
+/**
+ * The state's submission API as ClaimDesk's contract defines it ({@code resources/state-api.yaml}).
+ * Implementations classify every answer into a {@link StateAnswer}; they never throw for what the
+ * state or the network does.
+ */
+public interface StateAdapter extends AutoCloseable {
+
+    /** What staff see as the destination: "simulated state" or the API's base URL. */
+    String endpoint();
+
+    /** True for the simulated state: every screen and CLI output says so. */
+    boolean simulated();
+
+    /** POST /v1/submissions under {@code idempotencyKey}; {@code payloadJson} is the body as queued. */
+    StateAnswer submit(String idempotencyKey, SubmissionPayload payload, String payloadJson);
+
+    /** GET /v1/submissions/{key}: delivered with the case id when the state has it, 404 when not. */
+    StateAnswer lookup(String idempotencyKey);
+
+    /** The longest one call may take; the worker only starts a call its lease outlives. */
+    Duration maxCallDuration();
+
+    @Override
+    default void close() {
+    }
+}

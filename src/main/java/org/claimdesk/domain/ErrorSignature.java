@@ -1,0 +1,48 @@
+package org.claimdesk.domain;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The shape of an error message with its particulars taken out, so that failures that differ only by
+ * a claim's ids, amounts, counts or dates fall into one group: "422 invalid_claim: holder id HLD-104233
+ * not found in the holder's 2025 report" and the same message about HLD-998120 share one signature.
+ * A leading three-digit HTTP status is kept, since it is part of what went wrong.
+ */
+public final class ErrorSignature {
+    /** Any token holding a digit (ids like HLD-104233, UPC-2026-000017, 8f3a0c1e-..., $1,000, 15000ms). */
+    private static final Pattern TOKEN_WITH_DIGIT = Pattern.compile("[\\p{L}\\p{N}$#._/:-]*\\p{N}[\\p{L}\\p{N}$#.,_/:-]*");
+    private static final Pattern LEADING_STATUS = Pattern.compile("^([1-5]\\d\\d)(?=\\s|$|:)");
+    private static final Pattern QUOTED = Pattern.compile("'[^']*'|\"[^\"]*\"");
+    private static final Pattern SPACES = Pattern.compile("\\s+");
+    private static final int MAX_CHARS = 200;
+
+    private ErrorSignature() {
+    }
+
+    /** The signature of {@code message}; "(no error text)" for null or blank. */
+    public static String of(String message) {
+        if (message == null || message.isBlank()) {
+            return "(no error text)";
+        }
+        String text = SPACES.matcher(message.strip()).replaceAll(" ");
+        String status = "";
+        var leading = LEADING_STATUS.matcher(text);
+        if (leading.find()) {
+            status = leading.group(1);
+            text = text.substring(leading.end());
+        }
+        text = QUOTED.matcher(text).replaceAll("'…'");
+        text = TOKEN_WITH_DIGIT.matcher(text).replaceAll(m -> trailingPunctuation(m.group()));
+        text = SPACES.matcher(text).replaceAll(" ").strip();
+        String signature = (status + " " + text).strip().toLowerCase(Locale.ROOT);
+        return signature.length() <= MAX_CHARS ? signature : signature.substring(0, MAX_CHARS - 1) + "…";
+    }
+
+    /** "#" for the token, keeping a sentence's punctuation (":", ",", ".") that ended it. */
+    private static String trailingPunctuation(String token) {
+        char last = token.charAt(token.length() - 1);
+        boolean punct = last == ':' || last == ',' || last == '.';
+        return punct ? "#" + last : "#";
+    }
+}

@@ -1,0 +1,248 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.claimdesk.app.OutboxOperations.AbandonResult;
+import org.claimdesk.app.OutboxOperations.Preview;
+import org.claimdesk.app.OutboxOperations.RequeueFilter;
+import org.claimdesk.app.OutboxOperations.RequeueResult;
+import org.claimdesk.delivery.DeliveryWorker;
+import org.claimdesk.delivery.HttpStateAdapter;
+import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.ErrorSignature;
+import org.claimdesk.domain.FailureGroup;
+import org.claimdesk.domain.NotFoundException;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.Database;
+import org.claimdesk.testing.FaultyStateServer;
+import org.claimdesk.testing.FaultyStateServer.Fault;
+import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.Workers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OutboxOperationsTest {
+    @TempDir
+    Path dir;
+
+    Database db;
+    Queries queries;
+    OutboxOperations operations;
+    FaultyStateServer server;
+    final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void open() throws Exception {
+        db = Database.open(dir.resolve("claims.db"));
+        queries = new Queries(db, Clock.systemUTC());
+        operations = new OutboxOperations(db, Clock.systemUTC(), Deadlines.statutory());
+        server = FaultyStateServer.start((key, n) -> Fault.NONE, Duration.ofSeconds(1));
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        server.close();
+        db.close();
+    }
+
+    /** Drains every due row with a fresh worker against the test server, then stops it. */
+    private void drain(WorkerSettings settings) {
+        HttpStateAdapter adapter = Workers.http(server.baseUrl(), 2_000);
+        try (adapter; DeliveryWorker worker = new DeliveryWorker(db, adapter, settings, Clock.systemUTC(),
+                Deadlines.statutory())) {
+            worker.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> Outbox.count(db, DeliveryState.PENDING) == 0);
+        }
+    }
+
+    private void fail(long outboxEventId, String error, long updatedAt) {
+        db.useTransaction(h -> h.createUpdate("""
+                UPDATE outbox_event SET delivery_state = 'failed', last_error = :e, attempts = 1, retry_count = 1,
+                    updated_at = :t WHERE outbox_event_id = :id""")
+                .bind("e", error).bind("t", updatedAt).bind("id", outboxEventId).execute());
+    }
+
+    @Test
+    void requeueRestartsBackoffFromTheBaseWhileAttemptNumberingAndHistoryGoOn() {
+        SubmitResult q = Outbox.submitted(db, 1).get(0);
+        server.plan((key, n) -> Fault.UNAVAILABLE_503);
+        drain(Workers.fast().withMaxAttempts(2));
+        assertThat(queries.outboxEvent(q.outboxEventId()).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(Outbox.retryCount(db, q.outboxEventId())).isEqualTo(2);
+
+        Preview preview = operations.preview(RequeueFilter.byIds(List.of(q.outboxEventId())));
+        assertThat(preview.count()).isEqualTo(1);
+        RequeueResult result = operations.requeue(preview, "m.alvarez", "state portal back after maintenance", null, null);
+
+        assertThat(result.requeued()).isEqualTo(1);
+        OutboxEvent row = queries.outboxEvent(q.outboxEventId()).orElseThrow();
+        assertThat(row.deliveryState()).isEqualTo(DeliveryState.PENDING);
+        assertThat(row.attempts()).isEqualTo(2);
+        assertThat(Outbox.retryCount(db, q.outboxEventId())).isZero();
+        assertThat(row.nextAttemptAt()).isBeforeOrEqualTo(Instant.now());
+        assertThat(queries.audit(Long.toString(q.outboxEventId()), null, AuditActions.OUTBOX_REQUEUE, 0, 0))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.actor()).isEqualTo("m.alvarez");
+                    assertThat(a.reason()).isEqualTo("state portal back after maintenance");
+                    assertThat(a.subjectType()).isEqualTo(AuditActions.SUBJECT_OUTBOX);
+                    assertThat(a.details()).contains("503 unavailable");
+                });
+
+        // one more 503 does not exhaust the row again: its budget starts over
+        server.plan((key, n) -> n == 3 ? Fault.UNAVAILABLE_503 : Fault.NONE);
+        drain(Workers.fast().withMaxAttempts(2));
+        assertThat(queries.attempts(q.outboxEventId())).extracting(DeliveryAttempt::attemptNo).containsExactly(1, 2, 3, 4);
+        assertThat(queries.attempts(q.outboxEventId())).extracting(DeliveryAttempt::outcome).containsExactly(
+                AttemptOutcome.TRANSIENT, AttemptOutcome.TRANSIENT, AttemptOutcome.TRANSIENT, AttemptOutcome.DELIVERED);
+        assertThat(queries.claim(q.claimId()).orElseThrow().stateCaseId()).isEqualTo(server.state().caseIds().get(q.claimId()));
+    }
+
+    @Test
+    void filtersSelectBySignatureTextJurisdictionAndAgeAndChangedRowsAreSkipped() {
+        List<SubmitResult> ca = Outbox.submitted(db, 4, "CA");
+        List<SubmitResult> ny = Outbox.submitted(db, 2, "NY");
+        long old = Instant.parse("2026-01-01T00:00:00Z").toEpochMilli();
+        long recent = System.currentTimeMillis();
+        fail(ca.get(0).outboxEventId(), "422 invalid_claim: holder id HLD-1 not found in the holder's 2025 report", old);
+        fail(ca.get(1).outboxEventId(), "422 invalid_claim: holder id HLD-2 not found in the holder's 2024 report", recent);
+        fail(ca.get(2).outboxEventId(), "timeout: no reply from the state within 15000 ms (gave up after 8 attempts)", recent);
+        fail(ny.get(0).outboxEventId(), "422 invalid_claim: holder id HLD-3 not found in the holder's 2025 report", recent);
+        fail(ny.get(1).outboxEventId(), "503 unavailable: busy (gave up after 8 attempts)", old);
+
+        String holderSignature = ErrorSignature.of("422 invalid_claim: holder id X1 not found in the holder's 1 report");
+        assertThat(operations.preview(RequeueFilter.allFailed()).count()).isEqualTo(5);
+        assertThat(operations.preview(RequeueFilter.allFailed().withSignature(holderSignature)).count()).isEqualTo(3);
+        assertThat(operations.preview(RequeueFilter.allFailed().withErrorText("GAVE UP")).count()).isEqualTo(2);
+        assertThat(operations.preview(RequeueFilter.allFailed().withJurisdiction("ny")).count()).isEqualTo(2);
+        assertThat(operations.preview(RequeueFilter.allFailed().withFailedBefore(Instant.parse("2026-06-01T00:00:00Z")))
+                .targets()).extracting(OperationsTarget::id)
+                .containsExactly(ca.get(0).outboxEventId(), ny.get(1).outboxEventId());
+
+        Preview preview = operations.preview(RequeueFilter.allFailed().withSignature(holderSignature));
+        operations.abandon(List.of(ca.get(1).outboxEventId()), "j.chen", "holder id typo, claimant to resubmit");
+        RequeueResult result = operations.requeue(preview, "m.alvarez", "holder reports reloaded", null, null);
+
+        assertThat(result.requeued()).isEqualTo(2);
+        assertThat(result.skipped()).isEqualTo(1);
+        assertThat(result.skippedIds()).containsExactly(ca.get(1).outboxEventId());
+        assertThat(queries.outboxEvent(ca.get(1).outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.ABANDONED);
+    }
+
+    @Test
+    void reconcileCompletesTheClaimWithTheStatesCaseIdInsteadOfSendingAgain() {
+        List<SubmitResult> queued = Outbox.submitted(db, 2);
+        SubmitResult lostReply = queued.get(0);
+        SubmitResult neverArrived = queued.get(1);
+        server.plan((key, n) -> key.equals(lostReply.idempotencyKey()) ? Fault.ACCEPTED_THEN_503 : Fault.UNAVAILABLE_503);
+        drain(Workers.fast().withMaxAttempts(1));
+        assertThat(Outbox.count(db, DeliveryState.FAILED)).isEqualTo(2);
+        int postsBefore = server.totalPosts();
+
+        Preview preview = operations.preview(RequeueFilter.allFailed());
+        RequeueResult result;
+        try (HttpStateAdapter adapter = Workers.http(server.baseUrl(), 2_000)) {
+            result = operations.requeue(preview, "supervisor.kim", "portal outage on Friday", adapter, null);
+        }
+
+        assertThat(result.reconciled()).isEqualTo(1);
+        assertThat(result.requeued()).isEqualTo(1);
+        assertThat(result.unconfirmed()).isZero();
+        assertThat(server.totalPosts()).as("reconcile only asks, it never POSTs").isEqualTo(postsBefore);
+        String stateCase = server.state().caseIds().get(lostReply.claimId());
+        OutboxEvent row = queries.outboxEvent(lostReply.outboxEventId()).orElseThrow();
+        assertThat(row.deliveryState()).isEqualTo(DeliveryState.SENT);
+        assertThat(row.stateCaseId()).isEqualTo(stateCase);
+        assertThat(queries.claim(lostReply.claimId()).orElseThrow()).satisfies(c -> {
+            assertThat(c.status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+            assertThat(c.stateCaseId()).isEqualTo(stateCase);
+            assertThat(c.decisionDueOn()).isNotNull();
+        });
+        assertThat(queries.history(lostReply.claimId())).last().satisfies(h -> assertThat(h.actor()).isEqualTo("supervisor.kim"));
+        assertThat(queries.audit(Long.toString(lostReply.outboxEventId()), "supervisor.kim", AuditActions.OUTBOX_RECONCILE, 0, 0))
+                .singleElement().satisfies(a -> assertThat(a.details()).contains(stateCase));
+        assertThat(queries.outboxEvent(neverArrived.outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.PENDING);
+    }
+
+    @Test
+    void abandonReturnsTheClaimToReadySkipsRowsThatAreNotFailedAndIsAudited() {
+        List<SubmitResult> queued = Outbox.submitted(db, 2);
+        fail(queued.get(0).outboxEventId(), "422 invalid_claim: state property id 123 was already paid", System.currentTimeMillis());
+
+        AbandonResult result = operations.abandon(List.of(queued.get(0).outboxEventId(), queued.get(1).outboxEventId()),
+                "j.chen", "claimant sent the wrong property id");
+
+        assertThat(result.abandoned()).isEqualTo(1);
+        assertThat(result.skippedReasons()).containsEntry(queued.get(1).outboxEventId(),
+                "outbox row " + queued.get(1).outboxEventId() + " is pending: only failed rows can be abandoned");
+        assertThat(queries.outboxEvent(queued.get(0).outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.ABANDONED);
+        assertThat(queries.claim(queued.get(0).claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(queries.claim(queued.get(1).claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+        List<AuditEntry> audit = queries.audit(Long.toString(queued.get(0).outboxEventId()), null, AuditActions.OUTBOX_ABANDON, 0, 0);
+        assertThat(audit).singleElement().satisfies(a -> {
+            assertThat(a.actor()).isEqualTo("j.chen");
+            assertThat(a.reason()).isEqualTo("claimant sent the wrong property id");
+            assertThat(a.details()).contains("already paid");
+        });
+        // the claim can be submitted again under a new key
+        SubmitResult again = new Workflow(db, Clock.systemUTC(), Deadlines.statutory())
+                .submit(queued.get(0).claimId(), "j.chen", null);
+        assertThat(again.idempotencyKey()).isNotEqualTo(queued.get(0).idempotencyKey());
+
+        assertThatThrownBy(() -> operations.abandon(List.of(999_999L), "j.chen", "x"))
+                .isInstanceOf(NotFoundException.class).hasMessage("no outbox row with id 999999");
+        assertThatThrownBy(() -> operations.abandon(List.of(queued.get(1).outboxEventId()), "j.chen", " "))
+                .isInstanceOf(ClaimDeskException.class).hasMessage("a reason is required for this action");
+    }
+
+    @Test
+    void failedRowsAreGroupedBySignatureWithCountAndFirstAndLastSeen() {
+        List<SubmitResult> queued = Outbox.submitted(db, 4);
+        fail(queued.get(0).outboxEventId(), "422 invalid_claim: holder id HLD-1 not found", 1_000);
+        fail(queued.get(1).outboxEventId(), "422 invalid_claim: holder id HLD-2 not found", 3_000);
+        fail(queued.get(2).outboxEventId(), "422 invalid_claim: holder id HLD-3 not found", 2_000);
+        fail(queued.get(3).outboxEventId(), "timeout: no reply within 15000 ms", 5_000);
+
+        List<FailureGroup> groups = queries.failureGroups();
+
+        assertThat(groups).hasSize(2);
+        assertThat(groups.get(0)).satisfies(g -> {
+            assertThat(g.signature()).isEqualTo("422 invalid_claim: holder id # not found");
+            assertThat(g.count()).isEqualTo(3);
+            assertThat(g.firstSeen()).isEqualTo(Instant.ofEpochMilli(1_000));
+            assertThat(g.lastSeen()).isEqualTo(Instant.ofEpochMilli(3_000));
+            assertThat(g.sampleError()).isEqualTo("422 invalid_claim: holder id HLD-2 not found");
+        });
+        assertThat(groups.get(1).count()).isEqualTo(1);
+    }
+
+    /** Shorthand for extracting ids from previews. */
+    interface OperationsTarget {
+        static long id(OutboxOperations.Target t) {
+            return t.outboxEventId();
+        }
+    }
+}

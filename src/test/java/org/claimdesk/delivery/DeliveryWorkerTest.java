@@ -1,0 +1,367 @@
+package org.claimdesk.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.SubmitResult;
+import org.claimdesk.delivery.WorkerSnapshot.RunState;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.Database;
+import org.claimdesk.testing.FaultyStateServer;
+import org.claimdesk.testing.FaultyStateServer.Fault;
+import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.Workers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeliveryWorkerTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    Queries queries;
+    final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("claims.db"));
+        queries = new Queries(db, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        Collections.reverse(closeables);
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        db.close();
+    }
+
+    private DeliveryWorker worker(StateAdapter adapter, WorkerSettings settings) {
+        DeliveryWorker worker = new DeliveryWorker(db, adapter, settings, Clock.systemUTC(), Deadlines.statutory());
+        closeables.add(adapter);
+        closeables.add(worker);
+        return worker;
+    }
+
+    private FaultyStateServer server(FaultyStateServer.Plan plan) throws IOException {
+        FaultyStateServer server = FaultyStateServer.start(plan, Duration.ofSeconds(2));
+        closeables.add(server);
+        return server;
+    }
+
+    private void awaitNoPending() {
+        await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.PENDING) == 0);
+    }
+
+    @Test
+    void deliveredRowIsSentAndItsClaimSubmittedWithCaseIdDueDateHistoryAndAudit() {
+        List<SubmitResult> queued = Outbox.submitted(db, 30);
+        SimulatedStateAdapter sim = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
+        DeliveryWorker worker = worker(sim, Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(30);
+        LocalDate today = LocalDate.now(ZoneId.systemDefault());
+        for (SubmitResult q : queued) {
+            Claim claim = queries.claim(q.claimId()).orElseThrow();
+            OutboxEvent row = queries.outboxEvent(q.outboxEventId()).orElseThrow();
+            assertThat(claim.status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+            assertThat(claim.stateCaseId()).isEqualTo(sim.state().caseIds().get(q.claimId())).isEqualTo(row.stateCaseId());
+            assertThat(claim.decisionDueOn()).isEqualTo(today.plusDays(180));
+            assertThat(row.leaseOwner()).isNull();
+            assertThat(row.attempts()).isEqualTo(1);
+            assertThat(queries.history(q.claimId())).last().satisfies(h -> {
+                assertThat(h.toStatus()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+                assertThat(h.actor()).isEqualTo("delivery-worker");
+            });
+            assertThat(queries.audit(Long.toString(q.claimId()), null, AuditActions.CLAIM_DELIVERED, 0, 0))
+                    .singleElement().satisfies(a -> assertThat(a.details()).contains(claim.stateCaseId()));
+            assertThat(queries.attempts(q.outboxEventId())).singleElement().satisfies(a -> {
+                assertThat(a.attemptNo()).isEqualTo(1);
+                assertThat(a.outcome()).isEqualTo(AttemptOutcome.DELIVERED);
+                assertThat(a.httpStatus()).isEqualTo(201);
+                assertThat(a.workerId()).isEqualTo(worker.workerId());
+            });
+        }
+        await().atMost(WAIT).untilAsserted(() -> {
+            WorkerSnapshot s = worker.snapshot();
+            assertThat(s.sentThisRun()).isEqualTo(30);
+            assertThat(s.attemptsThisRun()).isEqualTo(30);
+            assertThat(s.sentTotal()).isEqualTo(30);
+            assertThat(s.pending()).isZero();
+            assertThat(s.endpoint()).isEqualTo("simulated state");
+        });
+    }
+
+    @Test
+    void retryAfterIsRespectedAndTheRowIsDeliveredOnTheNextAttempt() throws IOException {
+        SubmitResult q = Outbox.submitted(db, 1).get(0);
+        FaultyStateServer server = server((key, n) -> n == 1 ? Fault.RATE_LIMITED_429 : Fault.NONE);
+        server.retryAfterSeconds(1);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        List<DeliveryAttempt> attempts = queries.attempts(q.outboxEventId());
+        assertThat(attempts).extracting(DeliveryAttempt::outcome)
+                .containsExactly(AttemptOutcome.TRANSIENT, AttemptOutcome.DELIVERED);
+        assertThat(attempts.get(0).httpStatus()).isEqualTo(429);
+        assertThat(attempts.get(0).detail()).contains("Retry-After 1 s");
+        long gap = attempts.get(1).startedAt().toEpochMilli()
+                - (attempts.get(0).startedAt().toEpochMilli() + attempts.get(0).durationMs());
+        assertThat(gap).as("wait after a 429 with Retry-After 1 (backoff cap is only 50 ms)").isGreaterThanOrEqualTo(950);
+        assertThat(queries.claim(q.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+        assertThat(server.postsFor(q.idempotencyKey())).isEqualTo(2);
+    }
+
+    @Test
+    void transientFailuresUntilTheLimitFailTheRowAndLeaveTheClaimSubmitting() throws IOException {
+        SubmitResult q = Outbox.submitted(db, 1).get(0);
+        FaultyStateServer server = server((key, n) -> Fault.UNAVAILABLE_503);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast().withMaxAttempts(3));
+
+        worker.start();
+        awaitNoPending();
+
+        OutboxEvent row = queries.outboxEvent(q.outboxEventId()).orElseThrow();
+        assertThat(row.deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(row.attempts()).isEqualTo(3);
+        assertThat(row.lastError()).startsWith("503 unavailable: state portal busy").endsWith("(gave up after 3 attempts)");
+        assertThat(queries.attempts(q.outboxEventId())).extracting(DeliveryAttempt::attemptNo).containsExactly(1, 2, 3);
+        assertThat(queries.claim(q.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+        await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(worker.snapshot().retriedThisRun()).isEqualTo(2);
+            assertThat(worker.snapshot().failedThisRun()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void permanentRejectionFailsTheRowAtOnceWithTheStatesMessage() throws IOException {
+        SubmitResult q = Outbox.submitted(db, 1).get(0);
+        FaultyStateServer server = server((key, n) -> Fault.REJECT_422);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        OutboxEvent row = queries.outboxEvent(q.outboxEventId()).orElseThrow();
+        assertThat(row.deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(row.attempts()).isEqualTo(1);
+        assertThat(row.lastError()).isEqualTo("422 invalid_claim: holder id not found in the holder's report");
+        assertThat(queries.attempts(q.outboxEventId())).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+            assertThat(a.httpStatus()).isEqualTo(422);
+        });
+        assertThat(queries.claim(q.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+    }
+
+    @Test
+    void unauthorizedPausesTheWorkerWithoutBurningAttemptsAndAProbeResumesIt() throws IOException {
+        List<SubmitResult> queued = Outbox.submitted(db, 20);
+        FaultyStateServer server = server((key, n) -> Fault.UNAUTHORIZED_401);
+        server.lookupFault(Fault.UNAUTHORIZED_401);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast());
+
+        worker.start();
+        await().atMost(WAIT).until(() -> worker.snapshot().runState() == RunState.PAUSED);
+        WorkerSnapshot paused = worker.snapshot();
+        assertThat(paused.pausedBySystem()).isTrue();
+        assertThat(paused.pauseReason()).startsWith("401 unauthorized: token expired").contains("CLAIMDESK_STATE_TOKEN");
+        await().atMost(WAIT).until(() -> !worker.busy());
+        int postsWhilePaused = server.totalPosts();
+        assertThat(postsWhilePaused).as("at most the rows in flight when the 401 came").isLessThanOrEqualTo(8);
+        assertThat(Outbox.count(db, DeliveryState.PENDING)).isEqualTo(20);
+        for (SubmitResult q : queued) {
+            assertThat(Outbox.retryCount(db, q.outboxEventId())).isZero();
+        }
+
+        server.plan((key, n) -> Fault.NONE);
+        server.lookupFault(Fault.NONE);
+        awaitNoPending();
+
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(20);
+        assertThat(worker.snapshot().runState()).isEqualTo(RunState.RUNNING);
+        assertThat(worker.snapshot().pauseReason()).isNull();
+    }
+
+    @Test
+    void anUnreachableStatePausesTheWorkerAndResumeOnCommandDeliversOnceItIsBack() throws IOException {
+        List<SubmitResult> queued = Outbox.submitted(db, 10);
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        HttpStateAdapter adapter = Workers.http(java.net.URI.create("http://127.0.0.1:" + port), 1_000);
+        WorkerSettings settings = Workers.fast().withInterval(Duration.ofSeconds(30));
+        DeliveryWorker worker = worker(adapter, settings);
+
+        worker.start();
+        await().atMost(WAIT).until(() -> worker.snapshot().runState() == RunState.PAUSED);
+        assertThat(worker.snapshot().pausedBySystem()).isTrue();
+        assertThat(worker.snapshot().pauseReason()).contains("cannot connect to the state");
+        await().atMost(WAIT).until(() -> !worker.busy());
+        for (SubmitResult q : queued) {
+            assertThat(Outbox.retryCount(db, q.outboxEventId())).isZero();
+        }
+        assertThat(Outbox.count(db, DeliveryState.PENDING)).isEqualTo(10);
+
+        FaultyStateServer back = FaultyStateServer.onPort(port, (key, n) -> Fault.NONE, Duration.ofSeconds(1));
+        closeables.add(back);
+        worker.resume();
+        awaitNoPending();
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(10);
+    }
+
+    @Test
+    void malformedPayloadAndUnknownEventTypeFailThoseRowsAndTheOthersGoOn() {
+        List<SubmitResult> queued = Outbox.submitted(db, 5);
+        Outbox.setPayload(db, queued.get(1).outboxEventId(), OutboxEvent.SUBMISSION_REQUESTED, "{not json");
+        Outbox.setPayload(db, queued.get(3).outboxEventId(), "claim_archived", "{}");
+        DeliveryWorker worker = worker(
+                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())), Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        assertThat(queries.outboxEvent(queued.get(1).outboxEventId()).orElseThrow()).satisfies(r -> {
+            assertThat(r.deliveryState()).isEqualTo(DeliveryState.FAILED);
+            assertThat(r.lastError()).startsWith("malformed payload: the payload is not a submission in JSON");
+        });
+        assertThat(queries.outboxEvent(queued.get(3).outboxEventId()).orElseThrow()).satisfies(r -> {
+            assertThat(r.deliveryState()).isEqualTo(DeliveryState.FAILED);
+            assertThat(r.lastError()).isEqualTo("unknown event type 'claim_archived': this worker delivers only "
+                    + OutboxEvent.SUBMISSION_REQUESTED);
+        });
+        assertThat(queries.attempts(queued.get(3).outboxEventId())).singleElement()
+                .satisfies(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.PERMANENT));
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(3);
+    }
+
+    @Test
+    void aDuplicateOfAnAcceptedClaimAndAnAlreadySubmittedClaimCountAsDelivered() {
+        List<SubmitResult> queued = Outbox.submitted(db, 2);
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
+        String earlierCase = state.submit("earlier-key", null, queued.get(0).claimId(), "CA").caseId();
+        db.useTransaction(h -> h.createUpdate("""
+                UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = 'CA-2026-777777', version = version + 1
+                WHERE claim_id = :id""").bind("id", queued.get(1).claimId()).execute());
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(state), Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        OutboxEvent duplicate = queries.outboxEvent(queued.get(0).outboxEventId()).orElseThrow();
+        assertThat(duplicate.deliveryState()).isEqualTo(DeliveryState.SENT);
+        assertThat(duplicate.stateCaseId()).isEqualTo(earlierCase);
+        assertThat(queries.claim(queued.get(0).claimId()).orElseThrow().stateCaseId()).isEqualTo(earlierCase);
+        assertThat(queries.attempts(duplicate.outboxEventId())).singleElement()
+                .satisfies(a -> assertThat(a.httpStatus()).isEqualTo(409));
+
+        assertThat(queries.outboxEvent(queued.get(1).outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.SENT);
+        Claim already = queries.claim(queued.get(1).claimId()).orElseThrow();
+        assertThat(already.stateCaseId()).as("an already submitted claim is left as it is").isEqualTo("CA-2026-777777");
+        assertThat(already.version()).isEqualTo(2);
+    }
+
+    @Test
+    void anExpiredLeaseIsTakenOverAndALiveOneIsLeftAlone() {
+        List<SubmitResult> queued = Outbox.submitted(db, 2);
+        long past = System.currentTimeMillis() - 1_000;
+        long future = System.currentTimeMillis() + 600_000;
+        db.useTransaction(h -> {
+            h.createUpdate("UPDATE outbox_event SET lease_owner = 'crashed', lease_expires_at = :t WHERE outbox_event_id = :id")
+                    .bind("t", past).bind("id", queued.get(0).outboxEventId()).execute();
+            h.createUpdate("UPDATE outbox_event SET lease_owner = 'alive', lease_expires_at = :t WHERE outbox_event_id = :id")
+                    .bind("t", future).bind("id", queued.get(1).outboxEventId()).execute();
+        });
+        DeliveryWorker worker = worker(
+                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())), Workers.fast());
+
+        worker.start();
+        await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) == 1);
+        worker.close();
+
+        assertThat(queries.outboxEvent(queued.get(0).outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.SENT);
+        OutboxEvent leased = queries.outboxEvent(queued.get(1).outboxEventId()).orElseThrow();
+        assertThat(leased.deliveryState()).isEqualTo(DeliveryState.PENDING);
+        assertThat(leased.leaseOwner()).isEqualTo("alive");
+        assertThat(queries.attempts(leased.outboxEventId())).isEmpty();
+    }
+
+    @Test
+    void snapshotsReachListenersAtMostEveryHundredMillisecondsAndShowProgress() {
+        Outbox.submitted(db, 60);
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withLatency(Duration.ofMillis(20)));
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(state), Workers.fast().withConcurrency(2));
+        List<Long> arrivals = Collections.synchronizedList(new ArrayList<>());
+        List<WorkerSnapshot> seen = Collections.synchronizedList(new ArrayList<>());
+        worker.addListener(s -> {
+            arrivals.add(System.nanoTime());
+            seen.add(s);
+        });
+
+        worker.start();
+        awaitNoPending();
+        await().atMost(WAIT).until(() -> !seen.isEmpty() && seen.get(seen.size() - 1).sentThisRun() == 60);
+
+        List<Long> times = new ArrayList<>(arrivals);
+        for (int i = 1; i < times.size(); i++) {
+            assertThat((times.get(i) - times.get(i - 1)) / 1_000_000.0).isGreaterThanOrEqualTo(99.0);
+        }
+        assertThat(seen).anySatisfy(s -> {
+            assertThat(s.drainTotal()).isPositive();
+            assertThat(s.drainDone()).isBetween(1L, 59L);
+            assertThat(s.inFlight()).isBetween(1, 2);
+        });
+        assertThat(seen).anySatisfy(s -> assertThat(s.eventsPerSecond()).isPositive());
+    }
+
+    @Test
+    void closeFinishesInFlightWorkReleasesLeasesAndLeavesNoThreadBehind() {
+        Outbox.submitted(db, 40);
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withLatency(Duration.ofMillis(100)));
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(state), Workers.fast().withConcurrency(4));
+
+        worker.start();
+        await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) >= 4);
+        worker.close();
+
+        long leased = db.read(h -> h.createQuery("SELECT count(*) FROM outbox_event WHERE lease_owner IS NOT NULL")
+                .mapTo(Long.class).one());
+        assertThat(leased).isZero();
+        long sent = Outbox.count(db, DeliveryState.SENT);
+        assertThat(state.acceptances().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo((int) sent);
+        assertThat(worker.snapshot().runState()).isEqualTo(RunState.STOPPED);
+        await().atMost(WAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.isAlive() && t.getName().startsWith("claimdesk-delivery")));
+    }
+}

@@ -1,0 +1,43 @@
+package org.claimdesk.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ErrorSignatureTest {
+
+    @Test
+    void idsNumbersAndQuotedValuesAreStrippedSoOneErrorMakesOneGroup() {
+        String a = ErrorSignature.of("422 invalid_claim: holder id HLD-104233 not found in the holder's 2025 report");
+        String b = ErrorSignature.of("422 invalid_claim: holder id HLD-998120 not found in the holder's 2024 report");
+        assertThat(a).isEqualTo(b).isEqualTo("422 invalid_claim: holder id # not found in the holder's # report");
+    }
+
+    @Test
+    void theLeadingHttpStatusIsKeptAndTellsErrorsApart() {
+        assertThat(ErrorSignature.of("503 unavailable: state portal busy (gave up after 8 attempts)"))
+                .isEqualTo("503 unavailable: state portal busy (gave up after # attempts)");
+        assertThat(ErrorSignature.of("502 unavailable: state portal busy (gave up after 3 attempts)"))
+                .isNotEqualTo(ErrorSignature.of("503 unavailable: state portal busy (gave up after 3 attempts)"));
+    }
+
+    @Test
+    void uuidsAmountsDurationsAndCaseIdsBecomeOnePlaceholder() {
+        assertThat(ErrorSignature.of("timeout: no reply from the state within 15000 ms (gave up after 8 attempts)"))
+                .isEqualTo("timeout: no reply from the state within # ms (gave up after # attempts)");
+        assertThat(ErrorSignature.of("400 missing_field: proof of address link required for claims over $1,000"))
+                .isEqualTo("400 missing_field: proof of address link required for claims over #");
+        assertThat(ErrorSignature.of("the key sub-8f3a0c1e-1b2c-4d5e-9f00-aa11bb22cc33 was used for claim UPC-2026-004217"))
+                .isEqualTo("the key # was used for claim #");
+        assertThat(ErrorSignature.of("unknown event type 'claim_archived': this worker delivers only x"))
+                .isEqualTo("unknown event type '…': this worker delivers only x");
+    }
+
+    @Test
+    void caseWhitespaceAndEmptyTextAreNormalised() {
+        assertThat(ErrorSignature.of("  Connection   LOST\n before reply ")).isEqualTo("connection lost before reply");
+        assertThat(ErrorSignature.of(null)).isEqualTo("(no error text)");
+        assertThat(ErrorSignature.of(" ")).isEqualTo("(no error text)");
+        assertThat(ErrorSignature.of("x".repeat(500))).hasSize(200);
+    }
+}
