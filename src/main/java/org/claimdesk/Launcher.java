@@ -1,6 +1,7 @@
 package org.claimdesk;
 
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.ui.Console;
 
 /**
  * The one entry point. With no command it opens the console; with a command it runs the CLI.
@@ -11,7 +12,7 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        int code = ClaimDeskCommand.execute(null, args);
+        int code = ClaimDeskCommand.execute(Console::open, args);
         System.exit(code);
     }
 }

@@ -56,6 +56,8 @@ public final class ConsoleWindow {
     private final ClaimsView claimsView;
     private final OutboxView outboxView;
     private volatile WorkerSnapshot latestSnapshot;
+    private final Coalescer<WorkerSnapshot> toStatusBar;
+    private final java.util.function.Consumer<WorkerSnapshot> workerListener;
 
     public ConsoleWindow(Stage stage, ConsoleServices services, UiSettings settings) {
         this.stage = stage;
@@ -68,6 +70,11 @@ public final class ConsoleWindow {
         outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
         worker = new WorkerViewModel(services.worker(), tasks, services.actor());
         audit = new AuditViewModel(services.queries(), tasks);
+        toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
+        workerListener = s -> {
+            latestSnapshot = s;
+            toStatusBar.offer(s);
+        };
 
         ViewFactory views = new ViewFactory()
                 .register(MainView.class, () -> new MainView(main))
@@ -146,11 +153,7 @@ public final class ConsoleWindow {
     /** Shows the window, prepares the database (demo data when empty) and then loads every page. */
     public void show() {
         stage.show();
-        Coalescer<WorkerSnapshot> toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
-        services.worker().addListener(s -> {
-            latestSnapshot = s;
-            toStatusBar.offer(s);
-        });
+        services.worker().addListener(workerListener);
         main.start(() -> {
             claims.load();
             outbox.load();
@@ -201,6 +204,7 @@ public final class ConsoleWindow {
 
     /** Stops listening to the worker and ends the console's threads (waiting for running reads). */
     public void close() {
+        services.worker().removeListener(workerListener);
         worker.detach();
         executors.close();
     }

@@ -37,8 +37,12 @@ public interface OutboxTriage {
     record ErrorGroup(String signature, int count, Instant firstSeen, Instant lastSeen, String sampleError) {
     }
 
-    /** What an action would do right now: how many rows it would change, how many it would skip and why. */
-    record Preview(Action action, int eligible, int skipped, String skippedWhy) {
+    /**
+     * What an action would do right now: how many rows it would change, how many it would skip and why.
+     *
+     * @param basis what the implementation needs to apply exactly this preview (the rows as it saw them)
+     */
+    record Preview(Action action, int eligible, int skipped, String skippedWhy, Object basis) {
         public String describe() {
             return eligible + " will be " + action.past() + (skipped == 0 ? ""
                     : ", " + skipped + " skipped because " + skippedWhy);
@@ -65,10 +69,9 @@ public interface OutboxTriage {
     Preview preview(Action action, List<Long> ids);
 
     /**
-     * Applies {@code action} to the rows among {@code ids} still eligible; rows whose state changed since the
-     * preview are skipped. With {@code reconcile}, each row is first looked up at the state by its
-     * idempotency key, and a row the state already accepted is marked sent instead of being sent twice.
+     * Applies a preview to its rows that are still eligible; rows whose state changed since the preview are
+     * skipped. With {@code reconcile}, each row is first looked up at the state by its idempotency key, and a
+     * row the state already accepted is marked sent instead of being sent twice.
      */
-    Result apply(Action action, List<Long> ids, String actor, String reason, boolean reconcile,
-            TaskRunner.Progress progress);
+    Result apply(Preview preview, String actor, String reason, boolean reconcile, TaskRunner.Progress progress);
 }

@@ -436,7 +436,7 @@ public final class OutboxViewModel {
         busy.set(true);
         progress.set(new TaskRunner.ProgressUpdate(0, confirmed.ids().size(), "starting"));
         tasks.submit(confirmed.action().verb() + " outbox rows",
-                p -> triage.apply(confirmed.action(), confirmed.ids(), actor, reason, reconcile, p), result -> {
+                p -> triage.apply(confirmed.preview(), actor, reason, reconcile, p), result -> {
                     busy.set(false);
                     progress.set(null);
                     lastResult.set(result);

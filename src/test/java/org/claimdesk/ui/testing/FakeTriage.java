@@ -45,12 +45,14 @@ public final class FakeTriage implements OutboxTriage {
     public Preview preview(Action action, List<Long> ids) {
         calls.add("preview:" + action + ":" + ids);
         int skipped = (int) ids.stream().filter(changedSincePreview::contains).count();
-        return new Preview(action, ids.size() - skipped, skipped, "their state changed");
+        return new Preview(action, ids.size() - skipped, skipped, "their state changed", ids);
     }
 
     @Override
-    public Result apply(Action action, List<Long> ids, String actor, String reason, boolean reconcile,
-            TaskRunner.Progress progress) {
+    @SuppressWarnings("unchecked")
+    public Result apply(Preview preview, String actor, String reason, boolean reconcile, TaskRunner.Progress progress) {
+        Action action = preview.action();
+        List<Long> ids = (List<Long>) preview.basis();
         calls.add("apply:" + action + ":" + ids + ":" + actor + ":" + reason + ":" + reconcile);
         for (int i = 1; i <= ids.size(); i++) {
             progress.update(i, ids.size(), action.past());
