@@ -67,6 +67,11 @@ public final class MainViewModel {
         this.actor = actor;
         this.databasePath.set(database.path().toString());
         this.endpoint.set(endpointName);
+        page.addListener((obs, old, shown) -> {
+            if (ready.get()) {
+                refreshers.getOrDefault(shown, () -> { }).run();
+            }
+        });
     }
 
     public ObjectProperty<Page> pageProperty() {

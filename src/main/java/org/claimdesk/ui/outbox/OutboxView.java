@@ -18,6 +18,7 @@ import javafx.scene.control.ComboBox;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SelectionMode;
@@ -54,9 +55,7 @@ public final class OutboxView {
     @FXML private ProgressBar bulkProgress;
     @FXML private Label bulkProgressLabel;
     @FXML private SplitPane outboxSplit;
-    @FXML private TableView<OutboxTriage.ErrorGroup> errorGroups;
-    @FXML private TableColumn<OutboxTriage.ErrorGroup, String> groupCountColumn;
-    @FXML private TableColumn<OutboxTriage.ErrorGroup, String> groupSignatureColumn;
+    @FXML private ListView<OutboxTriage.ErrorGroup> errorGroups;
     @FXML private Label groupSeenLabel;
     @FXML private Button clearGroupButton;
     @FXML private TableView<OutboxRow> outboxTable;
@@ -192,9 +191,7 @@ public final class OutboxView {
 
     private void bindGroups() {
         errorGroups.setItems(model.groups());
-        Cells.number(groupCountColumn, g -> Formats.count(g.count()));
-        Cells.textWithTooltip(groupSignatureColumn, OutboxTriage.ErrorGroup::signature,
-                g -> g.signature() + "\n\nExample: " + g.sampleError());
+        errorGroups.setCellFactory(list -> new ErrorGroupCell());
         errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
             if (!syncing && g != null) {
                 model.selectGroup(g);

@@ -6,6 +6,7 @@ import java.util.List;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.chart.AreaChart;
+import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -42,6 +43,8 @@ public final class WorkerView {
     @FXML private Button applySettingsButton;
     @FXML private Button resetSettingsButton;
     @FXML private AreaChart<Number, Number> rateChart;
+    @FXML private NumberAxis rateTimeAxis;
+    @FXML private NumberAxis rateValueAxis;
     @FXML private Label workerNotice;
 
     private final XYChart.Series<Number, Number> sentSeries = new XYChart.Series<>();
@@ -98,6 +101,19 @@ public final class WorkerView {
         });
         resetSettingsButton.setOnAction(e -> model.resetSettingsForm());
 
+        rateValueAxis.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(Number n) {
+                return n.doubleValue() == Math.rint(n.doubleValue()) ? Long.toString(n.longValue()) : "";
+            }
+
+            @Override
+            public Number fromString(String s) {
+                return Double.valueOf(s);
+            }
+        });
+        rateValueAxis.setMinorTickVisible(false);
+        rateTimeAxis.setMinorTickVisible(false);
         sentSeries.setName("Sent");
         failedSeries.setName("Failed attempts");
         rateChart.getData().add(sentSeries);
@@ -144,5 +160,9 @@ public final class WorkerView {
         }
         sentSeries.getData().setAll(sent);
         failedSeries.getData().setAll(failed);
+        // The time axis grows with the history, from one minute to the last five.
+        int span = Math.max(60, Math.min(WorkerViewModel.CHART_SECONDS, points.size()));
+        rateTimeAxis.setLowerBound(-span);
+        rateTimeAxis.setTickUnit(span <= 60 ? 10 : 30);
     }
 }

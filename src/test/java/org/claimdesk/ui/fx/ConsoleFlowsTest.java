@@ -130,13 +130,15 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     void aFailedGroupIsReQueuedWithAReasonAndAudited() {
         waitReady();
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
-        TableView<OutboxTriage.ErrorGroup> groups = robot.lookup("#errorGroups").queryTableView();
+        javafx.scene.control.ListView<OutboxTriage.ErrorGroup> groups = robot.lookup("#errorGroups").queryListView();
         TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
         waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty()
                 && rows.getItems().stream().allMatch(r -> r.event().deliveryState() == DeliveryState.FAILED));
 
         OutboxTriage.ErrorGroup group = onFx(() -> groups.getItems().get(0));
-        robot.clickOn(robot.lookup("#errorGroups .table-row-cell").nth(0).queryAs(javafx.scene.Node.class));
+        String signature = onFx(() -> groups.getItems().get(0).signature());
+        robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(signature))
+                .queryAs(javafx.scene.Node.class));
         waitUntil("the group's rows show", () -> rows.getItems().size() == Math.min(200, group.count()));
         List<Long> ids = onFx(() -> rows.getItems().stream().map(OutboxRow::id).toList());
 

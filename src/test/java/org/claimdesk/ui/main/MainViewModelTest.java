@@ -85,6 +85,8 @@ class MainViewModelTest {
             }
             model.start(() -> { });
             model.show(Page.OUTBOX);
+            assertThat(refreshed).as("a page is refreshed when it is shown").containsExactly(Page.OUTBOX);
+            refreshed.clear();
             WorkerSnapshot a = FakeWorker.running(Instant.now(), 0, 10, 1, 0);
             model.tick(a);
             model.tick(a);
