@@ -1,5 +1,6 @@
 package org.claimdesk;
 
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.cli.ClaimDeskCommand;
 import org.claimdesk.ui.Console;
 
@@ -12,6 +13,7 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        DataDirectory.prepareLogs();
         int code = ClaimDeskCommand.execute(Console::open, args);
         System.exit(code);
     }

@@ -36,6 +36,48 @@ public final class DataDirectory {
         return Path.of(userHome, ".claimdesk");
     }
 
+    /** System property naming the log folder; read by logback.xml. */
+    public static final String LOG_DIR_PROPERTY = "claimdesk.logDir";
+
+    /**
+     * Creates the log folder owner-only (0700) with an owner-only log file (0600) before logging
+     * starts, and points logback at it. Call first thing in {@code main}.
+     */
+    public static Path prepareLogs() {
+        Path dir = home().resolve("logs");
+        try {
+            createOwnerOnly(dir.getParent(), true);
+            createOwnerOnly(dir, true);
+            createOwnerOnly(dir.resolve("claimdesk.log"), false);
+        } catch (java.io.IOException e) {
+            System.err.println("claimdesk: cannot prepare the log folder " + dir + ": " + e.getMessage());
+        }
+        System.setProperty(LOG_DIR_PROPERTY, dir.toString());
+        return dir;
+    }
+
+    private static void createOwnerOnly(Path path, boolean directory) throws java.io.IOException {
+        if (java.nio.file.Files.exists(path)) {
+            return;
+        }
+        boolean posix = path.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (!posix) {
+            if (directory) {
+                java.nio.file.Files.createDirectories(path);
+            } else {
+                java.nio.file.Files.createFile(path);
+            }
+            return;
+        }
+        var perms = java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString(directory ? "rwx------" : "rw-------"));
+        if (directory) {
+            java.nio.file.Files.createDirectories(path, perms);
+        } else {
+            java.nio.file.Files.createFile(path, perms);
+        }
+    }
+
     /** The database path: the explicit one if given, else {@code CLAIMDESK_DB}, else the data directory's. */
     public static Path database(String explicit) {
         return database(explicit, System.getenv());

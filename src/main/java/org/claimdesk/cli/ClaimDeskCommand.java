@@ -23,6 +23,8 @@ import picocli.CommandLine.Option;
             ClaimsCommand.class,
             OutboxCommand.class,
             AuditCommand.class,
+            DoctorCommand.class,
+            BackupCommand.class,
         })
 public final class ClaimDeskCommand implements Runnable {
     public static final int EXIT_OK = 0;

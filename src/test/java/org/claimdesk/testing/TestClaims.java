@@ -23,7 +23,7 @@ public final class TestClaims {
 
     public static long insert(Database db, ClaimStatus status, String jurisdiction) {
         int n = SEQUENCE.incrementAndGet();
-        NewClaim claim = new NewClaim(String.format("UPC-2026-%06d", n), jurisdiction, Integer.toString(40_000_000 + n),
+        NewClaim claim = new NewClaim(String.format("UPC-T%02d-%06d", n % 100, n), jurisdiction, Integer.toString(40_000_000 + n),
                 "Wells Fargo Bank NA", "HLD-100200", PropertyType.AC01, ClaimType.OWNER, "Maria Garcia " + n,
                 "123-00-" + String.format("%04d", n % 10_000), 12_345, status, null, LocalDate.of(2026, 3, 1), null);
         return db.inTransaction(h -> new ClaimStore().insert(h, claim, Instant.parse("2026-03-01T10:00:00Z")));

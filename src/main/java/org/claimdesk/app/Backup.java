@@ -1,0 +1,81 @@
+package org.claimdesk.app;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.Database;
+
+/**
+ * An online, consistent copy of the database ({@code VACUUM INTO}: one read transaction, so the
+ * console and the worker go on writing meanwhile), checked by opening the copy and running SQLite's
+ * integrity check on it.
+ */
+public final class Backup {
+    private final Database database;
+
+    public Backup(Database database) {
+        this.database = database;
+    }
+
+    public record Result(Path file, long bytes, int claims, long millis) {
+    }
+
+    public Result to(Path target) {
+        Path file = target.toAbsolutePath().normalize();
+        if (Files.exists(file)) {
+            throw new ClaimDeskException("the backup file " + file + " already exists; choose a new name");
+        }
+        if (file.equals(database.path())) {
+            throw new ClaimDeskException("the backup must not overwrite the database itself");
+        }
+        Path dir = file.getParent();
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new ClaimDeskException("the folder " + dir + " does not exist");
+        }
+        long started = System.nanoTime();
+        createPrivate(file);
+        database.read(h -> h.createUpdate("VACUUM INTO :file").bind("file", file.toString()).execute());
+        int claims = verify(file);
+        try {
+            return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000);
+        } catch (IOException e) {
+            throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    private static int verify(Path file) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");
+             Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
+                rs.next();
+                if (!"ok".equals(rs.getString(1))) {
+                    throw new ClaimDeskException("the backup " + file + " failed its integrity check: " + rs.getString(1));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM claim")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new ClaimDeskException("the backup " + file + " cannot be opened: " + e.getMessage(), e);
+        }
+    }
+
+    /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */
+    private static void createPrivate(Path file) {
+        try {
+            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+        } catch (IOException e) {
+            throw new ClaimDeskException("cannot create the backup file " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

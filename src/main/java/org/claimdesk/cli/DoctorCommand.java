@@ -1,0 +1,39 @@
+package org.claimdesk.cli;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.Doctor;
+import org.claimdesk.store.Database;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "doctor", description = "Check the database: integrity, orphaned rows, expired leases, stuck rows."
+        + " Exit 0 when healthy (warnings allowed), 1 when a check fails.")
+final class DoctorCommand extends CliSupport implements Callable<Integer> {
+    @Option(names = "--stuck-after-hours", defaultValue = "24", paramLabel = "H",
+            description = "A pending row older than this is reported as stuck (default ${DEFAULT-VALUE}).")
+    long stuckAfterHours;
+
+    @Option(names = "--json", description = "The report as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (stuckAfterHours < 1) {
+            throw new IllegalArgumentException("--stuck-after-hours must be at least 1");
+        }
+        try (Database db = openDatabase()) {
+            Doctor.Report report = new Doctor(db, clock(), Duration.ofHours(stuckAfterHours)).examine();
+            if (json) {
+                printJson(report);
+            } else {
+                out().printf("ClaimDesk doctor: %s (schema version %d)%n", report.database(), report.schemaVersion());
+                for (Doctor.Finding f : report.findings()) {
+                    out().printf("  %-4s %-10s %s%n", f.level(), f.check(), f.message());
+                }
+                out().println(report.healthy() ? "healthy" : "problems found");
+            }
+            return report.healthy() ? 0 : ClaimDeskCommand.EXIT_REFUSED;
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.concurrent.TimeUnit;
+import org.claimdesk.app.Queries;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ClaimType;
+import org.claimdesk.domain.PropertyType;
+import org.claimdesk.testing.LockHolder;
+import org.claimdesk.testing.Sql;
+import org.claimdesk.testing.TestClaims;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What staff see when the database file is damaged, full or held by another program. */
+class DatabaseFailuresTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aTruncatedDatabaseIsReportedAsDamaged() throws Exception {
+        Path file = dir.resolve("truncated.db");
+        try (Database db = Database.open(file)) {
+            for (int i = 0; i < 300; i++) {
+                TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            }
+            db.read(h -> h.execute("PRAGMA wal_checkpoint(TRUNCATE)"));
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(raf.length() / 2);
+        }
+
+        assertThatThrownBy(() -> {
+            try (Database db = Database.open(file)) {
+                new Queries(db, java.time.Clock.systemUTC()).claims(ClaimQuery.all());
+            }
+        }).isInstanceOf(DatabaseException.class).hasMessageContaining("damaged or truncated")
+                .hasMessageContaining("backup");
+    }
+
+    @Test
+    void aFullDiskFailsTheWriteWithAClearMessageAndKeepsTheData() {
+        try (Database db = Database.open(dir.resolve("full.db"))) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            ClaimStore claims = new ClaimStore();
+
+            assertThatThrownBy(() -> db.useTransaction(h -> {
+                int pages = h.createQuery("PRAGMA page_count").mapTo(Integer.class).one();
+                h.execute("PRAGMA max_page_count = " + pages);
+                for (int i = 0; i < 5_000; i++) {
+                    claims.insert(h, new NewClaim("UPC-FULL-" + i, "CA", "1234567", "Holder ".repeat(40), null,
+                            PropertyType.AC01, ClaimType.OWNER, "Name ".repeat(40), "123-00-4567", 100,
+                            ClaimStatus.IDENTITY_PENDING, null, LocalDate.of(2026, 1, 1), null), Instant.now());
+                }
+            })).isInstanceOf(DatabaseException.class).hasMessageContaining("is full")
+                    .hasMessageContaining("nothing was written");
+
+            assertThat(Sql.count(db, "claim"))
+                    .isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDatabaseLockedByAnotherProcessMakesWritesWaitThenFailClearlyWhileReadsGoOn() throws Exception {
+        Path file = dir.resolve("locked.db");
+        long id;
+        try (Database db = Database.open(file)) {
+            id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        }
+        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), file.toString(), "30")
+                .redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+             Database db = Database.open(file, 300)) {
+            assertThat(out.readLine()).isEqualTo("locked");
+
+            // Reads go on under WAL while the other process holds the write lock.
+            assertThat(new Queries(db, java.time.Clock.systemUTC()).claim(id)).isPresent();
+
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> db.useTransaction(h -> h.execute("UPDATE claim SET version = version + 1")))
+                    .isInstanceOf(DatabaseException.class)
+                    .hasMessageContaining("locked by another program");
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(250);
+
+            holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            db.useTransaction(h -> h.execute("UPDATE claim SET version = version + 1"));
+            assertThat(Sql.scalar(db, "SELECT version FROM claim", Long.class)).isEqualTo(1L);
+        } finally {
+            holder.destroyForcibly();
+        }
+    }
+}
