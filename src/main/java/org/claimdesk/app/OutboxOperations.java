@@ -37,7 +37,7 @@ import org.jdbi.v3.core.statement.Query;
  */
 public final class OutboxOperations {
     /** Rows changed per transaction in bulk actions, so other writers are never held up for long. */
-    static final int CHUNK = 200;
+    public static final int CHUNK = 200;
 
     private final Database database;
     private final Clock clock;

@@ -25,11 +25,16 @@ import picocli.CommandLine.Option;
             AuditCommand.class,
             DoctorCommand.class,
             BackupCommand.class,
+            DrainCommand.class,
+            StateSimCommand.class,
+            BenchCommand.class,
         })
 public final class ClaimDeskCommand implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_REFUSED = 1;
     public static final int EXIT_USAGE = 2;
+    /** {@code drain --max-wait} ran out with rows still pending. */
+    public static final int EXIT_PENDING = 3;
 
     private static final Logger LOG = LoggerFactory.getLogger(ClaimDeskCommand.class);
 

@@ -1,0 +1,54 @@
+package org.claimdesk.cli;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.DrainBenchmark;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "bench", description = "Measurements on temporary databases.", subcommands = BenchCommand.BenchDrain.class)
+final class BenchCommand {
+
+    @Command(name = "drain", description = {
+        "Drain N pending rows against the simulated state on a temporary database, and run a plain JDBC loop doing",
+        "the same two updates per event (100 per transaction) on an identical one, for comparison."})
+    static final class BenchDrain extends CliSupport implements Callable<Integer> {
+        @Option(names = "--events", required = true, paramLabel = "N", description = "How many SUBMITTING claims to deliver.")
+        int events;
+
+        @Option(names = "--latency-ms", defaultValue = "0", paramLabel = "L", description = "Simulated state latency (default ${DEFAULT-VALUE}).")
+        long latencyMs;
+
+        @Option(names = "--concurrency", defaultValue = "8", paramLabel = "C", description = "Deliveries in flight (default ${DEFAULT-VALUE}).")
+        int concurrency;
+
+        @Option(names = "--json", description = "Print the result as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            if (latencyMs < 0) {
+                throw new IllegalArgumentException("--latency-ms must not be negative");
+            }
+            if (concurrency < 1 || concurrency > 256) {
+                throw new IllegalArgumentException("concurrency must be between 1 and 256, got " + concurrency);
+            }
+            DrainBenchmark.Result r = new DrainBenchmark().run(events, Duration.ofMillis(latencyMs), concurrency);
+            if (json) {
+                printJson(r);
+                return ClaimDeskCommand.EXIT_OK;
+            }
+            out().printf(Locale.ROOT, "simulated state, latency %d ms, concurrency %d%n", r.latencyMs(), r.concurrency());
+            out().printf(Locale.ROOT, "worker:   %d events in %.3f s = %.0f events/s (p50 %d ms, p99 %d ms)%n", r.events(),
+                    r.seconds(), r.eventsPerSecond(), r.p50Ms(), r.p99Ms());
+            out().printf(Locale.ROOT, "baseline: %d events in %.3f s = %.0f events/s (plain JDBC, 2 updates per event, 100 per transaction)%n",
+                    r.events(), r.baselineSeconds(), r.baselineEventsPerSecond());
+            out().printf(Locale.ROOT, "ratio to baseline %.2f%s%n", r.ratioToBaseline(), r.idealEventsPerSecond() == null ? ""
+                    : String.format(Locale.ROOT, "; ideal %.0f events/s (concurrency / latency), reached %.0f%%",
+                            r.idealEventsPerSecond(), 100 * r.eventsPerSecond() / r.idealEventsPerSecond()));
+            out().flush();
+            return ClaimDeskCommand.EXIT_OK;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package org.claimdesk.cli;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.claimdesk.delivery.Drain;
+import org.claimdesk.delivery.StateAdapter;
+import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "drain", description = {
+    "Deliver due outbox rows to the state, then stop.",
+    "Exit 0 when idle, 3 when --max-wait ran out with rows still pending, 1 when refused (including the state "
+        + "refusing ClaimDesk's credentials or being unreachable)."})
+final class DrainCommand extends CliSupport implements Callable<Integer> {
+    @Mixin
+    StateOptions state;
+
+    @Option(names = "--until-idle", description = "Keep going, through backoff waits, until no row is pending.")
+    boolean untilIdle;
+
+    @Option(names = "--max-wait", paramLabel = "SECONDS", description = "Stop after this long even with rows pending.")
+    Double maxWaitSeconds;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "8", description = "Deliveries in flight at most (default ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "8", description = "Attempts before a row fails for good (default ${DEFAULT-VALUE}).")
+    int maxAttempts;
+
+    @Option(names = "--interval-ms", paramLabel = "MS", defaultValue = "2000", description = "How often due rows are looked for (default ${DEFAULT-VALUE}).")
+    long intervalMs;
+
+    @Option(names = "--backoff-base-ms", paramLabel = "MS", defaultValue = "2000", description = "First retry delay ceiling (default ${DEFAULT-VALUE}).")
+    long backoffBaseMs;
+
+    @Option(names = "--backoff-cap-ms", paramLabel = "MS", defaultValue = "600000", description = "Longest retry delay (default ${DEFAULT-VALUE}).")
+    long backoffCapMs;
+
+    @Option(names = "--lease-seconds", paramLabel = "S", defaultValue = "60", description = "How long a taken row stays reserved (default ${DEFAULT-VALUE}).")
+    long leaseSeconds;
+
+    @Option(names = "--json", description = "Print the summary as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (maxWaitSeconds != null && maxWaitSeconds < 0) {
+            throw new IllegalArgumentException("--max-wait must not be negative");
+        }
+        WorkerSettings settings = new WorkerSettings(Duration.ofMillis(intervalMs), concurrency, maxAttempts,
+                Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));
+        Duration maxWait = maxWaitSeconds == null ? null : Duration.ofMillis(Math.round(maxWaitSeconds * 1000));
+        Drain.Summary summary;
+        try (Database db = openDatabase(); StateAdapter adapter = state.open()) {
+            summary = Drain.run(db, adapter, settings, Deadlines.statutory(), clock(), untilIdle, maxWait, null);
+        }
+        if (json) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("endpoint", summary.endpoint());
+            out.put("simulated", summary.simulated());
+            out.put("ending", summary.ending().name().toLowerCase(Locale.ROOT));
+            out.put("sent", summary.sent());
+            out.put("failed", summary.failed());
+            out.put("retried", summary.retried());
+            out.put("attempts", summary.attempts());
+            out.put("pending", summary.pending());
+            out.put("seconds", round(summary.seconds(), 3));
+            out.put("eventsPerSecond", round(summary.eventsPerSecond(), 1));
+            if (summary.pauseReason() != null) {
+                out.put("pauseReason", summary.pauseReason());
+            }
+            printJson(out);
+        } else {
+            out().printf(Locale.ROOT, "%s: %d sent, %d failed, %d retried, %d attempts in %.1f s (%.1f rows/s); %d pending%n",
+                    summary.simulated() ? "simulated state" : "state API at " + summary.endpoint(), summary.sent(),
+                    summary.failed(), summary.retried(), summary.attempts(), summary.seconds(),
+                    summary.eventsPerSecond(), summary.pending());
+            out().flush();
+        }
+        return switch (summary.ending()) {
+            case IDLE -> ClaimDeskCommand.EXIT_OK;
+            case MAX_WAIT -> ClaimDeskCommand.EXIT_PENDING;
+            case PAUSED -> throw new ClaimDeskException("delivery stopped: " + summary.pauseReason());
+        };
+    }
+
+    static double round(double value, int places) {
+        double scale = Math.pow(10, places);
+        return Math.round(value * scale) / scale;
+    }
+}

@@ -1,0 +1,61 @@
+package org.claimdesk.cli;
+
+import java.net.URI;
+import java.time.Duration;
+import org.claimdesk.delivery.HttpStateAdapter;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.delivery.StateAdapter;
+import picocli.CommandLine.Option;
+
+/** Where submissions go: the state's API over HTTP, or the simulated state (the default). */
+final class StateOptions {
+    @Option(names = "--state-api", paramLabel = "URL",
+            description = "The state's submission API (token from $" + HttpStateAdapter.TOKEN_ENV + ").")
+    String stateApi;
+
+    @Option(names = "--simulated", description = "Use the simulated state in process (the default).")
+    boolean simulated;
+
+    @Option(names = "--connect-timeout-ms", paramLabel = "MS", defaultValue = "5000",
+            description = "Connect timeout for the state API (default ${DEFAULT-VALUE}).")
+    long connectTimeoutMs;
+
+    @Option(names = "--request-timeout-ms", paramLabel = "MS", defaultValue = "15000",
+            description = "Request timeout for the state API (default ${DEFAULT-VALUE}).")
+    long requestTimeoutMs;
+
+    @Option(names = "--sim-latency-ms", paramLabel = "MS", defaultValue = "0",
+            description = "Simulated state only: latency of every answer (default ${DEFAULT-VALUE}).")
+    long simLatencyMs;
+
+    @Option(names = "--sim-failure-rate", paramLabel = "F", defaultValue = "0",
+            description = "Simulated state only: share of submissions answered 503/429 (default ${DEFAULT-VALUE}).")
+    double simFailureRate;
+
+    StateAdapter open() {
+        if (stateApi != null && simulated) {
+            throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
+        }
+        if (stateApi == null) {
+            if (simLatencyMs < 0) {
+                throw new IllegalArgumentException("--sim-latency-ms must not be negative");
+            }
+            return new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
+                    .withLatency(Duration.ofMillis(simLatencyMs)).withFailures(simFailureRate, 0)));
+        }
+        URI uri;
+        try {
+            uri = URI.create(stateApi.strip());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the state API URL is not a valid URL: " + stateApi);
+        }
+        return HttpStateAdapter.fromEnvironment(uri, Duration.ofMillis(connectTimeoutMs),
+                Duration.ofMillis(requestTimeoutMs));
+    }
+
+    /** "simulated state" or "state API at URL", for output. */
+    static String describe(StateAdapter state) {
+        return state.simulated() ? "simulated state" : "state API at " + state.endpoint();
+    }
+}

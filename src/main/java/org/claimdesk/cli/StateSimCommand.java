@@ -1,0 +1,95 @@
+package org.claimdesk.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.claimdesk.delivery.HttpStateAdapter;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.StateSimServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "state-sim", description = {
+    "Serve the simulated state over HTTP (the contract in resources/state-api.yaml) for demos and training.",
+    "Everything it answers is simulated; nothing reaches a real state."})
+final class StateSimCommand extends CliSupport implements Callable<Integer> {
+    @Option(names = "--port", required = true, paramLabel = "P", description = "TCP port (0 picks a free one).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "127.0.0.1", description = "Address to listen on (default ${DEFAULT-VALUE}).")
+    String bind;
+
+    @Option(names = "--latency-ms", paramLabel = "L", defaultValue = "0", description = "Latency of every answer (default ${DEFAULT-VALUE}).")
+    long latencyMs;
+
+    @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description = "Share of submissions answered 503 or 429 (default ${DEFAULT-VALUE}).")
+    double failureRate;
+
+    @Option(names = "--reject-rate", paramLabel = "R", defaultValue = "0", description = "Share of submissions answered 422 (default ${DEFAULT-VALUE}).")
+    double rejectRate;
+
+    @Option(names = "--require-token", description = "Answer 401 unless the bearer token equals $" + HttpStateAdapter.TOKEN_ENV + ".")
+    boolean requireToken;
+
+    @Option(names = "--for-seconds", paramLabel = "S", description = "Stop after this many seconds (default: until interrupted).")
+    Long forSeconds;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (latencyMs < 0) {
+            throw new IllegalArgumentException("--latency-ms must not be negative");
+        }
+        String token = null;
+        if (requireToken) {
+            token = System.getenv(HttpStateAdapter.TOKEN_ENV);
+            if (token == null || token.isBlank()) {
+                throw new IllegalArgumentException("--require-token needs $" + HttpStateAdapter.TOKEN_ENV + " to be set");
+            }
+        }
+        SimulatedState state = new SimulatedState(new SimulatedState.Config(Duration.ofMillis(latencyMs), failureRate,
+                rejectRate, token, System.nanoTime()));
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(bind);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("cannot listen on " + bind + ": unknown address");
+        }
+        CountDownLatch stop = new CountDownLatch(1);
+        StateSimServer server;
+        try {
+            server = StateSimServer.start(state, new InetSocketAddress(address, port));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+        }
+        Thread hook = new Thread(() -> {
+            server.close();
+            stop.countDown();
+        }, "claimdesk-state-sim-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            out().printf(Locale.ROOT, "simulated state listening on %s (latency %d ms, failure rate %.2f, reject rate %.2f%s)%n",
+                    server.baseUrl(), latencyMs, failureRate, rejectRate, token == null ? "" : ", token required");
+            out().flush();
+            if (forSeconds == null) {
+                stop.await();
+            } else {
+                stop.await(forSeconds, TimeUnit.SECONDS);
+            }
+        } finally {
+            server.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
+        }
+        return ClaimDeskCommand.EXIT_OK;
+    }
+}

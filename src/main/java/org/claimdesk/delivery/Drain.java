@@ -1,0 +1,96 @@
+package org.claimdesk.delivery;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+
+/**
+ * One drain of the outbox by a worker of its own, as {@code claimdesk drain} and the benchmark run it:
+ * deliver what is due (or, until idle, everything pending, through backoff waits), then stop.
+ */
+public final class Drain {
+    private static final long CHECK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private Drain() {
+    }
+
+    public enum Ending {
+        /** Nothing left to do: no due row (or, until idle, no pending row). */
+        IDLE,
+        /** The time allowed ran out with rows still pending. */
+        MAX_WAIT,
+        /** The worker paused itself: the state refuses ClaimDesk or cannot be reached. */
+        PAUSED
+    }
+
+    /**
+     * @param eventsPerSecond rows that reached a final state (sent or failed) per second
+     * @param pending rows still pending when the drain ended
+     */
+    public record Summary(Ending ending, String pauseReason, String endpoint, boolean simulated, long sent, long failed,
+            long retried, long attempts, double seconds, double eventsPerSecond, long pending) {
+    }
+
+    /**
+     * @param maxWait how long to keep going at most, or null for no limit
+     * @param progress told each snapshot, or null
+     */
+    public static Summary run(Database database, StateAdapter state, WorkerSettings settings, Deadlines deadlines,
+            Clock clock, boolean untilIdle, Duration maxWait, Consumer<WorkerSnapshot> progress) {
+        long started = System.nanoTime();
+        long deadline = maxWait == null ? Long.MAX_VALUE : started + maxWait.toNanos();
+        Ending ending;
+        String pauseReason = null;
+        DeliveryWorker worker = new DeliveryWorker(database, state, settings, clock, deadlines);
+        try (worker) {
+            if (progress != null) {
+                worker.addListener(progress);
+            }
+            worker.start();
+            while (true) {
+                WorkerSnapshot snapshot = worker.snapshot();
+                if (snapshot.pausedBySystem()) {
+                    ending = Ending.PAUSED;
+                    pauseReason = snapshot.pauseReason();
+                    break;
+                }
+                if (finished(database, worker, untilIdle, clock)) {
+                    ending = Ending.IDLE;
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    ending = Ending.MAX_WAIT;
+                    break;
+                }
+                LockSupport.parkNanos(CHECK_EVERY_NANOS);
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        WorkerSnapshot last = worker.snapshot();
+        long pending = database.read(h -> h.createQuery(
+                "SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'").mapTo(Long.class).one());
+        long finished = last.sentThisRun() + last.failedThisRun();
+        return new Summary(ending, pauseReason, state.endpoint(), state.simulated(), last.sentThisRun(),
+                last.failedThisRun(), last.retriedThisRun(), last.attemptsThisRun(), seconds,
+                seconds > 0 ? finished / seconds : 0.0, pending);
+    }
+
+    /** Nothing leased to the worker, and nothing left for it: no due unleased row, or no pending row at all. */
+    private static boolean finished(Database database, DeliveryWorker worker, boolean untilIdle, Clock clock) {
+        if (worker.busy()) {
+            return false;
+        }
+        long now = clock.millis();
+        long left = database.read(h -> untilIdle
+                ? h.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'")
+                        .mapTo(Long.class).one()
+                : h.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'"
+                                + " AND next_attempt_at <= :now AND (lease_owner IS NULL OR lease_expires_at <= :now)")
+                        .bind("now", now).mapTo(Long.class).one());
+        return left == 0 && !worker.busy();
+    }
+}
