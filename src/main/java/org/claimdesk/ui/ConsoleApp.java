@@ -1,6 +1,10 @@
 package org.claimdesk.ui;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -20,7 +24,28 @@ public final class ConsoleApp extends Application {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApp.class);
 
     static volatile Path databaseFile;
-    static volatile java.util.function.Consumer<ConsoleWindow> onShown = w -> { };
+    static volatile Function<Path, ConsoleServices> servicesFactory = ConsoleServices::open;
+    static volatile Path settingsDirectory;
+    static volatile Consumer<ConsoleWindow> onShown = w -> { };
+    /** The database being opened while the toolkit starts; null to open it in {@link #init()}. */
+    static volatile CompletableFuture<ConsoleServices> opening;
+
+    /** Starts opening the database on a thread of its own, so it overlaps the toolkit's start-up. */
+    static void openInBackground() {
+        CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
+        Path file = databaseFile;
+        Function<Path, ConsoleServices> factory = servicesFactory;
+        Thread t = new Thread(() -> {
+            try {
+                future.complete(factory.apply(file));
+            } catch (RuntimeException | Error e) {
+                future.completeExceptionally(e);
+            }
+        }, "claimdesk-open-database");
+        t.setDaemon(true);
+        t.start();
+        opening = future;
+    }
 
     private ConsoleServices services;
     private UiSettingsStore settingsStore;
@@ -30,10 +55,15 @@ public final class ConsoleApp extends Application {
 
     @Override
     public void init() {
-        settingsStore = new UiSettingsStore(DataDirectory.home());
+        long started = System.nanoTime();
+        settingsStore = new UiSettingsStore(settingsDirectory != null ? settingsDirectory : DataDirectory.home());
         settings = settingsStore.load();
         try {
-            services = ConsoleServices.open(databaseFile);
+            services = opening == null ? servicesFactory.apply(databaseFile) : opening.join();
+            LOG.info("database {} opened in {} ms", databaseFile, (System.nanoTime() - started) / 1_000_000);
+        } catch (CompletionException e) {
+            LOG.error("cannot open the database {}", databaseFile, e.getCause());
+            failure = e.getCause() instanceof RuntimeException r ? r : e;
         } catch (RuntimeException e) {
             LOG.error("cannot open the database {}", databaseFile, e);
             failure = e;
@@ -49,8 +79,10 @@ public final class ConsoleApp extends Application {
             Platform.exit();
             return;
         }
+        long started = System.nanoTime();
         window = new ConsoleWindow(stage, services, settings);
         window.show();
+        LOG.info("console window built and shown in {} ms", (System.nanoTime() - started) / 1_000_000);
         onShown.accept(window);
     }
 

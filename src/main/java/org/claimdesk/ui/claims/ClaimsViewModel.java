@@ -12,6 +12,8 @@ import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -75,6 +77,7 @@ public final class ClaimsViewModel {
     private long detailRequest;
     private long lastFilterNanos;
     private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyLongWrapper pagesShown = new ReadOnlyLongWrapper();
 
     public ClaimsViewModel(Queries queries, Workflow workflow, TaskRunner tasks, String actor) {
         this.queries = queries;
@@ -151,6 +154,11 @@ public final class ClaimsViewModel {
     /** How long the last filter took from {@link #applyFilters()} until its page was in {@link #rows()}. */
     public ReadOnlyObjectProperty<Long> lastPageMillisProperty() {
         return lastPageMillis.getReadOnlyProperty();
+    }
+
+    /** Counts the pages put into {@link #rows()}; goes up by one each time a page arrives. */
+    public ReadOnlyLongProperty pagesShownProperty() {
+        return pagesShown.getReadOnlyProperty();
     }
 
     public ClaimQuery.Sort sort() {
@@ -268,6 +276,7 @@ public final class ClaimsViewModel {
             }
             Rows.merge(rows, page, ClaimRow::claimId);
             reselect();
+            pagesShown.set(pagesShown.get() + 1);
             if (started != 0) {
                 lastPageMillis.set((System.nanoTime() - started) / 1_000_000);
                 lastFilterNanos = 0;

@@ -75,6 +75,7 @@ public final class MainView {
             });
         });
         model.pageProperty().addListener((obs, old, page) -> showPage(page, buttons));
+        showPage(model.pageProperty().get(), buttons);
         claimsMenuItem.setOnAction(e -> model.show(Page.CLAIMS));
         outboxMenuItem.setOnAction(e -> model.show(Page.OUTBOX));
         workerMenuItem.setOnAction(e -> model.show(Page.WORKER));
@@ -127,22 +128,24 @@ public final class MainView {
         databaseStatus.getTooltip().textProperty().bind(model.databasePathProperty());
     }
 
-    /** Puts the loaded pages into the page area, under the start-up overlay. */
-    public void setPages(Map<Page, Node> nodes, Map<Page, PageControls> controls, Runnable requeue, Runnable exitAction) {
-        pageNodes.putAll(nodes);
-        pageControls.putAll(controls);
+    /** What Ctrl+R and File › Exit do. */
+    public void setActions(Runnable requeue, Runnable exitAction) {
         this.requeueSelected = requeue;
         this.exit = exitAction;
-        for (Page page : Page.values()) {
-            Node node = nodes.get(page);
-            node.setVisible(false);
-            pages.getChildren().add(pages.getChildren().size() - 1, node);
-        }
-        showPage(model.pageProperty().get(), Map.of(Page.CLAIMS, claimsNav, Page.OUTBOX, outboxNav,
-                Page.WORKER, workerNav, Page.AUDIT, auditNav));
+    }
+
+    /** Puts a loaded page into the page area, under the start-up overlay. */
+    public void addPage(Page page, Node node, PageControls controls) {
+        pageNodes.put(page, node);
+        pageControls.put(page, controls);
+        node.setVisible(page == model.pageProperty().get());
+        pages.getChildren().add(pages.getChildren().size() - 1, node);
     }
 
     private void showPage(Page page, Map<Page, ToggleButton> buttons) {
+        if (page == null) {
+            return;
+        }
         pageNodes.forEach((p, node) -> node.setVisible(p == page));
         buttons.get(page).setSelected(true);
     }

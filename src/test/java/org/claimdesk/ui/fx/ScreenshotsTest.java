@@ -74,9 +74,9 @@ class ScreenshotsTest extends ConsoleFxTest {
                 UPDATE outbox_event SET delivery_state = 'pending', next_attempt_at = 0, sent_at = NULL
                 WHERE outbox_event_id IN (SELECT outbox_event_id FROM outbox_event WHERE delivery_state = 'sent' LIMIT 600)"""));
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
-        robot.doubleClickOn("#concurrencySpinner .text-field").write("2");
+        robot.doubleClickOn("#concurrencySpinner .text-field").write("3");
         robot.clickOn("#applySettingsButton");
-        waitUntil("the worker takes the settings", () -> services.worker().settings().concurrency() == 2);
+        waitUntil("the worker takes the settings", () -> services.worker().settings().concurrency() == 3);
         robot.clickOn("#workerStartButton");
         waitUntil("the drain is under way and the chart has points", () ->
                 window.workerModel().drainProgressProperty().get() > 0.2
