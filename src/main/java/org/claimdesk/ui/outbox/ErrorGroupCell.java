@@ -19,6 +19,7 @@ final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
     ErrorGroupCell() {
         count.getStyleClass().addAll("badge", "badge-failed");
         signature.setWrapText(true);
+        signature.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
         signature.getStyleClass().add("group-signature");
         seen.getStyleClass().addAll("text-muted", "text-small");
         box = new VBox(3, new HBox(6, count, seen), signature);
@@ -26,6 +27,12 @@ final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
         tooltip.setWrapText(true);
         tooltip.setMaxWidth(560);
         setPrefWidth(0);
+        listViewProperty().addListener((obs, old, list) -> {
+            signature.prefWidthProperty().unbind();
+            if (list != null) {
+                signature.prefWidthProperty().bind(list.widthProperty().subtract(34));
+            }
+        });
     }
 
     @Override
@@ -39,7 +46,7 @@ final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
         }
         count.setText(Formats.count(group.count()));
         signature.setText(group.signature());
-        seen.setText("last " + Formats.age(group.lastSeen(), Instant.now()) + " ago");
+        seen.setText("last seen " + Formats.age(group.lastSeen(), Instant.now()) + " ago");
         tooltip.setText(group.signature() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
                 + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
         setTooltip(tooltip);

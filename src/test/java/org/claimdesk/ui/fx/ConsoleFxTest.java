@@ -61,15 +61,21 @@ abstract class ConsoleFxTest {
         WorkerSettings settings = WorkerSettings.defaults().withInterval(Duration.ofMillis(300)).withConcurrency(2)
                 .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
         services = ConsoleServices.on(db, state, settings);
-        UiSettings ui = new UiSettings();
-        ui.width = 1440;
-        ui.height = 900;
+        UiSettings ui = settings();
         Stage stage = FxToolkit.registerPrimaryStage();
         FxToolkit.setupFixture(() -> {
             Thread.currentThread().setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
             window = new ConsoleWindow(stage, services, ui);
             window.show();
         });
+    }
+
+    /** The remembered settings the window starts with. */
+    UiSettings settings() {
+        UiSettings ui = new UiSettings();
+        ui.width = 1440;
+        ui.height = 900;
+        return ui;
     }
 
     @AfterEach
