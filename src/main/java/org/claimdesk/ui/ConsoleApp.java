@@ -60,7 +60,8 @@ public final class ConsoleApp extends Application {
         settings = settingsStore.load();
         try {
             services = opening == null ? servicesFactory.apply(databaseFile) : opening.join();
-            LOG.info("database {} opened in {} ms", databaseFile, (System.nanoTime() - started) / 1_000_000);
+            LOG.info("database {} ready {} ms after JVM start (waited {} ms in init)", databaseFile, sinceJvmStart(),
+                    (System.nanoTime() - started) / 1_000_000);
         } catch (CompletionException e) {
             LOG.error("cannot open the database {}", databaseFile, e.getCause());
             failure = e.getCause() instanceof RuntimeException r ? r : e;
@@ -72,6 +73,7 @@ public final class ConsoleApp extends Application {
 
     @Override
     public void start(Stage stage) {
+        LOG.info("toolkit up {} ms after JVM start", sinceJvmStart());
         Thread.currentThread().setUncaughtExceptionHandler((t, e) -> LOG.error("uncaught on the FX thread", e));
         if (failure != null) {
             Dialogs.error(null, "ClaimDesk cannot open its database", failure.getMessage()
@@ -82,8 +84,13 @@ public final class ConsoleApp extends Application {
         long started = System.nanoTime();
         window = new ConsoleWindow(stage, services, settings);
         window.show();
-        LOG.info("console window built and shown in {} ms", (System.nanoTime() - started) / 1_000_000);
+        LOG.info("console window built and shown in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
+                sinceJvmStart());
         onShown.accept(window);
+    }
+
+    static long sinceJvmStart() {
+        return System.currentTimeMillis() - java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
     }
 
     @Override

@@ -54,6 +54,14 @@ public final class Formats {
         return ahead ? "in " + text : text;
     }
 
+    /** "3 d ago", or "just now" for an instant that is not in the past. */
+    public static String ago(Instant instant, Instant now) {
+        if (instant == null) {
+            return "";
+        }
+        return instant.isAfter(now) ? "just now" : age(instant, now) + " ago";
+    }
+
     /** A status or state name as staff read it: "READY_FOR_SUBMISSION" becomes "Ready for submission". */
     public static String label(String constant) {
         if (constant == null || constant.isEmpty()) {

@@ -46,7 +46,7 @@ final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
         }
         count.setText(Formats.count(group.count()));
         signature.setText(group.signature());
-        seen.setText("last seen " + Formats.age(group.lastSeen(), Instant.now()) + " ago");
+        seen.setText("last seen " + Formats.ago(group.lastSeen(), Instant.now()));
         tooltip.setText(group.signature() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
                 + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
         setTooltip(tooltip);

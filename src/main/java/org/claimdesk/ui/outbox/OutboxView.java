@@ -60,6 +60,9 @@ public final class OutboxView {
     @FXML private Button clearGroupButton;
     @FXML private TableView<OutboxRow> outboxTable;
     @FXML private TableColumn<OutboxRow, String> claimColumn;
+    @FXML private TableColumn<OutboxRow, String> outboxJurisdictionColumn;
+    @FXML private TableColumn<OutboxRow, String> claimantColumn;
+    @FXML private TableColumn<OutboxRow, String> claimStatusColumn;
     @FXML private TableColumn<OutboxRow, String> eventTypeColumn;
     @FXML private TableColumn<OutboxRow, String> stateColumn;
     @FXML private TableColumn<OutboxRow, String> attemptsColumn;
@@ -233,6 +236,9 @@ public final class OutboxView {
         outboxTable.setItems(model.rows());
         outboxTable.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         Cells.text(claimColumn, OutboxRow::claimNumber);
+        Cells.text(outboxJurisdictionColumn, OutboxRow::jurisdiction);
+        Cells.text(claimantColumn, OutboxRow::claimant);
+        Cells.text(claimStatusColumn, OutboxRow::claimStatus);
         Cells.text(eventTypeColumn, r -> r.event().eventType());
         Cells.badge(stateColumn, r -> r.event().deliveryState().name(), Formats::label);
         Cells.number(attemptsColumn, r -> Integer.toString(r.event().attempts()));
@@ -294,7 +300,8 @@ public final class OutboxView {
                 attemptsTable.getItems().clear();
                 return;
             }
-            outboxDetailTitle.setText(d.row().claimNumber() + " · row " + d.row().id() + " · "
+            outboxDetailTitle.setText(d.row().claimNumber() + " (" + d.row().jurisdiction() + ", " + d.row().claimant()
+                    + ", " + d.row().claimStatus() + ") · row " + d.row().id() + " · "
                     + Formats.label(d.row().event().deliveryState().name()) + " · key " + d.row().event().idempotencyKey());
             lastErrorView.setText(d.row().event().lastError() == null ? "No error recorded" : d.row().event().lastError());
             payloadView.setText(d.prettyPayload());

@@ -285,7 +285,8 @@ public final class OutboxViewModel {
         for (OutboxEvent e : events) {
             Optional<Claim> claim = claims.computeIfAbsent(e.aggregateId(), queries::claim);
             result.add(new OutboxRow(e, claim.map(Claim::claimNumber).orElse("claim " + e.aggregateId()),
-                    claim.map(Claim::jurisdiction).orElse("")));
+                    claim.map(Claim::jurisdiction).orElse(""), claim.map(Claim::claimantName).orElse(""),
+                    claim.map(c -> c.status().label()).orElse("")));
         }
         return result;
     }
@@ -472,7 +473,7 @@ public final class OutboxViewModel {
         List<Long> ids = groupIds;
         busy.set(true);
         tasks.submit("export outbox CSV", p -> {
-            CsvWriter csv = new CsvWriter(file, List.of("outbox_event_id", "claim_id", "claim_number", "event_type",
+            CsvWriter csv = new CsvWriter(file, List.of("outbox_event_id", "claim_id", "claim_number", "jurisdiction", "event_type",
                     "delivery_state", "attempts", "last_error", "next_attempt_at", "idempotency_key", "created_at",
                     "sent_at", "state_case_id"));
             try {
@@ -489,7 +490,7 @@ public final class OutboxViewModel {
                     }
                     for (OutboxRow r : withClaims(batch)) {
                         OutboxEvent e = r.event();
-                        csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), e.eventType(),
+                        csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), r.jurisdiction(), e.eventType(),
                                 e.deliveryState().dbValue(), e.attempts(), nz(e.lastError()), nz(e.nextAttemptAt()),
                                 e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId())));
                     }

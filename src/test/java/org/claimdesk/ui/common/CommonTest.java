@@ -103,5 +103,9 @@ class CommonTest {
         assertThat(Formats.label("READY_FOR_SUBMISSION")).isEqualTo("Ready for submission");
         assertThat(Formats.oneLine("a\n  b", 10)).isEqualTo("a b");
         assertThat(Formats.oneLine("abcdefghijkl", 5)).isEqualTo("abcd…");
+        java.time.Instant now = java.time.Instant.parse("2026-11-30T10:00:00Z");
+        assertThat(Formats.ago(now.minusSeconds(3 * 86_400 + 60), now)).isEqualTo("3 d ago");
+        assertThat(Formats.ago(now.plusSeconds(60), now)).isEqualTo("just now");
+        assertThat(Formats.age(now.plusSeconds(7200), now)).isEqualTo("in 2 h");
     }
 }
