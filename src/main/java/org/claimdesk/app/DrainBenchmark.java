@@ -42,11 +42,14 @@ public final class DrainBenchmark {
      * @param p50Ms median time from an attempt's start to the commit that recorded it
      * @param baselineEventsPerSecond the plain JDBC loop's rate on the same data
      * @param ratioToBaseline eventsPerSecond / baselineEventsPerSecond
+     * @param fullWorkEventsPerSecond a plain JDBC loop doing every write the worker does per event
+     *        (lease, row, claim, history, attempt, audit), 100 events per transaction: the pipeline's overhead
+     *        is the gap between this and {@code eventsPerSecond}
      * @param idealEventsPerSecond concurrency / latency, when the latency is not zero
      */
     public record Result(int events, long latencyMs, int concurrency, double seconds, double eventsPerSecond,
             long p50Ms, long p99Ms, double baselineSeconds, double baselineEventsPerSecond, double ratioToBaseline,
-            Double idealEventsPerSecond) {
+            double fullWorkEventsPerSecond, Double idealEventsPerSecond) {
     }
 
     public Result run(int events, Duration latency, int concurrency) {
@@ -60,8 +63,10 @@ public final class DrainBenchmark {
             int warmup = Math.min(events, WARMUP_EVENTS);
             workerRun(dir.resolve("warmup-worker.db"), warmup, latency, settings);
             baselineRun(dir.resolve("warmup-baseline.db"), warmup);
+            fullWorkRun(dir.resolve("warmup-full.db"), warmup);
 
             double baselineSeconds = baselineRun(dir.resolve("baseline.db"), events);
+            double fullWorkSeconds = fullWorkRun(dir.resolve("full.db"), events);
             Path file = dir.resolve("worker.db");
             double seconds = workerRun(file, events, latency, settings);
             long[] latencies = latencies(file);
@@ -69,7 +74,8 @@ public final class DrainBenchmark {
             double baselineRate = events / baselineSeconds;
             Double ideal = latency.isZero() ? null : concurrency * 1000.0 / latency.toMillis();
             return new Result(events, latency.toMillis(), concurrency, seconds, rate, percentile(latencies, 50),
-                    percentile(latencies, 99), baselineSeconds, baselineRate, rate / baselineRate, ideal);
+                    percentile(latencies, 99), baselineSeconds, baselineRate, rate / baselineRate,
+                    events / fullWorkSeconds, ideal);
         } finally {
             deleteQuietly(dir);
         }
@@ -139,6 +145,96 @@ public final class DrainBenchmark {
                     }
                 } catch (SQLException e) {
                     throw new IllegalStateException("the baseline loop failed: " + e.getMessage(), e);
+                }
+                return (System.nanoTime() - started) / 1e9;
+            });
+        }
+    }
+
+    /**
+     * Every write the worker makes per event, in a plain loop with no threads and no state: leases taken
+     * 100 at a time, then per event the row, the claim, a history entry, an attempt and an audit entry;
+     * 100 events per transaction.
+     */
+    private static double fullWorkRun(Path file, int events) {
+        try (Database db = Database.open(file)) {
+            seed(db, events);
+            return db.jdbi().withHandle(h -> {
+                Connection c = h.getConnection();
+                long started = System.nanoTime();
+                try {
+                    c.setAutoCommit(false);
+                    try (PreparedStatement lease = c.prepareStatement("""
+                            UPDATE outbox_event SET lease_owner = 'loop', lease_expires_at = ?, updated_at = ?
+                            WHERE outbox_event_id IN (SELECT outbox_event_id FROM outbox_event
+                                WHERE delivery_state = 'pending' AND next_attempt_at <= ? AND lease_owner IS NULL
+                                ORDER BY next_attempt_at, outbox_event_id LIMIT 100)
+                            RETURNING outbox_event_id, aggregate_id, payload""");
+                         PreparedStatement outbox = c.prepareStatement("""
+                            UPDATE outbox_event SET delivery_state = 'sent', state_case_id = ?, sent_at = ?, attempts = 1,
+                                lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                            WHERE outbox_event_id = ? AND lease_owner = 'loop'""");
+                         PreparedStatement claim = c.prepareStatement("""
+                            UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = ?,
+                                decision_due_on = coalesce(decision_due_on, ?), version = version + 1, updated_at = ?
+                            WHERE claim_id = ? AND status = 'SUBMITTING'""");
+                         PreparedStatement history = c.prepareStatement("""
+                            INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
+                            VALUES (?, 'SUBMITTING', 'SUBMITTED_TO_STATE', 'loop', ?, ?)""");
+                         PreparedStatement attempt = c.prepareStatement("""
+                            INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
+                                http_status, detail, worker_id) VALUES (?, 1, ?, 0, 'DELIVERED', 201, ?, 'loop')""");
+                         PreparedStatement audit = c.prepareStatement("""
+                            INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
+                            VALUES (?, 'loop', 'claim.delivered', 'claim', ?, NULL, ?)""")) {
+                        while (true) {
+                            long now = System.currentTimeMillis();
+                            List<long[]> rows = new ArrayList<>();
+                            lease.setLong(1, now + 60_000);
+                            lease.setLong(2, now);
+                            lease.setLong(3, now);
+                            try (ResultSet rs = lease.executeQuery()) {
+                                while (rs.next()) {
+                                    rows.add(new long[] {rs.getLong(1), rs.getLong(2)});
+                                    rs.getString(3);
+                                }
+                            }
+                            if (rows.isEmpty()) {
+                                break;
+                            }
+                            String dueOn = LocalDate.now().plusDays(180).toString();
+                            for (long[] row : rows) {
+                                String caseId = "CA-BENCH-" + row[0];
+                                outbox.setString(1, caseId);
+                                outbox.setLong(2, now);
+                                outbox.setLong(3, now);
+                                outbox.setLong(4, row[0]);
+                                outbox.executeUpdate();
+                                claim.setString(1, caseId);
+                                claim.setString(2, dueOn);
+                                claim.setLong(3, now);
+                                claim.setLong(4, row[1]);
+                                claim.executeUpdate();
+                                history.setLong(1, row[1]);
+                                history.setString(2, "state case id " + caseId);
+                                history.setLong(3, now);
+                                history.executeUpdate();
+                                attempt.setLong(1, row[0]);
+                                attempt.setLong(2, now);
+                                attempt.setString(3, "201 accepted: case id " + caseId);
+                                attempt.executeUpdate();
+                                audit.setLong(1, now);
+                                audit.setString(2, Long.toString(row[1]));
+                                audit.setString(3, "{\"caseId\":\"" + caseId + "\",\"outboxEventId\":" + row[0] + "}");
+                                audit.executeUpdate();
+                            }
+                            c.commit();
+                        }
+                    } finally {
+                        c.setAutoCommit(true);
+                    }
+                } catch (SQLException e) {
+                    throw new IllegalStateException("the full-work loop failed: " + e.getMessage(), e);
                 }
                 return (System.nanoTime() - started) / 1e9;
             });

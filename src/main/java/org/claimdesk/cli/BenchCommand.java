@@ -45,6 +45,8 @@ final class BenchCommand {
                     r.seconds(), r.eventsPerSecond(), r.p50Ms(), r.p99Ms());
             out().printf(Locale.ROOT, "baseline: %d events in %.3f s = %.0f events/s (plain JDBC, 2 updates per event, 100 per transaction)%n",
                     r.events(), r.baselineSeconds(), r.baselineEventsPerSecond());
+            out().printf(Locale.ROOT, "full-work loop: %.0f events/s (plain JDBC, every write the worker makes per event, 100 per transaction)%n",
+                    r.fullWorkEventsPerSecond());
             out().printf(Locale.ROOT, "ratio to baseline %.2f%s%n", r.ratioToBaseline(), r.idealEventsPerSecond() == null ? ""
                     : String.format(Locale.ROOT, "; ideal %.0f events/s (concurrency / latency), reached %.0f%%",
                             r.idealEventsPerSecond(), 100 * r.eventsPerSecond() / r.idealEventsPerSecond()));

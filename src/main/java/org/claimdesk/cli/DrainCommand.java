@@ -77,12 +77,18 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             if (summary.pauseReason() != null) {
                 out.put("pauseReason", summary.pauseReason());
             }
+            if (summary.lastError() != null) {
+                out.put("lastError", summary.lastError());
+            }
             printJson(out);
         } else {
             out().printf(Locale.ROOT, "%s: %d sent, %d failed, %d retried, %d attempts in %.1f s (%.1f rows/s); %d pending%n",
                     summary.simulated() ? "simulated state" : "state API at " + summary.endpoint(), summary.sent(),
                     summary.failed(), summary.retried(), summary.attempts(), summary.seconds(),
                     summary.eventsPerSecond(), summary.pending());
+            if (summary.lastError() != null && summary.ending() != Drain.Ending.PAUSED) {
+                out().println("last error: " + summary.lastError());
+            }
             out().flush();
         }
         return switch (summary.ending()) {

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
@@ -55,10 +56,14 @@ public final class DeliveryWorker implements WorkerControl {
 
     /** Consecutive calls that could not connect before the worker pauses itself. */
     static final int UNREACHABLE_LIMIT = 3;
+    /** A call starts only if the row's lease outlives its longest possible end by this much. */
+    static final Duration LEASE_MARGIN = Duration.ofMillis(100);
     static final long PUBLISH_EVERY_MS = 100;
     private static final long COUNTS_EVERY_MS = 250;
     private static final long SENT_TOTAL_EVERY_MS = 2_000;
     private static final int MAX_BATCH = 1_000;
+    /** Most rows leased and unfinished at once, however fast the state answers. */
+    static final int MAX_WINDOW = 1_000;
     private static final int COMMIT_TRIES = 5;
 
     private final Database database;
@@ -83,10 +88,19 @@ public final class DeliveryWorker implements WorkerControl {
     private final AtomicBoolean fillRequested = new AtomicBoolean();
     private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
     private volatile boolean filling;
+    /** Moving average of one call's duration, in milliseconds; sizes the lease window. */
+    private volatile double averageCallMillis = -1;
     private volatile boolean closing;
     private volatile boolean committerStop;
 
     private final Object lock = new Object();
+    /**
+     * Taken around this worker's own write transactions (leasing, recording outcomes). SQLite allows one
+     * writer at a time, and a writer that finds the file locked sleeps in the busy handler for up to
+     * tens of milliseconds; queueing here instead keeps the leasing and committing threads from making
+     * each other sleep. Other processes are still kept apart by SQLite's own lock.
+     */
+    private final ReentrantLock writeLock = new ReentrantLock();
     private RunState runState = RunState.STOPPED;
     private String pauseReason;
     private boolean pausedBySystem;
@@ -99,6 +113,8 @@ public final class DeliveryWorker implements WorkerControl {
     private final AtomicLong failedThisRun = new AtomicLong();
     private final AtomicLong attemptsThisRun = new AtomicLong();
     private final AtomicLong drainDone = new AtomicLong();
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong leases = new AtomicLong();
     private final AtomicLong drainTotal = new AtomicLong();
     private final RateMeter rate = new RateMeter(5_000);
     private volatile DeliveryStore.Counts counts = new DeliveryStore.Counts(0, 0, 0);
@@ -123,7 +139,7 @@ public final class DeliveryWorker implements WorkerControl {
             Deadlines deadlines, String workerId, DoubleSupplier random) {
         this.database = Objects.requireNonNull(database, "database");
         this.state = Objects.requireNonNull(state, "state");
-        this.settings = Objects.requireNonNull(settings, "settings");
+        this.settings = checkLease(Objects.requireNonNull(settings, "settings"), state);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
         this.workerId = Objects.requireNonNull(workerId, "workerId");
@@ -134,6 +150,20 @@ public final class DeliveryWorker implements WorkerControl {
                 new LinkedBlockingQueue<>(), new NamedThreads("claimdesk-delivery-sender"));
         this.senders.allowCoreThreadTimeOut(true);
         this.committer = new NamedThreads("claimdesk-delivery-commit").newThread(this::commitLoop);
+    }
+
+    /**
+     * A row is sent only while its lease outlives the call, so that no other worker can take it over
+     * mid-call; a lease shorter than the longest call could therefore never send anything.
+     */
+    private static WorkerSettings checkLease(WorkerSettings settings, StateAdapter state) {
+        Duration longest = state.maxCallDuration().plus(LEASE_MARGIN);
+        if (settings.lease().compareTo(longest) <= 0) {
+            throw new IllegalArgumentException("the lease of " + settings.lease().toMillis() + " ms must be longer than"
+                    + " the longest call to the state (" + state.maxCallDuration().toMillis()
+                    + " ms with its timeouts); lengthen the lease or shorten the timeouts");
+        }
+        return settings;
     }
 
     /** A lease owner name unique to this process and worker: "host-pid-xxxx". */
@@ -223,7 +253,7 @@ public final class DeliveryWorker implements WorkerControl {
 
     @Override
     public void updateSettings(WorkerSettings next) {
-        Objects.requireNonNull(next, "settings");
+        checkLease(Objects.requireNonNull(next, "settings"), state);
         WorkerSettings previous;
         synchronized (lock) {
             previous = settings;
@@ -324,8 +354,9 @@ public final class DeliveryWorker implements WorkerControl {
         for (Consumer<WorkerSnapshot> listener : listeners) {
             notify(listener, last);
         }
-        LOG.info("delivery worker {} stopped: {} sent, {} retried, {} failed, {} attempts", workerId,
-                sentThisRun.get(), retriedThisRun.get(), failedThisRun.get(), attemptsThisRun.get());
+        LOG.info("delivery worker {} stopped: {} sent, {} retried, {} failed, {} attempts; {} lease and {} outcome"
+                + " transactions", workerId, sentThisRun.get(), retriedThisRun.get(), failedThisRun.get(),
+                attemptsThisRun.get(), leases.get(), commits.get());
     }
 
     private static boolean awaitQuietly(java.util.concurrent.ExecutorService executor, long millis) {
@@ -383,18 +414,42 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
-    /** Leases due rows while there is room: at most twice the concurrency leased and unfinished. */
+    /**
+     * How many rows may be leased and unfinished at once: twice the concurrency, and more when the state
+     * answers fast, as many as the senders get through in a quarter of the lease (so a leased row never
+     * waits long enough for its lease to run out), at most {@value #MAX_WINDOW}. Larger windows mean
+     * fewer, larger lease and completion transactions.
+     */
+    int window(WorkerSettings s) {
+        int floor = 2 * s.concurrency();
+        double average = averageCallMillis;
+        if (average < 0) {
+            return floor;
+        }
+        double perSecond = s.concurrency() * 1000.0 / Math.max(average, 0.1);
+        double quarterLease = s.lease().toMillis() / 4000.0;
+        long fit = (long) (perSecond * quarterLease);
+        return (int) Math.max(floor, Math.min(MAX_WINDOW, fit));
+    }
+
+    private void observeCall(double millis) {
+        double average = averageCallMillis;
+        averageCallMillis = average < 0 ? millis : average * 0.9 + millis * 0.1;
+    }
+
+    /** Leases due rows while there is room in the {@link #window}. */
     private void fill() {
         filling = true;
         try {
             while (running()) {
                 WorkerSettings s = settings;
-                int room = 2 * s.concurrency() - outstanding.get();
+                int room = window(s) - outstanding.get();
                 if (room <= 0) {
                     return;
                 }
                 Instant now = clock.instant();
-                List<LeasedRow> rows = database.inTransaction(h -> store.lease(h, workerId, now, now.plus(s.lease()), room));
+                List<LeasedRow> rows = write(() -> database.inTransaction(
+                        h -> store.lease(h, workerId, now, now.plus(s.lease()), room)));
                 if (rows.isEmpty()) {
                     if (outstanding.get() == 0) {
                         drainDone.set(0);
@@ -403,6 +458,7 @@ public final class DeliveryWorker implements WorkerControl {
                     return;
                 }
                 outstanding.addAndGet(rows.size());
+                leases.incrementAndGet();
                 if (drainTotal.get() == 0) {
                     drainTotal.set(rows.size() + Math.max(0, counts.due() - rows.size()));
                 }
@@ -416,6 +472,15 @@ public final class DeliveryWorker implements WorkerControl {
             }
         } finally {
             filling = false;
+        }
+    }
+
+    private <T> T write(java.util.function.Supplier<T> transaction) {
+        writeLock.lock();
+        try {
+            return transaction.get();
+        } finally {
+            writeLock.unlock();
         }
     }
 
@@ -483,12 +548,14 @@ public final class DeliveryWorker implements WorkerControl {
         if (!running()) {
             return DeliveryRecord.release(row);
         }
-        if (started.plus(state.maxCallDuration()).plusSeconds(1).isAfter(row.leaseExpiresAt())) {
+        if (started.plus(state.maxCallDuration()).plus(LEASE_MARGIN).isAfter(row.leaseExpiresAt())) {
             return DeliveryRecord.release(row);
         }
         long t0 = System.nanoTime();
         StateAnswer answer = state.submit(row.idempotencyKey(), payload.payload(), row.payload());
-        long durationMs = (System.nanoTime() - t0) / 1_000_000;
+        long durationNanos = System.nanoTime() - t0;
+        long durationMs = durationNanos / 1_000_000;
+        observeCall(durationNanos / 1_000_000.0);
         return outcome(row, payload, answer, started, durationMs);
     }
 
@@ -583,7 +650,7 @@ public final class DeliveryWorker implements WorkerControl {
         for (int attempt = 1; attempt <= COMMIT_TRIES && applied == null; attempt++) {
             try {
                 Instant now = clock.instant();
-                applied = database.inTransaction(h -> store.complete(h, workerId, batch, now));
+                applied = write(() -> database.inTransaction(h -> store.complete(h, workerId, batch, now)));
             } catch (RuntimeException e) {
                 LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
                         attempt, COMMIT_TRIES, e);
@@ -594,6 +661,7 @@ public final class DeliveryWorker implements WorkerControl {
             }
         }
         outstanding.addAndGet(-batch.size());
+        commits.incrementAndGet();
         if (applied == null) {
             LOG.error("delivery worker {}: gave up recording {} outcome(s); their leases expire and the rows are "
                     + "delivered again (the state answers a replayed key with the same case id)", workerId,

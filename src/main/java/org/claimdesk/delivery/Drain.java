@@ -30,9 +30,10 @@ public final class Drain {
     /**
      * @param eventsPerSecond rows that reached a final state (sent or failed) per second
      * @param pending rows still pending when the drain ended
+     * @param lastError the last error the worker met, or null
      */
     public record Summary(Ending ending, String pauseReason, String endpoint, boolean simulated, long sent, long failed,
-            long retried, long attempts, double seconds, double eventsPerSecond, long pending) {
+            long retried, long attempts, double seconds, double eventsPerSecond, long pending, String lastError) {
     }
 
     /**
@@ -76,7 +77,7 @@ public final class Drain {
         long finished = last.sentThisRun() + last.failedThisRun();
         return new Summary(ending, pauseReason, state.endpoint(), state.simulated(), last.sentThisRun(),
                 last.failedThisRun(), last.retriedThisRun(), last.attemptsThisRun(), seconds,
-                seconds > 0 ? finished / seconds : 0.0, pending);
+                seconds > 0 ? finished / seconds : 0.0, pending, last.lastError());
     }
 
     /** Nothing leased to the worker, and nothing left for it: no due unleased row, or no pending row at all. */

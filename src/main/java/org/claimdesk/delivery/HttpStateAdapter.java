@@ -50,6 +50,10 @@ public final class HttpStateAdapter implements StateAdapter {
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || baseUrl.getHost() == null) {
             throw new IllegalArgumentException("the state API URL must be an http or https URL, got " + baseUrl);
         }
+        if (scheme.equals("http") && !isLoopback(baseUrl.getHost())) {
+            throw new IllegalArgumentException("the state API must be reached over https (plain http is accepted only"
+                    + " for a local simulated state on 127.0.0.1), got " + baseUrl);
+        }
         this.baseUrl = URI.create(baseUrl.toString().replaceAll("/+$", ""));
         this.connectTimeout = positive(connectTimeout, "connect timeout");
         this.requestTimeout = positive(requestTimeout, "request timeout");
@@ -60,6 +64,12 @@ public final class HttpStateAdapter implements StateAdapter {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(executor)
                 .build();
+    }
+
+    /** Loopback by its literal name, without a DNS lookup: localhost, 127.x.x.x or ::1. */
+    static boolean isLoopback(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return h.equalsIgnoreCase("localhost") || h.matches("127(\\.\\d{1,3}){3}") || h.equals("::1");
     }
 
     /** With the token from {@value #TOKEN_ENV}, if set. */

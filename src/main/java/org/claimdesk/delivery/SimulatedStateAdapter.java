@@ -50,7 +50,7 @@ public final class SimulatedStateAdapter implements StateAdapter {
 
     @Override
     public Duration maxCallDuration() {
-        return state.config().latency().plusSeconds(1);
+        return state.config().latency().plusMillis(50);
     }
 
     private static Duration retryAfter(SimulatedState.Reply reply) {

@@ -227,7 +227,7 @@ public final class DeliveryStore {
     public int releaseAll(Handle handle, String owner) {
         return handle.createUpdate("""
                 UPDATE outbox_event SET lease_owner = NULL, lease_expires_at = NULL
-                WHERE lease_owner = :owner""")
+                WHERE delivery_state = 'pending' AND lease_owner = :owner""")
                 .bind("owner", owner).execute();
     }
 

@@ -166,5 +166,12 @@ class HttpStateAdapterTest {
         }
         assertThatThrownBy(() -> new HttpStateAdapter(URI.create("ftp://x"), Duration.ofSeconds(1), Duration.ofSeconds(1), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http or https");
+        assertThatThrownBy(() -> new HttpStateAdapter(URI.create("http://submissions.example-state.gov"),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("over https");
+        assertThat(HttpStateAdapter.isLoopback("localhost")).isTrue();
+        assertThat(HttpStateAdapter.isLoopback("[::1]")).isTrue();
+        assertThat(HttpStateAdapter.isLoopback("127.0.0.1")).isTrue();
+        assertThat(HttpStateAdapter.isLoopback("127.example.com")).isFalse();
     }
 }

@@ -49,6 +49,7 @@ public final class FaultyStateServer implements AutoCloseable {
     private volatile Plan plan;
     private volatile Fault lookupFault = Fault.NONE;
     private volatile int retryAfterSeconds = 1;
+    private volatile long replyDelayMillis;
 
     private FaultyStateServer(SimulatedState state, Plan plan, Duration noReplyFor, int port) throws IOException {
         this.state = state;
@@ -92,6 +93,11 @@ public final class FaultyStateServer implements AutoCloseable {
 
     public void lookupFault(Fault value) {
         this.lookupFault = value;
+    }
+
+    /** Every POST waits this long before its fate is decided (the state's own latency). */
+    public void replyDelayMillis(long value) {
+        this.replyDelayMillis = value;
     }
 
     public void retryAfterSeconds(int value) {
@@ -152,6 +158,14 @@ public final class FaultyStateServer implements AutoCloseable {
     }
 
     private void serve(HttpExchange exchange, String key, int n, byte[] body, String auth) throws IOException {
+        if (replyDelayMillis > 0) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(replyDelayMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
         Fault fault = plan.decide(key, n);
         switch (fault) {
             case UNAVAILABLE_503 -> reply(exchange, new SimulatedState.Reply(503, null, "unavailable", "state portal busy", null));

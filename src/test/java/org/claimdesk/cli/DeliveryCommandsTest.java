@@ -1,0 +1,226 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.claimdesk.app.SubmitResult;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.testing.FaultyStateServer;
+import org.claimdesk.testing.FaultyStateServer.Fault;
+import org.claimdesk.testing.Outbox;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The delivery commands as a script calls them: exit codes, stdout, one-line refusals on stderr. */
+class DeliveryCommandsTest {
+    @TempDir
+    Path dir;
+
+    Path file;
+    FaultyStateServer server;
+
+    record Run(int exit, String out, String err) {
+        JsonNode json() throws Exception {
+            return Json.mapper().readTree(out);
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        file = dir.resolve("claims.db");
+        server = FaultyStateServer.start((key, n) -> Fault.NONE, Duration.ofSeconds(1));
+    }
+
+    @AfterEach
+    void tearDown() {
+        server.close();
+    }
+
+    private Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String[] all = new String[args.length + 2];
+        all[0] = "--db";
+        all[1] = file.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private List<SubmitResult> submitted(int n) {
+        try (Database db = Database.open(file)) {
+            return Outbox.submitted(db, n);
+        }
+    }
+
+    private long count(DeliveryState state) {
+        try (Database db = Database.open(file)) {
+            return Outbox.count(db, state);
+        }
+    }
+
+    @Test
+    void drainAgainstTheSimulatedStateDeliversEverythingAndSaysItIsSimulated() throws Exception {
+        submitted(5);
+
+        Run run = run("drain", "--simulated", "--until-idle", "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode json = run.json();
+        assertThat(json.get("simulated").asBoolean()).isTrue();
+        assertThat(json.get("endpoint").asText()).isEqualTo("simulated state");
+        assertThat(json.get("ending").asText()).isEqualTo("idle");
+        assertThat(json.get("sent").asLong()).isEqualTo(5);
+        assertThat(json.get("failed").asLong()).isZero();
+        assertThat(json.get("attempts").asLong()).isEqualTo(5);
+        assertThat(json.get("pending").asLong()).isZero();
+        assertThat(json.has("seconds")).isTrue();
+        assertThat(json.has("eventsPerSecond")).isTrue();
+        assertThat(count(DeliveryState.SENT)).isEqualTo(5);
+
+        Run text = run("drain");
+        assertThat(text.exit()).isZero();
+        assertThat(text.out()).startsWith("simulated state: 0 sent");
+    }
+
+    @Test
+    void drainExitsThreeWhenMaxWaitRunsOutWithRowsPending() throws Exception {
+        submitted(3);
+        server.plan((key, n) -> Fault.RATE_LIMITED_429);
+        server.retryAfterSeconds(30);
+
+        Run run = run("drain", "--state-api", server.baseUrl().toString(), "--until-idle", "--max-wait", "1", "--json");
+
+        assertThat(run.exit()).as(run.err()).isEqualTo(ClaimDeskCommand.EXIT_PENDING);
+        JsonNode json = run.json();
+        assertThat(json.get("ending").asText()).isEqualTo("max_wait");
+        assertThat(json.get("pending").asLong()).isEqualTo(3);
+        assertThat(json.get("retried").asLong()).isEqualTo(3);
+        assertThat(json.get("simulated").asBoolean()).isFalse();
+    }
+
+    @Test
+    void drainRefusalsAreOneLineOnStderrWithExitOne() {
+        submitted(2);
+        Run both = run("drain", "--simulated", "--state-api", server.baseUrl().toString());
+        assertThat(both.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(both.err()).isEqualTo("claimdesk: choose either --state-api or --simulated, not both\n");
+
+        server.plan((key, n) -> Fault.UNAUTHORIZED_401);
+        Run unauthorized = run("drain", "--state-api", server.baseUrl().toString());
+        assertThat(unauthorized.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(unauthorized.err()).startsWith("claimdesk: delivery stopped: 401 unauthorized: token expired")
+                .contains("CLAIMDESK_STATE_TOKEN").hasLineCount(1);
+        assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
+
+        Run shortLease = run("drain", "--state-api", server.baseUrl().toString(), "--lease-seconds", "5");
+        assertThat(shortLease.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(shortLease.err()).contains("the lease of 5000 ms must be longer than the longest call");
+    }
+
+    @Test
+    void requeueAbandonAndAttemptsWorkOnFailedRows() throws Exception {
+        List<SubmitResult> queued = submitted(3);
+        server.plan((key, n) -> key.equals(queued.get(2).idempotencyKey()) ? Fault.NONE : Fault.REJECT_422);
+        assertThat(run("drain", "--state-api", server.baseUrl().toString()).exit()).isZero();
+        assertThat(count(DeliveryState.FAILED)).isEqualTo(2);
+
+        Run attempts = run("outbox", "attempts", Long.toString(queued.get(0).outboxEventId()), "--json");
+        assertThat(attempts.exit()).isZero();
+        assertThat(attempts.json()).hasSize(1);
+        assertThat(attempts.json().get(0).get("outcome").asText()).isEqualTo("PERMANENT");
+        assertThat(attempts.json().get(0).get("httpStatus").asInt()).isEqualTo(422);
+        assertThat(run("outbox", "attempts", Long.toString(queued.get(0).outboxEventId())).out())
+                .contains("422 invalid_claim: holder id not found");
+        assertThat(run("outbox", "attempts", "999999").err()).isEqualTo("claimdesk: no outbox row with id 999999\n");
+
+        Run failures = run("outbox", "failures", "--json");
+        assertThat(failures.json().get(0).get("count").asInt()).isEqualTo(2);
+
+        Run dry = run("outbox", "requeue", "--all-failed", "--error-like", "HOLDER ID", "--actor", "m.alvarez",
+                "--reason", "holder file reloaded", "--dry-run");
+        assertThat(dry.exit()).isZero();
+        assertThat(dry.out()).isEqualTo("would re-queue 2 failed row(s)\n");
+        assertThat(count(DeliveryState.FAILED)).isEqualTo(2);
+
+        Run none = run("outbox", "requeue", "--all-failed", "--error-like", "no such text", "--actor", "m.alvarez",
+                "--reason", "x");
+        assertThat(none.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(none.err()).isEqualTo("claimdesk: no failed row matches: nothing was re-queued\n");
+        assertThat(run("outbox", "requeue", "--all-failed", "--id", "1", "--actor", "a", "--reason", "b").exit())
+                .isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+
+        Run requeue = run("outbox", "requeue", "--id", Long.toString(queued.get(0).outboxEventId()),
+                "--actor", "m.alvarez", "--reason", "holder file reloaded", "--reconcile", "--state-api",
+                server.baseUrl().toString(), "--json");
+        assertThat(requeue.exit()).as(requeue.err()).isZero();
+        assertThat(requeue.json().get("requeued").asInt()).isEqualTo(1);
+        assertThat(requeue.json().get("reconciled").asInt()).isZero();
+
+        Run abandon = run("outbox", "abandon", "--id", queued.get(1).outboxEventId() + "," + queued.get(0).outboxEventId(),
+                "--actor", "j.chen", "--reason", "claimant to correct the holder id");
+        assertThat(abandon.exit()).as(abandon.err()).isZero();
+        assertThat(abandon.out()).isEqualTo("abandoned 1 row(s); their claims are back in READY_FOR_SUBMISSION\n");
+        assertThat(abandon.err()).isEqualTo("outbox row " + queued.get(0).outboxEventId()
+                + " is pending: only failed rows can be abandoned; skipped\n");
+        Run nothing = run("outbox", "abandon", "--id", Long.toString(queued.get(0).outboxEventId()), "--actor", "j.chen",
+                "--reason", "x");
+        assertThat(nothing.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        try (Database db = Database.open(file)) {
+            assertThat(new org.claimdesk.app.Queries(db, java.time.Clock.systemUTC()).claim(queued.get(1).claimId())
+                    .orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        }
+        Run audit = run("audit", "list", "--actor", "j.chen", "--json");
+        assertThat(audit.json()).hasSize(1);
+        assertThat(audit.json().get(0).get("action").asText()).isEqualTo("outbox.abandon");
+    }
+
+    @Test
+    void benchDrainReportsThroughputLatencyAndTheBaselineSideBySide() throws Exception {
+        Run run = run("bench", "drain", "--events", "300", "--latency-ms", "0", "--concurrency", "4", "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode json = run.json();
+        assertThat(json.get("events").asInt()).isEqualTo(300);
+        assertThat(json.get("seconds").asDouble()).isPositive();
+        assertThat(json.get("eventsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("p99Ms").asLong()).isGreaterThanOrEqualTo(json.get("p50Ms").asLong());
+        assertThat(json.get("baselineEventsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("ratioToBaseline").asDouble())
+                .isCloseTo(json.get("eventsPerSecond").asDouble() / json.get("baselineEventsPerSecond").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void stateSimServesTheContractOverHttpForADrain() throws Exception {
+        submitted(4);
+        StringWriter simOut = new StringWriter();
+        CompletableFuture<Integer> sim = CompletableFuture.supplyAsync(() -> ClaimDeskCommand.execute(
+                new PrintWriter(simOut, true), new PrintWriter(new StringWriter(), true),
+                "state-sim", "--port", "0", "--latency-ms", "5", "--for-seconds", "3"));
+        Pattern url = Pattern.compile("simulated state listening on (http://127\\.0\\.0\\.1:\\d+)");
+        await().atMost(Duration.ofSeconds(10)).until(() -> url.matcher(simOut.toString()).find());
+        Matcher m = url.matcher(simOut.toString());
+        assertThat(m.find()).isTrue();
+
+        Run drain = run("drain", "--state-api", m.group(1), "--json");
+
+        assertThat(drain.exit()).as(drain.err()).isZero();
+        assertThat(drain.json().get("sent").asInt()).isEqualTo(4);
+        assertThat(sim.get()).isZero();
+    }
+}
