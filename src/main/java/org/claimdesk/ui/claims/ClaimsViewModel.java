@@ -297,7 +297,17 @@ public final class ClaimsViewModel {
 
     private void loadCounts(ClaimQuery query) {
         long request = ++countRequest;
-        tasks.submit("count claims", p -> new Counts(queries.countClaims(query), queries.countClaimsByStatus(query)),
+        // One scan: the per-status counts ignore the status filter, so the total is their sum over the chosen statuses.
+        tasks.submit("count claims", p -> {
+            Map<ClaimStatus, Integer> perStatus = queries.countClaimsByStatus(query);
+            int total = 0;
+            for (Map.Entry<ClaimStatus, Integer> e : perStatus.entrySet()) {
+                if (query.statuses().isEmpty() || query.statuses().contains(e.getKey())) {
+                    total += e.getValue();
+                }
+            }
+            return new Counts(total, perStatus);
+        },
                 counts -> {
                     if (request != countRequest) {
                         return;
