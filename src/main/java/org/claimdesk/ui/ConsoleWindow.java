@@ -54,6 +54,7 @@ public final class ConsoleWindow {
     private final WorkerViewModel worker;
     private final AuditViewModel audit;
     private final Scene scene;
+    private final FxTaskRunner tasks;
     private final ViewFactory views;
     private final MainView mainView;
     private final java.util.Set<Page> loaded = java.util.EnumSet.noneOf(Page.class);
@@ -66,7 +67,7 @@ public final class ConsoleWindow {
         this.services = services;
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
-        TaskRunner tasks = new FxTaskRunner(executors.background());
+        tasks = new FxTaskRunner(executors.background(), executors.interactive());
         main = new MainViewModel(services.database(), services.queries(), tasks, services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
         outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
@@ -89,6 +90,8 @@ public final class ConsoleWindow {
         main.onRefresh(Page.CLAIMS, claims::refresh);
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
+        main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);
+        main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 stage::close);
 
@@ -183,6 +186,11 @@ public final class ConsoleWindow {
             worker.attach();
             executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
         });
+    }
+
+    /** True once every page is built and no background work is running or queued. */
+    public boolean idle() {
+        return loaded.size() == Page.values().length && tasks.running() == 0;
     }
 
     public Scene scene() {

@@ -122,7 +122,7 @@ public final class AuditViewModel {
         String act = action.get();
         int from = offset;
         long mine = ++request;
-        tasks.submit("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1), page -> {
+        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1), page -> {
             if (mine != request) {
                 return;
             }

@@ -32,6 +32,7 @@ final class BenchProbe {
     private final Map<String, Object> result = new LinkedHashMap<>();
     private final List<Runnable> afterNextPulse = new ArrayList<>();
     private final List<Long> filterMillis = new ArrayList<>();
+    private final List<Long> filterRowsMillis = new ArrayList<>();
 
     private long firstFrameWall;
     private long lastPulse;
@@ -66,7 +67,7 @@ final class BenchProbe {
                     window.claimsModel().pagesShownProperty().removeListener(this);
                     afterNextPulse.add(() -> {
                         result.put("firstRowsMs", System.currentTimeMillis() - jvmStart());
-                        nextSearch();
+                        waitingForIdle = true;
                     });
                 }
             }
@@ -97,10 +98,25 @@ final class BenchProbe {
             afterNextPulse.clear();
             due.forEach(Runnable::run);
         }
+        if (waitingForIdle) {
+            // Filters are measured once start-up work is over: every page built, no read or count running.
+            if (!window.idle()) {
+                idleSince = 0;
+            } else if (idleSince == 0) {
+                idleSince = now;
+            } else if (now - idleSince > 500_000_000L) {
+                waitingForIdle = false;
+                result.put("idleMs", System.currentTimeMillis() - jvmStart());
+                nextSearch();
+            }
+        }
         if (drainStarted != 0) {
             watchDrain(now);
         }
     }
+
+    private boolean waitingForIdle;
+    private long idleSince;
 
     /** One text filter: from applying it until the pulse after its page is in the table. */
     private void nextSearch() {
@@ -110,6 +126,7 @@ final class BenchProbe {
             result.put("filterMs", sorted.get(sorted.size() - 1));
             result.put("filterMedianMs", sorted.get(sorted.size() / 2));
             result.put("filterEachMs", List.copyOf(filterMillis));
+            result.put("filterRowsEachMs", List.copyOf(filterRowsMillis));
             window.claimsModel().searchProperty().set("");
             window.claimsModel().applyFilters();
             startDrain();
@@ -123,6 +140,7 @@ final class BenchProbe {
                 if (n.longValue() > before) {
                     window.claimsModel().pagesShownProperty().removeListener(this);
                     long started = startedNanos;
+                    filterRowsMillis.add((System.nanoTime() - started) / 1_000_000);
                     afterNextPulse.add(() -> {
                         filterMillis.add((System.nanoTime() - started) / 1_000_000);
                         nextSearch();

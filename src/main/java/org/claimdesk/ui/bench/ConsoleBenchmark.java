@@ -24,6 +24,8 @@ import org.claimdesk.store.Json;
  */
 public final class ConsoleBenchmark {
     static final long CHILD_LIMIT_MINUTES = 15;
+    /** Extra JVM options for the measured console, e.g. "-Xmx256m -XX:+UseSerialGC". */
+    public static final String JAVA_OPTIONS_ENV = "CLAIMDESK_BENCH_JAVA_OPTIONS";
 
     private ConsoleBenchmark() {
     }
@@ -50,6 +52,8 @@ public final class ConsoleBenchmark {
                         + " class path)");
             }
             result.put("display", monocle ? "Monocle headless" : "X display " + display);
+            String options = System.getenv(JAVA_OPTIONS_ENV);
+            result.put("javaOptions", options == null ? "" : options.strip());
             result.put("concurrency", ConsoleBenchRun.CONCURRENCY);
             result.put("stateLatencyMs", ConsoleBenchRun.LATENCY.toMillis());
             result.putAll(child(dir, db, drain, monocle));
@@ -72,6 +76,10 @@ public final class ConsoleBenchmark {
     private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle) {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw"));
+        String options = System.getenv(JAVA_OPTIONS_ENV);
+        if (options != null && !options.isBlank()) {
+            command.addAll(List.of(options.strip().split("\\s+")));
+        }
         if (monocle) {
             command.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless",
                     "-Dheadless.geometry=1600x1000-32", "-Dprism.text=t2k"));

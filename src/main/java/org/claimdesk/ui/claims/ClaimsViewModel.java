@@ -218,6 +218,11 @@ public final class ClaimsViewModel {
         }
     }
 
+    /** The rows on screen only (no counts): what the live refresh does while deliveries move. */
+    public void refreshRows() {
+        loadPage(false);
+    }
+
     public void sortBy(ClaimQuery.Sort newSort, boolean desc) {
         ClaimQuery.Sort value = newSort == null ? ClaimQuery.Sort.CLAIM_ID : newSort;
         if (value != sort || desc != descending) {
@@ -263,7 +268,7 @@ public final class ClaimsViewModel {
         long request = ++pageRequest;
         long started = lastFilterNanos;
         loading.set(true);
-        tasks.submit("load claims page", p -> {
+        tasks.submitInteractive("load claims page", p -> {
             LocalDate today = queries.today();
             List<ClaimRow> page = new ArrayList<>();
             for (Claim c : queries.claims(query)) {
@@ -366,7 +371,7 @@ public final class ClaimsViewModel {
 
     private void loadDetail(long claimId) {
         long request = ++detailRequest;
-        tasks.submit("load claim detail", p -> readDetail(claimId), d -> {
+        tasks.submitInteractive("load claim detail", p -> readDetail(claimId), d -> {
             if (request == detailRequest && selected.get() != null && selected.get().claimId() == claimId) {
                 detail.set(d);
                 if (d.claim() != null && !d.claim().equals(selected.get())) {

@@ -18,15 +18,22 @@ public final class ConsoleExecutors implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleExecutors.class);
 
     private final ExecutorService background;
+    private final ExecutorService interactive;
     private final ScheduledExecutorService scheduler;
 
     public ConsoleExecutors() {
         this.background = Executors.newFixedThreadPool(3, named("claimdesk-ui-io"));
+        this.interactive = Executors.newFixedThreadPool(2, named("claimdesk-ui-read"));
         this.scheduler = Executors.newSingleThreadScheduledExecutor(named("claimdesk-ui-ticker"));
     }
 
     public ExecutorService background() {
         return background;
+    }
+
+    /** For the reads staff wait on; see {@link TaskRunner#submitInteractive}. */
+    public ExecutorService interactive() {
+        return interactive;
     }
 
     /** Runs {@code tick} every {@code periodMs}; an exception is logged and the next tick still runs. */
@@ -53,12 +60,14 @@ public final class ConsoleExecutors implements AutoCloseable {
     @Override
     public void close() {
         scheduler.shutdownNow();
+        interactive.shutdown();
         background.shutdown();
         try {
             if (!background.awaitTermination(5, TimeUnit.SECONDS)) {
                 LOG.warn("background work still running after 5 s; interrupting it");
                 background.shutdownNow();
             }
+            interactive.awaitTermination(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             background.shutdownNow();
             Thread.currentThread().interrupt();

@@ -45,6 +45,16 @@ public interface TaskRunner {
         submit(what, work, onSuccess, onFailure, update -> { });
     }
 
+    /**
+     * As {@link #submit(String, Work, Consumer, Consumer)}, for reads staff are waiting on (the page of rows
+     * they asked for, the detail of what they selected): they never queue behind counts, groupings or
+     * exports.
+     */
+    default <T> void submitInteractive(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure) {
+        submit(what, work, onSuccess, onFailure);
+    }
+
     /** Where results are applied: the FX application thread in the console. */
     Executor uiThread();
 }

@@ -55,6 +55,10 @@ public final class MainViewModel {
     private final ReadOnlyStringWrapper databasePath = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
+    private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
+    /** Every this many live refreshes, the page is refreshed in full (counts and groups too). */
+    static final int FULL_REFRESH_EVERY = 5;
+    private int liveRefreshes;
 
     private Runnable onReady = () -> { };
     private boolean countsInFlight;
@@ -132,6 +136,11 @@ public final class MainViewModel {
     /** What F5 and the live refresh do on {@code p}. */
     public void onRefresh(Page p, Runnable refresher) {
         refreshers.put(p, refresher);
+    }
+
+    /** What the live refresh does on {@code p} between full refreshes: the rows on screen only. */
+    public void onLiveRefresh(Page p, Runnable refresher) {
+        liveRefreshers.put(p, refresher);
     }
 
     public void show(Page p) {
@@ -213,7 +222,8 @@ public final class MainViewModel {
 
     /**
      * The periodic tick: refreshes the counts, and the page on screen when deliveries moved since the last
-     * tick (live refresh keeps the selection and scroll position).
+     * tick (live refresh keeps the selection and scroll position). Most live refreshes reload only the rows
+     * on screen; every {@value #FULL_REFRESH_EVERY}th also reloads counts and groups.
      */
     public void tick(WorkerSnapshot latest) {
         if (!ready.get()) {
@@ -222,7 +232,9 @@ public final class MainViewModel {
         long activity = latest == null ? 0 : latest.attemptsThisRun() + latest.sentTotal() + latest.failedTotal()
                 + latest.pending();
         if (lastActivity >= 0 && activity != lastActivity) {
-            refreshers.getOrDefault(page.get(), () -> { }).run();
+            Runnable full = refreshers.getOrDefault(page.get(), () -> { });
+            Runnable light = liveRefreshers.getOrDefault(page.get(), full);
+            (liveRefreshes++ % FULL_REFRESH_EVERY == 0 ? full : light).run();
         }
         lastActivity = activity;
         refreshCounts();

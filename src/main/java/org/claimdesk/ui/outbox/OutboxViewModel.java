@@ -236,6 +236,16 @@ public final class OutboxViewModel {
         }
     }
 
+    /** The rows on screen and the state counts (one indexed read), without regrouping the failures. */
+    public void refreshRows() {
+        tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
+        if (selectedGroup.get() == null) {
+            loadPage();
+        } else {
+            selectGroup(selectedGroup.get());
+        }
+    }
+
     OutboxQuery filter() {
         Instant before = age.get() == null || age.get().age == null ? null : Instant.now().minus(age.get().age);
         String text = errorText.get() == null || errorText.get().isBlank() ? null : errorText.get().strip();
@@ -248,7 +258,7 @@ public final class OutboxViewModel {
         List<Long> ids = groupIds;
         long request = ++pageRequest;
         loading.set(true);
-        tasks.submit("load outbox page", p -> {
+        tasks.submitInteractive("load outbox page", p -> {
             if (ids != null) {
                 int from = Math.min(page.offset(), ids.size());
                 int to = Math.min(ids.size(), from + PAGE_SIZE);
@@ -378,7 +388,7 @@ public final class OutboxViewModel {
 
     private void loadDetail(OutboxRow row) {
         long request = ++detailRequest;
-        tasks.submit("load outbox row detail", p -> new Detail(row, Json.pretty(row.event().payload()),
+        tasks.submitInteractive("load outbox row detail", p -> new Detail(row, Json.pretty(row.event().payload()),
                 queries.attempts(row.id())), d -> {
                     if (request == detailRequest) {
                         detail.set(d);

@@ -91,8 +91,12 @@ class MainViewModelTest {
             model.tick(a);
             model.tick(a);
             assertThat(refreshed).isEmpty();
+            model.onLiveRefresh(Page.OUTBOX, () -> refreshed.add(null));
             model.tick(FakeWorker.running(Instant.now(), 1, 10, 2, 0));
-            assertThat(refreshed).containsExactly(Page.OUTBOX);
+            assertThat(refreshed).as("the first live refresh is a full one").containsExactly(Page.OUTBOX);
+            model.tick(FakeWorker.running(Instant.now(), 2, 10, 3, 0));
+            assertThat(refreshed).as("then rows only").containsExactly(Page.OUTBOX, null);
+            refreshed.remove(1);
             model.refreshCurrent();
             assertThat(refreshed).containsExactly(Page.OUTBOX, Page.OUTBOX);
         }
