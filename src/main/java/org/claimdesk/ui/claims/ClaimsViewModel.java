@@ -286,7 +286,10 @@ public final class ClaimsViewModel {
                 lastPageMillis.set((System.nanoTime() - started) / 1_000_000);
                 lastFilterNanos = 0;
             }
-            if (!withCounts) {
+            // The counts follow the page, so the rows staff wait for never share the CPU with the count scan.
+            if (withCounts) {
+                loadCounts(query);
+            } else {
                 loading.set(false);
             }
         }, e -> {
@@ -295,9 +298,6 @@ public final class ClaimsViewModel {
                 notice.set(Notice.error("load claims", e));
             }
         });
-        if (withCounts) {
-            loadCounts(query);
-        }
     }
 
     private void loadCounts(ClaimQuery query) {
