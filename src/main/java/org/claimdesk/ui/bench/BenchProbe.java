@@ -95,10 +95,18 @@ final class BenchProbe {
                 pulses++;
                 if (gap > 50_000_000L) {
                     slowPulses++;
+                    if (gcMillis() - gcAtLastPulse > 20) {
+                        slowPulsesWithGc++;
+                    }
+                    slowPulseLog.add(Math.round(gap / 1e6) + " ms on " + window.mainModel().pageProperty().get()
+                            + ", " + Math.round((now - lastSwitch) / 1e6) + " ms after the page was shown");
                 }
             }
         }
         lastPulse = now;
+        if (measuringStalls) {
+            gcAtLastPulse = gcMillis();
+        }
         if (!afterNextPulse.isEmpty()) {
             List<Runnable> due = new ArrayList<>(afterNextPulse);
             afterNextPulse.clear();
@@ -119,6 +127,19 @@ final class BenchProbe {
         if (drainStarted != 0) {
             watchDrain(now);
         }
+    }
+
+    private long gcAtLastPulse;
+    private long slowPulsesWithGc;
+    private final List<String> slowPulseLog = new ArrayList<>();
+
+    /** Milliseconds spent in garbage collection since the JVM started. */
+    private static long gcMillis() {
+        long total = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
     }
 
     private boolean waitingForIdle;
@@ -202,6 +223,8 @@ final class BenchProbe {
         timer.stop();
         result.put("maxFxStallMs", Math.round(maxGapNanos / 1e6));
         result.put("pulsesOver50Ms", slowPulses);
+        result.put("slowPulsesDuringGc", slowPulsesWithGc);
+        result.put("slowPulses", List.copyOf(slowPulseLog));
         result.put("maxPageSwitchMs", Math.round(maxSwitchNanos / 1e6));
         result.put("pulsesMeasured", pulses);
         result.put("drainSeconds", Math.round(seconds * 10) / 10.0);

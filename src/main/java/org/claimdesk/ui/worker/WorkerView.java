@@ -21,6 +21,7 @@ import org.claimdesk.ui.common.NoticeLabel;
 public final class WorkerView {
     private final WorkerViewModel model;
 
+    @FXML private javafx.scene.layout.BorderPane workerPage;
     @FXML private Label workerStateLabel;
     @FXML private Label workerEndpointLabel;
     @FXML private Button workerStartButton;
@@ -118,7 +119,17 @@ public final class WorkerView {
         failedSeries.setName("Failed attempts");
         rateChart.getData().add(sentSeries);
         rateChart.getData().add(failedSeries);
-        model.rates().addListener((ListChangeListener<RateHistory.Point>) c -> redraw());
+        // The chart is redrawn only while its page is on screen: a hidden chart would still be laid out.
+        model.rates().addListener((ListChangeListener<RateHistory.Point>) c -> {
+            if (workerPage.isVisible()) {
+                redraw();
+            }
+        });
+        workerPage.visibleProperty().addListener((obs, old, shown) -> {
+            if (shown) {
+                redraw();
+            }
+        });
         NoticeLabel.bind(workerNotice, model.noticeProperty());
     }
 
