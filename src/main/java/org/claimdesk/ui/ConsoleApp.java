@@ -30,6 +30,15 @@ public final class ConsoleApp extends Application {
     /** The database being opened while the toolkit starts; null to open it in {@link #init()}. */
     static volatile CompletableFuture<ConsoleServices> opening;
 
+    /** For tests that start the application themselves: the database file and the settings folder. */
+    public static void configure(Path database, Path settingsFolder) {
+        databaseFile = database;
+        settingsDirectory = settingsFolder;
+        servicesFactory = ConsoleServices::open;
+        opening = null;
+        onShown = w -> { };
+    }
+
     /** Starts opening the database on a thread of its own, so it overlaps the toolkit's start-up. */
     static void openInBackground() {
         CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
