@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
             StateSimCommand.class,
             BenchCommand.class,
         })
-public final class ClaimDeskCommand implements Runnable {
+public final class ClaimDeskCommand implements java.util.concurrent.Callable<Integer> {
     public static final int EXIT_OK = 0;
     public static final int EXIT_REFUSED = 1;
     public static final int EXIT_USAGE = 2;
@@ -62,14 +62,21 @@ public final class ClaimDeskCommand implements Runnable {
         this.consoleBench = consoleBench;
     }
 
-    /** No command: the console, or the usage text when there is no console to open. */
+    @Option(names = "--self-test", description = "Check this installation without a display: a temporary database,"
+            + " its migrations and one submission delivered to the simulated state; exit 0 when all pass.")
+    boolean selfTest;
+
+    /** No command: the self-test if asked, else the console, or the usage text when there is no console. */
     @Override
-    public void run() {
-        if (console == null) {
+    public Integer call() {
+        if (selfTest) {
+            new org.claimdesk.app.SelfTest(spec.commandLine().getOut(), clock).run();
+        } else if (console == null) {
             spec.commandLine().usage(spec.commandLine().getOut());
         } else {
             console.accept(databasePath());
         }
+        return EXIT_OK;
     }
 
     Path databasePath() {

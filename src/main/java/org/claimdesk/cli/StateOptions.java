@@ -25,6 +25,10 @@ final class StateOptions {
             description = "Request timeout for the state API (default ${DEFAULT-VALUE}).")
     long requestTimeoutMs;
 
+    @Option(names = "--allow-plain-http",
+            description = "Accept a plain http:// state API URL on a host other than this machine (test networks only).")
+    boolean allowPlainHttp;
+
     @Option(names = "--sim-latency-ms", paramLabel = "MS", defaultValue = "0",
             description = "Simulated state only: latency of every answer (default ${DEFAULT-VALUE}).")
     long simLatencyMs;
@@ -51,7 +55,7 @@ final class StateOptions {
             throw new IllegalArgumentException("the state API URL is not a valid URL: " + stateApi);
         }
         return HttpStateAdapter.fromEnvironment(uri, Duration.ofMillis(connectTimeoutMs),
-                Duration.ofMillis(requestTimeoutMs));
+                Duration.ofMillis(requestTimeoutMs), allowPlainHttp);
     }
 
     /** "simulated state" or "state API at URL", for output. */

@@ -126,11 +126,23 @@ public final class AnswerClassifier {
                 line.append(' ').append(reason);
             }
             if (response != null && !response.isBlank() && !response.strip().startsWith("{")) {
-                String text = response.strip().replaceAll("\\s+", " ");
+                String text = readable(response);
                 line.append(": ").append(text.length() > 200 ? text.substring(0, 199) + "…" : text);
             }
         }
         return line.toString();
+    }
+
+    /** Plain text of an answer for a one-line message: an HTML page's title, or its text without tags. */
+    static String readable(String response) {
+        String text = response.strip();
+        if (text.regionMatches(true, 0, "<!doctype html", 0, 14) || text.regionMatches(true, 0, "<html", 0, 5)) {
+            java.util.regex.Matcher title = java.util.regex.Pattern.compile("(?is)<title[^>]*>(.*?)</title>").matcher(text);
+            text = title.find() ? title.group(1) : text.replaceAll("(?is)<(script|style)[^>]*>.*?</\\1>", " ")
+                    .replaceAll("<[^>]*>", " ");
+            text = text.replace("&nbsp;", " ").replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">");
+        }
+        return text.replaceAll("\\s+", " ").strip();
     }
 
     private static String reasonPhrase(int status) {

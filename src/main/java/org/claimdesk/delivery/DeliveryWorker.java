@@ -24,6 +24,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.Deadlines;
@@ -32,6 +33,7 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.DeliveryRecord;
 import org.claimdesk.store.DeliveryStore;
 import org.claimdesk.store.LeasedRow;
+import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *       transactions and hands them to the senders; probes the state while paused by the system;</li>
  *   <li>senders: at most {@link WorkerSettings#concurrency()} calls to the state at once, each outside
  *       every database transaction;</li>
- *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction. A
+ *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction, and
+ *       leases the next rows in the same transaction while there is room in the window. A
  *       row's lease is released only by the commit that records its outcome, so a crash at any moment
  *       leaves the row leased until its lease expires, and then another worker delivers it again
  *       (the state answers a replayed key with 200 and the same case id);</li>
@@ -85,6 +88,8 @@ public final class DeliveryWorker implements WorkerControl {
     /** Rows leased and not yet released by a commit. */
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Rows leased by the write transaction under way, uncounted again if it rolls back; guarded by the write lock. */
+    private final AtomicInteger pendingLease = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
     private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
     private volatile boolean filling;
@@ -101,6 +106,9 @@ public final class DeliveryWorker implements WorkerControl {
      * each other sleep. Other processes are still kept apart by SQLite's own lock.
      */
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** The connection this worker writes on, with its statements prepared once; guarded by {@link #writeLock}. */
+    private Handle writer;
+    private DeliveryStore.Session session;
     private RunState runState = RunState.STOPPED;
     private String pauseReason;
     private boolean pausedBySystem;
@@ -307,6 +315,14 @@ public final class DeliveryWorker implements WorkerControl {
         return filling || outstanding.get() > 0 || fillRequested.get();
     }
 
+    /**
+     * Counts every lease taken and every batch of outcomes recorded: a caller that saw the same value
+     * before and after looking at the database knows the worker did nothing meanwhile.
+     */
+    public long activity() {
+        return leases.get() + commits.get();
+    }
+
     @Override
     public void close() {
         synchronized (lock) {
@@ -339,6 +355,7 @@ public final class DeliveryWorker implements WorkerControl {
                 Thread.currentThread().interrupt();
             }
         }
+        closeWriter();
         try {
             int released = database.inTransaction(h -> store.releaseAll(h, workerId));
             if (released > 0) {
@@ -443,13 +460,17 @@ public final class DeliveryWorker implements WorkerControl {
         try {
             while (running()) {
                 WorkerSettings s = settings;
-                int room = window(s) - outstanding.get();
-                if (room <= 0) {
+                if (window(s) - outstanding.get() <= 0) {
                     return;
                 }
-                Instant now = clock.instant();
-                List<LeasedRow> rows = write(() -> database.inTransaction(
-                        h -> store.lease(h, workerId, now, now.plus(s.lease()), room)));
+                int[] room = {0};
+                List<LeasedRow> rows = leaseWithin(session -> {
+                    room[0] = window(s) - outstanding.get();
+                    return room[0] <= 0 ? List.<LeasedRow>of() : leaseMore(session, s, room[0]);
+                });
+                if (room[0] <= 0) {
+                    return;
+                }
                 if (rows.isEmpty()) {
                     if (outstanding.get() == 0) {
                         drainDone.set(0);
@@ -457,16 +478,8 @@ public final class DeliveryWorker implements WorkerControl {
                     }
                     return;
                 }
-                outstanding.addAndGet(rows.size());
-                leases.incrementAndGet();
-                if (drainTotal.get() == 0) {
-                    drainTotal.set(rows.size() + Math.max(0, counts.due() - rows.size()));
-                }
-                drainTotal.accumulateAndGet(drainDone.get() + outstanding.get(), Math::max);
-                for (LeasedRow row : rows) {
-                    senders.execute(() -> deliver(row));
-                }
-                if (rows.size() < room) {
+                dispatch(rows);
+                if (rows.size() < room[0]) {
                     return;
                 }
             }
@@ -475,10 +488,81 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
-    private <T> T write(java.util.function.Supplier<T> transaction) {
+    /** Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. */
+    private List<LeasedRow> leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
+        Instant now = clock.instant();
+        List<LeasedRow> rows = session.lease(workerId, now, now.plus(s.lease()), limit);
+        outstanding.addAndGet(rows.size());
+        pendingLease.set(rows.size());
+        return rows;
+    }
+
+    /**
+     * A write transaction that may lease rows: if it fails after leasing, the rows were never leased
+     * (the transaction rolled back), so they stop counting as outstanding.
+     */
+    private <T> T leaseWithin(Function<DeliveryStore.Session, T> work) {
+        pendingLease.set(0);
+        try {
+            T result = write(work);
+            pendingLease.set(0);
+            return result;
+        } catch (RuntimeException e) {
+            outstanding.addAndGet(-pendingLease.getAndSet(0));
+            throw e;
+        }
+    }
+
+    /** Hands freshly leased rows to the senders; {@code outstanding} already counts them. */
+    private void dispatch(List<LeasedRow> rows) {
+        leases.incrementAndGet();
+        if (drainTotal.get() == 0) {
+            drainTotal.set(rows.size() + Math.max(0, counts.due() - rows.size()));
+        }
+        drainTotal.accumulateAndGet(drainDone.get() + outstanding.get(), Math::max);
+        for (LeasedRow row : rows) {
+            senders.execute(() -> deliver(row));
+        }
+    }
+
+    /**
+     * Runs {@code work} in one write transaction on this worker's own connection. The statements stay
+     * prepared from one transaction to the next; after a failure the connection is given back and a
+     * fresh one is taken next time.
+     */
+    private <T> T write(Function<DeliveryStore.Session, T> work) {
         writeLock.lock();
         try {
-            return transaction.get();
+            if (session == null) {
+                writer = database.jdbi().open();
+                session = store.session(writer);
+            }
+            try {
+                return writer.inTransaction(h -> work.apply(session));
+            } catch (RuntimeException e) {
+                closeWriter();
+                throw e;
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void closeWriter() {
+        writeLock.lock();
+        try {
+            if (session != null) {
+                session.close();
+                session = null;
+            }
+            if (writer != null) {
+                try {
+                    writer.close();
+                } catch (RuntimeException e) {
+                    LOG.warn("delivery worker {}: closing its database connection failed", workerId, e);
+                }
+                writer = null;
+            }
         } finally {
             writeLock.unlock();
         }
@@ -540,6 +624,9 @@ public final class DeliveryWorker implements WorkerControl {
         if (!OutboxEvent.SUBMISSION_REQUESTED.equals(row.eventType())) {
             return failedNow(row, started, "unknown event type '" + row.eventType()
                     + "': this worker delivers only " + OutboxEvent.SUBMISSION_REQUESTED);
+        }
+        if (row.jurisdiction() == null) {
+            return failedNow(row, started, "claim " + row.claimId() + " no longer exists: there is nothing to submit");
         }
         PayloadCheck.Result payload = PayloadCheck.check(row);
         if (payload.error() != null) {
@@ -647,10 +734,22 @@ public final class DeliveryWorker implements WorkerControl {
 
     private void commit(List<DeliveryRecord> batch) {
         boolean[] applied = null;
+        List<LeasedRow> next = List.of();
         for (int attempt = 1; attempt <= COMMIT_TRIES && applied == null; attempt++) {
             try {
                 Instant now = clock.instant();
-                applied = write(() -> database.inTransaction(h -> store.complete(h, workerId, batch, now)));
+                boolean[][] result = new boolean[1][];
+                // record the outcomes, and lease the next rows in the same transaction while there is room
+                next = leaseWithin(session -> {
+                    result[0] = session.complete(workerId, batch, now);
+                    if (!running()) {
+                        return List.<LeasedRow>of();
+                    }
+                    WorkerSettings s = settings;
+                    int room = window(s) - (outstanding.get() - batch.size());
+                    return room <= 0 ? List.<LeasedRow>of() : leaseMore(session, s, room);
+                });
+                applied = result[0];
             } catch (RuntimeException e) {
                 LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
                         attempt, COMMIT_TRIES, e);
@@ -662,6 +761,9 @@ public final class DeliveryWorker implements WorkerControl {
         }
         outstanding.addAndGet(-batch.size());
         commits.incrementAndGet();
+        if (!next.isEmpty()) {
+            dispatch(next);
+        }
         if (applied == null) {
             LOG.error("delivery worker {}: gave up recording {} outcome(s); their leases expire and the rows are "
                     + "delivered again (the state answers a replayed key with the same case id)", workerId,

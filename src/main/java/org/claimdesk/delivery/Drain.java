@@ -53,13 +53,16 @@ public final class Drain {
             }
             worker.start();
             while (true) {
+                // Finished first, paused second: the worker pauses itself before it commits the answer
+                // that made it pause, so a drain that looks finished has already seen that pause.
+                boolean finished = finished(database, worker, untilIdle, clock);
                 WorkerSnapshot snapshot = worker.snapshot();
                 if (snapshot.pausedBySystem()) {
                     ending = Ending.PAUSED;
                     pauseReason = snapshot.pauseReason();
                     break;
                 }
-                if (finished(database, worker, untilIdle, clock)) {
+                if (finished) {
                     ending = Ending.IDLE;
                     break;
                 }
@@ -80,8 +83,13 @@ public final class Drain {
                 seconds > 0 ? finished / seconds : 0.0, pending, last.lastError());
     }
 
-    /** Nothing leased to the worker, and nothing left for it: no due unleased row, or no pending row at all. */
+    /**
+     * Nothing leased to the worker, and nothing left for it: no due unleased row, or no pending row at
+     * all. The worker's activity count must not move while the database is looked at, or a lease taken
+     * and settled in between could pass for an empty queue.
+     */
     private static boolean finished(Database database, DeliveryWorker worker, boolean untilIdle, Clock clock) {
+        long activity = worker.activity();
         if (worker.busy()) {
             return false;
         }
@@ -92,6 +100,6 @@ public final class Drain {
                 : h.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'"
                                 + " AND next_attempt_at <= :now AND (lease_owner IS NULL OR lease_expires_at <= :now)")
                         .bind("now", now).mapTo(Long.class).one());
-        return left == 0 && !worker.busy();
+        return left == 0 && !worker.busy() && worker.activity() == activity;
     }
 }

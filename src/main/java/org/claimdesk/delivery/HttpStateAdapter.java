@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
+import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.SubmissionPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,13 +47,22 @@ public final class HttpStateAdapter implements StateAdapter {
      * @param token the bearer token, or null to send none
      */
     public HttpStateAdapter(URI baseUrl, Duration connectTimeout, Duration requestTimeout, String token) {
+        this(baseUrl, connectTimeout, requestTimeout, token, false);
+    }
+
+    /**
+     * @param token the bearer token, or null to send none
+     * @param allowPlainHttp accept plain {@code http://} to a host other than loopback (a test network)
+     */
+    public HttpStateAdapter(URI baseUrl, Duration connectTimeout, Duration requestTimeout, String token,
+            boolean allowPlainHttp) {
         String scheme = baseUrl.getScheme();
         if (scheme == null || !(scheme.equals("http") || scheme.equals("https")) || baseUrl.getHost() == null) {
             throw new IllegalArgumentException("the state API URL must be an http or https URL, got " + baseUrl);
         }
-        if (scheme.equals("http") && !isLoopback(baseUrl.getHost())) {
+        if (scheme.equals("http") && !isLoopback(baseUrl.getHost()) && !allowPlainHttp) {
             throw new IllegalArgumentException("the state API must be reached over https (plain http is accepted only"
-                    + " for a local simulated state on 127.0.0.1), got " + baseUrl);
+                    + " for a local simulated state on 127.0.0.1, or when explicitly allowed), got " + baseUrl);
         }
         this.baseUrl = URI.create(baseUrl.toString().replaceAll("/+$", ""));
         this.connectTimeout = positive(connectTimeout, "connect timeout");
@@ -80,6 +90,12 @@ public final class HttpStateAdapter implements StateAdapter {
     static HttpStateAdapter fromEnvironment(URI baseUrl, Duration connectTimeout, Duration requestTimeout,
             Supplier<String> env) {
         return new HttpStateAdapter(baseUrl, connectTimeout, requestTimeout, env.get());
+    }
+
+    /** With the token from {@value #TOKEN_ENV}, if set; {@code allowPlainHttp} as in the constructor. */
+    public static HttpStateAdapter fromEnvironment(URI baseUrl, Duration connectTimeout, Duration requestTimeout,
+            boolean allowPlainHttp) {
+        return new HttpStateAdapter(baseUrl, connectTimeout, requestTimeout, System.getenv(TOKEN_ENV), allowPlainHttp);
     }
 
     private static Duration positive(Duration value, String what) {
@@ -127,9 +143,16 @@ public final class HttpStateAdapter implements StateAdapter {
             builder.header("Authorization", "Bearer " + token);
         }
         HttpRequest request = builder.build();
+        long deadline = System.nanoTime() + requestTimeout.toNanos();
         try {
             HttpResponse<InputStream> response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            String text = readCapped(response.body());
+            String text = readCapped(response.body(), deadline);
+            if (response.statusCode() >= 300 && response.statusCode() < 400) {
+                String location = response.headers().firstValue("Location").orElse("(no Location header)");
+                return new StateAnswer(AttemptOutcome.SYSTEMIC, response.statusCode(), null,
+                        response.statusCode() + " redirect to " + location + " (ClaimDesk does not follow redirects:"
+                                + " check the state API URL)", text, null, false);
+            }
             Duration retryAfter = AnswerClassifier.retryAfter(
                     response.headers().firstValue("Retry-After").orElse(null), clock.instant());
             AnswerClassifier.Body body = AnswerClassifier.Body.parse(text);
@@ -156,15 +179,32 @@ public final class HttpStateAdapter implements StateAdapter {
         }
     }
 
-    private static String readCapped(InputStream body) throws IOException {
-        try (body) {
-            byte[] bytes = body.readNBytes(MAX_RESPONSE_BYTES + 1);
-            if (bytes.length > MAX_RESPONSE_BYTES) {
-                return new String(bytes, 0, MAX_RESPONSE_BYTES, StandardCharsets.UTF_8) + "… [response cut at "
-                        + MAX_RESPONSE_BYTES + " bytes]";
+    /**
+     * Reads at most {@link #MAX_RESPONSE_BYTES} of the body before {@code deadline}: the request
+     * timeout covers only the wait for the headers, so a reply trickling in is cut here.
+     */
+    private String readCapped(InputStream body, long deadline) throws IOException, InterruptedException {
+        java.util.concurrent.Future<byte[]> read = executor.submit(() -> body.readNBytes(MAX_RESPONSE_BYTES + 1));
+        byte[] bytes;
+        try {
+            bytes = read.get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            read.cancel(true);
+            body.close();
+            throw new HttpTimeoutException("the reply did not finish in time");
+        } catch (java.util.concurrent.ExecutionException e) {
+            body.close();
+            if (e.getCause() instanceof IOException io) {
+                throw io;
             }
-            return new String(bytes, StandardCharsets.UTF_8);
+            throw new IOException(e.getCause());
         }
+        body.close();
+        if (bytes.length > MAX_RESPONSE_BYTES) {
+            return new String(bytes, 0, MAX_RESPONSE_BYTES, StandardCharsets.UTF_8) + "… [response cut at "
+                    + MAX_RESPONSE_BYTES + " bytes]";
+        }
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     private static String describe(Exception e) {

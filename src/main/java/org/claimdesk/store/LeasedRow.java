@@ -7,7 +7,7 @@ import java.time.Instant;
  *
  * @param attempts attempts made so far (the next one is {@code attempts + 1})
  * @param retryCount attempts counted toward backoff and the limit since the row was queued or re-queued
- * @param jurisdiction the claim's jurisdiction (for its statutory decision date)
+ * @param jurisdiction the claim's jurisdiction (for its statutory decision date); null when the claim is gone
  */
 public record LeasedRow(
         long outboxEventId,

@@ -148,6 +148,14 @@ class CliTest {
     }
 
     @Test
+    void selfTestDeliversOneSubmissionToTheSimulatedState() {
+        Run selfTest = run("--self-test");
+        assertThat(selfTest.exit()).as(selfTest.err()).isZero();
+        assertThat(selfTest.out()).contains("database and migrations", "delivered to the simulated state",
+                "claim acknowledged with a case id").endsWith("self-test: OK\n");
+    }
+
+    @Test
     void aNewerDatabaseIsRefusedOnTheCommandLine() throws Exception {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
              java.sql.Statement s = c.createStatement()) {

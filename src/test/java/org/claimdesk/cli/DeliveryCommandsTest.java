@@ -122,7 +122,7 @@ class DeliveryCommandsTest {
 
         server.plan((key, n) -> Fault.UNAUTHORIZED_401);
         Run unauthorized = run("drain", "--state-api", server.baseUrl().toString());
-        assertThat(unauthorized.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(unauthorized.exit()).as(unauthorized.out() + unauthorized.err()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(unauthorized.err()).startsWith("claimdesk: delivery stopped: 401 unauthorized: token expired")
                 .contains("CLAIMDESK_STATE_TOKEN").hasLineCount(1);
         assertThat(count(DeliveryState.PENDING)).isEqualTo(2);

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CrashRecoveryTest {
     private static final int TRIALS = 10;
     private static final int ROWS = 60;
+    private static final String TOKEN = "tok-7f3e9a1c5b2d-never-logged";
 
     @TempDir
     Path dir;
@@ -66,6 +67,19 @@ class CrashRecoveryTest {
                 }
             }
         }
+        Path logs = dir.resolve("child-logs");
+        String logText;
+        try (var files = java.nio.file.Files.list(logs)) {
+            logText = files.map(f -> {
+                try {
+                    return java.nio.file.Files.readString(f);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).collect(java.util.stream.Collectors.joining());
+        }
+        assertThat(logText).as("the children logged their drains").contains("delivery worker")
+                .doesNotContain(TOKEN);
         assertThat(sentByChild).as("some kills landed in the middle of a drain (seed %d, rows sent before each kill %s)",
                 seed, sentByChild)
                 .anyMatch(n -> n > 0 && n < ROWS);
@@ -73,13 +87,14 @@ class CrashRecoveryTest {
 
     private static Process startDrain(Path file, FaultyStateServer server) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dclaimdesk.testLogDir=" + file.getParent().resolve("child-logs"), "-cp", System.getProperty("java.class.path"),
                 "org.claimdesk.Launcher", "--db", file.toString(), "drain", "--state-api", server.baseUrl().toString(),
                 "--until-idle", "--concurrency", "4", "--lease-seconds", "1", "--interval-ms", "50",
                 "--backoff-base-ms", "10", "--backoff-cap-ms", "50", "--connect-timeout-ms", "300",
                 "--request-timeout-ms", "400");
-        builder.environment().put("CLAIMDESK_LOG_DIR", file.getParent().resolve("logs").toString());
-        builder.environment().remove(HttpStateAdapter.TOKEN_ENV);
+        builder.environment().put("CLAIMDESK_HOME", file.getParent().resolve("home").toString());
+        builder.environment().put(HttpStateAdapter.TOKEN_ENV, TOKEN);
         builder.redirectErrorStream(true);
         builder.redirectOutput(file.getParent().resolve(file.getFileName() + ".out").toFile());
         return builder.start();

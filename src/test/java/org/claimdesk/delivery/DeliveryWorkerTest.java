@@ -346,6 +346,39 @@ class DeliveryWorkerTest {
     }
 
     @Test
+    void staffPauseStopsTakingRowsResumeAndDrainNowCarryOnAndSettingsApplyWhileRunning() {
+        Outbox.submitted(db, 30);
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withLatency(Duration.ofMillis(30)));
+        WorkerSettings slowTicks = Workers.fast().withConcurrency(1).withInterval(Duration.ofMinutes(10));
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(state), slowTicks);
+
+        worker.start();
+        await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) >= 3);
+        worker.pause("month-end reconciliation with the state");
+        assertThat(worker.snapshot().runState()).isEqualTo(RunState.PAUSED);
+        assertThat(worker.snapshot().pauseReason()).isEqualTo("month-end reconciliation with the state");
+        assertThat(worker.snapshot().pausedBySystem()).isFalse();
+        await().atMost(WAIT).until(() -> !worker.busy());
+        long sentWhilePaused = Outbox.count(db, DeliveryState.SENT);
+        assertThat(sentWhilePaused).isLessThan(30);
+        worker.drainNow();
+        await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) == sentWhilePaused);
+
+        worker.updateSettings(slowTicks.withConcurrency(6));
+        assertThat(worker.settings().concurrency()).isEqualTo(6);
+        worker.resume();
+        awaitNoPending();
+        assertThat(worker.snapshot().runState()).isEqualTo(RunState.RUNNING);
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(30);
+
+        // with ticks ten minutes apart, only drainNow picks up a newly queued row
+        SubmitResult late = Outbox.submitted(db, 1).get(0);
+        worker.drainNow();
+        await().atMost(WAIT).until(() -> queries.outboxEvent(late.outboxEventId()).orElseThrow().deliveryState()
+                == DeliveryState.SENT);
+    }
+
+    @Test
     void closeFinishesInFlightWorkReleasesLeasesAndLeavesNoThreadBehind() {
         Outbox.submitted(db, 40);
         SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withLatency(Duration.ofMillis(100)));
