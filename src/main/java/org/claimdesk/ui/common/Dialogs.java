@@ -64,6 +64,16 @@ public final class Dialogs {
         return alert.showAndWait().filter(b -> b == ok).isPresent();
     }
 
+    public static void inform(Window owner, String title, String header, String message) {
+        Alert alert = new Alert(Alert.AlertType.INFORMATION);
+        alert.initOwner(owner);
+        alert.setTitle(title);
+        alert.setHeaderText(header);
+        alert.setContentText(message);
+        alert.getDialogPane().getStyleClass().add("mono-content");
+        alert.showAndWait();
+    }
+
     public static void error(Window owner, String title, String message) {
         Alert alert = new Alert(Alert.AlertType.ERROR);
         if (owner != null) {

@@ -93,14 +93,14 @@ public final class MainView {
         });
         exitMenuItem.setOnAction(e -> exit.run());
         darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
-        shortcutsMenuItem.setOnAction(e -> Dialogs.confirm(pages.getScene().getWindow(), "Keyboard shortcuts",
-                """
+        shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
+                "Keyboard shortcuts", """
                 Ctrl+1 … Ctrl+4   Claims, Outbox, Worker, Audit
                 Ctrl+F            search on the current page
                 F5                refresh the current page
                 Ctrl+R            re-queue the selected outbox rows
                 Ctrl+Shift+D      dark theme
-                Ctrl+Q            exit""", "OK"));
+                Ctrl+Q            exit"""));
 
         demoBannerText.textProperty().bind(model.demoBannerProperty());
         demoBanner.visibleProperty().bind(model.demoBannerProperty().isNotNull());
