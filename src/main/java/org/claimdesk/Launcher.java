@@ -2,6 +2,8 @@ package org.claimdesk;
 
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.ui.Console;
+import org.claimdesk.ui.bench.ConsoleBenchmark;
 
 /**
  * The one entry point. With no command it opens the console; with a command it runs the CLI.
@@ -13,7 +15,7 @@ public final class Launcher {
 
     public static void main(String[] args) {
         DataDirectory.prepareLogs();
-        int code = ClaimDeskCommand.execute(null, args);
+        int code = ClaimDeskCommand.execute(Console::open, ConsoleBenchmark::run, args);
         System.exit(code);
     }
 }

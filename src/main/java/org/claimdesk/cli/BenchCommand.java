@@ -2,12 +2,13 @@ package org.claimdesk.cli;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DrainBenchmark;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "bench", description = "Measurements on temporary databases.", subcommands = BenchCommand.BenchDrain.class)
+@Command(name = "bench", description = "Measurements on temporary databases.", subcommands = {BenchCommand.BenchDrain.class, BenchCommand.BenchUi.class})
 final class BenchCommand {
 
     @Command(name = "drain", description = {
@@ -50,6 +51,43 @@ final class BenchCommand {
                     : String.format(Locale.ROOT, "; ideal %.0f events/s (concurrency / latency), reached %.0f%%",
                             r.idealEventsPerSecond(), 100 * r.eventsPerSecond() / r.idealEventsPerSecond()));
             out().flush();
+            return ClaimDeskCommand.EXIT_OK;
+        }
+    }
+
+    @Command(name = "ui", description = {
+        "Run the real console (headless Monocle, or the X display in $DISPLAY) on a temporary database with",
+        "the given claims and outbox rows, drain rows with live refresh, and report firstFrameMs, maxFxStallMs,",
+        "filterMs and rssMb."})
+    static final class BenchUi extends CliSupport implements Callable<Integer> {
+        @Option(names = "--claims", defaultValue = "100000", paramLabel = "N", description = "Claims (default ${DEFAULT-VALUE}).")
+        int claims;
+
+        @Option(names = "--outbox", defaultValue = "100000", paramLabel = "N", description = "Outbox rows (default ${DEFAULT-VALUE}).")
+        int outbox;
+
+        @Option(names = "--drain", defaultValue = "20000", paramLabel = "N", description = "Rows the worker drains while the console refreshes (default ${DEFAULT-VALUE}).")
+        int drain;
+
+        @Option(names = "--json", description = "Print the result as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            if (claims < 1 || outbox < 0 || drain < 0 || drain > outbox) {
+                throw new IllegalArgumentException("need --claims >= 1 and 0 <= --drain <= --outbox");
+            }
+            ConsoleBench bench = root().consoleBench;
+            if (bench == null) {
+                throw new IllegalArgumentException("bench ui needs the console: run it through the claimdesk launcher");
+            }
+            Map<String, Object> result = bench.run(claims, outbox, drain);
+            if (json) {
+                printJson(result);
+            } else {
+                result.forEach((name, value) -> out().printf(Locale.ROOT, "%-16s %s%n", name, value));
+                out().flush();
+            }
             return ClaimDeskCommand.EXIT_OK;
         }
     }

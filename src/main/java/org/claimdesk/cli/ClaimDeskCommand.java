@@ -50,8 +50,16 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     /** Opens the console on a database path; set by the launcher, absent in CLI-only runs. */
     private final Consumer<Path> console;
 
+    /** Measures the console ({@code bench ui}); set by the launcher, absent in CLI-only runs. */
+    final ConsoleBench consoleBench;
+
     ClaimDeskCommand(Consumer<Path> console) {
+        this(console, null);
+    }
+
+    ClaimDeskCommand(Consumer<Path> console, ConsoleBench consoleBench) {
         this.console = console;
+        this.consoleBench = consoleBench;
     }
 
     @Option(names = "--self-test", description = "Check this installation without a display: a temporary database,"
@@ -84,15 +92,24 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return newCommandLine(console).execute(args);
     }
 
+    /** As {@link #execute(Consumer, String...)}, with the console benchmark behind {@code bench ui}. */
+    public static int execute(Consumer<Path> console, ConsoleBench consoleBench, String... args) {
+        return newCommandLine(new ClaimDeskCommand(console, consoleBench)).execute(args);
+    }
+
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = newCommandLine(null);
+        CommandLine cl = newCommandLine((Consumer<Path>) null);
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);
     }
 
     static CommandLine newCommandLine(Consumer<Path> console) {
-        CommandLine cl = new CommandLine(new ClaimDeskCommand(console));
+        return newCommandLine(new ClaimDeskCommand(console));
+    }
+
+    static CommandLine newCommandLine(ClaimDeskCommand command) {
+        CommandLine cl = new CommandLine(command);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {

@@ -1,0 +1,117 @@
+package org.claimdesk.ui;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.stage.Stage;
+import org.claimdesk.app.DataDirectory;
+import org.claimdesk.ui.common.Dialogs;
+import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.UiSettingsStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JavaFX application. {@link #init()} runs on the launcher thread, so the database is opened and the
+ * remembered settings read before the FX thread exists; {@link #stop()} saves the layout and stops the
+ * worker and every console thread.
+ */
+public final class ConsoleApp extends Application {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleApp.class);
+
+    static volatile Path databaseFile;
+    static volatile Function<Path, ConsoleServices> servicesFactory = ConsoleServices::open;
+    static volatile Path settingsDirectory;
+    static volatile Consumer<ConsoleWindow> onShown = w -> { };
+    /** The database being opened while the toolkit starts; null to open it in {@link #init()}. */
+    static volatile CompletableFuture<ConsoleServices> opening;
+
+    /** For tests that start the application themselves: the database file and the settings folder. */
+    public static void configure(Path database, Path settingsFolder) {
+        databaseFile = database;
+        settingsDirectory = settingsFolder;
+        servicesFactory = ConsoleServices::open;
+        opening = null;
+        onShown = w -> { };
+    }
+
+    /** Starts opening the database on a thread of its own, so it overlaps the toolkit's start-up. */
+    static void openInBackground() {
+        CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
+        Path file = databaseFile;
+        Function<Path, ConsoleServices> factory = servicesFactory;
+        Thread t = new Thread(() -> {
+            try {
+                future.complete(factory.apply(file));
+            } catch (RuntimeException | Error e) {
+                future.completeExceptionally(e);
+            }
+        }, "claimdesk-open-database");
+        t.setDaemon(true);
+        t.start();
+        opening = future;
+    }
+
+    private ConsoleServices services;
+    private UiSettingsStore settingsStore;
+    private UiSettings settings;
+    private ConsoleWindow window;
+    private RuntimeException failure;
+
+    @Override
+    public void init() {
+        long started = System.nanoTime();
+        settingsStore = new UiSettingsStore(settingsDirectory != null ? settingsDirectory : DataDirectory.home());
+        settings = settingsStore.load();
+        try {
+            services = opening == null ? servicesFactory.apply(databaseFile) : opening.join();
+            LOG.info("database {} ready {} ms after JVM start (waited {} ms in init)", databaseFile, sinceJvmStart(),
+                    (System.nanoTime() - started) / 1_000_000);
+        } catch (CompletionException e) {
+            LOG.error("cannot open the database {}", databaseFile, e.getCause());
+            failure = e.getCause() instanceof RuntimeException r ? r : e;
+        } catch (RuntimeException e) {
+            LOG.error("cannot open the database {}", databaseFile, e);
+            failure = e;
+        }
+    }
+
+    @Override
+    public void start(Stage stage) {
+        LOG.info("toolkit up {} ms after JVM start", sinceJvmStart());
+        Thread.currentThread().setUncaughtExceptionHandler((t, e) -> LOG.error("uncaught on the FX thread", e));
+        if (failure != null) {
+            Dialogs.error(null, "ClaimDesk cannot open its database", failure.getMessage()
+                    + "\n\nStart ClaimDesk with --db PATH to use another file.");
+            Platform.exit();
+            return;
+        }
+        long started = System.nanoTime();
+        window = new ConsoleWindow(stage, services, settings);
+        window.show();
+        LOG.info("console window built and shown in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
+                sinceJvmStart());
+        onShown.accept(window);
+    }
+
+    static long sinceJvmStart() {
+        return System.currentTimeMillis() - java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime();
+    }
+
+    @Override
+    public void stop() {
+        if (window != null) {
+            UiSettings captured = window.captureSettings();
+            window.close();
+            settingsStore.save(captured);
+        }
+        if (services != null) {
+            services.close();
+        }
+        LOG.info("console closed");
+    }
+}

@@ -1,0 +1,95 @@
+package org.claimdesk.ui;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.claimdesk.app.OutboxOperations;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.Workflow;
+import org.claimdesk.delivery.DeliveryWorker;
+import org.claimdesk.delivery.HttpStateAdapter;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.delivery.StateAdapter;
+import org.claimdesk.delivery.WorkerControl;
+import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.outbox.OperationsTriage;
+import org.claimdesk.ui.outbox.OutboxTriage;
+
+/**
+ * What the console works with: one open database, its read and write use cases, the state endpoint, the
+ * delivery worker and the outbox triage operations, and who is signed in.
+ */
+public record ConsoleServices(
+        Database database,
+        Queries queries,
+        Workflow workflow,
+        StateAdapter state,
+        WorkerControl worker,
+        OutboxTriage triage,
+        String actor) implements AutoCloseable {
+
+    /** Environment variable (or system property {@code claimdesk.stateUrl}) naming the state's API. */
+    public static final String STATE_URL_ENV = "CLAIMDESK_STATE_URL";
+
+    /**
+     * Opens {@code databaseFile} (creating it if needed) and builds the services on it. The simulated state is
+     * used until {@value #STATE_URL_ENV} names a real one. Never call on the FX thread.
+     */
+    public static ConsoleServices open(Path databaseFile) {
+        Database database = Database.open(databaseFile);
+        try {
+            return on(database, stateFromEnvironment(), WorkerSettings.defaults());
+        } catch (RuntimeException e) {
+            database.close();
+            throw e;
+        }
+    }
+
+    /** Services on an open database with the given state and worker settings. */
+    public static ConsoleServices on(Database database, StateAdapter state, WorkerSettings settings) {
+        Clock clock = Clock.systemDefaultZone();
+        Deadlines deadlines = Deadlines.statutory();
+        Queries queries = new Queries(database, clock);
+        DeliveryWorker worker = new DeliveryWorker(database, state, settings, clock, deadlines);
+        OutboxTriage triage = new OperationsTriage(new OutboxOperations(database, clock, deadlines), queries, state);
+        return new ConsoleServices(database, queries, new Workflow(database, clock, deadlines), state, worker, triage,
+                System.getProperty("user.name", "staff"));
+    }
+
+    static StateAdapter stateFromEnvironment() {
+        String url = System.getProperty("claimdesk.stateUrl", System.getenv(STATE_URL_ENV));
+        if (url != null && !url.isBlank()) {
+            return HttpStateAdapter.fromEnvironment(URI.create(url.strip()), HttpStateAdapter.DEFAULT_CONNECT_TIMEOUT,
+                    HttpStateAdapter.DEFAULT_REQUEST_TIMEOUT);
+        }
+        return simulated();
+    }
+
+    /** The demo state: answers in 40 ms, a few transient refusals and rejections so triage has work. */
+    public static StateAdapter simulated() {
+        return new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
+                .withLatency(Duration.ofMillis(40)).withFailures(0.03, 0.01)));
+    }
+
+    public String endpoint() {
+        return state.endpoint();
+    }
+
+    /** Stops the worker (finishing or releasing its leases), then closes the state client and the database. */
+    @Override
+    public void close() {
+        try {
+            worker.close();
+        } finally {
+            try {
+                state.close();
+            } finally {
+                database.close();
+            }
+        }
+    }
+}

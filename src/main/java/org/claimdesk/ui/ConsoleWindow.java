@@ -1,0 +1,241 @@
+package org.claimdesk.ui;
+
+import atlantafx.base.theme.PrimerDark;
+import atlantafx.base.theme.PrimerLight;
+import java.util.EnumMap;
+import java.util.Map;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.stage.Screen;
+import javafx.stage.Stage;
+import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.ui.audit.AuditView;
+import org.claimdesk.ui.audit.AuditViewModel;
+import org.claimdesk.ui.claims.ClaimsView;
+import org.claimdesk.ui.claims.ClaimsViewModel;
+import org.claimdesk.ui.common.Coalescer;
+import org.claimdesk.ui.common.ConsoleExecutors;
+import org.claimdesk.ui.common.Fxml;
+import org.claimdesk.ui.common.FxTaskRunner;
+import org.claimdesk.ui.common.LayoutMemory;
+import org.claimdesk.ui.common.PageControls;
+import org.claimdesk.ui.common.TaskRunner;
+import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.ViewFactory;
+import org.claimdesk.ui.main.MainView;
+import org.claimdesk.ui.main.MainViewModel;
+import org.claimdesk.ui.main.Page;
+import org.claimdesk.ui.outbox.OutboxTriage;
+import org.claimdesk.ui.outbox.OutboxView;
+import org.claimdesk.ui.outbox.OutboxViewModel;
+import org.claimdesk.ui.worker.WorkerView;
+import org.claimdesk.ui.worker.WorkerViewModel;
+
+/**
+ * The composition root of the console window: builds the ViewModels on the given services, loads every
+ * FXML through one controller factory, applies the theme and the remembered layout, and wires the
+ * periodic refresh and the worker's snapshots. {@link #close()} captures the layout and stops the threads.
+ */
+public final class ConsoleWindow {
+    public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
+    static final long TICK_MS = 2_000;
+
+    private final Stage stage;
+    private final ConsoleServices services;
+    private final UiSettings settings;
+    private final ConsoleExecutors executors = new ConsoleExecutors();
+    private final LayoutMemory layout;
+    private final MainViewModel main;
+    private final ClaimsViewModel claims;
+    private final OutboxViewModel outbox;
+    private final WorkerViewModel worker;
+    private final AuditViewModel audit;
+    private final Scene scene;
+    private final FxTaskRunner tasks;
+    private final ViewFactory views;
+    private final MainView mainView;
+    private final java.util.Set<Page> loaded = java.util.EnumSet.noneOf(Page.class);
+    private volatile WorkerSnapshot latestSnapshot;
+    private final Coalescer<WorkerSnapshot> toStatusBar;
+    private final java.util.function.Consumer<WorkerSnapshot> workerListener;
+
+    public ConsoleWindow(Stage stage, ConsoleServices services, UiSettings settings) {
+        this.stage = stage;
+        this.services = services;
+        this.settings = settings;
+        this.layout = new LayoutMemory(settings);
+        tasks = new FxTaskRunner(executors.background(), executors.interactive());
+        main = new MainViewModel(services.database(), services.queries(), tasks, services.actor(), services.endpoint());
+        claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
+        outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
+        worker = new WorkerViewModel(services.worker(), tasks, services.actor());
+        audit = new AuditViewModel(services.queries(), tasks);
+        toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
+        workerListener = s -> {
+            latestSnapshot = s;
+            toStatusBar.offer(s);
+        };
+
+        views = new ViewFactory()
+                .register(MainView.class, () -> new MainView(main))
+                .register(ClaimsView.class, () -> new ClaimsView(claims, layout))
+                .register(OutboxView.class, () -> new OutboxView(outbox, layout))
+                .register(WorkerView.class, () -> new WorkerView(worker))
+                .register(AuditView.class, () -> new AuditView(audit, layout));
+        ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);
+        mainView = mainLoaded.controller();
+        main.onRefresh(Page.CLAIMS, claims::refresh);
+        main.onRefresh(Page.OUTBOX, outbox::refresh);
+        main.onRefresh(Page.AUDIT, audit::refresh);
+        main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);
+        main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
+        mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
+                stage::close);
+
+        main.pageProperty().set(Page.parse(settings.page));
+        // The page on screen is built before the first frame; the others right after it.
+        loadPage(main.pageProperty().get());
+        main.darkProperty().set(settings.dark);
+        main.darkProperty().addListener((obs, old, dark) -> applyTheme(dark));
+        applyTheme(settings.dark);
+
+        scene = new Scene(mainLoaded.root(), settings.width, settings.height);
+        scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
+        stage.setScene(scene);
+        stage.setTitle("ClaimDesk — " + services.database().path().getFileName());
+        stage.setMinWidth(960);
+        stage.setMinHeight(600);
+        placeWindow();
+    }
+
+    /** Loads the FXML of {@code page} once and hands it to the main view. */
+    private void loadPage(Page page) {
+        if (loaded.contains(page)) {
+            return;
+        }
+        loaded.add(page);
+        switch (page) {
+            case CLAIMS -> {
+                ViewFactory.Loaded<ClaimsView> l = views.load(Fxml.CLAIMS);
+                mainView.addPage(page, l.root(), controls(claims::refresh, l.controller()::focusSearch));
+            }
+            case OUTBOX -> {
+                ViewFactory.Loaded<OutboxView> l = views.load(Fxml.OUTBOX);
+                mainView.addPage(page, l.root(), controls(outbox::refresh, l.controller()::focusSearch));
+            }
+            case WORKER -> {
+                ViewFactory.Loaded<WorkerView> l = views.load(Fxml.WORKER);
+                mainView.addPage(page, l.root(), controls(() -> { }, () -> { }));
+            }
+            case AUDIT -> {
+                ViewFactory.Loaded<AuditView> l = views.load(Fxml.AUDIT);
+                mainView.addPage(page, l.root(), controls(audit::refresh, l.controller()::focusSearch));
+            }
+        }
+    }
+
+    private static PageControls controls(Runnable refresh, Runnable focus) {
+        return new PageControls() {
+            @Override
+            public void refresh() {
+                refresh.run();
+            }
+
+            @Override
+            public void focusSearch() {
+                focus.run();
+            }
+        };
+    }
+
+    private void placeWindow() {
+        stage.setWidth(settings.width);
+        stage.setHeight(settings.height);
+        if (!Double.isNaN(settings.x) && !Double.isNaN(settings.y)) {
+            boolean onScreen = Screen.getScreens().stream().map(Screen::getVisualBounds)
+                    .anyMatch((Rectangle2D b) -> b.contains(settings.x + 40, settings.y + 20));
+            if (onScreen) {
+                stage.setX(settings.x);
+                stage.setY(settings.y);
+            }
+        }
+        stage.setMaximized(settings.maximized);
+    }
+
+    private static void applyTheme(boolean dark) {
+        // The binary form of the theme's stylesheet loads several times faster than its CSS text.
+        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheetBSS()
+                : new PrimerLight().getUserAgentStylesheetBSS());
+    }
+
+    /** Shows the window, prepares the database (demo data when empty) and then loads every page. */
+    public void show() {
+        stage.show();
+        for (Page page : Page.values()) {
+            Platform.runLater(() -> loadPage(page));
+        }
+        main.pageProperty().addListener((obs, old, page) -> loadPage(page));
+        services.worker().addListener(workerListener);
+        main.start(() -> {
+            claims.load();
+            outbox.load();
+            audit.applyFilters();
+            worker.attach();
+            executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
+        });
+    }
+
+    /** True once every page is built and no background work is running or queued. */
+    public boolean idle() {
+        return loaded.size() == Page.values().length && tasks.running() == 0;
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+
+    public MainViewModel mainModel() {
+        return main;
+    }
+
+    public ClaimsViewModel claimsModel() {
+        return claims;
+    }
+
+    public OutboxViewModel outboxModel() {
+        return outbox;
+    }
+
+    public WorkerViewModel workerModel() {
+        return worker;
+    }
+
+    public AuditViewModel auditModel() {
+        return audit;
+    }
+
+    /** Captures window bounds, theme, page and layout into the settings; FX thread. */
+    public UiSettings captureSettings() {
+        layout.capture();
+        settings.maximized = stage.isMaximized();
+        if (!stage.isMaximized() && !stage.isIconified()) {
+            settings.x = stage.getX();
+            settings.y = stage.getY();
+            settings.width = stage.getWidth();
+            settings.height = stage.getHeight();
+        }
+        settings.dark = main.darkProperty().get();
+        settings.page = main.pageProperty().get().name();
+        return settings.copy();
+    }
+
+    /** Stops listening to the worker and ends the console's threads (waiting for running reads). */
+    public void close() {
+        services.worker().removeListener(workerListener);
+        worker.detach();
+        executors.close();
+    }
+}

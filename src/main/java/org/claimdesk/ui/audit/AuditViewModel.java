@@ -1,0 +1,176 @@
+package org.claimdesk.ui.audit;
+
+import java.nio.file.Path;
+import java.util.List;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.app.Queries;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.ui.common.CsvWriter;
+import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.Rows;
+import org.claimdesk.ui.common.TaskRunner;
+
+/** The audit trail, newest first, filtered by subject, actor and action, a page at a time; CSV export. */
+public final class AuditViewModel {
+    public static final int PAGE_SIZE = 200;
+    static final int EXPORT_BATCH = 5_000;
+    public static final List<String> ACTIONS = List.of(AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT,
+            AuditActions.CLAIM_DELIVERED, AuditActions.TAX_ID_REVEAL, AuditActions.OUTBOX_REQUEUE,
+            AuditActions.OUTBOX_ABANDON, AuditActions.OUTBOX_RECONCILE, AuditActions.SETTINGS_CHANGE);
+
+    private final Queries queries;
+    private final TaskRunner tasks;
+
+    private final StringProperty subject = new SimpleStringProperty("");
+    private final StringProperty actor = new SimpleStringProperty("");
+    private final StringProperty action = new SimpleStringProperty();
+    private final ObservableList<AuditEntry> rows = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper pageText = new ReadOnlyStringWrapper("");
+    private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    private int offset;
+    private long request;
+
+    public AuditViewModel(Queries queries, TaskRunner tasks) {
+        this.queries = queries;
+        this.tasks = tasks;
+    }
+
+    public StringProperty subjectProperty() {
+        return subject;
+    }
+
+    public StringProperty actorProperty() {
+        return actor;
+    }
+
+    public StringProperty actionProperty() {
+        return action;
+    }
+
+    public ObservableList<AuditEntry> rows() {
+        return rows;
+    }
+
+    public ReadOnlyStringProperty pageTextProperty() {
+        return pageText.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasNextProperty() {
+        return hasNext.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty hasPreviousProperty() {
+        return hasPrevious.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty exportingProperty() {
+        return exporting.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Notice> noticeProperty() {
+        return notice.getReadOnlyProperty();
+    }
+
+    public void applyFilters() {
+        offset = 0;
+        load();
+    }
+
+    public void refresh() {
+        load();
+    }
+
+    public void nextPage() {
+        if (hasNext.get()) {
+            offset += PAGE_SIZE;
+            load();
+        }
+    }
+
+    public void previousPage() {
+        if (offset > 0) {
+            offset = Math.max(0, offset - PAGE_SIZE);
+            load();
+        }
+    }
+
+    /** Shows the audit entries of one subject (a claim id or an outbox row id). */
+    public void showSubject(String subjectId) {
+        subject.set(subjectId == null ? "" : subjectId);
+        actor.set("");
+        action.set(null);
+        applyFilters();
+    }
+
+    private void load() {
+        String s = subject.get();
+        String a = actor.get();
+        String act = action.get();
+        int from = offset;
+        long mine = ++request;
+        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1), page -> {
+            if (mine != request) {
+                return;
+            }
+            boolean more = page.size() > PAGE_SIZE;
+            Rows.merge(rows, more ? page.subList(0, PAGE_SIZE) : page, AuditEntry::auditId);
+            hasNext.set(more);
+            hasPrevious.set(from > 0);
+            int shown = Math.min(page.size(), PAGE_SIZE);
+            pageText.set(shown == 0 ? "no entries"
+                    : Formats.count(from + 1L) + "–" + Formats.count((long) from + shown) + (more ? " of more" : ""));
+        }, e -> notice.set(Notice.error("load the audit trail", e)));
+    }
+
+    /** Writes every entry matching the current filters to {@code file}, newest first. */
+    public void exportCsv(Path file) {
+        String s = subject.get();
+        String a = actor.get();
+        String act = action.get();
+        exporting.set(true);
+        tasks.submit("export audit CSV", p -> {
+            CsvWriter csv = new CsvWriter(file, List.of("audit_id", "at", "actor", "action", "subject_type",
+                    "subject_id", "reason", "details"));
+            try {
+                int from = 0;
+                while (true) {
+                    List<AuditEntry> batch = queries.audit(s, a, act, from, EXPORT_BATCH);
+                    for (AuditEntry e : batch) {
+                        csv.row(List.of(e.auditId(), e.at(), e.actor(), e.action(), e.subjectType(), e.subjectId(),
+                                e.reason() == null ? "" : e.reason(), e.details() == null ? "" : e.details()));
+                    }
+                    p.update(csv.rows(), 0, "exported " + csv.rows());
+                    if (batch.size() < EXPORT_BATCH) {
+                        break;
+                    }
+                    from += EXPORT_BATCH;
+                }
+                csv.close();
+                return csv.rows();
+            } catch (RuntimeException e) {
+                csv.abort();
+                throw e;
+            }
+        }, n -> {
+            exporting.set(false);
+            notice.set(Notice.success("Exported " + Formats.count(n) + " audit entries to " + file));
+        }, e -> {
+            exporting.set(false);
+            notice.set(Notice.error("export the audit trail", e));
+        });
+    }
+}

@@ -1,0 +1,255 @@
+package org.claimdesk.ui.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import javafx.animation.AnimationTimer;
+import javafx.beans.value.ChangeListener;
+import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.ui.ConsoleWindow;
+import org.claimdesk.ui.main.Page;
+
+/**
+ * Measures a running console from inside, on the FX thread: the first frame, the first rows, text filters
+ * until the table shows their result, and the longest gap between pulses while the worker drains rows and
+ * the pages refresh live (the page on screen changes every few seconds).
+ */
+final class BenchProbe {
+    static final String[] SEARCHES = {"UPC-2026-054321", "Okafor", "heir of", "48213", "no claim has this text"};
+    static final long PAGE_SWITCH_NANOS = 3_000_000_000L;
+    static final long DRAIN_LIMIT_NANOS = 600_000_000_000L;
+
+    private final ConsoleWindow window;
+    private final int drainRows;
+    private final Consumer<Map<String, Object>> done;
+    private final Map<String, Object> result = new LinkedHashMap<>();
+    private final List<Runnable> afterNextPulse = new ArrayList<>();
+    private final List<Long> filterMillis = new ArrayList<>();
+    private final List<Long> filterRowsMillis = new ArrayList<>();
+
+    private long firstFrameWall;
+    private long lastPulse;
+    private boolean measuringStalls;
+    private long maxGapNanos;
+    private long slowPulses;
+    private long pulses;
+    private long drainStarted;
+    private long lastSwitch;
+    private int searchIndex;
+
+    private final AnimationTimer timer = new AnimationTimer() {
+        @Override
+        public void handle(long now) {
+            pulse(now);
+        }
+    };
+
+    BenchProbe(ConsoleWindow window, int drainRows, Consumer<Map<String, Object>> done) {
+        this.window = window;
+        this.drainRows = drainRows;
+        this.done = done;
+    }
+
+    /** On the FX thread, right after the window was shown. */
+    void start() {
+        timer.start();
+        ChangeListener<Number> firstRows = new ChangeListener<>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends Number> obs, Number old, Number n) {
+                if (!window.claimsModel().rows().isEmpty()) {
+                    window.claimsModel().pagesShownProperty().removeListener(this);
+                    afterNextPulse.add(() -> {
+                        result.put("firstRowsMs", System.currentTimeMillis() - jvmStart());
+                        waitingForIdle = true;
+                    });
+                }
+            }
+        };
+        window.claimsModel().pagesShownProperty().addListener(firstRows);
+    }
+
+    private static long jvmStart() {
+        return ManagementFactory.getRuntimeMXBean().getStartTime();
+    }
+
+    private void pulse(long now) {
+        if (firstFrameWall == 0) {
+            firstFrameWall = System.currentTimeMillis();
+            result.put("firstFrameMs", firstFrameWall - jvmStart());
+        }
+        if (measuringStalls && lastPulse != 0) {
+            long gap = now - lastPulse;
+            if (switching) {
+                // This gap holds the layout and first render of the page staff switched to: counted apart.
+                maxSwitchNanos = Math.max(maxSwitchNanos, gap);
+                switching = false;
+            } else {
+                maxGapNanos = Math.max(maxGapNanos, gap);
+                pulses++;
+                if (gap > 50_000_000L) {
+                    slowPulses++;
+                    if (gcMillis() - gcAtLastPulse > 20) {
+                        slowPulsesWithGc++;
+                    }
+                    slowPulseLog.add(Math.round(gap / 1e6) + " ms on " + window.mainModel().pageProperty().get()
+                            + ", " + Math.round((now - lastSwitch) / 1e6) + " ms after the page was shown");
+                }
+            }
+        }
+        lastPulse = now;
+        if (measuringStalls) {
+            gcAtLastPulse = gcMillis();
+        }
+        if (!afterNextPulse.isEmpty()) {
+            List<Runnable> due = new ArrayList<>(afterNextPulse);
+            afterNextPulse.clear();
+            due.forEach(Runnable::run);
+        }
+        if (waitingForIdle) {
+            // Filters are measured once start-up work is over: every page built, no read or count running.
+            if (!window.idle()) {
+                idleSince = 0;
+            } else if (idleSince == 0) {
+                idleSince = now;
+            } else if (now - idleSince > 500_000_000L) {
+                waitingForIdle = false;
+                result.put("idleMs", System.currentTimeMillis() - jvmStart());
+                nextSearch();
+            }
+        }
+        if (drainStarted != 0) {
+            watchDrain(now);
+        }
+    }
+
+    private long gcAtLastPulse;
+    private long slowPulsesWithGc;
+    private final List<String> slowPulseLog = new ArrayList<>();
+
+    /** Milliseconds spent in garbage collection since the JVM started. */
+    private static long gcMillis() {
+        long total = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
+    }
+
+    private boolean waitingForIdle;
+    private boolean switching;
+    private long maxSwitchNanos;
+    private long idleSince;
+
+    /** One text filter: from applying it until the pulse after its page is in the table. */
+    private void nextSearch() {
+        if (searchIndex >= SEARCHES.length) {
+            List<Long> sorted = new ArrayList<>(filterMillis);
+            Collections.sort(sorted);
+            result.put("filterMs", sorted.get(sorted.size() - 1));
+            result.put("filterMedianMs", sorted.get(sorted.size() / 2));
+            result.put("filterEachMs", List.copyOf(filterMillis));
+            result.put("filterRowsEachMs", List.copyOf(filterRowsMillis));
+            window.claimsModel().searchProperty().set("");
+            window.claimsModel().applyFilters();
+            startDrain();
+            return;
+        }
+        String text = SEARCHES[searchIndex++];
+        long before = window.claimsModel().pagesShownProperty().get();
+        ChangeListener<Number> shown = new ChangeListener<>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends Number> obs, Number old, Number n) {
+                if (n.longValue() > before) {
+                    window.claimsModel().pagesShownProperty().removeListener(this);
+                    long started = startedNanos;
+                    filterRowsMillis.add((System.nanoTime() - started) / 1_000_000);
+                    afterNextPulse.add(() -> {
+                        filterMillis.add((System.nanoTime() - started) / 1_000_000);
+                        nextSearch();
+                    });
+                }
+            }
+        };
+        window.claimsModel().pagesShownProperty().addListener(shown);
+        startedNanos = System.nanoTime();
+        window.claimsModel().searchProperty().set(text);
+        window.claimsModel().applyFilters();
+    }
+
+    private long startedNanos;
+
+    private void startDrain() {
+        window.mainModel().show(Page.OUTBOX);
+        window.outboxModel().stateProperty().set(DeliveryState.PENDING);
+        window.outboxModel().applyFilters();
+        measuringStalls = true;
+        lastPulse = 0;
+        drainStarted = System.nanoTime();
+        lastSwitch = drainStarted;
+        window.workerModel().start();
+    }
+
+    private void watchDrain(long now) {
+        if (now - lastSwitch > PAGE_SWITCH_NANOS) {
+            lastSwitch = now;
+            Page next = switch (window.mainModel().pageProperty().get()) {
+                case OUTBOX -> Page.WORKER;
+                case WORKER -> Page.CLAIMS;
+                default -> Page.OUTBOX;
+            };
+            window.mainModel().show(next);
+            switching = true;
+        }
+        WorkerSnapshot s = window.workerModel().snapshotProperty().get();
+        boolean finished = s != null && s.runState() == WorkerSnapshot.RunState.RUNNING
+                && s.attemptsThisRun() >= drainRows && s.due() == 0 && s.inFlight() == 0;
+        boolean timedOut = System.nanoTime() - drainStarted > DRAIN_LIMIT_NANOS;
+        if (finished || timedOut) {
+            finish(s, timedOut);
+        }
+    }
+
+    private void finish(WorkerSnapshot s, boolean timedOut) {
+        double seconds = (System.nanoTime() - drainStarted) / 1e9;
+        drainStarted = 0;
+        measuringStalls = false;
+        timer.stop();
+        result.put("maxFxStallMs", Math.round(maxGapNanos / 1e6));
+        result.put("pulsesOver50Ms", slowPulses);
+        result.put("slowPulsesDuringGc", slowPulsesWithGc);
+        result.put("slowPulses", List.copyOf(slowPulseLog));
+        result.put("maxPageSwitchMs", Math.round(maxSwitchNanos / 1e6));
+        result.put("pulsesMeasured", pulses);
+        result.put("drainSeconds", Math.round(seconds * 10) / 10.0);
+        result.put("drainSent", s == null ? 0 : s.sentThisRun());
+        result.put("drainFailedOrRetried", s == null ? 0 : s.failedThisRun() + s.retriedThisRun());
+        result.put("drainEventsPerSecond", s == null ? 0 : Math.round((s.sentThisRun() + s.failedThisRun()) / seconds));
+        result.put("drainTimedOut", timedOut);
+        result.put("rssMb", procStatusMb("VmRSS"));
+        result.put("peakRssMb", procStatusMb("VmHWM"));
+        result.put("heapUsedMb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+        window.workerModel().pause();
+        done.accept(result);
+    }
+
+    /** A line of /proc/self/status in MB, or -1 where there is no such file. */
+    static long procStatusMb(String field) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith(field + ":")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                }
+            }
+        } catch (Exception e) {
+            return -1;
+        }
+        return -1;
+    }
+}

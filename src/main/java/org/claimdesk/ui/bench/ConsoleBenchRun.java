@@ -1,0 +1,43 @@
+package org.claimdesk.ui.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import javafx.application.Platform;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.ui.Console;
+import org.claimdesk.ui.ConsoleServices;
+
+/**
+ * The measured side of {@code claimdesk bench ui}, in a JVM of its own so that {@code firstFrameMs} counts
+ * from that JVM's start: opens the real console on the prepared database and prints one line,
+ * {@code CONSOLE-BENCH <json>}, when the probe is done.
+ */
+public final class ConsoleBenchRun {
+    static final String MARKER = "CONSOLE-BENCH ";
+    static final int CONCURRENCY = 16;
+    static final Duration LATENCY = Duration.ofMillis(20);
+
+    private ConsoleBenchRun() {
+    }
+
+    /** Arguments: database file, rows to drain, settings folder. */
+    public static void main(String[] args) {
+        Path db = Path.of(args[0]);
+        int drain = Integer.parseInt(args[1]);
+        Path settings = Path.of(args[2]);
+        Console.open(db, file -> ConsoleServices.on(Database.open(file),
+                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
+                        .withFailures(0.02, 0.005))),
+                WorkerSettings.defaults().withConcurrency(CONCURRENCY).withInterval(Duration.ofMillis(500))),
+                settings, window -> new BenchProbe(window, drain, result -> {
+                    System.out.println(MARKER + Json.write(result));
+                    System.out.flush();
+                    Platform.exit();
+                }).start());
+        System.exit(0);
+    }
+}

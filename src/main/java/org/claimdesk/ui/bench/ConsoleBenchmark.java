@@ -1,0 +1,131 @@
+package org.claimdesk.ui.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.Json;
+
+/**
+ * {@code claimdesk bench ui}: prepares a temporary database, runs the real console on it in a child JVM
+ * (under the X display in {@code $DISPLAY}, else headless Monocle when it is on the class path) and returns
+ * what the child measured, with the set-up figures.
+ */
+public final class ConsoleBenchmark {
+    static final long CHILD_LIMIT_MINUTES = 15;
+    /** Extra JVM options for the measured console, e.g. "-Xmx256m -XX:+UseSerialGC". */
+    public static final String JAVA_OPTIONS_ENV = "CLAIMDESK_BENCH_JAVA_OPTIONS";
+
+    private ConsoleBenchmark() {
+    }
+
+    public static Map<String, Object> run(int claims, int outbox, int drain) {
+        Path dir;
+        try {
+            dir = Files.createTempDirectory("claimdesk-bench-ui");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary folder: " + e.getMessage(), e);
+        }
+        try {
+            Path db = dir.resolve("bench.db");
+            BenchData.Summary data = BenchData.prepare(db, claims, outbox, drain);
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("claims", data.claims());
+            result.put("outboxRows", data.outboxRows());
+            result.put("drainRows", data.drainRows());
+            result.put("prepareMs", data.millis());
+            String display = System.getenv("DISPLAY");
+            boolean monocle = display == null || display.isBlank();
+            if (monocle && !monocleAvailable()) {
+                throw new ClaimDeskException("bench ui needs a display: run it under xvfb-run (or with Monocle on the"
+                        + " class path)");
+            }
+            result.put("display", monocle ? "Monocle headless" : "X display " + display);
+            String options = System.getenv(JAVA_OPTIONS_ENV);
+            result.put("javaOptions", options == null ? "" : options.strip());
+            result.put("concurrency", ConsoleBenchRun.CONCURRENCY);
+            result.put("stateLatencyMs", ConsoleBenchRun.LATENCY.toMillis());
+            result.putAll(child(dir, db, drain, monocle));
+            return result;
+        } finally {
+            deleteQuietly(dir);
+        }
+    }
+
+    static boolean monocleAvailable() {
+        try {
+            Class.forName("com.sun.glass.ui.monocle.MonoclePlatformFactory", false, ConsoleBenchmark.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle) {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw"));
+        String options = System.getenv(JAVA_OPTIONS_ENV);
+        if (options != null && !options.isBlank()) {
+            command.addAll(List.of(options.strip().split("\\s+")));
+        }
+        if (monocle) {
+            command.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless",
+                    "-Dheadless.geometry=1600x1000-32", "-Dprism.text=t2k"));
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsoleBenchRun.class.getName(),
+                db.toString(), Integer.toString(drain), dir.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("CLAIMDESK_HOME", dir.toString());
+        try {
+            Process process = builder.start();
+            String json = null;
+            List<String> tail = new ArrayList<>();
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = out.readLine(); line != null; line = out.readLine()) {
+                    if (line.startsWith(ConsoleBenchRun.MARKER)) {
+                        json = line.substring(ConsoleBenchRun.MARKER.length());
+                    } else {
+                        tail.add(line);
+                        if (tail.size() > 20) {
+                            tail.remove(0);
+                        }
+                    }
+                }
+            }
+            if (!process.waitFor(CHILD_LIMIT_MINUTES, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new ClaimDeskException("the console did not finish within " + CHILD_LIMIT_MINUTES + " minutes");
+            }
+            if (json == null) {
+                throw new ClaimDeskException("the console ended (exit " + process.exitValue() + ") without a result: "
+                        + String.join(" | ", tail));
+            }
+            return Json.mapper().readValue(json, LinkedHashMap.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run the console: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClaimDeskException("interrupted while the console ran");
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // A temporary folder left behind is harmless.
+        }
+    }
+}

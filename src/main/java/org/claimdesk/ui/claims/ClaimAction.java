@@ -1,0 +1,66 @@
+package org.claimdesk.ui.claims;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Transitions;
+
+/**
+ * A button in the claim's action bar: one transition the workflow allows from the claim's status.
+ *
+ * @param submit true for "Submit to state", which queues the submission in the outbox
+ * @param reasonRequired withdrawals, rejections, requests for information and moves back need a reason
+ */
+public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, boolean submit, boolean reasonRequired) {
+
+    /**
+     * The actions for a claim in {@code status}, in the transition table's order. A claim in SUBMITTING has
+     * none here: delivery moves it on, or staff abandon its outbox row in the Outbox view.
+     */
+    public static List<ClaimAction> from(ClaimStatus status) {
+        List<ClaimAction> actions = new ArrayList<>();
+        if (status == ClaimStatus.SUBMITTING) {
+            return actions;
+        }
+        for (ClaimStatus target : Transitions.allowedFrom(status)) {
+            actions.add(new ClaimAction(status, target, label(status, target), target == ClaimStatus.SUBMITTING,
+                    reasonRequired(status, target)));
+        }
+        return actions;
+    }
+
+    static boolean reasonRequired(ClaimStatus from, ClaimStatus to) {
+        return switch (to) {
+            case WITHDRAWN, REJECTED, NEEDS_INFO, IDENTITY_PENDING -> true;
+            case EVIDENCE_PENDING -> from != ClaimStatus.IDENTITY_PENDING;
+            default -> false;
+        };
+    }
+
+    static String label(ClaimStatus from, ClaimStatus to) {
+        return switch (to) {
+            case EVIDENCE_PENDING -> switch (from) {
+                case IDENTITY_PENDING -> "Identity verified";
+                case REJECTED -> "Amend claim";
+                default -> "Back to evidence";
+            };
+            case IDENTITY_PENDING -> "Back to identity check";
+            case READY_FOR_SUBMISSION -> "Evidence complete";
+            case SUBMITTING -> "Submit to state";
+            case SUBMITTED_TO_STATE -> "Information sent to state";
+            case NEEDS_INFO -> "State asked for information";
+            case APPROVED -> "Record approval";
+            case PAID -> "Record payment";
+            case REJECTED -> "Record rejection";
+            case WITHDRAWN -> "Withdraw";
+        };
+    }
+
+    /** The question asked before the action runs. */
+    public String confirmation(String claimNumber) {
+        if (submit) {
+            return "Submit claim " + claimNumber + " to the state? It is queued in the outbox and delivered by the worker.";
+        }
+        return "Move claim " + claimNumber + " from " + from.label() + " to " + target.label() + "?";
+    }
+}

@@ -1,0 +1,449 @@
+package org.claimdesk.ui.claims;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.collections.FXCollections;
+import javafx.collections.MapChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.VBox;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.ui.common.Cells;
+import org.claimdesk.ui.common.Dialogs;
+import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.LayoutMemory;
+import org.claimdesk.ui.common.NoticeLabel;
+
+/** The claims page: binds {@link ClaimsViewModel} to the FXML and forwards what staff do. No IO here. */
+public final class ClaimsView {
+    private final ClaimsViewModel model;
+    private final LayoutMemory layout;
+
+    @FXML private TextField claimSearch;
+    @FXML private ComboBox<String> jurisdictionFilter;
+    @FXML private CheckBox overdueFilter;
+    @FXML private Button clearFiltersButton;
+    @FXML private Button refreshClaimsButton;
+    @FXML private ProgressIndicator claimsLoading;
+    @FXML private FlowPane statusFilter;
+    @FXML private SplitPane claimsSplit;
+    @FXML private TableView<ClaimRow> claimsTable;
+    @FXML private TableColumn<ClaimRow, String> numberColumn;
+    @FXML private TableColumn<ClaimRow, String> jurisdictionColumn;
+    @FXML private TableColumn<ClaimRow, String> claimantColumn;
+    @FXML private TableColumn<ClaimRow, String> taxIdColumn;
+    @FXML private TableColumn<ClaimRow, String> propertyColumn;
+    @FXML private TableColumn<ClaimRow, String> amountColumn;
+    @FXML private TableColumn<ClaimRow, String> statusColumn;
+    @FXML private TableColumn<ClaimRow, String> caseColumn;
+    @FXML private TableColumn<ClaimRow, String> ageColumn;
+    @FXML private TableColumn<ClaimRow, ClaimRow> dueColumn;
+    @FXML private Button firstPageButton;
+    @FXML private Button previousPageButton;
+    @FXML private Button nextPageButton;
+    @FXML private Button lastPageButton;
+    @FXML private Label pageLabel;
+    @FXML private Label detailPlaceholder;
+    @FXML private VBox detailContent;
+    @FXML private Label detailTitle;
+    @FXML private Label detailStatus;
+    @FXML private Label detailOverdue;
+    @FXML private Label detailClaimant;
+    @FXML private GridPane detailGrid;
+    @FXML private Label taxIdValue;
+    @FXML private Button revealTaxIdButton;
+    @FXML private Button hideTaxIdButton;
+    @FXML private FlowPane claimActions;
+    @FXML private Label actionsHint;
+    @FXML private TableView<StatusChange> historyTable;
+    @FXML private TableColumn<StatusChange, String> historyAtColumn;
+    @FXML private TableColumn<StatusChange, String> historyToColumn;
+    @FXML private TableColumn<StatusChange, String> historyActorColumn;
+    @FXML private TableColumn<StatusChange, String> historyReasonColumn;
+    @FXML private TableView<AuditEntry> claimAuditTable;
+    @FXML private TableColumn<AuditEntry, String> auditAtColumn;
+    @FXML private TableColumn<AuditEntry, String> auditActorColumn;
+    @FXML private TableColumn<AuditEntry, String> auditActionColumn;
+    @FXML private TableColumn<AuditEntry, String> auditReasonColumn;
+    @FXML private TableView<ClaimDetail.Delivery> claimOutboxTable;
+    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryIdColumn;
+    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryStateColumn;
+    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryAttemptsColumn;
+    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryErrorColumn;
+    @FXML private TableView<DeliveryAttempt> claimAttemptsTable;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptNoColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptAtColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptHttpColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptOutcomeColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptDetailColumn;
+    @FXML private Label claimsNotice;
+
+    private final Map<ClaimStatus, ToggleButton> chips = new EnumMap<>(ClaimStatus.class);
+    private boolean syncingSelection;
+
+    public ClaimsView(ClaimsViewModel model, LayoutMemory layout) {
+        this.model = model;
+        this.layout = layout;
+    }
+
+    @FXML
+    private void initialize() {
+        bindFilters();
+        bindTable();
+        bindPager();
+        bindDetail();
+        NoticeLabel.bind(claimsNotice, model.noticeProperty());
+        layout.split("claims", claimsSplit);
+        layout.table("claims", claimsTable);
+    }
+
+    private void bindFilters() {
+        claimSearch.textProperty().bindBidirectional(model.searchProperty());
+        claimSearch.setOnAction(e -> model.applyFilters());
+        claimSearch.textProperty().addListener((obs, old, text) -> {
+            if (text == null || text.isEmpty()) {
+                model.applyFilters();
+            }
+        });
+        jurisdictionFilter.setItems(FXCollections.observableArrayList());
+        model.jurisdictions().addListener((javafx.collections.ListChangeListener<String>) c -> {
+            String current = model.jurisdictionProperty().get();
+            jurisdictionFilter.getItems().setAll(model.jurisdictions());
+            jurisdictionFilter.getItems().add(0, null);
+            jurisdictionFilter.setValue(current);
+        });
+        jurisdictionFilter.setButtonCell(jurisdictionCell());
+        jurisdictionFilter.setCellFactory(list -> jurisdictionCell());
+        jurisdictionFilter.valueProperty().addListener((obs, old, value) -> {
+            if (!java.util.Objects.equals(value, model.jurisdictionProperty().get())) {
+                model.jurisdictionProperty().set(value);
+                model.applyFilters();
+            }
+        });
+        overdueFilter.selectedProperty().bindBidirectional(model.overdueOnlyProperty());
+        overdueFilter.setOnAction(e -> model.applyFilters());
+        clearFiltersButton.setOnAction(e -> {
+            model.clearFilters();
+            jurisdictionFilter.setValue(null);
+        });
+        refreshClaimsButton.setOnAction(e -> model.refresh());
+        claimsLoading.visibleProperty().bind(model.loadingProperty());
+
+        for (ClaimStatus status : ClaimStatus.values()) {
+            ToggleButton chip = new ToggleButton(status.label());
+            chip.setId("status-" + status.name());
+            chip.getStyleClass().addAll("chip", "chip-" + status.name().toLowerCase(java.util.Locale.ROOT));
+            chip.setFocusTraversable(false);
+            chip.setOnAction(e -> model.toggleStatus(status, chip.isSelected()));
+            chips.put(status, chip);
+            statusFilter.getChildren().add(chip);
+        }
+        model.statusCounts().addListener((MapChangeListener<ClaimStatus, Integer>) c -> updateChip(c.getKey()));
+        model.activeStatusesProperty().addListener((obs, old, active) ->
+                chips.forEach((status, chip) -> chip.setSelected(active.contains(status))));
+    }
+
+    private static ListCell<String> jurisdictionCell() {
+        return new ListCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item == null ? "All jurisdictions" : item);
+            }
+        };
+    }
+
+    private void updateChip(ClaimStatus status) {
+        Integer n = model.statusCounts().get(status);
+        chips.get(status).setText(status.label() + "  " + Formats.count(n == null ? 0 : n));
+    }
+
+    private void bindTable() {
+        claimsTable.setItems(model.rows());
+        Cells.text(numberColumn, ClaimRow::claimNumber);
+        Cells.text(jurisdictionColumn, ClaimRow::jurisdiction);
+        Cells.text(claimantColumn, ClaimRow::claimantName);
+        Cells.text(taxIdColumn, ClaimRow::taxIdMasked);
+        taxIdColumn.getStyleClass().add("mono");
+        Cells.text(propertyColumn, r -> r.propertyType().name());
+        Cells.number(amountColumn, r -> Formats.money(r.amountCents()));
+        Cells.badge(statusColumn, r -> r.status().name(), name -> ClaimStatus.valueOf(name).label());
+        Cells.text(caseColumn, ClaimRow::stateCaseId);
+        Cells.number(ageColumn, r -> r.ageDays() + " d");
+        dueColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
+        dueColumn.setCellFactory(col -> new TableCell<>() {
+            @Override
+            protected void updateItem(ClaimRow row, boolean empty) {
+                super.updateItem(row, empty);
+                getStyleClass().remove("overdue");
+                if (empty || row == null || row.decisionDueOn() == null) {
+                    setText(null);
+                    return;
+                }
+                setText(row.overdue() ? "⚠ " + Formats.date(row.decisionDueOn()) : Formats.date(row.decisionDueOn()));
+                if (row.overdue()) {
+                    getStyleClass().add("overdue");
+                }
+            }
+        });
+        numberColumn.setUserData(ClaimQuery.Sort.CLAIM_NUMBER);
+        jurisdictionColumn.setUserData(ClaimQuery.Sort.JURISDICTION);
+        claimantColumn.setUserData(ClaimQuery.Sort.CLAIMANT);
+        propertyColumn.setUserData(ClaimQuery.Sort.PROPERTY_TYPE);
+        amountColumn.setUserData(ClaimQuery.Sort.AMOUNT);
+        statusColumn.setUserData(ClaimQuery.Sort.STATUS);
+        caseColumn.setUserData(ClaimQuery.Sort.STATE_CASE_ID);
+        ageColumn.setUserData(ClaimQuery.Sort.FILED_ON);
+        dueColumn.setUserData(ClaimQuery.Sort.DECISION_DUE_ON);
+        // Sorting happens in the database over every match, not over the page on screen.
+        claimsTable.setSortPolicy(table -> {
+            if (table.getSortOrder().isEmpty()) {
+                model.sortBy(ClaimQuery.Sort.CLAIM_ID, false);
+            } else {
+                TableColumn<ClaimRow, ?> col = table.getSortOrder().get(0);
+                boolean desc = col.getSortType() == TableColumn.SortType.DESCENDING;
+                // Age grows as the filing date gets older: oldest first means filed_on ascending.
+                if (col == ageColumn) {
+                    desc = !desc;
+                }
+                model.sortBy((ClaimQuery.Sort) col.getUserData(), desc);
+            }
+            return true;
+        });
+        claimsTable.getSelectionModel().selectedItemProperty().addListener((obs, old, row) -> {
+            if (!syncingSelection && row != null) {
+                model.select(row);
+            }
+        });
+        // A refresh may replace the rows: put the selection back on the same claim.
+        model.selectedProperty().addListener((obs, old, row) -> reselect(row));
+        model.rows().addListener((javafx.collections.ListChangeListener<ClaimRow>) c -> reselect(model.selectedProperty().get()));
+    }
+
+    private void reselect(ClaimRow row) {
+        if (row == null) {
+            return;
+        }
+        ClaimRow shown = claimsTable.getSelectionModel().getSelectedItem();
+        if (shown != null && shown.claimId() == row.claimId() && shown.equals(row)) {
+            return;
+        }
+        syncingSelection = true;
+        try {
+            int index = -1;
+            for (int i = 0; i < model.rows().size(); i++) {
+                if (model.rows().get(i).claimId() == row.claimId()) {
+                    index = i;
+                    break;
+                }
+            }
+            if (index >= 0) {
+                claimsTable.getSelectionModel().clearAndSelect(index);
+            }
+        } finally {
+            syncingSelection = false;
+        }
+    }
+
+    private void bindPager() {
+        model.pagingProperty().addListener((obs, old, p) -> {
+            pageLabel.setText(p.describe());
+            previousPageButton.setDisable(!p.hasPrevious());
+            firstPageButton.setDisable(!p.hasPrevious());
+            nextPageButton.setDisable(!p.hasNext());
+            lastPageButton.setDisable(!p.hasNext());
+            if (old != null && old.offset() != p.offset()) {
+                claimsTable.scrollTo(0);
+            }
+        });
+        pageLabel.setText(model.pagingProperty().get().describe());
+        firstPageButton.setOnAction(e -> model.firstPage());
+        previousPageButton.setOnAction(e -> model.previousPage());
+        nextPageButton.setOnAction(e -> model.nextPage());
+        lastPageButton.setOnAction(e -> model.lastPage());
+    }
+
+    private void bindDetail() {
+        detailContent.visibleProperty().bind(model.selectedProperty().isNotNull());
+        detailContent.managedProperty().bind(detailContent.visibleProperty());
+        detailPlaceholder.visibleProperty().bind(model.selectedProperty().isNull());
+        detailPlaceholder.managedProperty().bind(detailPlaceholder.visibleProperty());
+        model.selectedProperty().addListener((obs, old, row) -> showClaim(row));
+        model.actions().addListener((javafx.collections.ListChangeListener<ClaimAction>) c -> showActions());
+        claimActions.disableProperty().bind(model.busyProperty());
+        revealTaxIdButton.disableProperty().bind(model.busyProperty());
+        model.revealedTaxIdProperty().addListener((obs, old, v) -> showTaxId());
+        revealTaxIdButton.setOnAction(e -> reveal());
+        hideTaxIdButton.setOnAction(e -> model.hideTaxId());
+
+        Cells.text(historyAtColumn, h -> Formats.time(h.at()));
+        Cells.text(historyToColumn, h -> h.toStatus().label());
+        Cells.text(historyActorColumn, StatusChange::actor);
+        Cells.text(historyReasonColumn, StatusChange::reason);
+        Cells.text(auditAtColumn, a -> Formats.time(a.at()));
+        Cells.text(auditActorColumn, AuditEntry::actor);
+        Cells.text(auditActionColumn, AuditEntry::action);
+        Cells.text(auditReasonColumn, AuditEntry::reason);
+        Cells.text(deliveryIdColumn, d -> Long.toString(d.event().outboxEventId()));
+        Cells.badge(deliveryStateColumn, d -> d.event().deliveryState().name(), Formats::label);
+        Cells.number(deliveryAttemptsColumn, d -> Integer.toString(d.event().attempts()));
+        Cells.textWithTooltip(deliveryErrorColumn, d -> Formats.oneLine(d.event().lastError(), 200),
+                d -> d.event().lastError());
+        Cells.number(attemptNoColumn, a -> Integer.toString(a.attemptNo()));
+        Cells.text(attemptAtColumn, a -> Formats.time(a.startedAt()));
+        Cells.text(attemptHttpColumn, a -> a.httpStatus() == null ? "—" : a.httpStatus().toString());
+        Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
+        Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
+        claimOutboxTable.getSelectionModel().selectedItemProperty().addListener((obs, old, d) ->
+                claimAttemptsTable.getItems().setAll(d == null ? java.util.List.of() : d.attempts()));
+        model.detailProperty().addListener((obs, old, d) -> showDetail(d));
+        showClaim(null);
+    }
+
+    private void showClaim(ClaimRow row) {
+        detailGrid.getChildren().clear();
+        if (row == null) {
+            historyTable.getItems().clear();
+            claimAuditTable.getItems().clear();
+            claimOutboxTable.getItems().clear();
+            claimAttemptsTable.getItems().clear();
+            return;
+        }
+        detailTitle.setText(row.claimNumber());
+        detailStatus.setText(row.status().label());
+        detailStatus.getStyleClass().setAll("label", "badge", "badge-" + row.status().name().toLowerCase(java.util.Locale.ROOT));
+        detailOverdue.setVisible(row.overdue());
+        detailOverdue.setManaged(row.overdue());
+        detailClaimant.setText(row.claimantName());
+        int r = 0;
+        r = field(r, "Jurisdiction", row.jurisdiction());
+        r = field(r, "Claim type", Formats.label(row.claimType().name()));
+        r = field(r, "Property", row.propertyType().name() + " · " + row.propertyType().description());
+        r = field(r, "Amount", Formats.money(row.amountCents()));
+        r = field(r, "Holder", row.holderName() + (row.holderId() == null ? "" : " (" + row.holderId() + ")"));
+        r = field(r, "State property id", row.statePropertyId());
+        r = field(r, "Filed", Formats.date(row.filedOn()) + " (" + row.ageDays() + " days ago)");
+        r = field(r, "State case id", row.stateCaseId() == null ? "—" : row.stateCaseId());
+        field(r, "Decision due", row.decisionDueOn() == null ? "—"
+                : Formats.date(row.decisionDueOn()) + (row.overdue() ? "  (overdue)" : ""));
+        showTaxId();
+    }
+
+    private int field(int row, String name, String value) {
+        Label n = new Label(name);
+        n.getStyleClass().add("field-name");
+        Label v = new Label(value);
+        v.setWrapText(true);
+        v.getStyleClass().add("field-value");
+        detailGrid.addRow(row, n, v);
+        return row + 1;
+    }
+
+    private void showTaxId() {
+        ClaimRow row = model.selectedProperty().get();
+        String revealed = model.revealedTaxIdProperty().get();
+        taxIdValue.setText(revealed != null ? revealed : row == null ? "" : row.taxIdMasked());
+        taxIdValue.getStyleClass().remove("revealed");
+        if (revealed != null) {
+            taxIdValue.getStyleClass().add("revealed");
+        }
+        revealTaxIdButton.setVisible(revealed == null);
+        revealTaxIdButton.setManaged(revealed == null);
+        hideTaxIdButton.setVisible(revealed != null);
+        hideTaxIdButton.setManaged(revealed != null);
+    }
+
+    private void showActions() {
+        claimActions.getChildren().clear();
+        ClaimRow row = model.selectedProperty().get();
+        for (ClaimAction action : model.actions()) {
+            Button b = new Button(action.label());
+            b.setId("action-" + action.target().name());
+            b.getStyleClass().add(action.submit() ? "accent"
+                    : action.target() == ClaimStatus.WITHDRAWN || action.target() == ClaimStatus.REJECTED ? "danger"
+                    : "button-outlined");
+            b.setTooltip(new Tooltip("Moves the claim to " + action.target().label()
+                    + (action.reasonRequired() ? "; asks for a reason" : "")));
+            b.setOnAction(e -> perform(action));
+            claimActions.getChildren().add(b);
+        }
+        if (row == null) {
+            actionsHint.setText("");
+        } else if (row.status() == ClaimStatus.SUBMITTING) {
+            actionsHint.setText("A submission is in flight: the worker moves the claim on when the state acknowledges it;"
+                    + " to fix and resubmit, abandon its failed row in the Outbox view.");
+        } else if (model.actions().isEmpty()) {
+            actionsHint.setText(row.status().label() + " is final: no further actions.");
+        } else {
+            actionsHint.setText("");
+        }
+    }
+
+    private void perform(ClaimAction action) {
+        ClaimRow row = model.selectedProperty().get();
+        if (row == null) {
+            return;
+        }
+        Optional<Dialogs.Answer> answer = Dialogs.confirmWithReason(claimsTable.getScene().getWindow(), action.label(),
+                action.confirmation(row.claimNumber()), action.label(), action.reasonRequired(),
+                action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)");
+        answer.ifPresent(a -> model.perform(action, a.reason()));
+    }
+
+    private void reveal() {
+        ClaimRow row = model.selectedProperty().get();
+        if (row == null) {
+            return;
+        }
+        Dialogs.confirmWithReason(claimsTable.getScene().getWindow(), "Reveal tax id",
+                "Reveal the whole tax id of claim " + row.claimNumber() + "? The reveal is audited.", "Reveal",
+                true, "Why do you need it? (required)")
+                .ifPresent(a -> model.revealTaxId(a.reason()));
+    }
+
+    private void showDetail(ClaimDetail d) {
+        if (d == null) {
+            return;
+        }
+        historyTable.getItems().setAll(d.history());
+        claimAuditTable.getItems().setAll(d.audit());
+        Long selectedDelivery = Optional.ofNullable(claimOutboxTable.getSelectionModel().getSelectedItem())
+                .map(x -> x.event().outboxEventId()).orElse(null);
+        claimOutboxTable.getItems().setAll(d.deliveries());
+        if (!d.deliveries().isEmpty()) {
+            int index = 0;
+            for (int i = 0; i < d.deliveries().size(); i++) {
+                if (selectedDelivery != null && d.deliveries().get(i).event().outboxEventId() == selectedDelivery) {
+                    index = i;
+                }
+            }
+            claimOutboxTable.getSelectionModel().select(index);
+        }
+    }
+
+    /** Ctrl+F: focus the search field with its text selected. */
+    public void focusSearch() {
+        claimSearch.requestFocus();
+        claimSearch.selectAll();
+    }
+}

@@ -1,0 +1,472 @@
+package org.claimdesk.ui.claims;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyLongProperty;
+import javafx.beans.property.ReadOnlyLongWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.collections.ObservableMap;
+import org.claimdesk.app.AdvanceResult;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.SubmitResult;
+import org.claimdesk.app.Workflow;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.Paging;
+import org.claimdesk.ui.common.Rows;
+import org.claimdesk.ui.common.TaskRunner;
+
+/**
+ * The claims page: filters, one page of rows read from the database, counts per status, the selected
+ * claim's detail and the workflow actions allowed for it. Every read and write runs through the
+ * {@link TaskRunner}; results that arrive after a newer request are dropped.
+ */
+public final class ClaimsViewModel {
+    public static final int PAGE_SIZE = 200;
+
+    private final Queries queries;
+    private final Workflow workflow;
+    private final TaskRunner tasks;
+    private final String actor;
+
+    private final StringProperty search = new SimpleStringProperty("");
+    private final ObjectProperty<String> jurisdiction = new SimpleObjectProperty<>();
+    private final BooleanProperty overdueOnly = new SimpleBooleanProperty();
+    private final Set<ClaimStatus> statuses = EnumSet.noneOf(ClaimStatus.class);
+    private ClaimQuery.Sort sort = ClaimQuery.Sort.CLAIM_ID;
+    private boolean descending;
+
+    private final ObservableList<ClaimRow> rows = FXCollections.observableArrayList();
+    private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
+    private final ObservableMap<ClaimStatus, Integer> statusCounts = FXCollections.observableMap(new EnumMap<>(ClaimStatus.class));
+    private final ReadOnlyObjectWrapper<Set<ClaimStatus>> activeStatuses = new ReadOnlyObjectWrapper<>(Set.of());
+    private final ReadOnlyObjectWrapper<Paging> paging = new ReadOnlyObjectWrapper<>(Paging.first(PAGE_SIZE));
+    private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<ClaimRow> selected = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<ClaimDetail> detail = new ReadOnlyObjectWrapper<>();
+    private final ObservableList<ClaimAction> actions = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper revealedTaxId = new ReadOnlyStringWrapper();
+    private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+
+    private long pageRequest;
+    private long countRequest;
+    private long detailRequest;
+    private long lastFilterNanos;
+    private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyLongWrapper pagesShown = new ReadOnlyLongWrapper();
+
+    public ClaimsViewModel(Queries queries, Workflow workflow, TaskRunner tasks, String actor) {
+        this.queries = queries;
+        this.workflow = workflow;
+        this.tasks = tasks;
+        this.actor = actor;
+    }
+
+    // ---- inputs -------------------------------------------------------------------------------------
+
+    public StringProperty searchProperty() {
+        return search;
+    }
+
+    public ObjectProperty<String> jurisdictionProperty() {
+        return jurisdiction;
+    }
+
+    public BooleanProperty overdueOnlyProperty() {
+        return overdueOnly;
+    }
+
+    // ---- outputs ------------------------------------------------------------------------------------
+
+    public ObservableList<ClaimRow> rows() {
+        return rows;
+    }
+
+    public ObservableList<String> jurisdictions() {
+        return jurisdictions;
+    }
+
+    public ObservableMap<ClaimStatus, Integer> statusCounts() {
+        return statusCounts;
+    }
+
+    public ReadOnlyObjectProperty<Set<ClaimStatus>> activeStatusesProperty() {
+        return activeStatuses.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Paging> pagingProperty() {
+        return paging.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty loadingProperty() {
+        return loading.getReadOnlyProperty();
+    }
+
+    /** True while an action (advance, submit, reveal) is under way; the action bar is disabled. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<ClaimRow> selectedProperty() {
+        return selected.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<ClaimDetail> detailProperty() {
+        return detail.getReadOnlyProperty();
+    }
+
+    public ObservableList<ClaimAction> actions() {
+        return actions;
+    }
+
+    public ReadOnlyStringProperty revealedTaxIdProperty() {
+        return revealedTaxId.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Notice> noticeProperty() {
+        return notice.getReadOnlyProperty();
+    }
+
+    /** How long the last filter took from {@link #applyFilters()} until its page was in {@link #rows()}. */
+    public ReadOnlyObjectProperty<Long> lastPageMillisProperty() {
+        return lastPageMillis.getReadOnlyProperty();
+    }
+
+    /** Counts the pages put into {@link #rows()}; goes up by one each time a page arrives. */
+    public ReadOnlyLongProperty pagesShownProperty() {
+        return pagesShown.getReadOnlyProperty();
+    }
+
+    public ClaimQuery.Sort sort() {
+        return sort;
+    }
+
+    public boolean descending() {
+        return descending;
+    }
+
+    // ---- commands -----------------------------------------------------------------------------------
+
+    /** First load: the jurisdictions for the filter, then the first page and the counts. */
+    public void load() {
+        tasks.submit("load jurisdictions", p -> queries.jurisdictions(), jurisdictions::setAll,
+                e -> notice.set(Notice.error("load the jurisdictions", e)));
+        applyFilters();
+    }
+
+    public void toggleStatus(ClaimStatus status, boolean on) {
+        if (on ? statuses.add(status) : statuses.remove(status)) {
+            activeStatuses.set(Set.copyOf(statuses));
+            applyFilters();
+        }
+    }
+
+    public void clearStatuses() {
+        if (!statuses.isEmpty()) {
+            statuses.clear();
+            activeStatuses.set(Set.of());
+            applyFilters();
+        }
+    }
+
+    public void clearFilters() {
+        statuses.clear();
+        activeStatuses.set(Set.of());
+        search.set("");
+        jurisdiction.set(null);
+        overdueOnly.set(false);
+        applyFilters();
+    }
+
+    /** Back to the first page with the current filters. */
+    public void applyFilters() {
+        lastFilterNanos = System.nanoTime();
+        paging.set(paging.get().firstPage());
+        loadPage(true);
+    }
+
+    /** Reloads the current page and the counts; the selection stays when its claim is still on the page. */
+    public void refresh() {
+        loadPage(true);
+        ClaimRow current = selected.get();
+        if (current != null) {
+            loadDetail(current.claimId());
+        }
+    }
+
+    /** The rows on screen only (no counts): what the live refresh does while deliveries move. */
+    public void refreshRows() {
+        loadPage(false);
+    }
+
+    public void sortBy(ClaimQuery.Sort newSort, boolean desc) {
+        ClaimQuery.Sort value = newSort == null ? ClaimQuery.Sort.CLAIM_ID : newSort;
+        if (value != sort || desc != descending) {
+            sort = value;
+            descending = desc;
+            paging.set(paging.get().firstPage());
+            loadPage(false);
+        }
+    }
+
+    public void nextPage() {
+        movePage(paging.get().next());
+    }
+
+    public void previousPage() {
+        movePage(paging.get().previous());
+    }
+
+    public void firstPage() {
+        movePage(paging.get().firstPage());
+    }
+
+    public void lastPage() {
+        movePage(paging.get().lastPage());
+    }
+
+    private void movePage(Paging target) {
+        if (target.offset() != paging.get().offset()) {
+            paging.set(target);
+            loadPage(false);
+        }
+    }
+
+    ClaimQuery query() {
+        LocalDate overdueOn = overdueOnly.get() ? queries.today() : null;
+        String text = search.get() == null ? null : search.get().strip();
+        return new ClaimQuery(statuses, jurisdiction.get(), text, overdueOn, sort, descending,
+                paging.get().offset(), PAGE_SIZE);
+    }
+
+    private void loadPage(boolean withCounts) {
+        ClaimQuery query = query();
+        long request = ++pageRequest;
+        long started = lastFilterNanos;
+        loading.set(true);
+        tasks.submitInteractive("load claims page", p -> {
+            LocalDate today = queries.today();
+            List<ClaimRow> page = new ArrayList<>();
+            for (Claim c : queries.claims(query)) {
+                page.add(ClaimRow.of(c, today));
+            }
+            return page;
+        }, page -> {
+            if (request != pageRequest) {
+                return;
+            }
+            Rows.merge(rows, page, ClaimRow::claimId);
+            reselect();
+            pagesShown.set(pagesShown.get() + 1);
+            if (started != 0) {
+                lastPageMillis.set((System.nanoTime() - started) / 1_000_000);
+                lastFilterNanos = 0;
+            }
+            // The counts follow the page, so the rows staff wait for never share the CPU with the count scan.
+            if (withCounts) {
+                loadCounts(query);
+            } else {
+                loading.set(false);
+            }
+        }, e -> {
+            if (request == pageRequest) {
+                loading.set(false);
+                notice.set(Notice.error("load claims", e));
+            }
+        });
+    }
+
+    private void loadCounts(ClaimQuery query) {
+        long request = ++countRequest;
+        // One scan: the per-status counts ignore the status filter, so the total is their sum over the chosen statuses.
+        tasks.submit("count claims", p -> {
+            Map<ClaimStatus, Integer> perStatus = queries.countClaimsByStatus(query);
+            int total = 0;
+            for (Map.Entry<ClaimStatus, Integer> e : perStatus.entrySet()) {
+                if (query.statuses().isEmpty() || query.statuses().contains(e.getKey())) {
+                    total += e.getValue();
+                }
+            }
+            return new Counts(total, perStatus);
+        },
+                counts -> {
+                    if (request != countRequest) {
+                        return;
+                    }
+                    paging.set(paging.get().withTotal(counts.total()));
+                    statusCounts.putAll(counts.perStatus());
+                    loading.set(false);
+                }, e -> {
+                    if (request == countRequest) {
+                        loading.set(false);
+                        notice.set(Notice.error("count claims", e));
+                    }
+                });
+    }
+
+    private record Counts(int total, Map<ClaimStatus, Integer> perStatus) {
+    }
+
+    /** After a page load: keep the selected claim selected (as its fresh row) when it is on the page. */
+    private void reselect() {
+        ClaimRow current = selected.get();
+        if (current == null) {
+            return;
+        }
+        for (ClaimRow row : rows) {
+            if (row.claimId() == current.claimId()) {
+                if (!row.equals(current)) {
+                    selected.set(row);
+                    actions.setAll(ClaimAction.from(row.status()));
+                }
+                return;
+            }
+        }
+    }
+
+    /** Shows {@code row} in the detail pane (null clears it). */
+    public void select(ClaimRow row) {
+        ClaimRow current = selected.get();
+        if (row != null && current != null && row.claimId() == current.claimId()) {
+            if (!row.equals(current)) {
+                selected.set(row);
+                actions.setAll(ClaimAction.from(row.status()));
+            }
+            return;
+        }
+        selected.set(row);
+        revealedTaxId.set(null);
+        detail.set(null);
+        if (row == null) {
+            actions.clear();
+            return;
+        }
+        actions.setAll(ClaimAction.from(row.status()));
+        loadDetail(row.claimId());
+    }
+
+    private void loadDetail(long claimId) {
+        long request = ++detailRequest;
+        tasks.submitInteractive("load claim detail", p -> readDetail(claimId), d -> {
+            if (request == detailRequest && selected.get() != null && selected.get().claimId() == claimId) {
+                detail.set(d);
+                if (d.claim() != null && !d.claim().equals(selected.get())) {
+                    selected.set(d.claim());
+                    actions.setAll(ClaimAction.from(d.claim().status()));
+                }
+            }
+        }, e -> {
+            if (request == detailRequest) {
+                notice.set(Notice.error("load the claim's detail", e));
+            }
+        });
+    }
+
+    private ClaimDetail readDetail(long claimId) {
+        LocalDate today = queries.today();
+        ClaimRow row = queries.claim(claimId).map(c -> ClaimRow.of(c, today)).orElse(null);
+        List<ClaimDetail.Delivery> deliveries = new ArrayList<>();
+        for (OutboxEvent e : queries.outboxForClaim(claimId)) {
+            deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
+        }
+        return new ClaimDetail(row, queries.history(claimId),
+                queries.audit(Long.toString(claimId), null, null, 0, 200).stream()
+                        .filter(a -> AuditActions.SUBJECT_CLAIM.equals(a.subjectType())).toList(),
+                deliveries);
+    }
+
+    /**
+     * Runs {@code action} on the selected claim, checked against the version staff saw. Ends in a notice:
+     * the new status, or why it was refused (for example because someone else changed the claim).
+     */
+    public void perform(ClaimAction action, String reason) {
+        ClaimRow row = selected.get();
+        if (row == null || action == null) {
+            return;
+        }
+        if (row.status() != action.from()) {
+            notice.set(Notice.warning("Claim " + row.claimNumber() + " is now " + row.status().label()
+                    + "; choose again from its current actions"));
+            return;
+        }
+        if (action.reasonRequired() && (reason == null || reason.isBlank())) {
+            notice.set(Notice.warning("\"" + action.label() + "\" needs a reason; nothing was changed"));
+            return;
+        }
+        busy.set(true);
+        if (action.submit()) {
+            tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, "sub-" + UUID.randomUUID()),
+                    (SubmitResult r) -> {
+                        busy.set(false);
+                        notice.set(Notice.success("Claim " + r.claimNumber() + " queued for the state (outbox row "
+                                + r.outboxEventId() + ", key " + r.idempotencyKey() + ")"));
+                        refresh();
+                    }, e -> failed("submit claim " + row.claimNumber(), e));
+        } else {
+            String key = "ui-" + UUID.randomUUID();
+            tasks.submit("advance claim", p -> workflow.advance(row.claimId(), action.target(), actor, key, reason,
+                    row.version()), (AdvanceResult r) -> {
+                        busy.set(false);
+                        notice.set(Notice.success("Claim " + r.claimNumber() + " moved from " + r.from().label() + " to "
+                                + r.to().label()));
+                        refresh();
+                    }, e -> failed("move claim " + row.claimNumber(), e));
+        }
+    }
+
+    /** Shows the selected claim's whole tax id; the reveal is written to the audit trail with the reason. */
+    public void revealTaxId(String reason) {
+        ClaimRow row = selected.get();
+        if (row == null) {
+            return;
+        }
+        if (reason == null || reason.isBlank()) {
+            notice.set(Notice.warning("Revealing a tax id needs a reason; it was not revealed"));
+            return;
+        }
+        busy.set(true);
+        tasks.submit("reveal tax id", p -> workflow.revealTaxId(row.claimId(), actor, reason), taxId -> {
+            busy.set(false);
+            ClaimRow now = selected.get();
+            if (now != null && now.claimId() == row.claimId()) {
+                revealedTaxId.set(taxId);
+            }
+            notice.set(Notice.info("Tax id of claim " + row.claimNumber() + " revealed; the reveal is in the audit trail"));
+            loadDetail(row.claimId());
+        }, e -> failed("reveal the tax id of " + row.claimNumber(), e));
+    }
+
+    public void hideTaxId() {
+        revealedTaxId.set(null);
+    }
+
+    private void failed(String doing, Throwable e) {
+        busy.set(false);
+        notice.set(Notice.error(doing, e));
+        refresh();
+    }
+}

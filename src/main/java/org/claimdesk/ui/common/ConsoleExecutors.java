@@ -1,0 +1,76 @@
+package org.claimdesk.ui.common;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The console's threads: a small pool for database reads and writes, and one scheduler for periodic
+ * refreshes. Every thread is a named daemon that logs what escapes it; both shut down in
+ * {@code Application.stop()}.
+ */
+public final class ConsoleExecutors implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleExecutors.class);
+
+    private final ExecutorService background;
+    private final ExecutorService interactive;
+    private final ScheduledExecutorService scheduler;
+
+    public ConsoleExecutors() {
+        this.background = Executors.newFixedThreadPool(3, named("claimdesk-ui-io"));
+        this.interactive = Executors.newFixedThreadPool(2, named("claimdesk-ui-read"));
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(named("claimdesk-ui-ticker"));
+    }
+
+    public ExecutorService background() {
+        return background;
+    }
+
+    /** For the reads staff wait on; see {@link TaskRunner#submitInteractive}. */
+    public ExecutorService interactive() {
+        return interactive;
+    }
+
+    /** Runs {@code tick} every {@code periodMs}; an exception is logged and the next tick still runs. */
+    public void every(long periodMs, String name, Runnable tick) {
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                tick.run();
+            } catch (RuntimeException e) {
+                LOG.warn("periodic task {} failed: {}", name, e.toString(), e);
+            }
+        }, periodMs, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    static ThreadFactory named(String prefix) {
+        AtomicInteger counter = new AtomicInteger();
+        return runnable -> {
+            Thread t = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
+            t.setDaemon(true);
+            t.setUncaughtExceptionHandler((thread, e) -> LOG.error("uncaught in {}", thread.getName(), e));
+            return t;
+        };
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+        interactive.shutdown();
+        background.shutdown();
+        try {
+            if (!background.awaitTermination(5, TimeUnit.SECONDS)) {
+                LOG.warn("background work still running after 5 s; interrupting it");
+                background.shutdownNow();
+            }
+            interactive.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            background.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

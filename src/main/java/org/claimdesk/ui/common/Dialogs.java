@@ -1,0 +1,87 @@
+package org.claimdesk.ui.common;
+
+import java.util.Optional;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.control.Alert;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.VBox;
+import javafx.stage.Window;
+
+/**
+ * The console's questions: a confirmation with an optional or required reason, and a plain confirmation.
+ * The reason field is {@code #reasonField}; OK stays disabled while a required reason is empty.
+ */
+public final class Dialogs {
+    private Dialogs() {
+    }
+
+    /** The answer to {@link #confirmWithReason}: confirmed, with the reason typed (possibly empty). */
+    public record Answer(String reason) {
+    }
+
+    public static Optional<Answer> confirmWithReason(Window owner, String title, String question, String okLabel,
+            boolean reasonRequired, String reasonPrompt) {
+        Dialog<Answer> dialog = new Dialog<>();
+        dialog.initOwner(owner);
+        dialog.setTitle(title);
+        dialog.setHeaderText(question);
+        ButtonType ok = new ButtonType(okLabel, ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+        TextArea reason = new TextArea();
+        reason.setId("reasonField");
+        reason.setPromptText(reasonPrompt);
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        Label hint = new Label(reasonRequired ? "A reason is required; it is written to the audit trail."
+                : "Optional; written to the audit trail when given.");
+        hint.getStyleClass().add("text-muted");
+        VBox box = new VBox(8, reason, hint);
+        box.setPrefWidth(480);
+        dialog.getDialogPane().setContent(box);
+        Node okButton = dialog.getDialogPane().lookupButton(ok);
+        okButton.setId("dialogOkButton");
+        if (reasonRequired) {
+            okButton.disableProperty().bind(reason.textProperty().map(String::isBlank));
+        }
+        dialog.setResultConverter(button -> button == ok ? new Answer(reason.getText().strip()) : null);
+        Platform.runLater(reason::requestFocus);
+        return dialog.showAndWait();
+    }
+
+    public static boolean confirm(Window owner, String title, String question, String okLabel) {
+        Alert alert = new Alert(Alert.AlertType.CONFIRMATION);
+        alert.initOwner(owner);
+        alert.setTitle(title);
+        alert.setHeaderText(question);
+        ButtonType ok = new ButtonType(okLabel, ButtonBar.ButtonData.OK_DONE);
+        alert.getButtonTypes().setAll(ok, ButtonType.CANCEL);
+        alert.getDialogPane().lookupButton(ok).setId("dialogOkButton");
+        return alert.showAndWait().filter(b -> b == ok).isPresent();
+    }
+
+    public static void inform(Window owner, String title, String header, String message) {
+        Alert alert = new Alert(Alert.AlertType.INFORMATION);
+        alert.initOwner(owner);
+        alert.setTitle(title);
+        alert.setHeaderText(header);
+        alert.setContentText(message);
+        alert.getDialogPane().getStyleClass().add("mono-content");
+        alert.showAndWait();
+    }
+
+    public static void error(Window owner, String title, String message) {
+        Alert alert = new Alert(Alert.AlertType.ERROR);
+        if (owner != null) {
+            alert.initOwner(owner);
+        }
+        alert.setTitle(title);
+        alert.setHeaderText(title);
+        alert.setContentText(message);
+        alert.showAndWait();
+    }
+}

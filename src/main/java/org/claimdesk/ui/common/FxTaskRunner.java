@@ -1,0 +1,73 @@
+package org.claimdesk.ui.common;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Background work on a named executor; results, failures and progress on the FX application thread. */
+public final class FxTaskRunner implements TaskRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(FxTaskRunner.class);
+
+    private final ExecutorService background;
+    private final ExecutorService interactive;
+    private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * @param background counts, groupings, exports and writes
+     * @param interactive pages and details staff are waiting on
+     */
+    public FxTaskRunner(ExecutorService background, ExecutorService interactive) {
+        this.background = background;
+        this.interactive = interactive;
+    }
+
+    @Override
+    public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
+        run(background, what, work, onSuccess, onFailure, onProgress);
+    }
+
+    @Override
+    public <T> void submitInteractive(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure) {
+        run(interactive, what, work, onSuccess, onFailure, update -> { });
+    }
+
+    private <T> void run(ExecutorService executor, String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
+        Coalescer<ProgressUpdate> progress = new Coalescer<>(Platform::runLater, onProgress);
+        running.incrementAndGet();
+        try {
+            executor.execute(() -> {
+                long started = System.nanoTime();
+                try {
+                    T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
+                    LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
+                    Platform.runLater(() -> onSuccess.accept(result));
+                } catch (Exception | Error e) {
+                    LOG.warn("{} failed: {}", what, e.toString(), e);
+                    Platform.runLater(() -> onFailure.accept(e));
+                } finally {
+                    running.decrementAndGet();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            running.decrementAndGet();
+            LOG.info("{} not started: the console is closing", what);
+        }
+    }
+
+    /** Tasks submitted and not finished yet. */
+    public int running() {
+        return running.get();
+    }
+
+    @Override
+    public Executor uiThread() {
+        return Platform::runLater;
+    }
+}

@@ -1,0 +1,36 @@
+package org.claimdesk.ui.common;
+
+import java.util.concurrent.CompletionException;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.DatabaseException;
+
+/** A one-line result shown to staff after an action: what happened, or what went wrong and what to do. */
+public record Notice(Kind kind, String text) {
+
+    public enum Kind {
+        INFO, SUCCESS, WARNING, ERROR
+    }
+
+    public static Notice info(String text) {
+        return new Notice(Kind.INFO, text);
+    }
+
+    public static Notice success(String text) {
+        return new Notice(Kind.SUCCESS, text);
+    }
+
+    public static Notice warning(String text) {
+        return new Notice(Kind.WARNING, text);
+    }
+
+    /** An error in words staff can act on; unexpected failures point to the log. */
+    public static Notice error(String doing, Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof ClaimDeskException || cause instanceof DatabaseException
+                || cause instanceof IllegalArgumentException) {
+            return new Notice(Kind.ERROR, "Could not " + doing + ": " + cause.getMessage());
+        }
+        return new Notice(Kind.ERROR, "Could not " + doing + ": unexpected " + cause.getClass().getSimpleName()
+                + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")") + "; details are in the log");
+    }
+}

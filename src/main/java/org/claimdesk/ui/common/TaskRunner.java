@@ -1,0 +1,60 @@
+package org.claimdesk.ui.common;
+
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+/**
+ * Runs work off the UI thread and hands its result back on the UI thread. ViewModels depend on this
+ * interface only: the console uses {@link FxTaskRunner}; tests use a same-thread double, so they need
+ * neither the FX thread nor sleeps.
+ */
+public interface TaskRunner {
+
+    /** A piece of background work that may report progress. */
+    @FunctionalInterface
+    interface Work<T> {
+        T call(Progress progress) throws Exception;
+    }
+
+    /** Progress as the work sees it; updates reach the UI thread coalesced (the newest wins). */
+    @FunctionalInterface
+    interface Progress {
+        void update(long done, long total, String message);
+
+        Progress NONE = (done, total, message) -> { };
+    }
+
+    /** A progress update as the UI thread receives it. */
+    record ProgressUpdate(long done, long total, String message) {
+        public double fraction() {
+            return total <= 0 ? 0.0 : Math.min(1.0, (double) done / total);
+        }
+    }
+
+    /**
+     * Runs {@code work} in the background; exactly one of {@code onSuccess} and {@code onFailure} then runs
+     * on the UI thread. {@code onProgress} runs on the UI thread too, for the latest update only.
+     *
+     * @param what a short name for logs, e.g. "load claims page"
+     */
+    <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess, Consumer<? super Throwable> onFailure,
+            Consumer<ProgressUpdate> onProgress);
+
+    default <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure) {
+        submit(what, work, onSuccess, onFailure, update -> { });
+    }
+
+    /**
+     * As {@link #submit(String, Work, Consumer, Consumer)}, for reads staff are waiting on (the page of rows
+     * they asked for, the detail of what they selected): they never queue behind counts, groupings or
+     * exports.
+     */
+    default <T> void submitInteractive(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure) {
+        submit(what, work, onSuccess, onFailure);
+    }
+
+    /** Where results are applied: the FX application thread in the console. */
+    Executor uiThread();
+}

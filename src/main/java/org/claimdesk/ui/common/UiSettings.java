@@ -1,0 +1,52 @@
+package org.claimdesk.ui.common;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the console remembers between runs: window bounds, theme, the last page, split positions and
+ * table column layouts (order, width, visibility). Mutable, touched on the FX thread only; written as
+ * JSON by {@link UiSettingsStore}.
+ */
+public final class UiSettings {
+    public double x = Double.NaN;
+    public double y = Double.NaN;
+    public double width = 1440;
+    public double height = 900;
+    public boolean maximized;
+    public boolean dark;
+    public String page = "CLAIMS";
+    public Map<String, double[]> dividers = new LinkedHashMap<>();
+    public Map<String, List<Column>> columns = new LinkedHashMap<>();
+
+    /** One table column as it was left: its id, width and whether it was shown. */
+    public static final class Column {
+        public String id;
+        public double width;
+        public boolean visible = true;
+
+        public Column() {
+        }
+
+        public Column(String id, double width, boolean visible) {
+            this.id = id;
+            this.width = width;
+            this.visible = visible;
+        }
+    }
+
+    public UiSettings copy() {
+        UiSettings c = new UiSettings();
+        c.x = x;
+        c.y = y;
+        c.width = width;
+        c.height = height;
+        c.maximized = maximized;
+        c.dark = dark;
+        c.page = page;
+        dividers.forEach((k, v) -> c.dividers.put(k, v.clone()));
+        columns.forEach((k, v) -> c.columns.put(k, v.stream().map(col -> new Column(col.id, col.width, col.visible)).toList()));
+        return c;
+    }
+}

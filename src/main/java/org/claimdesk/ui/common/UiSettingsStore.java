@@ -1,0 +1,60 @@
+package org.claimdesk.ui.common;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.claimdesk.store.Json;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads and writes {@link UiSettings} as {@code console.json} in the per-user data directory. A missing
+ * or unreadable file gives the defaults (and a log line); a write goes through a temporary file so a
+ * crash never leaves half a file. Never called on the FX thread.
+ */
+public final class UiSettingsStore {
+    private static final Logger LOG = LoggerFactory.getLogger(UiSettingsStore.class);
+    public static final String FILE = "console.json";
+
+    private final Path file;
+    private final ObjectMapper mapper = Json.mapper();
+
+    public UiSettingsStore(Path directory) {
+        this.file = directory.resolve(FILE);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public UiSettings load() {
+        if (!Files.isRegularFile(file)) {
+            return new UiSettings();
+        }
+        try {
+            UiSettings s = mapper.readValue(file.toFile(), UiSettings.class);
+            return s == null ? new UiSettings() : s;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("ignoring unreadable console settings {}: {}", file, e.getMessage());
+            return new UiSettings();
+        }
+    }
+
+    public void save(UiSettings settings) {
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = file.resolveSibling(FILE + ".tmp");
+            mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
+            try {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot save console settings to {}: {}", file, e.getMessage());
+        }
+    }
+}

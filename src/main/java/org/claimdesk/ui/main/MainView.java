@@ -1,0 +1,152 @@
+package org.claimdesk.ui.main;
+
+import java.util.EnumMap;
+import java.util.Map;
+import javafx.fxml.FXML;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckMenuItem;
+import javafx.scene.control.Label;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import org.claimdesk.ui.common.Dialogs;
+import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.NoticeLabel;
+import org.claimdesk.ui.common.PageControls;
+
+/** The main window: menus and shortcuts, navigation, the demo banner, the page area and the status bar. */
+public final class MainView {
+    private final MainViewModel model;
+    private final Map<Page, Node> pageNodes = new EnumMap<>(Page.class);
+    private final Map<Page, PageControls> pageControls = new EnumMap<>(Page.class);
+    private Runnable requeueSelected = () -> { };
+    private Runnable exit = () -> { };
+
+    @FXML private MenuItem refreshMenuItem;
+    @FXML private MenuItem exitMenuItem;
+    @FXML private MenuItem findMenuItem;
+    @FXML private MenuItem requeueMenuItem;
+    @FXML private MenuItem claimsMenuItem;
+    @FXML private MenuItem outboxMenuItem;
+    @FXML private MenuItem workerMenuItem;
+    @FXML private MenuItem auditMenuItem;
+    @FXML private CheckMenuItem darkMenuItem;
+    @FXML private MenuItem shortcutsMenuItem;
+    @FXML private HBox demoBanner;
+    @FXML private Label demoBannerText;
+    @FXML private Button dismissBannerButton;
+    @FXML private ToggleButton claimsNav;
+    @FXML private ToggleButton outboxNav;
+    @FXML private ToggleButton workerNav;
+    @FXML private ToggleButton auditNav;
+    @FXML private Label actorLabel;
+    @FXML private StackPane pages;
+    @FXML private VBox startupPane;
+    @FXML private Label startupLabel;
+    @FXML private ProgressBar startupProgress;
+    @FXML private Label mainNotice;
+    @FXML private Label workerStatus;
+    @FXML private Label endpointStatus;
+    @FXML private Label pendingStatus;
+    @FXML private Label failedStatus;
+    @FXML private Label databaseStatus;
+
+    public MainView(MainViewModel model) {
+        this.model = model;
+    }
+
+    @FXML
+    private void initialize() {
+        ToggleGroup nav = new ToggleGroup();
+        Map<Page, ToggleButton> buttons = Map.of(Page.CLAIMS, claimsNav, Page.OUTBOX, outboxNav, Page.WORKER, workerNav,
+                Page.AUDIT, auditNav);
+        buttons.forEach((page, button) -> {
+            button.setToggleGroup(nav);
+            button.setTooltip(new Tooltip(page.title() + " (Ctrl+" + (page.ordinal() + 1) + ")"));
+            button.setOnAction(e -> {
+                model.show(page);
+                button.setSelected(true);
+            });
+        });
+        model.pageProperty().addListener((obs, old, page) -> showPage(page, buttons));
+        showPage(model.pageProperty().get(), buttons);
+        claimsMenuItem.setOnAction(e -> model.show(Page.CLAIMS));
+        outboxMenuItem.setOnAction(e -> model.show(Page.OUTBOX));
+        workerMenuItem.setOnAction(e -> model.show(Page.WORKER));
+        auditMenuItem.setOnAction(e -> model.show(Page.AUDIT));
+        refreshMenuItem.setOnAction(e -> model.refreshCurrent());
+        findMenuItem.setOnAction(e -> {
+            PageControls c = pageControls.get(model.pageProperty().get());
+            if (c != null) {
+                c.focusSearch();
+            }
+        });
+        requeueMenuItem.setOnAction(e -> {
+            model.show(Page.OUTBOX);
+            requeueSelected.run();
+        });
+        exitMenuItem.setOnAction(e -> exit.run());
+        darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
+        shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
+                "Keyboard shortcuts", """
+                Ctrl+1 … Ctrl+4   Claims, Outbox, Worker, Audit
+                Ctrl+F            search on the current page
+                F5                refresh the current page
+                Ctrl+R            re-queue the selected outbox rows
+                Ctrl+Shift+D      dark theme
+                Ctrl+Q            exit"""));
+
+        demoBannerText.textProperty().bind(model.demoBannerProperty());
+        demoBanner.visibleProperty().bind(model.demoBannerProperty().isNotNull());
+        demoBanner.managedProperty().bind(demoBanner.visibleProperty());
+        dismissBannerButton.setOnAction(e -> model.dismissBanner());
+
+        startupPane.visibleProperty().bind(model.readyProperty().not());
+        startupLabel.textProperty().bind(model.startupTextProperty());
+        startupProgress.progressProperty().bind(model.startupProgressProperty());
+        NoticeLabel.bind(mainNotice, model.noticeProperty());
+
+        actorLabel.setText("Signed in as " + model.actor());
+        workerStatus.textProperty().bind(model.workerStateProperty());
+        endpointStatus.textProperty().bind(model.endpointProperty().map(e -> "State: " + e));
+        pendingStatus.textProperty().bind(model.pendingProperty().map(n -> Formats.count(n.longValue()) + " pending"));
+        failedStatus.textProperty().bind(model.failedProperty().map(n -> Formats.count(n.longValue()) + " failed"));
+        model.failedProperty().addListener((obs, old, n) -> {
+            failedStatus.getStyleClass().remove("status-danger");
+            if (n.longValue() > 0) {
+                failedStatus.getStyleClass().add("status-danger");
+            }
+        });
+        databaseStatus.textProperty().bind(model.databasePathProperty().map(p -> "Database: " + p));
+        databaseStatus.setTooltip(new Tooltip());
+        databaseStatus.getTooltip().textProperty().bind(model.databasePathProperty());
+    }
+
+    /** What Ctrl+R and File › Exit do. */
+    public void setActions(Runnable requeue, Runnable exitAction) {
+        this.requeueSelected = requeue;
+        this.exit = exitAction;
+    }
+
+    /** Puts a loaded page into the page area, under the start-up overlay. */
+    public void addPage(Page page, Node node, PageControls controls) {
+        pageNodes.put(page, node);
+        pageControls.put(page, controls);
+        node.setVisible(page == model.pageProperty().get());
+        pages.getChildren().add(pages.getChildren().size() - 1, node);
+    }
+
+    private void showPage(Page page, Map<Page, ToggleButton> buttons) {
+        if (page == null) {
+            return;
+        }
+        pageNodes.forEach((p, node) -> node.setVisible(p == page));
+        buttons.get(page).setSelected(true);
+    }
+}

@@ -1,0 +1,55 @@
+package org.claimdesk.ui.outbox;
+
+import java.time.Instant;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
+import org.claimdesk.ui.common.Formats;
+
+/** One error group: its row count as a badge, the signature (wrapped) and when it was last seen. */
+final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
+    private final Label count = new Label();
+    private final Label signature = new Label();
+    private final Label seen = new Label();
+    private final VBox box;
+    private final Tooltip tooltip = new Tooltip();
+
+    ErrorGroupCell() {
+        count.getStyleClass().addAll("badge", "badge-failed");
+        signature.setWrapText(true);
+        signature.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
+        signature.getStyleClass().add("group-signature");
+        seen.getStyleClass().addAll("text-muted", "text-small");
+        box = new VBox(3, new HBox(6, count, seen), signature);
+        box.getStyleClass().add("error-group");
+        tooltip.setWrapText(true);
+        tooltip.setMaxWidth(560);
+        setPrefWidth(0);
+        listViewProperty().addListener((obs, old, list) -> {
+            signature.prefWidthProperty().unbind();
+            if (list != null) {
+                signature.prefWidthProperty().bind(list.widthProperty().subtract(34));
+            }
+        });
+    }
+
+    @Override
+    protected void updateItem(OutboxTriage.ErrorGroup group, boolean empty) {
+        super.updateItem(group, empty);
+        setText(null);
+        if (empty || group == null) {
+            setGraphic(null);
+            setTooltip(null);
+            return;
+        }
+        count.setText(Formats.count(group.count()));
+        signature.setText(group.signature());
+        seen.setText("last seen " + Formats.ago(group.lastSeen(), Instant.now()));
+        tooltip.setText(group.signature() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
+                + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
+        setTooltip(tooltip);
+        setGraphic(box);
+    }
+}

@@ -1,0 +1,407 @@
+package org.claimdesk.ui.outbox;
+
+import java.io.File;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonBar;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListCell;
+import javafx.scene.control.ListView;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.control.SelectionMode;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import javafx.util.StringConverter;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.ui.common.Cells;
+import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.LayoutMemory;
+import org.claimdesk.ui.common.NoticeLabel;
+
+/** The outbox page: binds {@link OutboxViewModel} to the FXML and asks for confirmation of bulk actions. */
+public final class OutboxView {
+    private final OutboxViewModel model;
+    private final LayoutMemory layout;
+
+    @FXML private ComboBox<DeliveryState> outboxStateFilter;
+    @FXML private ComboBox<String> outboxJurisdictionFilter;
+    @FXML private TextField outboxErrorFilter;
+    @FXML private ComboBox<OutboxViewModel.Age> outboxAgeFilter;
+    @FXML private Button outboxApplyButton;
+    @FXML private ProgressIndicator outboxLoading;
+    @FXML private Button outboxExportButton;
+    @FXML private ChoiceBox<OutboxViewModel.Scope> bulkScope;
+    @FXML private Button requeueButton;
+    @FXML private Button abandonButton;
+    @FXML private ProgressBar bulkProgress;
+    @FXML private Label bulkProgressLabel;
+    @FXML private SplitPane outboxSplit;
+    @FXML private ListView<OutboxTriage.ErrorGroup> errorGroups;
+    @FXML private Label groupSeenLabel;
+    @FXML private Button clearGroupButton;
+    @FXML private TableView<OutboxRow> outboxTable;
+    @FXML private TableColumn<OutboxRow, String> claimColumn;
+    @FXML private TableColumn<OutboxRow, String> outboxJurisdictionColumn;
+    @FXML private TableColumn<OutboxRow, String> claimantColumn;
+    @FXML private TableColumn<OutboxRow, String> claimStatusColumn;
+    @FXML private TableColumn<OutboxRow, String> eventTypeColumn;
+    @FXML private TableColumn<OutboxRow, String> stateColumn;
+    @FXML private TableColumn<OutboxRow, String> attemptsColumn;
+    @FXML private TableColumn<OutboxRow, String> errorColumn;
+    @FXML private TableColumn<OutboxRow, String> nextAttemptColumn;
+    @FXML private TableColumn<OutboxRow, String> keyColumn;
+    @FXML private TableColumn<OutboxRow, String> createdColumn;
+    @FXML private TableColumn<OutboxRow, String> sentColumn;
+    @FXML private Button outboxPreviousButton;
+    @FXML private Button outboxNextButton;
+    @FXML private Label outboxPageLabel;
+    @FXML private Label outboxCountsLabel;
+    @FXML private Label outboxDetailTitle;
+    @FXML private TextArea lastErrorView;
+    @FXML private TableView<DeliveryAttempt> attemptsTable;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptNoColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptAtColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptDurationColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptHttpColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptOutcomeColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptDetailColumn;
+    @FXML private TextArea payloadView;
+    @FXML private Label outboxNotice;
+
+    private boolean syncing;
+
+    public OutboxView(OutboxViewModel model, LayoutMemory layout) {
+        this.model = model;
+        this.layout = layout;
+    }
+
+    @FXML
+    private void initialize() {
+        bindFilters();
+        bindGroups();
+        bindTable();
+        bindDetail();
+        bindBulk();
+        NoticeLabel.bind(outboxNotice, model.noticeProperty());
+        layout.split("outbox", outboxSplit);
+        layout.table("outbox", outboxTable);
+    }
+
+    private void bindFilters() {
+        outboxStateFilter.getItems().add(null);
+        outboxStateFilter.getItems().addAll(DeliveryState.values());
+        outboxStateFilter.setButtonCell(stateCell());
+        outboxStateFilter.setCellFactory(l -> stateCell());
+        outboxStateFilter.valueProperty().bindBidirectional(model.stateProperty());
+        outboxStateFilter.setOnAction(e -> model.applyFilters());
+        model.stateCountsProperty().addListener((obs, old, counts) -> {
+            outboxCountsLabel.setText(describeCounts(counts));
+            // Re-render the cells so the counts in the state filter are current.
+            outboxStateFilter.setButtonCell(stateCell());
+        });
+
+        outboxJurisdictionFilter.getItems().add(null);
+        model.jurisdictions().addListener((ListChangeListener<String>) c -> {
+            String current = model.jurisdictionProperty().get();
+            outboxJurisdictionFilter.getItems().setAll(model.jurisdictions());
+            outboxJurisdictionFilter.getItems().add(0, null);
+            outboxJurisdictionFilter.setValue(current);
+        });
+        outboxJurisdictionFilter.setButtonCell(textCell("All jurisdictions"));
+        outboxJurisdictionFilter.setCellFactory(l -> textCell("All jurisdictions"));
+        outboxJurisdictionFilter.valueProperty().addListener((obs, old, v) -> {
+            if (!java.util.Objects.equals(v, model.jurisdictionProperty().get())) {
+                model.jurisdictionProperty().set(v);
+                model.applyFilters();
+            }
+        });
+        outboxErrorFilter.textProperty().bindBidirectional(model.errorTextProperty());
+        outboxErrorFilter.setOnAction(e -> model.applyFilters());
+        outboxAgeFilter.getItems().setAll(OutboxViewModel.Age.values());
+        outboxAgeFilter.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(OutboxViewModel.Age age) {
+                return age == null ? "" : age.label();
+            }
+
+            @Override
+            public OutboxViewModel.Age fromString(String s) {
+                return null;
+            }
+        });
+        outboxAgeFilter.valueProperty().bindBidirectional(model.ageProperty());
+        outboxAgeFilter.setOnAction(e -> model.applyFilters());
+        outboxApplyButton.setOnAction(e -> model.applyFilters());
+        outboxLoading.visibleProperty().bind(model.loadingProperty());
+        outboxExportButton.setOnAction(e -> export());
+    }
+
+    private ListCell<DeliveryState> stateCell() {
+        return new ListCell<>() {
+            @Override
+            protected void updateItem(DeliveryState item, boolean empty) {
+                super.updateItem(item, empty);
+                if (empty) {
+                    setText(null);
+                    return;
+                }
+                Map<DeliveryState, Integer> counts = model.stateCountsProperty().get();
+                setText(item == null ? "All states"
+                        : Formats.label(item.name()) + " (" + Formats.count(counts.getOrDefault(item, 0)) + ")");
+            }
+        };
+    }
+
+    private static ListCell<String> textCell(String nullText) {
+        return new ListCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item == null ? nullText : item);
+            }
+        };
+    }
+
+    static String describeCounts(Map<DeliveryState, Integer> counts) {
+        StringBuilder s = new StringBuilder();
+        for (DeliveryState state : DeliveryState.values()) {
+            if (!s.isEmpty()) {
+                s.append(" · ");
+            }
+            s.append(Formats.count(counts.getOrDefault(state, 0))).append(' ').append(state.dbValue());
+        }
+        return s.toString();
+    }
+
+    private void bindGroups() {
+        errorGroups.setItems(model.groups());
+        errorGroups.setCellFactory(list -> new ErrorGroupCell());
+        errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
+            if (!syncing && g != null) {
+                model.selectGroup(g);
+                bulkScope.setValue(OutboxViewModel.Scope.GROUP);
+            }
+        });
+        model.selectedGroupProperty().addListener((obs, old, g) -> {
+            groupSeenLabel.setText(g == null ? "Select an error to see its rows."
+                    : Formats.count(g.count()) + " rows · first seen " + Formats.time(g.firstSeen())
+                    + " · last seen " + Formats.time(g.lastSeen()));
+            if (g == null) {
+                syncing = true;
+                errorGroups.getSelectionModel().clearSelection();
+                syncing = false;
+            }
+        });
+        model.groups().addListener((ListChangeListener<OutboxTriage.ErrorGroup>) c -> {
+            OutboxTriage.ErrorGroup g = model.selectedGroupProperty().get();
+            if (g == null) {
+                return;
+            }
+            syncing = true;
+            for (int i = 0; i < model.groups().size(); i++) {
+                if (model.groups().get(i).signature().equals(g.signature())) {
+                    errorGroups.getSelectionModel().select(i);
+                }
+            }
+            syncing = false;
+        });
+        groupSeenLabel.setText("Select an error to see its rows.");
+        clearGroupButton.setOnAction(e -> {
+            model.selectGroup(null);
+            bulkScope.setValue(OutboxViewModel.Scope.SELECTION);
+        });
+        clearGroupButton.visibleProperty().bind(model.selectedGroupProperty().isNotNull());
+    }
+
+    private void bindTable() {
+        outboxTable.setItems(model.rows());
+        outboxTable.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        Cells.text(claimColumn, OutboxRow::claimNumber);
+        Cells.text(outboxJurisdictionColumn, OutboxRow::jurisdiction);
+        Cells.text(claimantColumn, OutboxRow::claimant);
+        Cells.text(claimStatusColumn, OutboxRow::claimStatus);
+        Cells.text(eventTypeColumn, r -> r.event().eventType());
+        Cells.badge(stateColumn, r -> r.event().deliveryState().name(), Formats::label);
+        Cells.number(attemptsColumn, r -> Integer.toString(r.event().attempts()));
+        Cells.textWithTooltip(errorColumn, r -> Formats.oneLine(r.event().lastError(), 160), r -> r.event().lastError());
+        Cells.text(nextAttemptColumn, r -> r.event().deliveryState() == DeliveryState.PENDING
+                ? Formats.age(r.event().nextAttemptAt(), Instant.now()) : "");
+        Cells.text(keyColumn, r -> r.event().idempotencyKey());
+        keyColumn.getStyleClass().add("mono");
+        Cells.text(createdColumn, r -> Formats.time(r.event().createdAt()));
+        Cells.text(sentColumn, r -> Formats.time(r.event().sentAt()));
+        outboxTable.getSelectionModel().getSelectedItems().addListener((ListChangeListener<OutboxRow>) c -> {
+            if (!syncing) {
+                model.select(List.copyOf(outboxTable.getSelectionModel().getSelectedItems()));
+            }
+        });
+        // A refresh may replace rows: keep the same rows selected.
+        model.rows().addListener((ListChangeListener<OutboxRow>) c -> reselect());
+        model.pagingProperty().addListener((obs, old, p) -> {
+            outboxPageLabel.setText(p.describe());
+            outboxPreviousButton.setDisable(!p.hasPrevious());
+            outboxNextButton.setDisable(!p.hasNext());
+        });
+        outboxPageLabel.setText(model.pagingProperty().get().describe());
+        outboxPreviousButton.setOnAction(e -> model.previousPage());
+        outboxNextButton.setOnAction(e -> model.nextPage());
+    }
+
+    private void reselect() {
+        Set<Long> wanted = new HashSet<>();
+        model.selectionProperty().get().forEach(r -> wanted.add(r.id()));
+        if (wanted.isEmpty()) {
+            return;
+        }
+        syncing = true;
+        try {
+            outboxTable.getSelectionModel().clearSelection();
+            for (int i = 0; i < model.rows().size(); i++) {
+                if (wanted.contains(model.rows().get(i).id())) {
+                    outboxTable.getSelectionModel().select(i);
+                }
+            }
+        } finally {
+            syncing = false;
+        }
+    }
+
+    private void bindDetail() {
+        Cells.number(attemptNoColumn, a -> Integer.toString(a.attemptNo()));
+        Cells.text(attemptAtColumn, a -> Formats.time(a.startedAt()));
+        Cells.number(attemptDurationColumn, a -> Long.toString(a.durationMs()));
+        Cells.text(attemptHttpColumn, a -> a.httpStatus() == null ? "—" : a.httpStatus().toString());
+        Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
+        Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
+        model.detailProperty().addListener((obs, old, d) -> {
+            if (d == null) {
+                outboxDetailTitle.setText("Select a row to see its attempts and payload.");
+                lastErrorView.setText("");
+                payloadView.setText("");
+                attemptsTable.getItems().clear();
+                return;
+            }
+            outboxDetailTitle.setText(d.row().claimNumber() + " (" + d.row().jurisdiction() + ", " + d.row().claimant()
+                    + ", " + d.row().claimStatus() + ") · row " + d.row().id() + " · "
+                    + Formats.label(d.row().event().deliveryState().name()) + " · key " + d.row().event().idempotencyKey());
+            lastErrorView.setText(d.row().event().lastError() == null ? "No error recorded" : d.row().event().lastError());
+            payloadView.setText(d.prettyPayload());
+            attemptsTable.getItems().setAll(d.attempts());
+        });
+        outboxDetailTitle.setText("Select a row to see its attempts and payload.");
+    }
+
+    private void bindBulk() {
+        bulkScope.getItems().setAll(OutboxViewModel.Scope.values());
+        bulkScope.setConverter(new StringConverter<>() {
+            @Override
+            public String toString(OutboxViewModel.Scope s) {
+                return s == null ? "" : switch (s) {
+                    case SELECTION -> "Selected rows";
+                    case GROUP -> "Selected error group";
+                    case FILTER -> "Every row of the filter";
+                };
+            }
+
+            @Override
+            public OutboxViewModel.Scope fromString(String s) {
+                return null;
+            }
+        });
+        bulkScope.setValue(OutboxViewModel.Scope.SELECTION);
+        requeueButton.setOnAction(e -> model.preview(OutboxTriage.Action.REQUEUE, bulkScope.getValue()));
+        abandonButton.setOnAction(e -> model.preview(OutboxTriage.Action.ABANDON, bulkScope.getValue()));
+        requeueButton.disableProperty().bind(model.busyProperty());
+        abandonButton.disableProperty().bind(model.busyProperty());
+        outboxExportButton.disableProperty().bind(model.busyProperty());
+        bulkProgress.visibleProperty().bind(model.progressProperty().isNotNull());
+        bulkProgressLabel.visibleProperty().bind(model.progressProperty().isNotNull());
+        model.progressProperty().addListener((obs, old, p) -> {
+            if (p != null) {
+                bulkProgress.setProgress(p.total() > 0 ? p.fraction() : ProgressBar.INDETERMINATE_PROGRESS);
+                bulkProgressLabel.setText(Formats.count(p.done()) + (p.total() > 0 ? " / " + Formats.count(p.total()) : "")
+                        + (p.message() == null ? "" : " · " + p.message()));
+            }
+        });
+        model.planProperty().addListener((obs, old, plan) -> {
+            if (plan != null) {
+                javafx.application.Platform.runLater(() -> confirm(plan));
+            }
+        });
+    }
+
+    private void confirm(OutboxViewModel.Plan plan) {
+        if (model.planProperty().get() != plan) {
+            return;
+        }
+        OutboxTriage.Action action = plan.action();
+        Dialog<ButtonType> dialog = new Dialog<>();
+        dialog.initOwner(outboxTable.getScene().getWindow());
+        dialog.setTitle(action.verb() + " outbox rows");
+        dialog.setHeaderText(action.verb() + " " + plan.scope().words() + "?\n" + plan.preview().describe() + ".");
+        ButtonType ok = new ButtonType(action.verb() + " " + Formats.count(plan.preview().eligible()),
+                ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+        TextArea reason = new TextArea();
+        reason.setId("reasonField");
+        reason.setPromptText("Why? (required; written to the audit trail with your name)");
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        CheckBox reconcile = new CheckBox("Reconcile first: ask the state about each row by its idempotency key,"
+                + " and mark rows it already accepted as sent instead of sending them twice");
+        reconcile.setId("reconcileCheck");
+        reconcile.setWrapText(true);
+        reconcile.setSelected(action == OutboxTriage.Action.REQUEUE);
+        VBox box = new VBox(10, reason, reconcile);
+        box.setPrefWidth(520);
+        dialog.getDialogPane().setContent(box);
+        dialog.getDialogPane().lookupButton(ok).setId("dialogOkButton");
+        dialog.getDialogPane().lookupButton(ok).disableProperty().bind(reason.textProperty().map(String::isBlank));
+        javafx.application.Platform.runLater(reason::requestFocus);
+        if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
+            model.execute(plan, reason.getText().strip(), reconcile.isSelected());
+        } else {
+            model.cancelPlan();
+        }
+    }
+
+    /** Ctrl+R: previews re-queueing the selected rows. */
+    public void requeueSelected() {
+        model.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
+    }
+
+    public void focusSearch() {
+        outboxErrorFilter.requestFocus();
+        outboxErrorFilter.selectAll();
+    }
+
+    private void export() {
+        FileChooser chooser = new FileChooser();
+        chooser.setTitle("Export outbox rows");
+        chooser.setInitialFileName("claimdesk-outbox-" + LocalDate.now() + ".csv");
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("CSV", "*.csv"));
+        File file = chooser.showSaveDialog(outboxTable.getScene().getWindow());
+        if (file != null) {
+            model.exportCsv(file.toPath());
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package org.claimdesk.ui.worker;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.chart.AreaChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SpinnerValueFactory;
+import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.NoticeLabel;
+
+/** The worker page: binds {@link WorkerViewModel} to the FXML and draws the per-second chart. */
+public final class WorkerView {
+    private final WorkerViewModel model;
+
+    @FXML private javafx.scene.layout.BorderPane workerPage;
+    @FXML private Label workerStateLabel;
+    @FXML private Label workerEndpointLabel;
+    @FXML private Button workerStartButton;
+    @FXML private Button workerPauseButton;
+    @FXML private Button workerResumeButton;
+    @FXML private Button drainNowButton;
+    @FXML private Label systemPauseBanner;
+    @FXML private ProgressBar drainProgress;
+    @FXML private Label drainLabel;
+    @FXML private Label countersLabel;
+    @FXML private Label rateLabel;
+    @FXML private Label pendingLabel;
+    @FXML private Label dueLabel;
+    @FXML private Label sentTotalLabel;
+    @FXML private Label failedTotalLabel;
+    @FXML private Label lastErrorLabel;
+    @FXML private Spinner<Integer> concurrencySpinner;
+    @FXML private Spinner<Integer> maxAttemptsSpinner;
+    @FXML private Spinner<Integer> intervalSpinner;
+    @FXML private Button applySettingsButton;
+    @FXML private Button resetSettingsButton;
+    @FXML private AreaChart<Number, Number> rateChart;
+    @FXML private NumberAxis rateTimeAxis;
+    @FXML private NumberAxis rateValueAxis;
+    @FXML private Label workerNotice;
+
+    private final XYChart.Series<Number, Number> sentSeries = new XYChart.Series<>();
+    private final XYChart.Series<Number, Number> failedSeries = new XYChart.Series<>();
+
+    public WorkerView(WorkerViewModel model) {
+        this.model = model;
+    }
+
+    @FXML
+    private void initialize() {
+        workerStateLabel.textProperty().bind(model.stateTextProperty());
+        model.runStateProperty().addListener((obs, old, state) -> styleState(state));
+        styleState(model.runStateProperty().get());
+        workerEndpointLabel.textProperty().bind(model.endpointProperty().map(e -> e.isBlank() ? "" : "Endpoint: " + e));
+        workerStartButton.disableProperty().bind(model.canStartProperty().not());
+        workerPauseButton.disableProperty().bind(model.canPauseProperty().not());
+        workerResumeButton.disableProperty().bind(model.canResumeProperty().not());
+        workerStartButton.setOnAction(e -> model.start());
+        workerPauseButton.setOnAction(e -> model.pause());
+        workerResumeButton.setOnAction(e -> model.resume());
+        drainNowButton.setOnAction(e -> model.drainNow());
+        drainNowButton.disableProperty().bind(model.runStateProperty().isNotEqualTo(WorkerSnapshot.RunState.RUNNING));
+
+        systemPauseBanner.textProperty().bind(model.systemPauseProperty().map(
+                r -> "The worker paused itself: " + r + ". Fix the cause (credentials, network, the state's service), then Resume."));
+        systemPauseBanner.visibleProperty().bind(model.systemPauseProperty().isNotNull());
+        systemPauseBanner.managedProperty().bind(systemPauseBanner.visibleProperty());
+
+        drainProgress.progressProperty().bind(model.drainProgressProperty());
+        drainLabel.textProperty().bind(model.drainTextProperty());
+        countersLabel.textProperty().bind(model.countersTextProperty());
+        rateLabel.textProperty().bind(model.rateTextProperty());
+        model.snapshotProperty().addListener((obs, old, s) -> {
+            pendingLabel.setText(Formats.count(s.pending()));
+            dueLabel.setText(Formats.count(s.due()));
+            sentTotalLabel.setText(Formats.count(s.sentTotal()));
+            failedTotalLabel.setText(Formats.count(s.failedTotal()));
+        });
+        lastErrorLabel.textProperty().bind(model.lastErrorProperty().map(e -> "Last error: " + e));
+        lastErrorLabel.visibleProperty().bind(model.lastErrorProperty().isNotNull());
+
+        concurrencySpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 256, 1));
+        maxAttemptsSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100, 1));
+        intervalSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(100, 600_000, 1000, 100));
+        bindSpinner(concurrencySpinner, model.concurrencyProperty());
+        bindSpinner(maxAttemptsSpinner, model.maxAttemptsProperty());
+        bindSpinner(intervalSpinner, model.intervalMillisProperty());
+        applySettingsButton.setOnAction(e -> {
+            commit(concurrencySpinner);
+            commit(maxAttemptsSpinner);
+            commit(intervalSpinner);
+            model.applySettings();
+        });
+        resetSettingsButton.setOnAction(e -> model.resetSettingsForm());
+
+        rateValueAxis.setTickLabelFormatter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(Number n) {
+                return n.doubleValue() == Math.rint(n.doubleValue()) ? Long.toString(n.longValue()) : "";
+            }
+
+            @Override
+            public Number fromString(String s) {
+                return Double.valueOf(s);
+            }
+        });
+        rateValueAxis.setMinorTickVisible(false);
+        rateTimeAxis.setMinorTickVisible(false);
+        sentSeries.setName("Sent");
+        failedSeries.setName("Failed attempts");
+        rateChart.getData().add(sentSeries);
+        rateChart.getData().add(failedSeries);
+        // The chart is redrawn only while its page is on screen: a hidden chart would still be laid out.
+        model.rates().addListener((ListChangeListener<RateHistory.Point>) c -> {
+            if (workerPage.isVisible()) {
+                redraw();
+            }
+        });
+        workerPage.visibleProperty().addListener((obs, old, shown) -> {
+            if (shown) {
+                redraw();
+            }
+        });
+        NoticeLabel.bind(workerNotice, model.noticeProperty());
+    }
+
+    private void styleState(WorkerSnapshot.RunState state) {
+        workerStateLabel.getStyleClass().removeIf(c -> c.startsWith("badge-"));
+        workerStateLabel.getStyleClass().add("badge-worker-" + (state == null ? "stopped" : state.name().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    private static void bindSpinner(Spinner<Integer> spinner, javafx.beans.property.IntegerProperty value) {
+        spinner.getValueFactory().setValue(value.get());
+        value.addListener((obs, old, v) -> spinner.getValueFactory().setValue(v.intValue()));
+        spinner.valueProperty().addListener((obs, old, v) -> {
+            if (v != null) {
+                value.set(v);
+            }
+        });
+    }
+
+    /** Takes what was typed into an editable spinner; text that is not a number is put back. */
+    private static void commit(Spinner<Integer> spinner) {
+        String text = spinner.getEditor().getText();
+        try {
+            spinner.getValueFactory().setValue(Integer.parseInt(text.strip().replace(",", "")));
+        } catch (NumberFormatException e) {
+            spinner.getEditor().setText(String.valueOf(spinner.getValue()));
+        }
+    }
+
+    /** Rebuilds the two series once per finished second, with x as seconds before now. */
+    private void redraw() {
+        List<RateHistory.Point> points = model.rates();
+        long now = points.isEmpty() ? Instant.now().getEpochSecond() : points.get(points.size() - 1).epochSecond();
+        List<XYChart.Data<Number, Number>> sent = new ArrayList<>(points.size());
+        List<XYChart.Data<Number, Number>> failed = new ArrayList<>(points.size());
+        for (RateHistory.Point p : points) {
+            long x = p.epochSecond() - now;
+            sent.add(new XYChart.Data<>(x, p.sent()));
+            failed.add(new XYChart.Data<>(x, p.failed()));
+        }
+        sentSeries.getData().setAll(sent);
+        failedSeries.getData().setAll(failed);
+        // The time axis grows with the history, from one minute to the last five.
+        int span = Math.max(60, Math.min(WorkerViewModel.CHART_SECONDS, points.size()));
+        rateTimeAxis.setLowerBound(-span);
+        rateTimeAxis.setTickUnit(span <= 60 ? 10 : 30);
+    }
+}

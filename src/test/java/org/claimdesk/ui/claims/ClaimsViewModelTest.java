@@ -1,0 +1,269 @@
+package org.claimdesk.ui.claims;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.Workflow;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.testing.DirectTaskRunner;
+import org.claimdesk.ui.testing.QueuedTaskRunner;
+import org.claimdesk.ui.testing.TestDatabases;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClaimsViewModelTest {
+    static final int CLAIMS = 600;
+
+    @TempDir
+    Path dir;
+    Database db;
+    Queries queries;
+    Workflow workflow;
+    DirectTaskRunner tasks;
+    ClaimsViewModel model;
+
+    @BeforeEach
+    void setUp() {
+        db = TestDatabases.demo(dir, CLAIMS);
+        queries = TestDatabases.queries(db);
+        workflow = TestDatabases.workflow(db);
+        tasks = new DirectTaskRunner();
+        model = new ClaimsViewModel(queries, workflow, tasks, "tester");
+        model.load();
+    }
+
+    @AfterEach
+    void tearDown() {
+        db.close();
+    }
+
+    @Test
+    void loadsOnePageFromTheDatabaseWithTotalsAndCountsPerStatus() {
+        assertThat(model.rows()).hasSize(ClaimsViewModel.PAGE_SIZE);
+        assertThat(model.pagingProperty().get().total()).isEqualTo(CLAIMS);
+        assertThat(model.pagingProperty().get().describe()).isEqualTo("1–200 of 600");
+        assertThat(model.statusCounts().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(CLAIMS);
+        assertThat(model.jurisdictions()).contains("CA", "NY");
+        assertThat(model.rows()).allSatisfy(r -> assertThat(r.taxIdMasked()).startsWith("***-**-").hasSize(11));
+        assertThat(model.loadingProperty().get()).isFalse();
+    }
+
+    @Test
+    void statusFilterShowsOnlyThoseStatusesAndKeepsCountsForTheOthers() {
+        model.toggleStatus(ClaimStatus.SUBMITTING, true);
+        int expected = queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.SUBMITTING)));
+        assertThat(expected).isPositive();
+        assertThat(model.pagingProperty().get().total()).isEqualTo(expected);
+        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.status()).isEqualTo(ClaimStatus.SUBMITTING));
+        assertThat(model.statusCounts().get(ClaimStatus.PAID)).isPositive();
+        assertThat(model.activeStatusesProperty().get()).containsExactly(ClaimStatus.SUBMITTING);
+
+        model.toggleStatus(ClaimStatus.SUBMITTING, false);
+        assertThat(model.pagingProperty().get().total()).isEqualTo(CLAIMS);
+    }
+
+    @Test
+    void searchFindsAClaimByNumberClaimantOrPropertyId() {
+        Claim target = queries.claim(123L).orElseThrow();
+        model.searchProperty().set(target.claimNumber());
+        model.applyFilters();
+        assertThat(model.rows()).extracting(ClaimRow::claimId).containsExactly(123L);
+
+        model.searchProperty().set(target.statePropertyId());
+        model.applyFilters();
+        assertThat(model.rows()).extracting(ClaimRow::claimId).contains(123L);
+
+        model.searchProperty().set("no claimant is called this");
+        model.applyFilters();
+        assertThat(model.rows()).isEmpty();
+        assertThat(model.pagingProperty().get().describe()).isEqualTo("no rows");
+        assertThat(model.lastPageMillisProperty().get()).isNotNull();
+    }
+
+    @Test
+    void overdueOnlyShowsClaimsPastTheirDecisionDate() {
+        model.overdueOnlyProperty().set(true);
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.overdue()).isTrue());
+    }
+
+    @Test
+    void sortingHappensInTheDatabaseOverEveryMatchNotJustThePage() {
+        model.sortBy(ClaimQuery.Sort.AMOUNT, true);
+        long largest = queries.claims(ClaimQuery.all()).stream().mapToLong(Claim::amountCents).max().orElseThrow();
+        assertThat(model.rows().get(0).amountCents()).isEqualTo(largest);
+        assertThat(model.rows()).isSortedAccordingTo(Comparator.comparingLong(ClaimRow::amountCents).reversed());
+    }
+
+    @Test
+    void pagesMoveForwardAndBackWithinTheTotal() {
+        model.nextPage();
+        assertThat(model.pagingProperty().get().offset()).isEqualTo(200);
+        assertThat(model.rows().get(0).claimId()).isEqualTo(201);
+        model.lastPage();
+        assertThat(model.pagingProperty().get().describe()).isEqualTo("401–600 of 600");
+        assertThat(model.pagingProperty().get().hasNext()).isFalse();
+        model.nextPage();
+        assertThat(model.pagingProperty().get().offset()).isEqualTo(400);
+        model.firstPage();
+        assertThat(model.rows().get(0).claimId()).isEqualTo(1);
+    }
+
+    @Test
+    void selectingAClaimLoadsItsHistoryAuditAndDeliveriesAndOffersOnlyAllowedActions() {
+        ClaimRow row = firstWith(ClaimStatus.SUBMITTED_TO_STATE);
+        model.select(row);
+        ClaimDetail d = model.detailProperty().get();
+        assertThat(d.claim().claimId()).isEqualTo(row.claimId());
+        assertThat(d.history()).extracting(h -> h.toStatus()).endsWith(ClaimStatus.SUBMITTED_TO_STATE);
+        assertThat(d.deliveries()).hasSize(1);
+        assertThat(d.deliveries().get(0).attempts()).isNotEmpty();
+        assertThat(model.actions()).extracting(ClaimAction::target)
+                .containsExactly(ClaimStatus.NEEDS_INFO, ClaimStatus.APPROVED, ClaimStatus.REJECTED, ClaimStatus.WITHDRAWN);
+
+        model.select(firstWith(ClaimStatus.SUBMITTING));
+        assertThat(model.actions()).isEmpty();
+        model.select(firstWith(ClaimStatus.PAID));
+        assertThat(model.actions()).isEmpty();
+    }
+
+    @Test
+    void advancingStoresTheNewStatusWithTheReasonAndAnAuditEntry() {
+        ClaimRow row = firstWith(ClaimStatus.SUBMITTED_TO_STATE);
+        model.select(row);
+        ClaimAction reject = action(ClaimStatus.REJECTED);
+        assertThat(reject.reasonRequired()).isTrue();
+
+        model.perform(reject, "state: ownership not proven (R-12)");
+
+        Claim stored = queries.claim(row.claimId()).orElseThrow();
+        assertThat(stored.status()).isEqualTo(ClaimStatus.REJECTED);
+        assertThat(stored.version()).isEqualTo(row.version() + 1);
+        assertThat(queries.history(row.claimId())).last().satisfies(h -> {
+            assertThat(h.reason()).isEqualTo("state: ownership not proven (R-12)");
+            assertThat(h.actor()).isEqualTo("tester");
+        });
+        assertThat(queries.audit(Long.toString(row.claimId()), "tester", AuditActions.CLAIM_ADVANCE, 0, 10)).hasSize(1);
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.SUCCESS);
+        assertThat(model.selectedProperty().get().status()).isEqualTo(ClaimStatus.REJECTED);
+        assertThat(model.actions()).extracting(ClaimAction::target).containsExactly(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(model.busyProperty().get()).isFalse();
+    }
+
+    @Test
+    void aRequiredReasonThatIsMissingChangesNothing() {
+        ClaimRow row = firstWith(ClaimStatus.IDENTITY_PENDING);
+        model.select(row);
+        model.perform(action(ClaimStatus.WITHDRAWN), "  ");
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
+        assertThat(model.noticeProperty().get().text()).contains("needs a reason");
+    }
+
+    @Test
+    void aClaimChangedBySomeoneElseIsRefusedWithAClearMessageAndReloaded() {
+        ClaimRow row = firstWith(ClaimStatus.IDENTITY_PENDING);
+        model.select(row);
+        workflow.advance(row.claimId(), ClaimStatus.EVIDENCE_PENDING, "someone.else", null, null, null);
+
+        model.perform(action(ClaimStatus.EVIDENCE_PENDING), null);
+
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("changed by someone else");
+        assertThat(queries.history(row.claimId())).filteredOn(h -> "tester".equals(h.actor())).isEmpty();
+        assertThat(model.selectedProperty().get().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(model.actions()).extracting(ClaimAction::target).contains(ClaimStatus.READY_FOR_SUBMISSION);
+    }
+
+    @Test
+    void submitQueuesThroughTheOutbox() {
+        ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(row);
+        ClaimAction submit = action(ClaimStatus.SUBMITTING);
+        assertThat(submit.submit()).isTrue();
+        assertThat(submit.label()).isEqualTo("Submit to state");
+
+        model.perform(submit, "");
+
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+        List<OutboxEvent> rows = queries.outboxForClaim(row.claimId());
+        assertThat(rows).singleElement().satisfies(e -> assertThat(e.deliveryState()).isEqualTo(DeliveryState.PENDING));
+        assertThat(model.noticeProperty().get().text()).contains("queued for the state");
+        assertThat(model.detailProperty().get().deliveries()).hasSize(1);
+    }
+
+    @Test
+    void revealingTheTaxIdNeedsAReasonAndIsAudited() {
+        ClaimRow row = model.rows().get(5);
+        model.select(row);
+        model.revealTaxId("");
+        assertThat(model.revealedTaxIdProperty().get()).isNull();
+        assertThat(queries.audit(Long.toString(row.claimId()), null, AuditActions.TAX_ID_REVEAL, 0, 10)).isEmpty();
+
+        model.revealTaxId("claimant on the phone, verifying identity");
+
+        String whole = queries.claim(row.claimId()).orElseThrow().taxId();
+        assertThat(model.revealedTaxIdProperty().get()).isEqualTo(whole);
+        List<AuditEntry> audit = queries.audit(Long.toString(row.claimId()), "tester", AuditActions.TAX_ID_REVEAL, 0, 10);
+        assertThat(audit).singleElement().satisfies(a ->
+                assertThat(a.reason()).isEqualTo("claimant on the phone, verifying identity"));
+        assertThat(model.detailProperty().get().audit()).extracting(AuditEntry::action).contains(AuditActions.TAX_ID_REVEAL);
+
+        model.select(model.rows().get(6));
+        assertThat(model.revealedTaxIdProperty().get()).as("a reveal ends when another claim is selected").isNull();
+    }
+
+    @Test
+    void refreshKeepsTheSelectedClaimWhenItIsStillOnThePage() {
+        ClaimRow row = model.rows().get(42);
+        model.select(row);
+        workflow.revealTaxId(row.claimId(), "x", "test");
+        model.refresh();
+        assertThat(model.selectedProperty().get().claimId()).isEqualTo(row.claimId());
+        assertThat(model.rows().get(42).claimId()).isEqualTo(row.claimId());
+    }
+
+    @Test
+    void aLateResultOfAnOlderFilterNeverOverwritesTheNewerOne() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.searchProperty().set(queries.claim(7L).orElseThrow().claimNumber());
+        m.applyFilters();
+        m.searchProperty().set(queries.claim(9L).orElseThrow().claimNumber());
+        m.applyFilters();
+        assertThat(queued.names()).containsExactly("load claims page", "load claims page");
+        queued.run(1);
+        assertThat(queued.names()).as("counts follow their page").containsExactly("load claims page", "count claims");
+        queued.run(0);
+        assertThat(queued.names()).as("the stale page asks for no counts").containsExactly("count claims");
+        queued.runAll();
+        assertThat(m.rows()).extracting(ClaimRow::claimId).containsExactly(9L);
+        assertThat(m.pagingProperty().get().total()).isEqualTo(1);
+    }
+
+    private ClaimRow firstWith(ClaimStatus status) {
+        model.clearStatuses();
+        model.toggleStatus(status, true);
+        ClaimRow row = model.rows().get(0);
+        model.toggleStatus(status, false);
+        return row;
+    }
+
+    private ClaimAction action(ClaimStatus target) {
+        return model.actions().stream().filter(a -> a.target() == target).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,111 @@
+package org.claimdesk.ui.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import javafx.collections.FXCollections;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import org.claimdesk.domain.ClaimDeskException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommonTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void pagingDescribesAndClampsPages() {
+        Paging p = Paging.first(200).withTotal(450);
+        assertThat(p.describe()).isEqualTo("1–200 of 450");
+        assertThat(p.next().next().describe()).isEqualTo("401–450 of 450");
+        assertThat(p.next().next().hasNext()).isFalse();
+        assertThat(p.lastPage().offset()).isEqualTo(400);
+        assertThat(p.lastPage().withTotal(150).offset()).as("a shrunken result moves back to its last page").isZero();
+        assertThat(Paging.first(200).describe()).isEqualTo("no rows");
+    }
+
+    @Test
+    void mergeUpdatesRowsInPlaceWhenTheIdsAreTheSame() {
+        ObservableList<String> list = FXCollections.observableArrayList("a1", "b1", "c1");
+        List<String> changes = new ArrayList<>();
+        list.addListener((ListChangeListener<String>) c -> {
+            while (c.next()) {
+                changes.add(c.wasReplaced() ? "replaced " + c.getFrom() : c.wasAdded() ? "added" : "other");
+            }
+        });
+        assertThat(Rows.merge(list, List.of("a1", "b2", "c1"), s -> s.charAt(0))).isTrue();
+        assertThat(list).containsExactly("a1", "b2", "c1");
+        assertThat(changes).containsExactly("replaced 1");
+        assertThat(Rows.merge(list, List.of("x1"), s -> s.charAt(0))).isFalse();
+        assertThat(list).containsExactly("x1");
+    }
+
+    @Test
+    void coalescerHandsOverOnlyTheNewestValue() {
+        List<Runnable> scheduled = new ArrayList<>();
+        List<Integer> received = new ArrayList<>();
+        Coalescer<Integer> c = new Coalescer<>(scheduled::add, received::add);
+        c.offer(1);
+        c.offer(2);
+        c.offer(3);
+        assertThat(scheduled).hasSize(1);
+        scheduled.get(0).run();
+        assertThat(received).containsExactly(3);
+        c.offer(4);
+        assertThat(scheduled).hasSize(2);
+    }
+
+    @Test
+    void csvQuotesAndNeutralisesFormulas() {
+        assertThat(CsvWriter.escape("plain")).isEqualTo("plain");
+        assertThat(CsvWriter.escape("a,b")).isEqualTo("\"a,b\"");
+        assertThat(CsvWriter.escape("say \"hi\"")).isEqualTo("\"say \"\"hi\"\"\"");
+        assertThat(CsvWriter.escape("=SUM(A1)")).isEqualTo("'=SUM(A1)");
+        assertThat(CsvWriter.escape("-12.5")).isEqualTo("-12.5");
+    }
+
+    @Test
+    void settingsSurviveARoundTripAndABrokenFileGivesDefaults() throws Exception {
+        UiSettingsStore store = new UiSettingsStore(dir);
+        UiSettings s = new UiSettings();
+        s.width = 1234;
+        s.dark = true;
+        s.page = "OUTBOX";
+        s.dividers.put("claims", new double[] {0.4});
+        s.columns.put("claims", List.of(new UiSettings.Column("amount", 120, false)));
+        store.save(s);
+        UiSettings back = store.load();
+        assertThat(back.width).isEqualTo(1234);
+        assertThat(back.dark).isTrue();
+        assertThat(back.page).isEqualTo("OUTBOX");
+        assertThat(back.dividers.get("claims")).containsExactly(0.4);
+        assertThat(back.columns.get("claims").get(0).visible).isFalse();
+
+        Files.writeString(store.file(), "{ not json");
+        assertThat(store.load().width).isEqualTo(new UiSettings().width);
+    }
+
+    @Test
+    void noticesExplainKnownErrorsAndPointToTheLogForOthers() {
+        assertThat(Notice.error("move claim", new CompletionException(new ClaimDeskException("claim X is final"))).text())
+                .isEqualTo("Could not move claim: claim X is final");
+        assertThat(Notice.error("load", new NullPointerException()).text()).contains("details are in the log");
+    }
+
+    @Test
+    void formatsForStaff() {
+        assertThat(Formats.money(123456)).isEqualTo("$1,234.56");
+        assertThat(Formats.label("READY_FOR_SUBMISSION")).isEqualTo("Ready for submission");
+        assertThat(Formats.oneLine("a\n  b", 10)).isEqualTo("a b");
+        assertThat(Formats.oneLine("abcdefghijkl", 5)).isEqualTo("abcd…");
+        java.time.Instant now = java.time.Instant.parse("2026-11-30T10:00:00Z");
+        assertThat(Formats.ago(now.minusSeconds(3 * 86_400 + 60), now)).isEqualTo("3 d ago");
+        assertThat(Formats.ago(now.plusSeconds(60), now)).isEqualTo("just now");
+        assertThat(Formats.age(now.plusSeconds(7200), now)).isEqualTo("in 2 h");
+    }
+}

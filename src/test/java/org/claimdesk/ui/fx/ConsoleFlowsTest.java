@@ -1,0 +1,189 @@
+package org.claimdesk.ui.fx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.main.Page;
+import org.claimdesk.ui.outbox.OutboxRow;
+import org.claimdesk.ui.outbox.OutboxTriage;
+import org.testfx.matcher.control.LabeledMatchers;
+import org.junit.jupiter.api.Test;
+
+class ConsoleFlowsTest extends ConsoleFxTest {
+
+    @Test
+    void searchAndStatusFiltersQueryTheDatabase() {
+        waitReady();
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        assertThat(onFx(() -> table.getItems().size())).isEqualTo(200);
+
+        Claim target = queries.claim(777L).orElseThrow();
+        robot.clickOn("#claimSearch").write(target.claimNumber()).type(KeyCode.ENTER);
+        waitUntil("only the searched claim shows", () -> table.getItems().size() == 1
+                && table.getItems().get(0).claimId() == 777L);
+
+        robot.clickOn("#claimSearch").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
+                .type(KeyCode.BACK_SPACE);
+        waitUntil("every claim shows again", () -> table.getItems().size() == 200);
+
+        robot.clickOn("#status-NEEDS_INFO");
+        int needsInfo = queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.NEEDS_INFO)));
+        waitUntil("only claims needing information show", () -> table.getItems().size() == Math.min(200, needsInfo)
+                && table.getItems().stream().allMatch(r -> r.status() == ClaimStatus.NEEDS_INFO));
+        assertThat(robot.lookup("#status-NEEDS_INFO").queryLabeled().getText()).endsWith(" " + needsInfo);
+    }
+
+    @Test
+    void advancingAClaimIsStoredWithItsHistory() {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
+        selectClaim(claim);
+
+        robot.clickOn("#action-EVIDENCE_PENDING");
+        robot.clickOn("#reasonField").write("photo ID checked at the counter");
+        robot.clickOn("#dialogOkButton");
+
+        waitUntil("the new status is stored", () ->
+                queries.claim(claim.claimId()).orElseThrow().status() == ClaimStatus.EVIDENCE_PENDING);
+        assertThat(queries.history(claim.claimId())).last().satisfies(h -> {
+            assertThat(h.reason()).isEqualTo("photo ID checked at the counter");
+            assertThat(h.actor()).isEqualTo(services.actor());
+        });
+        waitUntil("the action bar offers the next steps", () ->
+                robot.lookup("#action-READY_FOR_SUBMISSION").tryQuery().isPresent());
+    }
+
+    @Test
+    void revealingATaxIdIsAuditedAndShowsInTheAuditView() {
+        waitReady();
+        Claim claim = queries.claim(42L).orElseThrow();
+        selectClaim(claim);
+        Label taxId = robot.lookup("#taxIdValue").queryAs(Label.class);
+        assertThat(onFx(taxId::getText)).isEqualTo(claim.maskedTaxId());
+
+        robot.clickOn("#revealTaxIdButton");
+        assertThat(robot.lookup("#dialogOkButton").query().isDisabled()).as("a reason is required").isTrue();
+        robot.clickOn("#reasonField").write("claimant verifying by phone");
+        robot.clickOn("#dialogOkButton");
+
+        waitUntil("the whole tax id shows", () -> claim.taxId().equals(taxId.getText()));
+        List<AuditEntry> audit = queries.audit("42", null, AuditActions.TAX_ID_REVEAL, 0, 10);
+        assertThat(audit).singleElement().satisfies(a -> assertThat(a.reason()).isEqualTo("claimant verifying by phone"));
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT4).release(KeyCode.DIGIT4, KeyCode.CONTROL);
+        waitUntil("the audit page shows", () -> window.mainModel().pageProperty().get() == Page.AUDIT);
+        robot.clickOn("#auditSubjectFilter").write("42").type(KeyCode.ENTER);
+        TableView<AuditEntry> auditTable = robot.lookup("#auditTable").queryTableView();
+        waitUntil("the reveal is listed", () -> auditTable.getItems().stream().anyMatch(a ->
+                a.action().equals(AuditActions.TAX_ID_REVEAL) && "claimant verifying by phone".equals(a.reason())));
+    }
+
+    @Test
+    void aSubmittedClaimIsDeliveredByTheWorkerWhileTheProgressBarMoves() {
+        waitReady();
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET next_attempt_at = 0 WHERE delivery_state = 'pending'"));
+        Claim claim = firstClaim(ClaimStatus.READY_FOR_SUBMISSION);
+        selectClaim(claim);
+        robot.clickOn("#action-SUBMITTING");
+        robot.clickOn("#dialogOkButton");
+        waitUntil("the submission is queued", () ->
+                queries.claim(claim.claimId()).orElseThrow().status() == ClaimStatus.SUBMITTING);
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        ProgressBar bar = robot.lookup("#drainProgress").queryAs(ProgressBar.class);
+        AtomicReference<Double> highest = new AtomicReference<>(0.0);
+        fx(() -> bar.progressProperty().addListener((obs, old, v) -> {
+            if (v.doubleValue() > 0 && v.doubleValue() < 1) {
+                highest.accumulateAndGet(v.doubleValue(), Math::max);
+            }
+        }));
+        robot.clickOn("#workerStartButton");
+
+        waitUntil("the claim is delivered", () -> queries.claim(claim.claimId()).orElseThrow().status()
+                == ClaimStatus.SUBMITTED_TO_STATE);
+        assertThat(queries.outboxForClaim(claim.claimId())).singleElement()
+                .satisfies(e -> assertThat(e.deliveryState()).isEqualTo(DeliveryState.SENT));
+        assertThat(highest.get()).as("the progress bar showed the drain part-way").isBetween(0.0, 1.0).isPositive();
+        waitUntil("the counters show sent rows", () ->
+                robot.lookup("#countersLabel").queryAs(Label.class).getText().matches("Sent [1-9].*"));
+        robot.clickOn("#workerPauseButton");
+        waitUntil("the worker pauses", () -> !robot.lookup("#workerResumeButton").query().isDisabled());
+    }
+
+    @Test
+    void aFailedGroupIsReQueuedWithAReasonAndAudited() {
+        waitReady();
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        javafx.scene.control.ListView<OutboxTriage.ErrorGroup> groups = robot.lookup("#errorGroups").queryListView();
+        TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
+        waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty()
+                && rows.getItems().stream().allMatch(r -> r.event().deliveryState() == DeliveryState.FAILED));
+
+        OutboxTriage.ErrorGroup group = onFx(() -> groups.getItems().get(0));
+        String signature = onFx(() -> groups.getItems().get(0).signature());
+        robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(signature))
+                .queryAs(javafx.scene.Node.class));
+        waitUntil("the group's rows show", () -> rows.getItems().size() == Math.min(200, group.count()));
+        List<Long> ids = onFx(() -> rows.getItems().stream().map(OutboxRow::id).toList());
+
+        robot.clickOn("#requeueButton");
+        robot.clickOn("#reasonField").write("state fixed the holder lookup");
+        robot.clickOn("#dialogOkButton");
+
+        waitUntil("every row of the group is pending again", () -> ids.stream().allMatch(id ->
+                queries.outboxEvent(id).orElseThrow().deliveryState() == DeliveryState.PENDING));
+        assertThat(queries.audit(null, services.actor(), AuditActions.OUTBOX_REQUEUE, 0, 0))
+                .hasSize(group.count())
+                .allSatisfy(a -> assertThat(a.reason()).isEqualTo("state fixed the holder lookup"));
+        List<OutboxEvent> after = queries.outbox(OutboxQuery.all().withState(DeliveryState.FAILED));
+        assertThat(after).extracting(OutboxEvent::outboxEventId).doesNotContainAnyElementsOf(ids);
+        waitUntil("the result is reported", () -> robot.lookup("#outboxNotice").queryAs(Label.class).getText()
+                .startsWith(group.count() + " row(s) re-queued"));
+    }
+
+    @Test
+    void shortcutsSwitchPagesAndFocusTheSearch() {
+        waitReady();
+        for (Page page : List.of(Page.OUTBOX, Page.WORKER, Page.AUDIT, Page.CLAIMS)) {
+            KeyCode digit = KeyCode.valueOf("DIGIT" + (page.ordinal() + 1));
+            robot.press(KeyCode.CONTROL, digit).release(digit, KeyCode.CONTROL);
+            waitUntil(page + " shows", () -> window.mainModel().pageProperty().get() == page);
+        }
+        robot.press(KeyCode.CONTROL, KeyCode.F).release(KeyCode.F, KeyCode.CONTROL);
+        waitUntil("the search has focus", () -> robot.lookup("#claimSearch").queryAs(TextField.class).isFocused());
+        robot.type(KeyCode.F5);
+        assertThat(robot.lookup("#findMenuItem").tryQuery()).as("menu items are not nodes").isEmpty();
+    }
+
+    private Claim firstClaim(ClaimStatus status) {
+        return queries.claims(ClaimQuery.all().withStatuses(Set.of(status)).withPage(0, 1)).get(0);
+    }
+
+    private void selectClaim(Claim claim) {
+        robot.clickOn("#claimSearch").write(claim.claimNumber()).type(KeyCode.ENTER);
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        waitUntil("the claim is the only row", () -> table.getItems().size() == 1);
+        waitUntil("the row is drawn", () -> robot.lookup("#claimsTable .table-cell")
+                .match(LabeledMatchers.hasText(claim.claimNumber())).tryQuery().isPresent());
+        robot.clickOn(robot.lookup("#claimsTable .table-cell").match(LabeledMatchers.hasText(claim.claimNumber()))
+                .queryAs(javafx.scene.Node.class));
+        waitUntil("its detail shows", () -> window.claimsModel().detailProperty().get() != null
+                && window.claimsModel().detailProperty().get().claim().claimId() == claim.claimId());
+    }
+}

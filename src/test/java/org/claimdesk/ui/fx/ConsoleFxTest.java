@@ -1,0 +1,141 @@
+package org.claimdesk.ui.fx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javafx.application.Platform;
+import javafx.scene.Node;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.claimdesk.app.Queries;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.ConsoleServices;
+import org.claimdesk.ui.ConsoleWindow;
+import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.testing.TestDatabases;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The whole console on a real temporary database, the real delivery worker and a fast simulated state,
+ * loaded from the real FXML in a headless (Monocle) stage. Every uncaught exception on any thread fails
+ * the test that caused it.
+ */
+abstract class ConsoleFxTest {
+    static final int CLAIMS = 1_500;
+
+    @TempDir
+    Path dir;
+
+    ConsoleServices services;
+    ConsoleWindow window;
+    Database db;
+    Queries queries;
+    final List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+    private Thread.UncaughtExceptionHandler previous;
+
+    final FxRobot robot = new FxRobot();
+
+    @BeforeEach
+    void startConsole() throws Exception {
+        WaitForAsyncUtils.autoCheckException = true;
+        previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        db = TestDatabases.demo(dir, CLAIMS);
+        queries = TestDatabases.queries(db);
+        SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
+                .withLatency(Duration.ofMillis(20))));
+        WorkerSettings settings = WorkerSettings.defaults().withInterval(Duration.ofMillis(300)).withConcurrency(2)
+                .withBackoff(Duration.ofMillis(100), Duration.ofSeconds(1));
+        services = ConsoleServices.on(db, state, settings);
+        UiSettings ui = settings();
+        Stage stage = FxToolkit.registerPrimaryStage();
+        FxToolkit.setupFixture(() -> {
+            Thread.currentThread().setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+            window = new ConsoleWindow(stage, services, ui);
+            window.show();
+        });
+    }
+
+    /** The remembered settings the window starts with. */
+    UiSettings settings() {
+        UiSettings ui = new UiSettings();
+        ui.width = 1440;
+        ui.height = 900;
+        return ui;
+    }
+
+    @AfterEach
+    void closeConsole() throws Exception {
+        if (window != null) {
+            WaitForAsyncUtils.asyncFx(() -> window.close()).get(10, TimeUnit.SECONDS);
+        }
+        FxToolkit.cleanupStages();
+        if (services != null) {
+            services.close();
+        }
+        Thread.setDefaultUncaughtExceptionHandler(previous);
+        assertThat(uncaught).as("exceptions that escaped to a thread").isEmpty();
+    }
+
+    /** Waits (polling, no sleeps) until {@code condition} holds on the FX thread. */
+    static void waitUntil(String what, Callable<Boolean> condition) {
+        try {
+            WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> {
+                Boolean ok = WaitForAsyncUtils.asyncFx(condition).get(5, TimeUnit.SECONDS);
+                return Boolean.TRUE.equals(ok);
+            });
+        } catch (TimeoutException e) {
+            throw new AssertionError("timed out waiting until " + what, e);
+        }
+    }
+
+    static <T> T onFx(Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    void waitReady() {
+        waitUntil("the console is ready", () -> window.mainModel().readyProperty().get()
+                && !robot.lookup("#claimsTable").queryAs(TableView.class).getItems().isEmpty());
+    }
+
+    static boolean visible(Node node) {
+        for (Node n = node; n != null; n = n.getParent()) {
+            if (!n.isVisible()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static void fx(Runnable r) {
+        try {
+            WaitForAsyncUtils.asyncFx(r).get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    static void runLater(Runnable r) {
+        Platform.runLater(r);
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+}

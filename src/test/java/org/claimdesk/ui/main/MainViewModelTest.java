@@ -1,0 +1,104 @@
+package org.claimdesk.ui.main;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.claimdesk.app.Queries;
+import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.testing.DirectTaskRunner;
+import org.claimdesk.ui.testing.FakeWorker;
+import org.claimdesk.ui.testing.TestDatabases;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainViewModelTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anEmptyDatabaseGetsDemoDataWithProgressAndABanner() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            Queries queries = TestDatabases.queries(db);
+            DirectTaskRunner tasks = new DirectTaskRunner();
+            MainViewModel model = new MainViewModel(db, queries, tasks, "tester", "simulated state");
+            List<String> ready = new ArrayList<>();
+            assertThat(model.readyProperty().get()).isFalse();
+
+            model.start(() -> ready.add("ready"));
+
+            assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(MainViewModel.DEMO_CLAIMS);
+            assertThat(ready).containsExactly("ready");
+            assertThat(model.readyProperty().get()).isTrue();
+            assertThat(model.demoBannerProperty().get()).startsWith("Demo data: this database was empty")
+                    .contains("5,000 synthetic claims");
+            assertThat(tasks.progress).hasSizeGreaterThan(10);
+            assertThat(tasks.progress).last().satisfies(p -> assertThat(p.fraction()).isEqualTo(1.0));
+            int pending = queries.countOutbox(org.claimdesk.store.OutboxQuery.all().withState(DeliveryState.PENDING));
+            assertThat(model.pendingProperty().get()).isEqualTo(pending);
+            assertThat(model.databasePathProperty().get()).isEqualTo(db.path().toString());
+            model.dismissBanner();
+            assertThat(model.demoBannerProperty().get()).isNull();
+        }
+    }
+
+    @Test
+    void aDatabaseWithClaimsIsLeftAloneAndHasNoBanner() {
+        try (Database db = TestDatabases.demo(dir, 50)) {
+            Queries queries = TestDatabases.queries(db);
+            MainViewModel model = new MainViewModel(db, queries, new DirectTaskRunner(), "tester", "simulated state");
+            model.start(() -> { });
+            assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(50);
+            assertThat(model.demoBannerProperty().get()).isNull();
+            assertThat(model.readyProperty().get()).isTrue();
+        }
+    }
+
+    @Test
+    void theStatusBarFollowsTheWorker() {
+        try (Database db = TestDatabases.demo(dir, 10)) {
+            MainViewModel model = new MainViewModel(db, TestDatabases.queries(db), new DirectTaskRunner(), "tester",
+                    "simulated state");
+            assertThat(model.endpointProperty().get()).isEqualTo("simulated state");
+            FakeWorker worker = new FakeWorker();
+            model.applyWorker(worker.with(WorkerSnapshot.RunState.PAUSED, "401", true));
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker paused itself");
+            model.applyWorker(FakeWorker.running(Instant.now(), 0, 0, 7, 3));
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker running");
+            assertThat(model.failedProperty().get()).isEqualTo(53);
+        }
+    }
+
+    @Test
+    void theTickRefreshesThePageOnScreenOnlyWhenDeliveriesMoved() {
+        try (Database db = TestDatabases.demo(dir, 10)) {
+            MainViewModel model = new MainViewModel(db, TestDatabases.queries(db), new DirectTaskRunner(), "tester",
+                    "simulated state");
+            List<Page> refreshed = new ArrayList<>();
+            for (Page p : Page.values()) {
+                model.onRefresh(p, () -> refreshed.add(p));
+            }
+            model.start(() -> { });
+            model.show(Page.OUTBOX);
+            assertThat(refreshed).as("a page is refreshed when it is shown").containsExactly(Page.OUTBOX);
+            refreshed.clear();
+            WorkerSnapshot a = FakeWorker.running(Instant.now(), 0, 10, 1, 0);
+            model.tick(a);
+            model.tick(a);
+            assertThat(refreshed).isEmpty();
+            model.onLiveRefresh(Page.OUTBOX, () -> refreshed.add(null));
+            model.tick(FakeWorker.running(Instant.now(), 1, 10, 2, 0));
+            assertThat(refreshed).as("the first live refresh is a full one").containsExactly(Page.OUTBOX);
+            model.tick(FakeWorker.running(Instant.now(), 2, 10, 3, 0));
+            assertThat(refreshed).as("then rows only").containsExactly(Page.OUTBOX, null);
+            refreshed.remove(1);
+            model.refreshCurrent();
+            assertThat(refreshed).containsExactly(Page.OUTBOX, Page.OUTBOX);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.claimdesk.ui.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.claimdesk.ui.common.TaskRunner;
+
+/** Runs background work at once on the calling thread: ViewModel tests need neither the FX thread nor waits. */
+public final class DirectTaskRunner implements TaskRunner {
+    public final List<String> ran = new ArrayList<>();
+    public final List<ProgressUpdate> progress = new ArrayList<>();
+
+    @Override
+    public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
+        ran.add(what);
+        T result;
+        try {
+            result = work.call((done, total, message) -> {
+                ProgressUpdate u = new ProgressUpdate(done, total, message);
+                progress.add(u);
+                onProgress.accept(u);
+            });
+        } catch (Exception e) {
+            onFailure.accept(e);
+            return;
+        }
+        onSuccess.accept(result);
+    }
+
+    @Override
+    public Executor uiThread() {
+        return Runnable::run;
+    }
+}

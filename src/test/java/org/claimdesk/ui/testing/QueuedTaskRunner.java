@@ -1,0 +1,57 @@
+package org.claimdesk.ui.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import org.claimdesk.ui.common.TaskRunner;
+
+/**
+ * Holds submitted work until the test runs it, in any order: for testing that a late result of an older
+ * request never overwrites a newer one.
+ */
+public final class QueuedTaskRunner implements TaskRunner {
+    private final List<Runnable> queued = new ArrayList<>();
+    private final List<String> names = new ArrayList<>();
+
+    @Override
+    public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
+        names.add(what);
+        queued.add(() -> {
+            T result;
+            try {
+                result = work.call(Progress.NONE);
+            } catch (Exception e) {
+                onFailure.accept(e);
+                return;
+            }
+            onSuccess.accept(result);
+        });
+    }
+
+    public List<String> names() {
+        return List.copyOf(names);
+    }
+
+    public int size() {
+        return queued.size();
+    }
+
+    /** Runs the task queued at {@code index} (counting tasks not yet run). */
+    public void run(int index) {
+        names.remove(index);
+        queued.remove(index).run();
+    }
+
+    public void runAll() {
+        while (!queued.isEmpty()) {
+            run(0);
+        }
+    }
+
+    @Override
+    public Executor uiThread() {
+        return Runnable::run;
+    }
+}
