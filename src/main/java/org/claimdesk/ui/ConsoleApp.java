@@ -9,6 +9,7 @@ import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
 import org.claimdesk.app.DataDirectory;
+import org.claimdesk.app.Operators;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.UiSettings;
 import org.claimdesk.ui.common.UiSettingsStore;
@@ -90,12 +91,42 @@ public final class ConsoleApp extends Application {
             Platform.exit();
             return;
         }
+        ConsoleWindow.applyTheme(settings.dark);
+        services = services.withActor(operator());
         long started = System.nanoTime();
         window = new ConsoleWindow(stage, services, settings);
         window.show();
         LOG.info("console window built and shown in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
                 sinceJvmStart());
         onShown.accept(window);
+    }
+
+    /**
+     * The operator: from {@code CLAIMDESK_OPERATOR} if set, else the one chosen before, else asked now
+     * (first start), the OS user offered. A new choice is saved at once and audited off the FX thread.
+     */
+    private String operator() {
+        String given = Operators.fromEnvironment();
+        if (given != null) {
+            return given;
+        }
+        if (settings.operator != null && !settings.operator.isBlank()) {
+            return settings.operator;
+        }
+        String chosen = OperatorDialog.ask(Operators.osUser());
+        settings.operator = chosen;
+        settingsStore.save(settings);
+        ConsoleServices opened = services;
+        Thread audit = new Thread(() -> {
+            try {
+                Operators.recordChoice(opened.database(), java.time.Clock.systemUTC(), chosen, null);
+            } catch (RuntimeException e) {
+                LOG.error("cannot audit the operator chosen at first start", e);
+            }
+        }, "claimdesk-audit-operator");
+        audit.setDaemon(true);
+        audit.start();
+        return chosen;
     }
 
     static long sinceJvmStart() {

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.claimdesk.app.AuditedWorker;
+import org.claimdesk.app.Operators;
 import org.claimdesk.app.OutboxOperations;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Workflow;
@@ -54,10 +56,18 @@ public record ConsoleServices(
         Clock clock = Clock.systemDefaultZone();
         Deadlines deadlines = Deadlines.statutory();
         Queries queries = new Queries(database, clock);
-        DeliveryWorker worker = new DeliveryWorker(database, state, settings, clock, deadlines);
+        String actor = Operators.osUser();
+        WorkerControl worker = new AuditedWorker(new DeliveryWorker(database, state, settings, clock, deadlines),
+                database, clock, actor);
         OutboxTriage triage = new OperationsTriage(new OutboxOperations(database, clock, deadlines), queries, state);
         return new ConsoleServices(database, queries, new Workflow(database, clock, deadlines), state, worker, triage,
-                System.getProperty("user.name", "staff"));
+                actor);
+    }
+
+    /** The same services acting as {@code operator}: its name goes on every audited action and settings change. */
+    public ConsoleServices withActor(String operator) {
+        WorkerControl audited = worker instanceof AuditedWorker a ? a.as(operator) : worker;
+        return new ConsoleServices(database, queries, workflow, state, audited, triage, Operators.check(operator));
     }
 
     static StateAdapter stateFromEnvironment() {

@@ -165,7 +165,7 @@ public final class ConsoleWindow {
         stage.setMaximized(settings.maximized);
     }
 
-    private static void applyTheme(boolean dark) {
+    static void applyTheme(boolean dark) {
         // The binary form of the theme's stylesheet loads several times faster than its CSS text.
         Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheetBSS()
                 : new PrimerLight().getUserAgentStylesheetBSS());

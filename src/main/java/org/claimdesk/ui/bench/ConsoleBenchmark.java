@@ -75,7 +75,7 @@ public final class ConsoleBenchmark {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle) {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw"));
+        List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw", "-Dclaimdesk.operator=bench"));
         String options = System.getenv(JAVA_OPTIONS_ENV);
         if (options != null && !options.isBlank()) {
             command.addAll(List.of(options.strip().split("\\s+")));

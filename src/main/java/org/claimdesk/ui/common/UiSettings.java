@@ -17,6 +17,8 @@ public final class UiSettings {
     public boolean maximized;
     public boolean dark;
     public String page = "CLAIMS";
+    /** Who works at this console; asked at first start. */
+    public String operator;
     public Map<String, double[]> dividers = new LinkedHashMap<>();
     public Map<String, List<Column>> columns = new LinkedHashMap<>();
 
@@ -45,6 +47,7 @@ public final class UiSettings {
         c.maximized = maximized;
         c.dark = dark;
         c.page = page;
+        c.operator = operator;
         dividers.forEach((k, v) -> c.dividers.put(k, v.clone()));
         columns.forEach((k, v) -> c.columns.put(k, v.stream().map(col -> new Column(col.id, col.width, col.visible)).toList()));
         return c;

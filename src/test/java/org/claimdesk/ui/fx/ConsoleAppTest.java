@@ -33,6 +33,7 @@ class ConsoleAppTest {
         Path db = dir.resolve("office.db");
         Path settingsDir = dir.resolve("home");
         ConsoleApp.configure(db, settingsDir);
+        System.setProperty("claimdesk.operator", "m.alvarez");
         FxToolkit.registerPrimaryStage();
         Application app = FxToolkit.setupApplication(ConsoleApp.class);
         try {
@@ -41,6 +42,7 @@ class ConsoleAppTest {
             WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, () -> Files.exists(db)
                     && countClaims(db) > 0);
         } finally {
+            System.clearProperty("claimdesk.operator");
             FxToolkit.cleanupApplication(app);
             FxToolkit.cleanupStages();
             Thread.setDefaultUncaughtExceptionHandler(previous);

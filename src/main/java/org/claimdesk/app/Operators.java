@@ -1,0 +1,45 @@
+package org.claimdesk.app;
+
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+
+/** Who works at this console: chosen at first start (the OS user by default), kept in the console's settings. */
+public final class Operators {
+    /** Environment variable (or system property {@code claimdesk.operator}) that sets the operator without asking. */
+    public static final String OPERATOR_ENV = "CLAIMDESK_OPERATOR";
+
+    private Operators() {
+    }
+
+    /** The operator given by the environment, or null. */
+    public static String fromEnvironment() {
+        String value = System.getProperty("claimdesk.operator", System.getenv(OPERATOR_ENV));
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    /** The default offered at first start: the OS user. */
+    public static String osUser() {
+        return System.getProperty("user.name", "staff");
+    }
+
+    /** Checks a name the way every audited action does; returns it trimmed. */
+    public static String check(String name) {
+        return Inputs.actor(name);
+    }
+
+    /** Writes the choice of operator to the audit trail (a settings change). */
+    public static void recordChoice(Database database, Clock clock, String operator, String previous) {
+        String who = Inputs.actor(operator);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("operator", who);
+        details.put("previous", previous);
+        database.useTransaction(h -> new AuditStore().append(h, clock.instant(), who, AuditActions.SETTINGS_CHANGE,
+                AuditActions.SUBJECT_SETTINGS, "operator", previous == null ? "first start" : "operator changed",
+                Json.write(details)));
+    }
+}
