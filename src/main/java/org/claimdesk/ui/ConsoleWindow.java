@@ -57,6 +57,9 @@ public final class ConsoleWindow {
     private final FxTaskRunner tasks;
     private final ViewFactory views;
     private final MainView mainView;
+    /** Work running longer than this shows in the status bar. */
+    private static final long BUSY_AFTER_MS = 1_000;
+    private final javafx.animation.Timeline busyWatch;
     private final java.util.Set<Page> loaded = java.util.EnumSet.noneOf(Page.class);
     private volatile WorkerSnapshot latestSnapshot;
     private final Coalescer<WorkerSnapshot> toStatusBar;
@@ -87,6 +90,12 @@ public final class ConsoleWindow {
                 .register(AuditView.class, () -> new AuditView(audit, layout));
         ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);
         mainView = mainLoaded.controller();
+        mainView.showBusy(null);
+        busyWatch = new javafx.animation.Timeline(new javafx.animation.KeyFrame(javafx.util.Duration.millis(500),
+                e -> mainView.showBusy(tasks.slowest(BUSY_AFTER_MS)
+                        .map(w -> "Working: " + w.getKey() + "… " + (w.getValue() / 1000) + " s").orElse(null))));
+        busyWatch.setCycleCount(javafx.animation.Animation.INDEFINITE);
+        busyWatch.play();
         main.onRefresh(Page.CLAIMS, claims::refresh);
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
@@ -234,6 +243,7 @@ public final class ConsoleWindow {
 
     /** Stops listening to the worker and ends the console's threads (waiting for running reads). */
     public void close() {
+        busyWatch.stop();
         services.worker().removeListener(workerListener);
         worker.detach();
         executors.close();

@@ -15,6 +15,10 @@ public final class FxTaskRunner implements TaskRunner {
     private final ExecutorService background;
     private final ExecutorService interactive;
     private final java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong ids = new java.util.concurrent.atomic.AtomicLong();
+    /** Started work by id: what it is and when it started (nanoTime). */
+    private final java.util.Map<Long, java.util.Map.Entry<String, Long>> started =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param background counts, groupings, exports and writes
@@ -44,6 +48,8 @@ public final class FxTaskRunner implements TaskRunner {
         try {
             executor.execute(() -> {
                 long started = System.nanoTime();
+                long id = ids.incrementAndGet();
+                this.started.put(id, java.util.Map.entry(what, started));
                 try {
                     T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
                     LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
@@ -52,6 +58,7 @@ public final class FxTaskRunner implements TaskRunner {
                     LOG.warn("{} failed: {}", what, e.toString(), e);
                     Platform.runLater(() -> onFailure.accept(e));
                 } finally {
+                    this.started.remove(id);
                     running.decrementAndGet();
                 }
             });
@@ -59,6 +66,19 @@ public final class FxTaskRunner implements TaskRunner {
             running.decrementAndGet();
             LOG.info("{} not started: the console is closing", what);
         }
+    }
+
+    /**
+     * The work that has been running longest, if longer than {@code thresholdMillis}: its name and
+     * how long it has run. Staff see it in the status bar, e.g. while a write waits for a database
+     * another program holds locked.
+     */
+    public java.util.Optional<java.util.Map.Entry<String, Long>> slowest(long thresholdMillis) {
+        long now = System.nanoTime();
+        return started.values().stream()
+                .map(e -> java.util.Map.entry(e.getKey(), (now - e.getValue()) / 1_000_000))
+                .filter(e -> e.getValue() >= thresholdMillis)
+                .max(java.util.Map.Entry.comparingByValue());
     }
 
     /** Tasks submitted and not finished yet. */

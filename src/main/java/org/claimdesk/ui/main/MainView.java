@@ -56,6 +56,7 @@ public final class MainView {
     @FXML private Label pendingStatus;
     @FXML private Label failedStatus;
     @FXML private Label databaseStatus;
+    @FXML private Label busyStatus;
 
     public MainView(MainViewModel model) {
         this.model = model;
@@ -129,6 +130,13 @@ public final class MainView {
     }
 
     /** What Ctrl+R and File › Exit do. */
+    /** Shows what has been running a while (or nothing): "Working: advance claim… 12 s". */
+    public void showBusy(String text) {
+        busyStatus.setText(text == null ? "" : text);
+        busyStatus.setVisible(text != null);
+        busyStatus.setManaged(text != null);
+    }
+
     public void setActions(Runnable requeue, Runnable exitAction) {
         this.requeueSelected = requeue;
         this.exit = exitAction;

@@ -170,20 +170,4 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         robot.type(KeyCode.F5);
         assertThat(robot.lookup("#findMenuItem").tryQuery()).as("menu items are not nodes").isEmpty();
     }
-
-    private Claim firstClaim(ClaimStatus status) {
-        return queries.claims(ClaimQuery.all().withStatuses(Set.of(status)).withPage(0, 1)).get(0);
-    }
-
-    private void selectClaim(Claim claim) {
-        robot.clickOn("#claimSearch").write(claim.claimNumber()).type(KeyCode.ENTER);
-        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
-        waitUntil("the claim is the only row", () -> table.getItems().size() == 1);
-        waitUntil("the row is drawn", () -> robot.lookup("#claimsTable .table-cell")
-                .match(LabeledMatchers.hasText(claim.claimNumber())).tryQuery().isPresent());
-        robot.clickOn(robot.lookup("#claimsTable .table-cell").match(LabeledMatchers.hasText(claim.claimNumber()))
-                .queryAs(javafx.scene.Node.class));
-        waitUntil("its detail shows", () -> window.claimsModel().detailProperty().get() != null
-                && window.claimsModel().detailProperty().get().claim().claimId() == claim.claimId());
-    }
 }

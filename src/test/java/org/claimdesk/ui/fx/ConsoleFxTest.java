@@ -25,6 +25,13 @@ import org.claimdesk.ui.testing.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Set;
+import javafx.scene.input.KeyCode;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.ui.claims.ClaimRow;
+import org.testfx.matcher.control.LabeledMatchers;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
@@ -109,6 +116,22 @@ abstract class ConsoleFxTest {
         } catch (Exception e) {
             throw new AssertionError(e);
         }
+    }
+
+    Claim firstClaim(ClaimStatus status) {
+        return queries.claims(ClaimQuery.all().withStatuses(Set.of(status)).withPage(0, 1)).get(0);
+    }
+
+    void selectClaim(Claim claim) {
+        robot.clickOn("#claimSearch").write(claim.claimNumber()).type(KeyCode.ENTER);
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        waitUntil("the claim is the only row", () -> table.getItems().size() == 1);
+        waitUntil("the row is drawn", () -> robot.lookup("#claimsTable .table-cell")
+                .match(LabeledMatchers.hasText(claim.claimNumber())).tryQuery().isPresent());
+        robot.clickOn(robot.lookup("#claimsTable .table-cell").match(LabeledMatchers.hasText(claim.claimNumber()))
+                .queryAs(javafx.scene.Node.class));
+        waitUntil("its detail shows", () -> window.claimsModel().detailProperty().get() != null
+                && window.claimsModel().detailProperty().get().claim().claimId() == claim.claimId());
     }
 
     void waitReady() {
