@@ -127,7 +127,8 @@ public final class StateSimServer implements AutoCloseable {
         }
     }
 
-    static void send(HttpExchange exchange, SimulatedState.Reply reply) throws IOException {
+    /** Writes one answer of the contract: its status, its JSON body and, for 429, Retry-After. */
+    public static void send(HttpExchange exchange, SimulatedState.Reply reply) throws IOException {
         byte[] bytes = reply.json().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         if (reply.retryAfterSeconds() != null) {

@@ -5,11 +5,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.StateSimServer;
 import org.claimdesk.store.Json;
 
 /**
@@ -201,15 +200,7 @@ public final class FaultyStateServer implements AutoCloseable {
     }
 
     private static void reply(HttpExchange exchange, SimulatedState.Reply reply) throws IOException {
-        byte[] bytes = reply.json().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        if (reply.retryAfterSeconds() != null) {
-            exchange.getResponseHeaders().set("Retry-After", Integer.toString(reply.retryAfterSeconds()));
-        }
-        exchange.sendResponseHeaders(reply.status(), bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        StateSimServer.send(exchange, reply);
     }
 
     @Override
