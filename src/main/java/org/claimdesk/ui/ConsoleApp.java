@@ -103,7 +103,7 @@ public final class ConsoleApp extends Application {
 
     /**
      * The operator: from {@code CLAIMDESK_OPERATOR} if set, else the one chosen before, else asked now
-     * (first start), the OS user offered. A new choice is saved at once and audited off the FX thread.
+     * (first start), the OS user offered. A new choice is saved and audited at once, off the FX thread.
      */
     private String operator() {
         String given = Operators.fromEnvironment();
@@ -115,15 +115,16 @@ public final class ConsoleApp extends Application {
         }
         String chosen = OperatorDialog.ask(Operators.osUser());
         settings.operator = chosen;
-        settingsStore.save(settings);
+        UiSettings toSave = settings.copy();
         ConsoleServices opened = services;
         Thread audit = new Thread(() -> {
             try {
+                settingsStore.save(toSave);
                 Operators.recordChoice(opened.database(), java.time.Clock.systemUTC(), chosen, null);
             } catch (RuntimeException e) {
-                LOG.error("cannot audit the operator chosen at first start", e);
+                LOG.error("cannot keep or audit the operator chosen at first start", e);
             }
-        }, "claimdesk-audit-operator");
+        }, "claimdesk-save-operator");
         audit.setDaemon(true);
         audit.start();
         return chosen;

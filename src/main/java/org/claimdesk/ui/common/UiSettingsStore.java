@@ -43,11 +43,19 @@ public final class UiSettingsStore {
         }
     }
 
+    /** The settings name the operator: readable by the owner only (0600) where the system keeps POSIX permissions. */
+    private static void ownerOnly(Path path) throws IOException {
+        if (path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
+    }
+
     public void save(UiSettings settings) {
         try {
             Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling(FILE + ".tmp");
             mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
+            ownerOnly(tmp);
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

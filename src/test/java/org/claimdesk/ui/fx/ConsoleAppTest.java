@@ -49,6 +49,8 @@ class ConsoleAppTest {
         }
         UiSettings saved = new UiSettingsStore(settingsDir).load();
         assertThat(Files.exists(settingsDir.resolve(UiSettingsStore.FILE))).isTrue();
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(settingsDir.resolve(UiSettingsStore.FILE)))).isEqualTo("rw-------");
         assertThat(saved.page).isEqualTo("CLAIMS");
         assertThat(saved.columns).containsKey("claims");
         assertThat(uncaught).isEmpty();
