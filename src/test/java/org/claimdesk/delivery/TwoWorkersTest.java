@@ -22,6 +22,13 @@ class TwoWorkersTest {
     @TempDir
     Path dir;
 
+    private volatile boolean bothStarted;
+
+    private static long leaseOwners(Database db) {
+        return db.read(h -> h.createQuery(
+                "SELECT count(DISTINCT lease_owner) FROM outbox_event WHERE lease_owner IS NOT NULL").mapTo(Long.class).one());
+    }
+
     @Test
     void twoWorkersOnOneFileEachPostEveryKeyExactlyOnce() throws Exception {
         Path file = dir.resolve("claims.db");
@@ -35,6 +42,13 @@ class TwoWorkersTest {
              HttpStateAdapter a = Workers.http(server.baseUrl(), 5_000);
              HttpStateAdapter b = Workers.http(server.baseUrl(), 5_000)) {
             WorkerSettings settings = Workers.fast().withConcurrency(8).withInterval(Duration.ofMillis(20));
+            // The state answers nothing until both workers hold leases, so both take part whichever
+            // starts first (a worker's first lease window is twice its concurrency, far below 400).
+            server.plan((key, post) -> {
+                await().atMost(Duration.ofSeconds(20)).until(() -> leaseOwners(first) >= 2 || bothStarted);
+                bothStarted = true;
+                return FaultyStateServer.Fault.NONE;
+            });
             try (DeliveryWorker one = new DeliveryWorker(first, a, settings, Clock.systemUTC(), Deadlines.statutory());
                  DeliveryWorker two = new DeliveryWorker(second, b, settings, Clock.systemUTC(), Deadlines.statutory())) {
                 one.start();

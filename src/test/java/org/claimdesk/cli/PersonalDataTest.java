@@ -1,0 +1,106 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.claimdesk.store.Database;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A full scenario through the command line, then every file it wrote and everything it printed is
+ * searched for the demo tax ids. Only the database and its backup may hold them.
+ */
+class PersonalDataTest {
+    @TempDir
+    Path dir;
+
+    private final List<String> printed = new ArrayList<>();
+
+    @Test
+    void noTaxIdLeavesTheDatabase() throws Exception {
+        String db = dir.resolve("office.db").toString();
+        run("--db", db, "demo", "--claims", "400", "--seed", "11");
+        Set<String> taxIds;
+        try (Database database = Database.open(Path.of(db))) {
+            taxIds = Set.copyOf(database.read(h -> h.createQuery("SELECT tax_id FROM claim").mapTo(String.class).list()));
+        }
+        assertThat(taxIds).hasSizeGreaterThan(390).allMatch(t -> t.matches("\\d{3}-00-\\d{4}"));
+
+        String ready = firstId(db, "READY_FOR_SUBMISSION");
+        String someone = taxIds.iterator().next();
+        run("--db", db, "claims", "list");
+        run("--db", db, "claims", "list", "--json");
+        run("--db", db, "claims", "list", "--search", someone);
+        run("--db", db, "claims", "show", ready);
+        run("--db", db, "claims", "show", ready, "--json");
+        run("--db", db, "claims", "advance", ready, "--to", "PAID", "--actor", "j.chen");
+        run("--db", db, "claims", "submit", ready, "--actor", "supervisor.kim");
+        run("--db", db, "drain", "--simulated", "--until-idle", "--max-wait", "20", "--json");
+        run("--db", db, "outbox", "list", "--json");
+        run("--db", db, "outbox", "failures", "--json");
+        run("--db", db, "outbox", "requeue", "--all-failed", "--actor", "r.okafor", "--reason", "portal back", "--dry-run");
+        run("--db", db, "outbox", "requeue", "--all-failed", "--actor", "r.okafor", "--reason", "portal back", "--json");
+        run("--db", db, "drain", "--simulated", "--until-idle", "--max-wait", "20");
+        run("--db", db, "outbox", "attempts", "1", "--json");
+        run("--db", db, "audit", "list", "--json");
+        run("--db", db, "doctor", "--json");
+        run("--db", db, "backup", "--to", dir.resolve("backup.db").toString());
+
+        List<String> leaks = new ArrayList<>();
+        for (String text : printed) {
+            leaks.addAll(found(text, taxIds, "command output"));
+        }
+        for (Path file : filesToScan()) {
+            String text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            leaks.addAll(found(text, taxIds, file.toString()));
+        }
+        assertThat(leaks).isEmpty();
+        assertThat(printed).anySatisfy(p -> assertThat(p).contains("***-**-"));
+    }
+
+    private List<Path> filesToScan() throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.filter(Files::isRegularFile)
+                    .filter(p -> !p.getFileName().toString().matches("(office|backup)\\.db(-wal|-shm|-journal)?"))
+                    .forEach(files::add);
+        }
+        Path testLogs = Path.of("target", "test-logs");
+        if (Files.isDirectory(testLogs)) {
+            try (Stream<Path> walk = Files.walk(testLogs)) {
+                walk.filter(Files::isRegularFile).forEach(files::add);
+            }
+        }
+        assertThat(files).as("the logs this run wrote").anySatisfy(p -> assertThat(p.toString()).contains("test-logs"));
+        return files;
+    }
+
+    private static List<String> found(String text, Set<String> taxIds, String where) {
+        List<String> leaks = new ArrayList<>();
+        for (String taxId : taxIds) {
+            if (text.contains(taxId) || text.contains(taxId.replace("-", ""))) {
+                leaks.add(taxId.substring(0, 3) + "-00-…" + " in " + where);
+            }
+        }
+        return leaks;
+    }
+
+    private void run(String... args) {
+        CliTest.Run run = CliTest.run(args);
+        printed.add(run.out());
+        printed.add(run.err());
+    }
+
+    private String firstId(String db, String status) throws Exception {
+        CliTest.Run run = CliTest.run("--db", db, "claims", "list", "--status", status, "--limit", "1", "--json");
+        return run.json().get(0).get("claimId").asText();
+    }
+}
