@@ -109,14 +109,15 @@ public final class OutboxView {
     private void bindFilters() {
         outboxStateFilter.getItems().add(null);
         outboxStateFilter.getItems().addAll(DeliveryState.values());
-        outboxStateFilter.setButtonCell(stateCell());
-        outboxStateFilter.setCellFactory(l -> stateCell());
+        StateCell buttonCell = new StateCell();
+        outboxStateFilter.setButtonCell(buttonCell);
+        outboxStateFilter.setCellFactory(l -> new StateCell());
         outboxStateFilter.valueProperty().bindBidirectional(model.stateProperty());
         outboxStateFilter.setOnAction(e -> model.applyFilters());
         model.stateCountsProperty().addListener((obs, old, counts) -> {
             outboxCountsLabel.setText(describeCounts(counts));
-            // Re-render the cells so the counts in the state filter are current.
-            outboxStateFilter.setButtonCell(stateCell());
+            // The chosen state's count follows the counts.
+            buttonCell.show(outboxStateFilter.getValue());
         });
 
         outboxJurisdictionFilter.getItems().add(null);
@@ -155,20 +156,23 @@ public final class OutboxView {
         outboxExportButton.setOnAction(e -> export());
     }
 
-    private ListCell<DeliveryState> stateCell() {
-        return new ListCell<>() {
-            @Override
-            protected void updateItem(DeliveryState item, boolean empty) {
-                super.updateItem(item, empty);
-                if (empty) {
-                    setText(null);
-                    return;
-                }
-                Map<DeliveryState, Integer> counts = model.stateCountsProperty().get();
-                setText(item == null ? "All states"
-                        : Formats.label(item.name()) + " (" + Formats.count(counts.getOrDefault(item, 0)) + ")");
+    /** A delivery state with its row count, or "All states". */
+    private final class StateCell extends ListCell<DeliveryState> {
+        @Override
+        protected void updateItem(DeliveryState item, boolean empty) {
+            super.updateItem(item, empty);
+            if (empty) {
+                setText(null);
+            } else {
+                show(item);
             }
-        };
+        }
+
+        void show(DeliveryState item) {
+            Map<DeliveryState, Integer> counts = model.stateCountsProperty().get();
+            setText(item == null ? "All states"
+                    : Formats.label(item.name()) + " (" + Formats.count(counts.getOrDefault(item, 0)) + ")");
+        }
     }
 
     private static ListCell<String> textCell(String nullText) {
