@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AdvanceResult;
 import org.claimdesk.app.ClaimView;
 import org.claimdesk.app.Queries;
@@ -13,7 +14,6 @@ import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
-import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.StatusChange;
@@ -159,7 +159,7 @@ final class ClaimsCommand {
             ClaimStatus target = ClaimStatus.parse(to);
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock()), id);
-                AdvanceResult result = new Workflow(db, clock(), Deadlines.statutory())
+                AdvanceResult result = new Workflow(db, clock(), DeadlineSettings.current())
                         .advance(claim.claimId(), target, actor, key, reason, expectVersion);
                 out().printf("%s: %s -> %s (version %d)%s%n", result.claimNumber(), result.from(), result.to(),
                         result.version(), result.replayed() ? " [replayed: nothing changed]" : "");
@@ -183,7 +183,7 @@ final class ClaimsCommand {
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock()), id);
-                SubmitResult result = new Workflow(db, clock(), Deadlines.statutory()).submit(claim.claimId(), actor, key);
+                SubmitResult result = new Workflow(db, clock(), DeadlineSettings.current()).submit(claim.claimId(), actor, key);
                 out().printf("%s: SUBMITTING, outbox row %d, key %s%s%n", result.claimNumber(), result.outboxEventId(),
                         result.idempotencyKey(), result.replayed() ? " [replayed: nothing changed]" : "");
             }

@@ -1,9 +1,9 @@
 package org.claimdesk.cli;
 
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Queries;
-import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,7 +24,7 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
         try (Database db = openDatabase()) {
             java.time.LocalDate anchor = today != null ? today : new Queries(db, clock()).today();
             int[] lastPercent = {-1};
-            DemoData.Summary summary = new DemoData(db, anchor, Deadlines.statutory()).generate(claims, seed, written -> {
+            DemoData.Summary summary = new DemoData(db, anchor, DeadlineSettings.current()).generate(claims, seed, written -> {
                 int percent = (int) (100L * written / claims);
                 if (percent / 10 != lastPercent[0] / 10) {
                     err().printf("demo: %d%% (%d of %d claims)%n", percent, written, claims);

@@ -5,11 +5,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.delivery.Drain;
 import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.ClaimDeskException;
-import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,7 +60,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
         Duration maxWait = maxWaitSeconds == null ? null : Duration.ofMillis(Math.round(maxWaitSeconds * 1000));
         Drain.Summary summary;
         try (Database db = openDatabase(); StateAdapter adapter = state.open()) {
-            summary = Drain.run(db, adapter, settings, Deadlines.statutory(), clock(), untilIdle, maxWait, null);
+            summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null);
         }
         if (json) {
             Map<String, Object> out = new LinkedHashMap<>();

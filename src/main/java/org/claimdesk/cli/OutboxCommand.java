@@ -5,12 +5,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.OutboxOperations;
 import org.claimdesk.app.OutboxView;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.domain.ClaimDeskException;
-import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
@@ -120,7 +120,7 @@ final class OutboxCommand {
                     : OutboxOperations.RequeueFilter.allFailed().withErrorText(errorLike).withSignature(signature)
                             .withJurisdiction(jurisdiction).withFailedBefore(failedBefore);
             try (Database db = openDatabase()) {
-                OutboxOperations operations = new OutboxOperations(db, clock(), Deadlines.statutory());
+                OutboxOperations operations = new OutboxOperations(db, clock(), DeadlineSettings.current());
                 OutboxOperations.Preview preview = operations.preview(filter);
                 preview.notFailed().forEach((id, st) ->
                         err().printf("outbox row %d is %s: only failed rows are re-queued; skipped%n", id, st));
@@ -179,7 +179,7 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                OutboxOperations.AbandonResult result = new OutboxOperations(db, clock(), Deadlines.statutory())
+                OutboxOperations.AbandonResult result = new OutboxOperations(db, clock(), DeadlineSettings.current())
                         .abandon(ids, actor, reason);
                 if (json) {
                     printJson(result);

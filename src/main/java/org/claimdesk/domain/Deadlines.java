@@ -44,6 +44,33 @@ public final class Deadlines {
         return new Deadlines(copy, defaultDays);
     }
 
+    /**
+     * This table with the overrides of {@code spec}: comma-separated {@code JURISDICTION=DAYS} pairs, with
+     * {@code *} for every jurisdiction not named (e.g. {@code "NY=150,TX=120,*=100"}). Blank keeps the table.
+     */
+    public Deadlines withOverrides(String spec) {
+        Deadlines result = this;
+        if (spec == null || spec.isBlank()) {
+            return result;
+        }
+        for (String pair : spec.split(",")) {
+            String[] parts = pair.split("=", -1);
+            if (parts.length != 2 || parts[0].isBlank()) {
+                throw new IllegalArgumentException("decision deadline setting '" + pair.strip()
+                        + "' is not JURISDICTION=DAYS (e.g. NY=150, or *=120 for every other jurisdiction)");
+            }
+            int days;
+            try {
+                days = Integer.parseInt(parts[1].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("decision deadline setting '" + pair.strip()
+                        + "': the days must be a whole number");
+            }
+            result = result.with(parts[0].strip(), days);
+        }
+        return result;
+    }
+
     public int daysFor(String jurisdiction) {
         return daysByJurisdiction.getOrDefault(jurisdiction.toUpperCase(Locale.ROOT), defaultDays);
     }

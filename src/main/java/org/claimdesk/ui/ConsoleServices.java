@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.Operators;
 import org.claimdesk.app.OutboxOperations;
@@ -54,7 +55,7 @@ public record ConsoleServices(
     /** Services on an open database with the given state and worker settings. */
     public static ConsoleServices on(Database database, StateAdapter state, WorkerSettings settings) {
         Clock clock = Clock.systemDefaultZone();
-        Deadlines deadlines = Deadlines.statutory();
+        Deadlines deadlines = DeadlineSettings.current();
         Queries queries = new Queries(database, clock);
         String actor = Operators.osUser();
         WorkerControl worker = new AuditedWorker(new DeliveryWorker(database, state, settings, clock, deadlines),

@@ -148,6 +148,30 @@ class CliTest {
     }
 
     @Test
+    void theOfficeSetsDeadlinesForOtherJurisdictions() throws Exception {
+        long id;
+        try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(java.nio.file.Path.of(db))) {
+            id = org.claimdesk.testing.TestClaims.insert(database, org.claimdesk.domain.ClaimStatus.NEEDS_INFO, "NY");
+        }
+        System.setProperty(org.claimdesk.app.DeadlineSettings.PROPERTY, "NY=150");
+        try {
+            Run advanced = run("--db", db, "claims", "advance", Long.toString(id), "--to", "SUBMITTED_TO_STATE",
+                    "--actor", "j.chen", "--reason", "documents sent");
+            assertThat(advanced.exit()).as(advanced.err()).isZero();
+            JsonNode claim = run("--db", db, "claims", "show", Long.toString(id), "--json").json().get("claim");
+            assertThat(claim.get("decisionDueOn").asText()).isEqualTo(java.time.LocalDate.now().plusDays(150).toString());
+
+            System.setProperty(org.claimdesk.app.DeadlineSettings.PROPERTY, "NY=often");
+            Run badSetting = run("--db", db, "claims", "advance", Long.toString(id), "--to", "NEEDS_INFO", "--actor", "j.chen");
+            assertThat(badSetting.exit()).isEqualTo(1);
+            assertThat(badSetting.err().strip()).isEqualTo("claimdesk: decision deadline setting 'NY=often': the days must"
+                    + " be a whole number");
+        } finally {
+            System.clearProperty(org.claimdesk.app.DeadlineSettings.PROPERTY);
+        }
+    }
+
+    @Test
     void selfTestDeliversOneSubmissionToTheSimulatedState() {
         Run selfTest = run("--self-test");
         assertThat(selfTest.exit()).as(selfTest.err()).isZero();

@@ -32,6 +32,19 @@ class DomainRulesTest {
     }
 
     @Test
+    void officesSetTheDeadlinesOfOtherJurisdictions() {
+        Deadlines deadlines = Deadlines.statutory().withOverrides(" NY=150, *=100 ");
+        assertThat(deadlines.daysFor("NY")).isEqualTo(150);
+        assertThat(deadlines.daysFor("TX")).isEqualTo(100);
+        assertThat(deadlines.daysFor("CA")).isEqualTo(180);
+        assertThat(Deadlines.statutory().withOverrides("").daysFor("NY")).isEqualTo(Deadlines.DEFAULT_DAYS);
+        assertThatThrownBy(() -> Deadlines.statutory().withOverrides("NY:150"))
+                .hasMessageContaining("'NY:150' is not JURISDICTION=DAYS");
+        assertThatThrownBy(() -> Deadlines.statutory().withOverrides("NY=soon"))
+                .hasMessageContaining("'NY=soon': the days must be a whole number");
+    }
+
+    @Test
     void aClaimIsOverdueOnlyWhileItAwaitsADecisionPastItsDueDate() {
         LocalDate due = LocalDate.of(2026, 6, 30);
         Claim submitted = claim(ClaimStatus.SUBMITTED_TO_STATE, due);

@@ -17,10 +17,10 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.WorkerSnapshot;
-import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
@@ -169,7 +169,7 @@ public final class MainViewModel {
             }
             p.update(0, DEMO_CLAIMS, "This database is empty: generating demo data");
             LocalDate today = queries.today();
-            return new DemoData(database, today, Deadlines.statutory())
+            return new DemoData(database, today, DeadlineSettings.current())
                     .generate(DEMO_CLAIMS, DEMO_SEED, n -> p.update(n, DEMO_CLAIMS, "Generating demo claims"));
         }, (DemoData.Summary summary) -> {
             if (summary != null) {
