@@ -85,13 +85,19 @@ public final class ConsoleApp extends Application {
     public void start(Stage stage) {
         LOG.info("toolkit up {} ms after JVM start", sinceJvmStart());
         Thread.currentThread().setUncaughtExceptionHandler((t, e) -> LOG.error("uncaught on the FX thread", e));
+        ConsoleWindow.applyTheme(settings.dark);
+        if (failure instanceof IllegalArgumentException) {
+            Dialogs.error(null, "ClaimDesk cannot start", failure.getMessage()
+                    + "\n\nCorrect the setting and start ClaimDesk again; nothing was changed.");
+            Platform.exit();
+            return;
+        }
         if (failure != null) {
             Dialogs.error(null, "ClaimDesk cannot open its database", failure.getMessage()
                     + "\n\nStart ClaimDesk with --db PATH to use another file.");
             Platform.exit();
             return;
         }
-        ConsoleWindow.applyTheme(settings.dark);
         services = services.withActor(operator());
         long started = System.nanoTime();
         window = new ConsoleWindow(stage, services, settings);

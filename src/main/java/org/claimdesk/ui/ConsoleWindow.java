@@ -176,8 +176,11 @@ public final class ConsoleWindow {
 
     static void applyTheme(boolean dark) {
         // The binary form of the theme's stylesheet loads several times faster than its CSS text.
-        Application.setUserAgentStylesheet(dark ? new PrimerDark().getUserAgentStylesheetBSS()
-                : new PrimerLight().getUserAgentStylesheetBSS());
+        String stylesheet = dark ? new PrimerDark().getUserAgentStylesheetBSS()
+                : new PrimerLight().getUserAgentStylesheetBSS();
+        if (!stylesheet.equals(Application.getUserAgentStylesheet())) {
+            Application.setUserAgentStylesheet(stylesheet);
+        }
     }
 
     /** Shows the window, prepares the database (demo data when empty) and then loads every page. */
