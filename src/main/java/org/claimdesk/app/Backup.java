@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -11,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.OwnerOnly;
 
 /**
  * An online, consistent copy of the database ({@code VACUUM INTO}: one read transaction, so the
@@ -71,9 +71,7 @@ public final class Backup {
     /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */
     private static void createPrivate(Path file) {
         try {
-            if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            }
+            OwnerOnly.create(file, false);
         } catch (IOException e) {
             throw new ClaimDeskException("cannot create the backup file " + file + ": " + e.getMessage(), e);
         }

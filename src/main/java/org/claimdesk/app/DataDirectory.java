@@ -3,6 +3,7 @@ package org.claimdesk.app;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import org.claimdesk.store.OwnerOnly;
 
 /**
  * Where ClaimDesk keeps per-user files (database, logs, settings). {@code CLAIMDESK_HOME} overrides
@@ -60,22 +61,7 @@ public final class DataDirectory {
         if (java.nio.file.Files.exists(path)) {
             return;
         }
-        boolean posix = path.getFileSystem().supportedFileAttributeViews().contains("posix");
-        if (!posix) {
-            if (directory) {
-                java.nio.file.Files.createDirectories(path);
-            } else {
-                java.nio.file.Files.createFile(path);
-            }
-            return;
-        }
-        var perms = java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString(directory ? "rwx------" : "rw-------"));
-        if (directory) {
-            java.nio.file.Files.createDirectories(path, perms);
-        } else {
-            java.nio.file.Files.createFile(path, perms);
-        }
+        OwnerOnly.create(path, directory);
     }
 
     /** The database path: the explicit one if given, else {@code CLAIMDESK_DB}, else the data directory's. */

@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.SQLException;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -110,10 +109,7 @@ public final class Database implements AutoCloseable {
 
     static void ownerOnly(Path path) {
         try {
-            if (path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.setPosixFilePermissions(path,
-                        PosixFilePermissions.fromString(Files.isDirectory(path) ? "rwx------" : "rw-------"));
-            }
+            OwnerOnly.restrict(path);
         } catch (IOException | UnsupportedOperationException e) {
             // Permissions are best effort on file systems that do not keep them.
         }

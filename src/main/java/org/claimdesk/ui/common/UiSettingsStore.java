@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import org.claimdesk.store.Json;
+import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,19 +44,13 @@ public final class UiSettingsStore {
         }
     }
 
-    /** The settings name the operator: readable by the owner only (0600) where the system keeps POSIX permissions. */
-    private static void ownerOnly(Path path) throws IOException {
-        if (path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        }
-    }
-
     public void save(UiSettings settings) {
         try {
             Files.createDirectories(file.getParent());
             Path tmp = file.resolveSibling(FILE + ".tmp");
             mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
-            ownerOnly(tmp);
+            // The settings name the operator: owner-only, like every file ClaimDesk writes.
+            OwnerOnly.restrict(tmp);
             try {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {

@@ -1,0 +1,45 @@
+package org.claimdesk.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * Files and folders only their owner may read: 0600 and 0700 where the file system keeps POSIX
+ * permissions, unchanged elsewhere. Every file ClaimDesk writes about claims or staff goes through here.
+ */
+public final class OwnerOnly {
+    private OwnerOnly() {
+    }
+
+    /** Makes an existing file 0600 or folder 0700. */
+    public static void restrict(Path path) throws IOException {
+        if (posix(path)) {
+            Files.setPosixFilePermissions(path, permissions(Files.isDirectory(path)));
+        }
+    }
+
+    /** Creates a folder (with its parents) or an empty file, owner-only from the start. */
+    public static void create(Path path, boolean directory) throws IOException {
+        FileAttribute<?>[] attributes = posix(path)
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions(directory))}
+                : new FileAttribute<?>[0];
+        if (directory) {
+            Files.createDirectories(path, attributes);
+        } else {
+            Files.createFile(path, attributes);
+        }
+    }
+
+    private static boolean posix(Path path) {
+        return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+    }
+
+    private static Set<PosixFilePermission> permissions(boolean directory) {
+        return PosixFilePermissions.fromString(directory ? "rwx------" : "rw-------");
+    }
+}
