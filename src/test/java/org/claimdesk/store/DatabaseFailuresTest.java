@@ -3,10 +3,7 @@ package org.claimdesk.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -76,13 +73,8 @@ class DatabaseFailuresTest {
         try (Database db = Database.open(file)) {
             id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
         }
-        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), file.toString(), "30")
-                .redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-             Database db = Database.open(file, 300)) {
-            assertThat(out.readLine()).isEqualTo("locked");
-
+        Process holder = LockHolder.hold(file, 30);
+        try (Database db = Database.open(file, 300)) {
             // Reads go on under WAL while the other process holds the write lock.
             assertThat(new Queries(db, java.time.Clock.systemUTC()).claim(id)).isPresent();
 

@@ -2,10 +2,6 @@ package org.claimdesk.ui.fx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import javafx.scene.control.Label;
 import org.claimdesk.domain.Claim;
@@ -24,12 +20,8 @@ class LockedDatabaseTest extends ConsoleFxTest {
         waitReady();
         Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
         selectClaim(claim);
-        Process holder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), db.path().toString(), "60")
-                .redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))) {
-            assertThat(out.readLine()).isEqualTo("locked");
-
+        Process holder = LockHolder.hold(db.path(), 60);
+        try {
             robot.clickOn("#action-EVIDENCE_PENDING");
             robot.clickOn("#reasonField").write("ID checked while the database was busy");
             robot.clickOn("#dialogOkButton");
