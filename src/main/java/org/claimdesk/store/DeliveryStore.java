@@ -7,9 +7,11 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.jdbi.v3.core.Handle;
@@ -32,7 +34,8 @@ public final class DeliveryStore {
                   AND (lease_owner IS NULL OR lease_expires_at <= ?)
                 ORDER BY next_attempt_at, outbox_event_id
                 LIMIT ?)
-            RETURNING outbox_event_id, aggregate_id, event_type, payload, idempotency_key, attempts, retry_count
+            RETURNING outbox_event_id, aggregate_id, event_type, payload, idempotency_key, attempts, retry_count,
+                (SELECT jurisdiction FROM claim WHERE claim.claim_id = outbox_event.aggregate_id)
             """;
 
     /** The delivery statements prepared once on {@code handle}'s connection, for a worker's many transactions. */
@@ -46,27 +49,23 @@ public final class DeliveryStore {
 
     /**
      * The worker's hot statements, prepared once on one connection and reused across transactions
-     * (preparing them for every transaction cost about a tenth of the committer's time). Not
-     * thread-safe: one writer at a time.
+     * (preparing them for every transaction cost about a tenth of the committer's time). The outcomes of
+     * delivered rows are written set-wise: one multi-row statement per table for a whole batch, instead
+     * of one execution per row and table. Not thread-safe: one writer at a time.
      */
     public static final class Session implements AutoCloseable {
         private final PreparedStatement lease;
-        private final PreparedStatement sent;
         private final PreparedStatement retry;
         private final PreparedStatement failed;
         private final PreparedStatement release;
-        private final PreparedStatement claim;
-        private final PreparedStatement history;
-        private final PreparedStatement audit;
-        private final PreparedStatement attempt;
-        private final PreparedStatement jurisdiction;
+        private final MultiRowStatement sent;
+        private final MultiRowStatement claims;
+        private final MultiRowStatement history;
+        private final MultiRowStatement audit;
+        private final MultiRowStatement attempts;
 
         Session(Connection c) throws SQLException {
             this.lease = c.prepareStatement(LEASE);
-            this.sent = c.prepareStatement("""
-                UPDATE outbox_event SET delivery_state = 'sent', state_case_id = ?, sent_at = ?, attempts = ?,
-                    retry_count = ?, last_error = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                WHERE outbox_event_id = ? AND lease_owner = ? AND delivery_state = 'pending'""");
             this.retry = c.prepareStatement("""
                 UPDATE outbox_event SET attempts = ?, retry_count = ?, last_error = ?, next_attempt_at = ?,
                     lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
@@ -78,21 +77,36 @@ public final class DeliveryStore {
             this.release = c.prepareStatement("""
                 UPDATE outbox_event SET lease_owner = NULL, lease_expires_at = NULL
                 WHERE outbox_event_id = ? AND lease_owner = ?""");
-            this.claim = c.prepareStatement("""
-                UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = ?,
-                    decision_due_on = coalesce(decision_due_on, ?), version = version + 1, updated_at = ?
-                WHERE claim_id = ? AND status = 'SUBMITTING'""");
-            this.history = c.prepareStatement("""
+            // ?1 now, ?2 lease owner; rows (outbox_event_id, case id, attempts, retry_count)
+            this.sent = new MultiRowStatement(c, """
+                UPDATE outbox_event SET delivery_state = 'sent', state_case_id = v.column2, sent_at = ?1,
+                    attempts = v.column3, retry_count = v.column4, last_error = NULL, lease_owner = NULL,
+                    lease_expires_at = NULL, updated_at = ?1
+                FROM (VALUES %s) AS v
+                WHERE outbox_event_id = v.column1 AND lease_owner = ?2 AND delivery_state = 'pending'
+                RETURNING outbox_event_id""", 2, 4);
+            // ?1 now; rows (claim_id, case id, decision due on)
+            this.claims = new MultiRowStatement(c, """
+                UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = v.column2,
+                    decision_due_on = coalesce(decision_due_on, v.column3), version = version + 1, updated_at = ?1
+                FROM (VALUES %s) AS v
+                WHERE claim_id = v.column1 AND status = 'SUBMITTING'
+                RETURNING claim_id""", 1, 3);
+            // ?1 actor, ?2 now; rows (claim_id, reason)
+            this.history = new MultiRowStatement(c, """
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                VALUES (?, 'SUBMITTING', 'SUBMITTED_TO_STATE', ?, ?, ?)""");
-            this.audit = c.prepareStatement("""
+                SELECT v.column1, 'SUBMITTING', 'SUBMITTED_TO_STATE', ?1, v.column2, ?2 FROM (VALUES %s) AS v""",
+                    2, 2);
+            // ?1 now, ?2 actor, ?3 action, ?4 subject type; rows (subject id, details)
+            this.audit = new MultiRowStatement(c, """
                 INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
-                VALUES (?, ?, ?, ?, ?, NULL, ?)""");
-            this.attempt = c.prepareStatement("""
+                SELECT ?1, ?2, ?3, ?4, v.column1, NULL, v.column2 FROM (VALUES %s) AS v""", 4, 2);
+            // ?1 worker; rows (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status, detail)
+            this.attempts = new MultiRowStatement(c, """
                 INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
                     http_status, detail, worker_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""");
-            this.jurisdiction = c.prepareStatement("SELECT jurisdiction FROM claim WHERE claim_id = ?");
+                SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, ?1
+                FROM (VALUES %s) AS v""", 1, 7);
         }
 
         /**
@@ -108,19 +122,11 @@ public final class DeliveryStore {
                 lease.setLong(4, now.toEpochMilli());
                 lease.setLong(5, now.toEpochMilli());
                 lease.setInt(6, limit);
-                List<Object[]> raw = new ArrayList<>();
                 try (ResultSet rs = lease.executeQuery()) {
                     while (rs.next()) {
-                        raw.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getInt(6), rs.getInt(7)});
+                        rows.add(new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                                rs.getString(5), rs.getInt(6), rs.getInt(7), until, rs.getString(8)));
                     }
-                }
-                Map<Long, String> jurisdictions = new HashMap<>();
-                for (Object[] r : raw) {
-                    long claimId = (Long) r[1];
-                    rows.add(new LeasedRow((Long) r[0], claimId, (String) r[2], (String) r[3], (String) r[4],
-                            (Integer) r[5], (Integer) r[6], until,
-                            jurisdictions.computeIfAbsent(claimId, this::jurisdictionOf)));
                 }
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lease outbox rows: " + e.getMessage(), e);
@@ -129,127 +135,158 @@ public final class DeliveryStore {
             return rows;
         }
 
-        private String jurisdictionOf(long claimId) {
-            try {
-                jurisdiction.setLong(1, claimId);
-                try (ResultSet rs = jurisdiction.executeQuery()) {
-                    return rs.next() ? rs.getString(1) : null;
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot read claim " + claimId + ": " + e.getMessage(), e);
-            }
-        }
-
         /**
          * Writes the outcome of each record (the caller's transaction). Returns, per record, whether
          * this owner still held the row's lease; when it did not, the row and its claim are left as they
-         * are (another worker took the row over) and only the attempt is recorded.
+         * are (another worker took the row over) and only the attempt is recorded. A batch holds at most
+         * one record per row: a row's lease is released only by the commit that records its outcome.
          */
         public boolean[] complete(String owner, List<DeliveryRecord> records, Instant now) {
             boolean[] applied = new boolean[records.size()];
             long at = now.toEpochMilli();
             try {
+                List<DeliveryRecord> delivered = new ArrayList<>();
                 for (int i = 0; i < records.size(); i++) {
                     DeliveryRecord r = records.get(i);
-                    int changed;
                     switch (r.kind()) {
-                        case SENT -> {
-                            sent.setString(1, r.caseId());
-                            sent.setLong(2, at);
-                            sent.setInt(3, r.attempts());
-                            sent.setInt(4, r.retryCount());
-                            sent.setLong(5, at);
-                            sent.setLong(6, r.outboxEventId());
-                            sent.setString(7, owner);
-                            changed = sent.executeUpdate();
-                            if (changed == 1) {
-                                markClaimSubmitted(r, owner, at);
-                            }
-                        }
-                        case RETRY -> {
-                            retry.setInt(1, r.attempts());
-                            retry.setInt(2, r.retryCount());
-                            retry.setString(3, DeliveryAttempt.truncate(r.lastError()));
-                            retry.setLong(4, r.nextAttemptAt().toEpochMilli());
-                            retry.setLong(5, at);
-                            retry.setLong(6, r.outboxEventId());
-                            retry.setString(7, owner);
-                            changed = retry.executeUpdate();
-                        }
-                        case FAILED -> {
-                            failed.setInt(1, r.attempts());
-                            failed.setInt(2, r.retryCount());
-                            failed.setString(3, DeliveryAttempt.truncate(r.lastError()));
-                            failed.setLong(4, at);
-                            failed.setLong(5, r.outboxEventId());
-                            failed.setString(6, owner);
-                            changed = failed.executeUpdate();
-                        }
-                        case RELEASE -> {
-                            release.setLong(1, r.outboxEventId());
-                            release.setString(2, owner);
-                            changed = release.executeUpdate();
-                        }
+                        case SENT -> delivered.add(r);
+                        case RETRY -> applied[i] = retry(owner, r, at);
+                        case FAILED -> applied[i] = fail(owner, r, at);
+                        case RELEASE -> applied[i] = release(owner, r);
                         default -> throw new IllegalStateException("unknown record kind " + r.kind());
                     }
-                    applied[i] = changed == 1;
-                    if (r.hasAttempt()) {
-                        attempt.setLong(1, r.outboxEventId());
-                        attempt.setInt(2, r.attempts());
-                        attempt.setLong(3, r.startedAt().toEpochMilli());
-                        attempt.setLong(4, r.durationMs());
-                        attempt.setString(5, r.outcome().name());
-                        if (r.httpStatus() == null) {
-                            attempt.setNull(6, Types.INTEGER);
-                        } else {
-                            attempt.setInt(6, r.httpStatus());
-                        }
-                        String detail = applied[i] ? r.detail()
-                                : "[lease lost: another worker had taken this row over; outcome not applied] " + r.detail();
-                        attempt.setString(7, DeliveryAttempt.truncate(detail));
-                        attempt.setString(8, owner);
-                        attempt.executeUpdate();
+                }
+                Set<Long> sentRows = markSent(owner, delivered, at);
+                for (int i = 0; i < records.size(); i++) {
+                    DeliveryRecord r = records.get(i);
+                    if (r.kind() == DeliveryRecord.Kind.SENT) {
+                        applied[i] = sentRows.contains(r.outboxEventId());
                     }
                 }
+                recordAttempts(owner, records, applied);
                 return applied;
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot record delivery outcomes: " + e.getMessage(), e);
             }
         }
 
-        /** SUBMITTING to SUBMITTED_TO_STATE; a claim already past SUBMITTING is left alone (idempotent success). */
-        private void markClaimSubmitted(DeliveryRecord r, String owner, long at) throws SQLException {
-            claim.setString(1, r.caseId());
-            claim.setString(2, r.decisionDueOn() == null ? null : r.decisionDueOn().toString());
-            claim.setLong(3, at);
-            claim.setLong(4, r.claimId());
-            if (claim.executeUpdate() != 1) {
-                return;
+        private boolean retry(String owner, DeliveryRecord r, long at) throws SQLException {
+            retry.setInt(1, r.attempts());
+            retry.setInt(2, r.retryCount());
+            retry.setString(3, DeliveryAttempt.truncate(r.lastError()));
+            retry.setLong(4, r.nextAttemptAt().toEpochMilli());
+            retry.setLong(5, at);
+            retry.setLong(6, r.outboxEventId());
+            retry.setString(7, owner);
+            return retry.executeUpdate() == 1;
+        }
+
+        private boolean fail(String owner, DeliveryRecord r, long at) throws SQLException {
+            failed.setInt(1, r.attempts());
+            failed.setInt(2, r.retryCount());
+            failed.setString(3, DeliveryAttempt.truncate(r.lastError()));
+            failed.setLong(4, at);
+            failed.setLong(5, r.outboxEventId());
+            failed.setString(6, owner);
+            return failed.executeUpdate() == 1;
+        }
+
+        private boolean release(String owner, DeliveryRecord r) throws SQLException {
+            release.setLong(1, r.outboxEventId());
+            release.setString(2, owner);
+            return release.executeUpdate() == 1;
+        }
+
+        /**
+         * Rows {@code sent} (those this owner still holds), then their claims SUBMITTING to
+         * SUBMITTED_TO_STATE with a history and an audit entry each; a claim already past SUBMITTING is
+         * left alone (idempotent success). Returns the rows marked sent.
+         */
+        private Set<Long> markSent(String owner, List<DeliveryRecord> delivered, long at) throws SQLException {
+            Set<Long> sentRows = new HashSet<>();
+            if (delivered.isEmpty()) {
+                return sentRows;
             }
-            history.setLong(1, r.claimId());
-            history.setString(2, ACTOR);
-            history.setString(3, "state case id " + r.caseId());
-            history.setLong(4, at);
-            history.executeUpdate();
-            audit.setLong(1, at);
-            audit.setString(2, ACTOR);
-            audit.setString(3, AuditActions.CLAIM_DELIVERED);
-            audit.setString(4, AuditActions.SUBJECT_CLAIM);
-            audit.setString(5, Long.toString(r.claimId()));
-            audit.setString(6, "{\"caseId\":" + Json.write(r.caseId()) + ",\"outboxEventId\":" + r.outboxEventId()
-                    + ",\"idempotencyKey\":" + Json.write(r.idempotencyKey()) + ",\"worker\":" + Json.write(owner) + "}");
-            audit.executeUpdate();
+            sent.run(delivered, ps -> {
+                ps.setLong(1, at);
+                ps.setString(2, owner);
+            }, (ps, p, r) -> {
+                ps.setLong(p, r.outboxEventId());
+                ps.setString(p + 1, r.caseId());
+                ps.setInt(p + 2, r.attempts());
+                ps.setInt(p + 3, r.retryCount());
+            }, sentRows::add);
+            Map<Long, DeliveryRecord> byClaim = new LinkedHashMap<>();
+            for (DeliveryRecord r : delivered) {
+                if (sentRows.contains(r.outboxEventId())) {
+                    byClaim.putIfAbsent(r.claimId(), r);
+                }
+            }
+            Set<Long> moved = new HashSet<>();
+            claims.run(List.copyOf(byClaim.values()), ps -> ps.setLong(1, at), (ps, p, r) -> {
+                ps.setLong(p, r.claimId());
+                ps.setString(p + 1, r.caseId());
+                ps.setString(p + 2, r.decisionDueOn() == null ? null : r.decisionDueOn().toString());
+            }, moved::add);
+            List<DeliveryRecord> submitted = byClaim.values().stream().filter(r -> moved.contains(r.claimId())).toList();
+            history.run(submitted, ps -> {
+                ps.setString(1, ACTOR);
+                ps.setLong(2, at);
+            }, (ps, p, r) -> {
+                ps.setLong(p, r.claimId());
+                ps.setString(p + 1, "state case id " + r.caseId());
+            }, null);
+            audit.run(submitted, ps -> {
+                ps.setLong(1, at);
+                ps.setString(2, ACTOR);
+                ps.setString(3, AuditActions.CLAIM_DELIVERED);
+                ps.setString(4, AuditActions.SUBJECT_CLAIM);
+            }, (ps, p, r) -> {
+                ps.setString(p, Long.toString(r.claimId()));
+                ps.setString(p + 1, "{\"caseId\":" + Json.write(r.caseId()) + ",\"outboxEventId\":" + r.outboxEventId()
+                        + ",\"idempotencyKey\":" + Json.write(r.idempotencyKey()) + ",\"worker\":" + Json.write(owner)
+                        + "}");
+            }, null);
+            return sentRows;
+        }
+
+        /** One {@code delivery_attempt} row per record that made an attempt, in the batch's order. */
+        private void recordAttempts(String owner, List<DeliveryRecord> records, boolean[] applied) throws SQLException {
+            List<Integer> attempted = new ArrayList<>(records.size());
+            for (int i = 0; i < records.size(); i++) {
+                if (records.get(i).hasAttempt()) {
+                    attempted.add(i);
+                }
+            }
+            attempts.run(attempted, ps -> ps.setString(1, owner), (ps, p, i) -> {
+                DeliveryRecord r = records.get(i);
+                ps.setLong(p, r.outboxEventId());
+                ps.setInt(p + 1, r.attempts());
+                ps.setLong(p + 2, r.startedAt().toEpochMilli());
+                ps.setLong(p + 3, r.durationMs());
+                ps.setString(p + 4, r.outcome().name());
+                if (r.httpStatus() == null) {
+                    ps.setNull(p + 5, Types.INTEGER);
+                } else {
+                    ps.setInt(p + 5, r.httpStatus());
+                }
+                String detail = applied[i] ? r.detail()
+                        : "[lease lost: another worker had taken this row over; outcome not applied] " + r.detail();
+                ps.setString(p + 6, DeliveryAttempt.truncate(detail));
+            }, null);
         }
 
         @Override
         public void close() {
-            for (PreparedStatement ps : new PreparedStatement[] {lease, sent, retry, failed, release, claim, history,
-                audit, attempt, jurisdiction}) {
+            for (PreparedStatement ps : new PreparedStatement[] {lease, retry, failed, release}) {
                 try {
                     ps.close();
                 } catch (SQLException e) {
                     // closing a statement of a connection that is going away anyway
                 }
+            }
+            for (MultiRowStatement statement : new MultiRowStatement[] {sent, claims, history, audit, attempts}) {
+                statement.close();
             }
         }
     }

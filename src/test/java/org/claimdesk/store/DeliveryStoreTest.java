@@ -1,0 +1,193 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.Sql;
+import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The worker's set-wise writes: every row of a batch gets exactly the outcome it would get alone. */
+class DeliveryStoreTest {
+    private static final String OWNER = "worker-a";
+    private static final LocalDate DUE = LocalDate.of(2027, 5, 1);
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    Handle handle;
+    DeliveryStore.Session session;
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("claims.db"));
+    }
+
+    @AfterEach
+    void close() {
+        if (session != null) {
+            session.close();
+        }
+        if (handle != null) {
+            handle.close();
+        }
+        db.close();
+    }
+
+    @Test
+    void aBatchLargerThanEveryChunkIsWrittenRowByRow() {
+        int count = MultiRowStatement.CHUNKS[0] + MultiRowStatement.CHUNKS[1] + 6;
+        Outbox.submitted(db, count);
+        List<LeasedRow> rows = lease(count);
+        assertThat(rows).hasSize(count);
+        assertThat(rows).allSatisfy(r -> assertThat(r.jurisdiction()).isEqualTo("CA"));
+
+        List<DeliveryRecord> records = new ArrayList<>();
+        for (LeasedRow row : rows) {
+            records.add(sent(row, "CASE-" + row.outboxEventId()));
+        }
+        boolean[] applied = complete(records);
+
+        assertThat(applied).hasSize(count).containsOnly(true);
+        for (LeasedRow row : rows) {
+            assertThat(Sql.scalar(db, "SELECT delivery_state || ' ' || state_case_id || ' ' || attempts || ' '"
+                    + " || coalesce(lease_owner, 'free') FROM outbox_event WHERE outbox_event_id = "
+                    + row.outboxEventId(), String.class)).isEqualTo("sent CASE-" + row.outboxEventId() + " 1 free");
+            assertThat(Sql.scalar(db, "SELECT status || ' ' || state_case_id || ' ' || decision_due_on FROM claim"
+                    + " WHERE claim_id = " + row.claimId(), String.class))
+                    .isEqualTo("SUBMITTED_TO_STATE CASE-" + row.outboxEventId() + " " + DUE);
+            assertThat(Sql.scalar(db, "SELECT count(*) FROM claim_status_history WHERE to_status = 'SUBMITTED_TO_STATE'"
+                    + " AND actor = 'delivery-worker' AND reason = 'state case id CASE-" + row.outboxEventId()
+                    + "' AND claim_id = " + row.claimId(), Long.class)).isOne();
+            assertThat(Sql.scalar(db, "SELECT count(*) FROM audit_log WHERE action = '" + AuditActions.CLAIM_DELIVERED
+                    + "' AND subject_id = '" + row.claimId() + "' AND details LIKE '%CASE-" + row.outboxEventId()
+                    + "%'", Long.class)).isOne();
+            assertThat(Sql.scalar(db, "SELECT attempt_no || ' ' || outcome || ' ' || http_status || ' ' || worker_id"
+                    + " FROM delivery_attempt WHERE outbox_event_id = " + row.outboxEventId(), String.class))
+                    .isEqualTo("1 DELIVERED 201 " + OWNER);
+        }
+        assertThat(Sql.count(db, "delivery_attempt")).isEqualTo(count);
+    }
+
+    @Test
+    void aRowWhoseLeaseWasTakenOverIsLeftAloneAndItsAttemptSaysSo() {
+        Outbox.submitted(db, 3);
+        List<LeasedRow> rows = lease(3);
+        LeasedRow taken = rows.get(1);
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?",
+                taken.outboxEventId()));
+
+        boolean[] applied = complete(rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList());
+
+        assertThat(applied).containsExactly(true, false, true);
+        assertThat(Sql.scalar(db, "SELECT delivery_state || ' ' || lease_owner FROM outbox_event WHERE outbox_event_id = "
+                + taken.outboxEventId(), String.class)).isEqualTo("pending worker-b");
+        assertThat(Sql.scalar(db, "SELECT status FROM claim WHERE claim_id = " + taken.claimId(), String.class))
+                .isEqualTo("SUBMITTING");
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM claim_status_history WHERE to_status = 'SUBMITTED_TO_STATE'"
+                + " AND claim_id = " + taken.claimId(), Long.class)).isZero();
+        assertThat(Sql.scalar(db, "SELECT detail FROM delivery_attempt WHERE outbox_event_id = "
+                + taken.outboxEventId(), String.class)).startsWith("[lease lost");
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM claim WHERE status = 'SUBMITTED_TO_STATE'", Long.class))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void aClaimAlreadyPastSubmittingKeepsItsCaseIdAndGetsNoSecondHistoryEntry() {
+        Outbox.submitted(db, 1);
+        LeasedRow row = lease(1).get(0);
+        db.useTransaction(h -> h.execute("UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = 'CASE-FIRST'"
+                + " WHERE claim_id = ?", row.claimId()));
+
+        boolean[] applied = complete(List.of(sent(row, "CASE-AGAIN")));
+
+        assertThat(applied).containsExactly(true);
+        assertThat(Sql.scalar(db, "SELECT delivery_state FROM outbox_event", String.class)).isEqualTo("sent");
+        assertThat(Sql.scalar(db, "SELECT state_case_id FROM claim", String.class)).isEqualTo("CASE-FIRST");
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM claim_status_history WHERE to_status = 'SUBMITTED_TO_STATE'",
+                Long.class)).isZero();
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM audit_log WHERE action = '" + AuditActions.CLAIM_DELIVERED + "'",
+                Long.class)).isZero();
+    }
+
+    @Test
+    void sentRetriedFailedAndReleasedRowsInOneBatch() {
+        Outbox.submitted(db, 4);
+        List<LeasedRow> rows = lease(4);
+        Instant later = Instant.parse("2030-01-01T00:00:00Z");
+        List<DeliveryRecord> records = List.of(
+                sent(rows.get(0), "CASE-1"),
+                record(DeliveryRecord.Kind.RETRY, rows.get(1), "503 state portal busy", later, null,
+                        AttemptOutcome.TRANSIENT, 503),
+                record(DeliveryRecord.Kind.FAILED, rows.get(2), "422 invalid_claim", null, null,
+                        AttemptOutcome.PERMANENT, 422),
+                DeliveryRecord.release(rows.get(3)));
+
+        boolean[] applied = complete(records);
+
+        assertThat(applied).containsExactly(true, true, true, true);
+        assertThat(strings("SELECT delivery_state || ' ' || attempts || ' ' || coalesce(last_error, '-')"
+                + " || ' ' || coalesce(lease_owner, 'free') FROM outbox_event ORDER BY outbox_event_id")).containsExactly(
+                "sent 1 - free", "pending 1 503 state portal busy free", "failed 1 422 invalid_claim free",
+                "pending 0 - free");
+        assertThat(Sql.scalar(db, "SELECT next_attempt_at FROM outbox_event WHERE outbox_event_id = "
+                + rows.get(1).outboxEventId(), Long.class)).isEqualTo(later.toEpochMilli());
+        assertThat(strings("SELECT outbox_event_id || ' ' || outcome FROM delivery_attempt"
+                + " ORDER BY attempt_id")).containsExactly(
+                rows.get(0).outboxEventId() + " DELIVERED", rows.get(1).outboxEventId() + " TRANSIENT",
+                rows.get(2).outboxEventId() + " PERMANENT");
+        assertThat(strings("SELECT status FROM claim ORDER BY claim_id"))
+                .containsExactly("SUBMITTED_TO_STATE", "SUBMITTING", "SUBMITTING", "SUBMITTING");
+    }
+
+    @Test
+    void rowTuplesAreNumberedAfterTheFixedParameters() {
+        try (MultiRowStatement statement = new MultiRowStatement(null, "INSERT INTO t SELECT ?1, ?2, v.column1, "
+                + "v.column2 FROM (VALUES %s) AS v", 2, 2)) {
+            assertThat(statement.sql(3)).isEqualTo("INSERT INTO t SELECT ?1, ?2, v.column1, v.column2 FROM "
+                    + "(VALUES (?3, ?4), (?5, ?6), (?7, ?8)) AS v");
+        }
+    }
+
+    private List<String> strings(String sql) {
+        return db.read(h -> h.createQuery(sql).mapTo(String.class).list());
+    }
+
+    private List<LeasedRow> lease(int limit) {
+        Instant now = Instant.now();
+        return db.inTransaction(h -> {
+            try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
+                return leasing.lease(OWNER, now, now.plusSeconds(60), limit);
+            }
+        });
+    }
+
+    private boolean[] complete(List<DeliveryRecord> records) {
+        handle = db.jdbi().open();
+        session = new DeliveryStore().session(handle);
+        return handle.inTransaction(h -> session.complete(OWNER, records, Instant.now()));
+    }
+
+    private static DeliveryRecord sent(LeasedRow row, String caseId) {
+        return new DeliveryRecord(DeliveryRecord.Kind.SENT, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
+                row.attempts() + 1, row.retryCount(), null, null, caseId, DUE, Instant.now(), 3,
+                AttemptOutcome.DELIVERED, 201, "201 accepted: case id " + caseId);
+    }
+
+    private static DeliveryRecord record(DeliveryRecord.Kind kind, LeasedRow row, String error, Instant next,
+            String caseId, AttemptOutcome outcome, int status) {
+        return new DeliveryRecord(kind, row.outboxEventId(), row.claimId(), row.idempotencyKey(), row.attempts() + 1,
+                row.retryCount() + 1, error, next, caseId, null, Instant.now(), 3, outcome, status, error);
+    }
+}
