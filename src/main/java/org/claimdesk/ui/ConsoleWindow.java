@@ -104,9 +104,9 @@ public final class ConsoleWindow {
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 stage::close);
 
+        // Every page, the one on screen first, is built right after the first frame, which shows the window
+        // with its navigation, status bar and start-up progress at once.
         main.pageProperty().set(Page.parse(settings.page));
-        // The page on screen is built before the first frame; the others right after it.
-        loadPage(main.pageProperty().get());
         main.darkProperty().set(settings.dark);
         main.darkProperty().addListener((obs, old, dark) -> applyTheme(dark));
         applyTheme(settings.dark);
@@ -186,6 +186,7 @@ public final class ConsoleWindow {
     /** Shows the window, prepares the database (demo data when empty) and then loads every page. */
     public void show() {
         stage.show();
+        Platform.runLater(() -> loadPage(main.pageProperty().get()));
         for (Page page : Page.values()) {
             Platform.runLater(() -> loadPage(page));
         }
