@@ -74,7 +74,9 @@ public final class ConsoleBenchmark {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle) {
-        String java = ProcessHandle.current().info().command().orElse("java");
+        // the JVM's own java, not this process's command: from an installation that is the native launcher
+        String java = Path.of(System.getProperty("java.home"), "bin",
+                System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw", "-Dclaimdesk.operator=bench"));
         String options = System.getenv(JAVA_OPTIONS_ENV);
         if (options != null && !options.isBlank()) {
