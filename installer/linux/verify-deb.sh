@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks the built .deb without installing it: extracts it into a temporary root, runs the packaged
-# launcher's --version and --self-test with a throw-away home, checks that nothing was written into
-# the install directory, and that the package stays within 80 MB.
+# Checks the built .deb without installing it: extracts it into a temporary root, writes the start-up
+# archive as postinst does and checks the launcher can use it, runs the packaged launcher's --version
+# and --self-test with a throw-away home, checks that nothing was written into the install directory,
+# and that the package stays within 80 MB.
 set -euo pipefail
 dist=${1:?usage: verify-deb.sh DIST_DIR}
 max_bytes=$((80 * 1024 * 1024))
@@ -22,6 +23,17 @@ dpkg-deb -x "$deb" "$work/root"
 dpkg-deb -f "$deb" Package Version Depends | sed 's/^/verify-deb: /'
 launcher=$(find "$work/root" -type f -path '*/bin/ClaimDesk' | head -n 1)
 [ -x "$launcher" ] || { echo "verify-deb: no executable bin/ClaimDesk in the package" >&2; exit 1; }
+
+# What postinst does: write the start-up archive; then the launcher must start with it (-Xshare:on makes
+# the JVM refuse to start when the archive cannot be used).
+archive_script=$(find "$work/root" -type f -path '*/lib/app/claimdesk-startup-archive.sh' | head -n 1)
+[ -n "$archive_script" ] || { echo "verify-deb: no lib/app/claimdesk-startup-archive.sh in the package" >&2; exit 1; }
+dpkg-deb -e "$deb" "$work/control"
+grep -q claimdesk-startup-archive.sh "$work/control/postinst" \
+    || { echo "verify-deb: postinst does not write the start-up archive" >&2; exit 1; }
+sh "$archive_script"
+archive="$(dirname "$archive_script")/claimdesk.jsa"
+echo "verify-deb: start-up archive $((($(stat -c %s "$archive") + 1048575) / 1048576)) MB"
 (cd "$work/root" && find . -type f | sort) > "$work/before.txt"
 
 export HOME="$work/home" CLAIMDESK_HOME="$work/home/.claimdesk"
@@ -29,6 +41,8 @@ unset CLAIMDESK_DB
 mkdir -p "$HOME"
 version=$("$launcher" --version)
 echo "verify-deb: --version: $version"
+JAVA_TOOL_OPTIONS=-Xshare:on "$launcher" --version > /dev/null 2> "$work/share.txt" || {
+    echo "verify-deb: the launcher cannot use the start-up archive:" >&2; cat "$work/share.txt" >&2; exit 1; }
 case "$version" in ClaimDesk*) ;; *) echo "verify-deb: unexpected --version output" >&2; exit 1 ;; esac
 "$launcher" --self-test
 (cd "$work/root" && find . -type f | sort) > "$work/after.txt"

@@ -1,0 +1,70 @@
+package org.claimdesk.ui;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.stream.Stream;
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
+import org.claimdesk.ui.main.Page;
+
+/**
+ * A start-up of the console that goes through every page and then closes, for the installer build: run
+ * with {@code -XX:DumpLoadedClassList=FILE}, it lists the classes a start-up loads, from which the
+ * installation writes its class-data sharing archive (see installer/README.md). Works headless (Monocle).
+ * Argument: a folder for the temporary database and settings, deleted afterwards.
+ */
+public final class StartupTraining {
+    /** Pulses to stay on each page, so that its rows, counts and details arrive and render. */
+    private static final int PULSES_PER_PAGE = 30;
+
+    private StartupTraining() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path parent = Path.of(args.length > 0 ? args[0] : System.getProperty("java.io.tmpdir"));
+        Files.createDirectories(parent);
+        Path dir = Files.createTempDirectory(parent, "claimdesk-training");
+        Path db = dir.resolve("training.db");
+        // an empty database: the console fills it with demo data, as on a first start
+        System.setProperty("claimdesk.operator", "installer-build");
+        Console.open(db, ConsoleServices::open, dir, StartupTraining::tour);
+        deleteQuietly(dir);
+        System.exit(0);
+    }
+
+    /** On the FX thread once the window is up: waits for the first claims, then shows each page in turn. */
+    private static void tour(ConsoleWindow window) {
+        Deque<Page> pages = new ArrayDeque<>(List.of(Page.OUTBOX, Page.WORKER, Page.AUDIT, Page.CLAIMS));
+        new AnimationTimer() {
+            private int pulses;
+
+            @Override
+            public void handle(long now) {
+                if (window.claimsModel().rows().isEmpty() || ++pulses < PULSES_PER_PAGE) {
+                    return;
+                }
+                pulses = 0;
+                if (pages.isEmpty()) {
+                    stop();
+                    Platform.exit();
+                    return;
+                }
+                window.mainModel().show(pages.poll());
+            }
+        }.start();
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // a temporary folder left behind is harmless
+        }
+    }
+}
