@@ -36,7 +36,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
-import org.claimdesk.ui.common.Rows;
+import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
 /**
@@ -59,7 +59,7 @@ public final class ClaimsViewModel {
     private ClaimQuery.Sort sort = ClaimQuery.Sort.CLAIM_ID;
     private boolean descending;
 
-    private final ObservableList<ClaimRow> rows = FXCollections.observableArrayList();
+    private final RowList<ClaimRow> rows = new RowList<>();
     private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
     private final ObservableMap<ClaimStatus, Integer> statusCounts = FXCollections.observableMap(new EnumMap<>(ClaimStatus.class));
     private final ReadOnlyObjectWrapper<Set<ClaimStatus>> activeStatuses = new ReadOnlyObjectWrapper<>(Set.of());
@@ -279,7 +279,7 @@ public final class ClaimsViewModel {
             if (request != pageRequest) {
                 return;
             }
-            Rows.merge(rows, page, ClaimRow::claimId);
+            rows.showInPlace(page);
             reselect();
             pagesShown.set(pagesShown.get() + 1);
             if (started != 0) {
