@@ -50,6 +50,11 @@ public final class Queries {
         return database.read(h -> claims.countByStatus(h, query));
     }
 
+    /** As {@link #countClaimsByStatus(ClaimQuery)}; stops with CancellationException once {@code cancelled} says so. */
+    public Map<ClaimStatus, Integer> countClaimsByStatus(ClaimQuery query, java.util.function.BooleanSupplier cancelled) {
+        return database.read(h -> claims.countByStatus(h, query), cancelled);
+    }
+
     public Optional<Claim> claim(long claimId) {
         return database.read(h -> claims.find(h, claimId));
     }

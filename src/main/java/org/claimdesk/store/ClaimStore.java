@@ -124,7 +124,11 @@ public final class ClaimStore {
     public Map<ClaimStatus, Integer> countByStatus(Handle handle, ClaimQuery query) {
         StringBuilder sql = new StringBuilder("SELECT status, count(*) AS n FROM claim");
         List<Binding> bindings = where(query.withStatuses(null), sql);
-        sql.append(" GROUP BY status");
+        // A text search reads every row anyway: "+status" keeps SQLite from walking the status index and
+        // looking each row up in the table (about half the time on 100,000 claims). Without a search the
+        // status index alone answers the counts.
+        boolean searching = query.search() != null && !query.search().isBlank();
+        sql.append(searching ? " GROUP BY +status" : " GROUP BY status");
         Query q = handle.createQuery(sql.toString());
         bindings.forEach(b -> q.bind(b.name, b.value));
         Map<ClaimStatus, Integer> counts = new EnumMap<>(ClaimStatus.class);

@@ -41,6 +41,20 @@ class DatabaseTest {
     }
 
     @Test
+    void aCancellableReadStopsItsStatementWhenToldAndTheConnectionServesTheNextRead() {
+        String count = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000)"
+                + " SELECT count(*) FROM n";
+        try (Database db = Database.open(dir.resolve("cancel.db"))) {
+            assertThatThrownBy(() -> db.read(h -> h.createQuery(count).mapTo(Integer.class).one(), () -> true))
+                    .isInstanceOf(java.util.concurrent.CancellationException.class);
+            Integer notCancelled = db.read(h -> h.createQuery(count).mapTo(Integer.class).one(), () -> false);
+            Integer plain = db.read(h -> h.createQuery(count).mapTo(Integer.class).one());
+            assertThat(notCancelled).isEqualTo(1_000_000);
+            assertThat(plain).isEqualTo(1_000_000);
+        }
+    }
+
+    @Test
     void reopeningKeepsDataAndDoesNotMigrateAgain() {
         Path file = dir.resolve("again.db");
         try (Database db = Database.open(file)) {

@@ -10,7 +10,6 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.app.Queries;
@@ -18,7 +17,7 @@ import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
-import org.claimdesk.ui.common.Rows;
+import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
 /** The audit trail, newest first, filtered by subject, actor and action, a page at a time; CSV export. */
@@ -35,7 +34,7 @@ public final class AuditViewModel {
     private final StringProperty subject = new SimpleStringProperty("");
     private final StringProperty actor = new SimpleStringProperty("");
     private final StringProperty action = new SimpleStringProperty();
-    private final ObservableList<AuditEntry> rows = FXCollections.observableArrayList();
+    private final RowList<AuditEntry> rows = new RowList<>();
     private final ReadOnlyStringWrapper pageText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
@@ -127,7 +126,7 @@ public final class AuditViewModel {
                 return;
             }
             boolean more = page.size() > PAGE_SIZE;
-            Rows.merge(rows, more ? page.subList(0, PAGE_SIZE) : page, AuditEntry::auditId);
+            rows.showInPlace(more ? page.subList(0, PAGE_SIZE) : page);
             hasNext.set(more);
             hasPrevious.set(from > 0);
             int shown = Math.min(page.size(), PAGE_SIZE);

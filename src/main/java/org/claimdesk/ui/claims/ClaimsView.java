@@ -179,6 +179,11 @@ public final class ClaimsView {
     }
 
     private void bindTable() {
+        // List listeners run in the order they were added: this one before the table's selection model reacts
+        // to new rows, the one at the end of this method after it. A selection the table moves by itself while
+        // rows change (the selected row's position removed) is not staff's choice: it does not reach the
+        // model, and the selection is then put back on the claim staff chose (or cleared).
+        model.rows().addListener((javafx.collections.ListChangeListener<ClaimRow>) c -> syncingSelection = true);
         claimsTable.setItems(model.rows());
         Cells.text(numberColumn, ClaimRow::claimNumber);
         Cells.text(jurisdictionColumn, ClaimRow::jurisdiction);
@@ -237,28 +242,38 @@ public final class ClaimsView {
         });
         // A refresh may replace the rows: put the selection back on the same claim.
         model.selectedProperty().addListener((obs, old, row) -> reselect(row));
-        model.rows().addListener((javafx.collections.ListChangeListener<ClaimRow>) c -> reselect(model.selectedProperty().get()));
+        model.rows().addListener((javafx.collections.ListChangeListener<ClaimRow>) c -> {
+            syncingSelection = false;
+            reselect(model.selectedProperty().get());
+        });
     }
 
+    /**
+     * Puts the table's selection on {@code row}'s claim, or clears it when the claim is not on the page: a
+     * refresh updates the rows in place, so the selected position may now hold another claim.
+     */
     private void reselect(ClaimRow row) {
         if (row == null) {
             return;
         }
+        int index = -1;
+        for (int i = 0; i < model.rows().size(); i++) {
+            if (model.rows().get(i).claimId() == row.claimId()) {
+                index = i;
+                break;
+            }
+        }
+        int shownIndex = claimsTable.getSelectionModel().getSelectedIndex();
         ClaimRow shown = claimsTable.getSelectionModel().getSelectedItem();
-        if (shown != null && shown.claimId() == row.claimId() && shown.equals(row)) {
+        if (index == shownIndex && (index < 0 || model.rows().get(index).equals(shown))) {
             return;
         }
         syncingSelection = true;
         try {
-            int index = -1;
-            for (int i = 0; i < model.rows().size(); i++) {
-                if (model.rows().get(i).claimId() == row.claimId()) {
-                    index = i;
-                    break;
-                }
-            }
             if (index >= 0) {
                 claimsTable.getSelectionModel().clearAndSelect(index);
+            } else {
+                claimsTable.getSelectionModel().clearSelection();
             }
         } finally {
             syncingSelection = false;

@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.UUID;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
@@ -36,7 +37,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
-import org.claimdesk.ui.common.Rows;
+import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
 /**
@@ -59,7 +60,7 @@ public final class ClaimsViewModel {
     private ClaimQuery.Sort sort = ClaimQuery.Sort.CLAIM_ID;
     private boolean descending;
 
-    private final ObservableList<ClaimRow> rows = FXCollections.observableArrayList();
+    private final RowList<ClaimRow> rows = new RowList<>();
     private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
     private final ObservableMap<ClaimStatus, Integer> statusCounts = FXCollections.observableMap(new EnumMap<>(ClaimStatus.class));
     private final ReadOnlyObjectWrapper<Set<ClaimStatus>> activeStatuses = new ReadOnlyObjectWrapper<>(Set.of());
@@ -74,6 +75,8 @@ public final class ClaimsViewModel {
 
     private long pageRequest;
     private long countRequest;
+    /** Goes up with every filter that brings its own counts; read by the count scan to stop when outdated. */
+    private volatile long filterRequest;
     private long detailRequest;
     private long lastFilterNanos;
     private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
@@ -266,6 +269,9 @@ public final class ClaimsViewModel {
     private void loadPage(boolean withCounts) {
         ClaimQuery query = query();
         long request = ++pageRequest;
+        if (withCounts) {
+            filterRequest++;
+        }
         long started = lastFilterNanos;
         loading.set(true);
         tasks.submitInteractive("load claims page", p -> {
@@ -279,7 +285,7 @@ public final class ClaimsViewModel {
             if (request != pageRequest) {
                 return;
             }
-            Rows.merge(rows, page, ClaimRow::claimId);
+            rows.showInPlace(page);
             reselect();
             pagesShown.set(pagesShown.get() + 1);
             if (started != 0) {
@@ -302,9 +308,12 @@ public final class ClaimsViewModel {
 
     private void loadCounts(ClaimQuery query) {
         long request = ++countRequest;
+        long filter = filterRequest;
         // One scan: the per-status counts ignore the status filter, so the total is their sum over the chosen statuses.
+        // It stops as soon as staff apply another filter (whose own counts follow its page): a scan nobody
+        // waits for would only take the CPU from the page they do wait for.
         tasks.submit("count claims", p -> {
-            Map<ClaimStatus, Integer> perStatus = queries.countClaimsByStatus(query);
+            Map<ClaimStatus, Integer> perStatus = queries.countClaimsByStatus(query, () -> filterRequest != filter);
             int total = 0;
             for (Map.Entry<ClaimStatus, Integer> e : perStatus.entrySet()) {
                 if (query.statuses().isEmpty() || query.statuses().contains(e.getKey())) {
@@ -321,7 +330,7 @@ public final class ClaimsViewModel {
                     statusCounts.putAll(counts.perStatus());
                     loading.set(false);
                 }, e -> {
-                    if (request == countRequest) {
+                    if (request == countRequest && !(e instanceof CancellationException)) {
                         loading.set(false);
                         notice.set(Notice.error("count claims", e));
                     }

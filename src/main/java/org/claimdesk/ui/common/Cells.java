@@ -60,7 +60,11 @@ public final class Cells {
                     setGraphic(null);
                 } else {
                     badge.setText(label.apply(item));
-                    badge.getStyleClass().setAll("label", "badge", "badge-" + item.toLowerCase(java.util.Locale.ROOT));
+                    // A style class change makes JavaFX work out the label's CSS again: only when it differs.
+                    String style = "badge-" + item.toLowerCase(java.util.Locale.ROOT);
+                    if (!badge.getStyleClass().contains(style)) {
+                        badge.getStyleClass().setAll("label", "badge", style);
+                    }
                     setGraphic(badge);
                 }
                 setText(null);

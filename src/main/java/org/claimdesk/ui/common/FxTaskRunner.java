@@ -54,6 +54,9 @@ public final class FxTaskRunner implements TaskRunner {
                     T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
                     LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
                     Platform.runLater(() -> onSuccess.accept(result));
+                } catch (java.util.concurrent.CancellationException e) {
+                    LOG.debug("{} cancelled", what);
+                    Platform.runLater(() -> onFailure.accept(e));
                 } catch (Exception | Error e) {
                     LOG.warn("{} failed: {}", what, e.toString(), e);
                     Platform.runLater(() -> onFailure.accept(e));

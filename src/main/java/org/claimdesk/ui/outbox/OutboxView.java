@@ -3,6 +3,8 @@ package org.claimdesk.ui.outbox;
 import java.io.File;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -197,6 +199,9 @@ public final class OutboxView {
     }
 
     private void bindGroups() {
+        // Added before the list's own selection model listens to the groups, and the listener below after it:
+        // a selection the list moves by itself while groups change does not reach the model.
+        model.groups().addListener((ListChangeListener<OutboxTriage.ErrorGroup>) c -> syncing = true);
         errorGroups.setItems(model.groups());
         errorGroups.setCellFactory(list -> new ErrorGroupCell());
         errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
@@ -215,18 +220,33 @@ public final class OutboxView {
                 syncing = false;
             }
         });
+        // A refresh updates the groups in place: keep the selection on the same signature.
         model.groups().addListener((ListChangeListener<OutboxTriage.ErrorGroup>) c -> {
+            syncing = false;
             OutboxTriage.ErrorGroup g = model.selectedGroupProperty().get();
             if (g == null) {
                 return;
             }
-            syncing = true;
-            for (int i = 0; i < model.groups().size(); i++) {
+            int index = -1;
+            for (int i = 0; i < model.groups().size() && index < 0; i++) {
                 if (model.groups().get(i).signature().equals(g.signature())) {
-                    errorGroups.getSelectionModel().select(i);
+                    index = i;
                 }
             }
-            syncing = false;
+            if (index == errorGroups.getSelectionModel().getSelectedIndex()
+                    && (index < 0 || model.groups().get(index) == errorGroups.getSelectionModel().getSelectedItem())) {
+                return;
+            }
+            syncing = true;
+            try {
+                if (index >= 0) {
+                    errorGroups.getSelectionModel().clearAndSelect(index);
+                } else {
+                    errorGroups.getSelectionModel().clearSelection();
+                }
+            } finally {
+                syncing = false;
+            }
         });
         groupSeenLabel.setText("Select an error to see its rows.");
         clearGroupButton.setOnAction(e -> {
@@ -237,6 +257,8 @@ public final class OutboxView {
     }
 
     private void bindTable() {
+        // As for the groups: selection moves the table makes by itself while rows change do not reach the model.
+        model.rows().addListener((ListChangeListener<OutboxRow>) c -> syncing = true);
         outboxTable.setItems(model.rows());
         outboxTable.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         Cells.text(claimColumn, OutboxRow::claimNumber);
@@ -259,7 +281,10 @@ public final class OutboxView {
             }
         });
         // A refresh may replace rows: keep the same rows selected.
-        model.rows().addListener((ListChangeListener<OutboxRow>) c -> reselect());
+        model.rows().addListener((ListChangeListener<OutboxRow>) c -> {
+            syncing = false;
+            reselect();
+        });
         model.pagingProperty().addListener((obs, old, p) -> {
             outboxPageLabel.setText(p.describe());
             outboxPreviousButton.setDisable(!p.hasPrevious());
@@ -270,20 +295,28 @@ public final class OutboxView {
         outboxNextButton.setOnAction(e -> model.nextPage());
     }
 
+    /** After a refresh (rows are updated in place): puts the table's selection back on the same rows by id. */
     private void reselect() {
         Set<Long> wanted = new HashSet<>();
         model.selectionProperty().get().forEach(r -> wanted.add(r.id()));
         if (wanted.isEmpty()) {
             return;
         }
+        List<Integer> indices = new ArrayList<>();
+        for (int i = 0; i < model.rows().size(); i++) {
+            if (wanted.contains(model.rows().get(i).id())) {
+                indices.add(i);
+            }
+        }
+        List<Integer> selected = new ArrayList<>(outboxTable.getSelectionModel().getSelectedIndices());
+        Collections.sort(selected);
+        if (selected.equals(indices)) {
+            return;
+        }
         syncing = true;
         try {
             outboxTable.getSelectionModel().clearSelection();
-            for (int i = 0; i < model.rows().size(); i++) {
-                if (wanted.contains(model.rows().get(i).id())) {
-                    outboxTable.getSelectionModel().select(i);
-                }
-            }
+            indices.forEach(outboxTable.getSelectionModel()::select);
         } finally {
             syncing = false;
         }

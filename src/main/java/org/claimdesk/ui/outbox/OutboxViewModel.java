@@ -29,7 +29,7 @@ import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
-import org.claimdesk.ui.common.Rows;
+import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
 /**
@@ -97,8 +97,8 @@ public final class OutboxViewModel {
     private final StringProperty errorText = new SimpleStringProperty("");
     private final ObjectProperty<Age> age = new SimpleObjectProperty<>(Age.ANY);
 
-    private final ObservableList<OutboxRow> rows = FXCollections.observableArrayList();
-    private final ObservableList<OutboxTriage.ErrorGroup> groups = FXCollections.observableArrayList();
+    private final RowList<OutboxRow> rows = new RowList<>();
+    private final RowList<OutboxTriage.ErrorGroup> groups = new RowList<>();
     private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> stateCounts = new ReadOnlyObjectWrapper<>(Map.of());
     private final ReadOnlyObjectWrapper<OutboxTriage.ErrorGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
@@ -276,7 +276,7 @@ public final class OutboxViewModel {
             }
             loading.set(false);
             paging.set(paging.get().withTotal(result.total()));
-            Rows.merge(rows, result.rows(), OutboxRow::id);
+            rows.showInPlace(result.rows());
             refreshSelection();
         }, e -> {
             if (request == pageRequest) {
@@ -306,7 +306,7 @@ public final class OutboxViewModel {
         long request = ++groupRequest;
         tasks.submit("group failed rows", p -> triage.errorGroups(filter), list -> {
             if (request == groupRequest) {
-                Rows.merge(groups, list, OutboxTriage.ErrorGroup::signature);
+                groups.showInPlace(list);
             }
         }, e -> notice.set(Notice.error("group the failed rows", e)));
     }

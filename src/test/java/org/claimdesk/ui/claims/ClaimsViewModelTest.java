@@ -255,6 +255,29 @@ class ClaimsViewModelTest {
         assertThat(m.pagingProperty().get().total()).isEqualTo(1);
     }
 
+    @Test
+    void theCountScanOfAFilterStaffAlreadyReplacedStopsAndShowsNothing() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.searchProperty().set("e");
+        m.applyFilters();
+        queued.run(0);
+        assertThat(queued.names()).as("the page is in; its counts wait").containsExactly("count claims");
+        assertThat(m.rows()).isNotEmpty();
+
+        Claim nine = queries.claim(9L).orElseThrow();
+        m.searchProperty().set(nine.claimNumber());
+        m.applyFilters();
+        queued.run(0);
+        assertThat(m.statusCounts().values()).as("the replaced filter's counts never arrive").allMatch(n -> n == 0);
+        assertThat(m.noticeProperty().get()).as("a stopped count is no error").isNull();
+
+        queued.runAll();
+        assertThat(m.rows()).extracting(ClaimRow::claimId).containsExactly(9L);
+        assertThat(m.pagingProperty().get().total()).isEqualTo(1);
+        assertThat(m.statusCounts().get(nine.status())).isEqualTo(1);
+    }
+
     private ClaimRow firstWith(ClaimStatus status) {
         model.clearStatuses();
         model.toggleStatus(status, true);

@@ -7,9 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
-import javafx.collections.FXCollections;
 import javafx.collections.ListChangeListener;
-import javafx.collections.ObservableList;
 import org.claimdesk.domain.ClaimDeskException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,19 +28,44 @@ class CommonTest {
     }
 
     @Test
-    void mergeUpdatesRowsInPlaceWhenTheIdsAreTheSame() {
-        ObservableList<String> list = FXCollections.observableArrayList("a1", "b1", "c1");
+    void aFreshPageIsShownAsUpdatesOfTheChangedPositionsNeverAsAReplace() {
+        RowList<String> list = new RowList<>();
         List<String> changes = new ArrayList<>();
         list.addListener((ListChangeListener<String>) c -> {
             while (c.next()) {
-                changes.add(c.wasReplaced() ? "replaced " + c.getFrom() : c.wasAdded() ? "added" : "other");
+                changes.add(c.wasReplaced() ? "replaced " + c.getFrom()
+                        : c.wasUpdated() ? "updated " + c.getFrom() + ".." + c.getTo()
+                        : c.wasAdded() ? "added " + c.getFrom() + ".." + c.getTo()
+                        : c.wasRemoved() ? "removed " + c.getFrom() + " " + c.getRemoved() : "other");
             }
         });
-        assertThat(Rows.merge(list, List.of("a1", "b2", "c1"), s -> s.charAt(0))).isTrue();
+
+        assertThat(list.showInPlace(List.of("a1", "b1", "c1"))).isEqualTo(3);
+        assertThat(changes).containsExactly("added 0..3");
+
+        changes.clear();
+        assertThat(list.showInPlace(List.of("a1", "b2", "c1"))).isEqualTo(1);
         assertThat(list).containsExactly("a1", "b2", "c1");
-        assertThat(changes).containsExactly("replaced 1");
-        assertThat(Rows.merge(list, List.of("x1"), s -> s.charAt(0))).isFalse();
-        assertThat(list).containsExactly("x1");
+        assertThat(changes).as("one changed row: one update").containsExactly("updated 1..2");
+
+        changes.clear();
+        assertThat(list.showInPlace(List.of("a1", "b2", "c1"))).isZero();
+        assertThat(changes).as("nothing changed: no event").isEmpty();
+
+        changes.clear();
+        assertThat(list.showInPlace(List.of("x1", "y1"))).isEqualTo(3);
+        assertThat(list).containsExactly("x1", "y1");
+        assertThat(changes).as("other rows in fewer positions").containsExactlyInAnyOrder("updated 0..2", "removed 2 [c1]");
+
+        changes.clear();
+        assertThat(list.showInPlace(List.of("x1", "y2", "z1", "w1"))).isEqualTo(3);
+        assertThat(list).containsExactly("x1", "y2", "z1", "w1");
+        assertThat(changes).containsExactlyInAnyOrder("updated 1..2", "added 2..4");
+
+        changes.clear();
+        assertThat(list.showInPlace(List.of())).isEqualTo(4);
+        assertThat(list).isEmpty();
+        assertThat(changes).containsExactly("removed 0 [x1, y2, z1, w1]");
     }
 
     @Test

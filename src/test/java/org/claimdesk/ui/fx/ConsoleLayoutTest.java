@@ -3,8 +3,11 @@ package org.claimdesk.ui.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Set;
 import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.VirtualFlow;
 import org.claimdesk.ui.claims.ClaimRow;
@@ -77,6 +80,58 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         assertThat(onFx(() -> firstVisible(table))).isEqualTo(firstVisible);
         assertThat(onFx(() -> window.claimsModel().selectedProperty().get().claimId())).isEqualTo(selectedId);
         fx(() -> window.workerModel().pause());
+    }
+
+    @Test
+    void aRefreshShowsChangedAndOtherRowsInTheCellsTheTableAlreadyHas() {
+        waitReady();
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        waitUntil("the first page is on screen", () -> !rowCells(table).isEmpty());
+        Set<TableRow<?>> cellsBefore = onFx(() -> rowCells(table));
+        ClaimRow first = onFx(() -> table.getItems().get(0));
+        db.useTransaction(h -> h.execute("UPDATE claim SET claimant_name = 'Renamed Claimant' WHERE claim_id = ?",
+                first.claimId()));
+
+        long pages = onFx(() -> window.claimsModel().pagesShownProperty().get());
+        fx(() -> window.claimsModel().refreshRows());
+        waitUntil("the changed claimant is on screen", () -> window.claimsModel().pagesShownProperty().get() > pages
+                && shownText(table, 0, "claimant").equals("Renamed Claimant"));
+        assertThat(onFx(() -> rowCells(table))).as("the same row cells, given their new rows").isEqualTo(cellsBefore);
+
+        // A filter brings other claims into the same positions: still the same cells; the selection, whose
+        // claim is no longer on the page, is cleared rather than left on whatever claim took its place.
+        fx(() -> table.getSelectionModel().select(3));
+        ClaimRow other = onFx(() -> table.getItems().get(150));
+        fx(() -> {
+            window.claimsModel().searchProperty().set(other.claimNumber());
+            window.claimsModel().applyFilters();
+        });
+        waitUntil("the searched claim is on screen", () -> table.getItems().size() == 1
+                && shownText(table, 0, "number").equals(other.claimNumber()));
+        assertThat(onFx(() -> table.getSelectionModel().getSelectedIndex())).isEqualTo(-1);
+        assertThat(onFx(() -> cellsBefore.containsAll(rowCells(table)))).isTrue();
+    }
+
+    /** The table's row cells that show a row. */
+    private static Set<TableRow<?>> rowCells(TableView<?> table) {
+        Set<TableRow<?>> rows = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (javafx.scene.Node n : table.lookupAll(".table-row-cell")) {
+            if (n instanceof TableRow<?> r && !r.isEmpty() && r.isVisible()) {
+                rows.add(r);
+            }
+        }
+        return rows;
+    }
+
+    /** The text of the cell of column {@code columnId} in the row showing {@code index}, or "". */
+    private static String shownText(TableView<?> table, int index, String columnId) {
+        for (javafx.scene.Node n : table.lookupAll(".table-cell")) {
+            if (n instanceof TableCell<?, ?> c && c.getIndex() == index && c.getTableColumn() != null
+                    && columnId.equals(c.getTableColumn().getId()) && c.getText() != null) {
+                return c.getText();
+            }
+        }
+        return "";
     }
 
     private static int firstVisible(TableView<?> table) {
