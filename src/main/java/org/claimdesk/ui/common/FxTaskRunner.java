@@ -11,6 +11,8 @@ import org.slf4j.LoggerFactory;
 /** Background work on a named executor; results, failures and progress on the FX application thread. */
 public final class FxTaskRunner implements TaskRunner {
     private static final Logger LOG = LoggerFactory.getLogger(FxTaskRunner.class);
+    /** A result handler holding the FX thread this long is logged (two frames at 60 Hz, and a bit). */
+    static final long SLOW_HANDLER_MS = 35;
 
     private final ExecutorService background;
     private final ExecutorService interactive;
@@ -53,7 +55,7 @@ public final class FxTaskRunner implements TaskRunner {
                 try {
                     T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
                     LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
-                    Platform.runLater(() -> onSuccess.accept(result));
+                    Platform.runLater(() -> applied(what, () -> onSuccess.accept(result)));
                 } catch (java.util.concurrent.CancellationException e) {
                     LOG.debug("{} cancelled", what);
                     Platform.runLater(() -> onFailure.accept(e));
@@ -68,6 +70,16 @@ public final class FxTaskRunner implements TaskRunner {
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
             LOG.info("{} not started: the console is closing", what);
+        }
+    }
+
+    /** Runs a result handler on the FX thread; one that holds the thread for more than a frame or two is logged. */
+    private static void applied(String what, Runnable handler) {
+        long started = System.nanoTime();
+        handler.run();
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        if (millis >= SLOW_HANDLER_MS) {
+            LOG.info("{}: showing the result held the FX thread for {} ms", what, millis);
         }
     }
 
