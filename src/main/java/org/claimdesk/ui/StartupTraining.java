@@ -22,6 +22,10 @@ import org.claimdesk.ui.main.Page;
 public final class StartupTraining {
     /** Pulses to stay on each page, so that its rows, counts and details arrive and render. */
     private static final int PULSES_PER_PAGE = 30;
+    /** A tour that has not ended by then has gone wrong: the build stops instead of waiting for ever. */
+    private static final long LIMIT_SECONDS = 120;
+
+    private static volatile boolean toured;
 
     private StartupTraining() {
     }
@@ -33,9 +37,24 @@ public final class StartupTraining {
         Path db = dir.resolve("training.db");
         // an empty database: the console fills it with demo data, as on a first start
         System.setProperty("claimdesk.operator", "installer-build");
+        Thread limit = new Thread(() -> {
+            try {
+                Thread.sleep(LIMIT_SECONDS * 1_000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("StartupTraining: the console did not go through its pages within " + LIMIT_SECONDS
+                    + " s");
+            Runtime.getRuntime().halt(1);
+        }, "claimdesk-training-limit");
+        limit.setDaemon(true);
+        limit.start();
         Console.open(db, ConsoleServices::open, dir, StartupTraining::tour);
         deleteQuietly(dir);
-        System.exit(0);
+        if (!toured) {
+            System.err.println("StartupTraining: the console closed before it had shown every page");
+        }
+        System.exit(toured ? 0 : 1);
     }
 
     /** On the FX thread once the window is up: waits for the first claims, then shows each page in turn. */
@@ -52,6 +71,7 @@ public final class StartupTraining {
                 pulses = 0;
                 if (pages.isEmpty()) {
                     stop();
+                    toured = true;
                     Platform.exit();
                     return;
                 }
