@@ -12,10 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import org.claimdesk.delivery.Drain;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
@@ -77,7 +75,7 @@ public final class DrainBenchmark {
                     percentile(latencies, 99), baselineSeconds, baselineRate, rate / baselineRate,
                     events / fullWorkSeconds, ideal);
         } finally {
-            deleteQuietly(dir);
+            TemporaryFolders.deleteQuietly(dir);
         }
     }
 
@@ -317,20 +315,6 @@ public final class DrainBenchmark {
             return Files.createTempDirectory("claimdesk-bench");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary folder for the benchmark", e);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // a leftover temporary file is harmless
-                }
-            });
-        } catch (IOException e) {
-            // a leftover temporary folder is harmless
         }
     }
 }

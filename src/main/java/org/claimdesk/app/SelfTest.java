@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.claimdesk.delivery.Drain;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
@@ -68,7 +66,7 @@ public final class SelfTest {
             step("claim acknowledged with a case id", claim.status() == ClaimStatus.SUBMITTED_TO_STATE
                     && claim.stateCaseId() != null, claim.status() + " " + claim.stateCaseId());
         } finally {
-            delete(dir);
+            TemporaryFolders.deleteQuietly(dir);
         }
         out.println("self-test: OK");
         out.flush();
@@ -79,14 +77,6 @@ public final class SelfTest {
         out.flush();
         if (!passed) {
             throw new ClaimDeskException("self-test failed at \"" + name + "\": " + detail);
-        }
-    }
-
-    private static void delete(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // The temporary folder is left for the system to clean.
         }
     }
 }

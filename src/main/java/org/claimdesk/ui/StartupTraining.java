@@ -1,16 +1,14 @@
 package org.claimdesk.ui;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
-import java.util.stream.Stream;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
+import org.claimdesk.app.TemporaryFolders;
 import org.claimdesk.ui.main.Page;
 
 /**
@@ -50,7 +48,7 @@ public final class StartupTraining {
         limit.setDaemon(true);
         limit.start();
         Console.open(db, ConsoleServices::open, dir, StartupTraining::tour);
-        deleteQuietly(dir);
+        TemporaryFolders.deleteQuietly(dir);
         if (!toured) {
             System.err.println("StartupTraining: the console closed before it had shown every page");
         }
@@ -78,13 +76,5 @@ public final class StartupTraining {
                 window.mainModel().show(pages.poll());
             }
         }.start();
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException | UncheckedIOException e) {
-            // a temporary folder left behind is harmless
-        }
     }
 }

@@ -8,12 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import org.claimdesk.app.TemporaryFolders;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Json;
 
@@ -59,7 +58,7 @@ public final class ConsoleBenchmark {
             result.putAll(child(dir, db, drain, monocle));
             return result;
         } finally {
-            deleteQuietly(dir);
+            TemporaryFolders.deleteQuietly(dir);
         }
     }
 
@@ -120,14 +119,6 @@ public final class ConsoleBenchmark {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClaimDeskException("interrupted while the console ran");
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // A temporary folder left behind is harmless.
         }
     }
 }
