@@ -33,6 +33,7 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.DeliveryRecord;
 import org.claimdesk.store.DeliveryStore;
 import org.claimdesk.store.LeasedRow;
+import org.claimdesk.store.WalCheckpointer;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,9 @@ import org.slf4j.LoggerFactory;
  *       row's lease is released only by the commit that records its outcome, so a crash at any moment
  *       leaves the row leased until its lease expires, and then another worker delivers it again
  *       (the state answers a replayed key with 200 and the same case id);</li>
- *   <li>publisher: a {@link WorkerSnapshot} to listeners at most every 100 ms.</li>
+ *   <li>publisher: a {@link WorkerSnapshot} to listeners at most every 100 ms;</li>
+ *   <li>checkpoint: copies the write-ahead log into the database file every 50 ms, so that the
+ *       committer does not stop to do it (see {@link WalCheckpointer}).</li>
  * </ul>
  */
 public final class DeliveryWorker implements WorkerControl {
@@ -115,6 +118,8 @@ public final class DeliveryWorker implements WorkerControl {
     private boolean started;
     private boolean closed;
     private ScheduledFuture<?> ticks;
+    /** Checkpoints the log while the worker runs, off the committer's thread; guarded by {@link #lock}. */
+    private WalCheckpointer checkpointer;
 
     private final AtomicLong sentThisRun = new AtomicLong();
     private final AtomicLong retriedThisRun = new AtomicLong();
@@ -198,6 +203,8 @@ public final class DeliveryWorker implements WorkerControl {
             }
             started = true;
             runState = RunState.RUNNING;
+            checkpointer = WalCheckpointer.start(database, WalCheckpointer.DEFAULT_PERIOD,
+                    "claimdesk-delivery-checkpoint");
             committer.start();
             scheduleTicks(settings.interval());
             publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
@@ -356,6 +363,14 @@ public final class DeliveryWorker implements WorkerControl {
             }
         }
         closeWriter();
+        WalCheckpointer stopping;
+        synchronized (lock) {
+            stopping = checkpointer;
+            checkpointer = null;
+        }
+        if (stopping != null) {
+            stopping.close();
+        }
         try {
             int released = database.inTransaction(h -> store.releaseAll(h, workerId));
             if (released > 0) {
@@ -535,6 +550,7 @@ public final class DeliveryWorker implements WorkerControl {
         try {
             if (session == null) {
                 writer = database.jdbi().open();
+                WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
                 session = store.session(writer);
             }
             try {
@@ -556,6 +572,12 @@ public final class DeliveryWorker implements WorkerControl {
                 session = null;
             }
             if (writer != null) {
+                try {
+                    WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
+                } catch (RuntimeException e) {
+                    LOG.debug("delivery worker {}: could not restore the checkpoint threshold of a connection that"
+                            + " is being closed", workerId, e);
+                }
                 try {
                     writer.close();
                 } catch (RuntimeException e) {

@@ -1,0 +1,98 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Checkpoints off the writer's thread: the writer leaves the log alone, the checkpointer copies it. */
+class WalCheckpointerTest {
+    private static final int PAGE = 4_096;
+    /** Enough new pages to pass SQLite's own threshold of 1,000 by half. */
+    private static final int ROWS = 1_500;
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    Path file;
+
+    @BeforeEach
+    void open() {
+        file = dir.resolve("claims.db");
+        db = Database.open(file);
+        db.useTransaction(h -> h.execute("CREATE TABLE scratch (x BLOB)"));
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    /** A row of almost a page per insert, each in its own transaction, on one connection. */
+    private void writePages(Handle writer) {
+        for (int i = 0; i < ROWS; i++) {
+            writer.useTransaction(h -> h.execute("INSERT INTO scratch (x) VALUES (randomblob(4000))"));
+        }
+    }
+
+    private long size(Path path) {
+        try {
+            return Files.size(path);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aWriterWithTheRaisedThresholdLeavesTheWholeLogToOneCheckpoint() {
+        long before = size(file);
+        try (Handle writer = db.jdbi().open()) {
+            WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
+            writePages(writer);
+            WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
+        }
+        assertThat(size(file)).as("nothing copied into the file by the writer").isEqualTo(before);
+
+        WalCheckpointer.Pass pass = WalCheckpointer.checkpointOnce(db);
+
+        assertThat(pass.busy()).isFalse();
+        assertThat(pass.logPages()).isGreaterThan(ROWS);
+        assertThat(pass.copiedPages()).isEqualTo(pass.logPages());
+        assertThat(size(file)).isGreaterThan(before + (long) ROWS * PAGE);
+    }
+
+    @Test
+    void theDefaultThresholdStillCheckpointsInTheWriter() {
+        long before = size(file);
+        try (Handle writer = db.jdbi().open()) {
+            writePages(writer);
+        }
+        assertThat(size(file)).as("SQLite's own checkpoint at 1,000 pages").isGreaterThan(before + 900L * PAGE);
+    }
+
+    @Test
+    void theCheckpointerCopiesTheLogWhileTheWriterGoesOnAndStopsWhenClosed() {
+        long before = size(file);
+        try (WalCheckpointer checkpointer = WalCheckpointer.start(db, Duration.ofMillis(10), "test-checkpoint");
+             Handle writer = db.jdbi().open()) {
+            WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
+            writePages(writer);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> size(file) > before + (long) ROWS * PAGE);
+            WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.isAlive() && t.getName().equals("test-checkpoint")));
+        int rows = db.read(h -> h.createQuery("SELECT count(*) FROM scratch").mapTo(Integer.class).one());
+        assertThat(rows).isEqualTo(ROWS);
+    }
+}
