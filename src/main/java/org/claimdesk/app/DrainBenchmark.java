@@ -41,7 +41,7 @@ public final class DrainBenchmark {
      * @param baselineEventsPerSecond the plain JDBC loop's rate on the same data
      * @param ratioToBaseline eventsPerSecond / baselineEventsPerSecond
      * @param fullWorkEventsPerSecond a plain JDBC loop doing every write the worker does per event
-     *        (lease, row, claim, history, attempt, audit), 100 events per transaction: the pipeline's overhead
+     *        (lease, row, claim, history, attempt), 100 events per transaction: the pipeline's overhead
      *        is the gap between this and {@code eventsPerSecond}
      * @param idealEventsPerSecond concurrency / latency, when the latency is not zero
      */
@@ -151,8 +151,8 @@ public final class DrainBenchmark {
 
     /**
      * Every write the worker makes per event, in a plain loop with no threads and no state: leases taken
-     * 100 at a time, then per event the row, the claim, a history entry, an attempt and an audit entry;
-     * 100 events per transaction.
+     * 100 at a time, then per event the row, the claim, a history entry and an attempt; 100 events per
+     * transaction.
      */
     private static double fullWorkRun(Path file, int events) {
         try (Database db = Database.open(file)) {
@@ -181,10 +181,7 @@ public final class DrainBenchmark {
                             VALUES (?, 'SUBMITTING', 'SUBMITTED_TO_STATE', 'loop', ?, ?)""");
                          PreparedStatement attempt = c.prepareStatement("""
                             INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
-                                http_status, detail, worker_id) VALUES (?, 1, ?, 0, 'DELIVERED', 201, ?, 'loop')""");
-                         PreparedStatement audit = c.prepareStatement("""
-                            INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
-                            VALUES (?, 'loop', 'claim.delivered', 'claim', ?, NULL, ?)""")) {
+                                http_status, detail, worker_id) VALUES (?, 1, ?, 0, 'DELIVERED', 201, ?, 'loop')""")) {
                         while (true) {
                             long now = System.currentTimeMillis();
                             List<long[]> rows = new ArrayList<>();
@@ -221,10 +218,6 @@ public final class DrainBenchmark {
                                 attempt.setLong(2, now);
                                 attempt.setString(3, "201 accepted: case id " + caseId);
                                 attempt.executeUpdate();
-                                audit.setLong(1, now);
-                                audit.setString(2, Long.toString(row[1]));
-                                audit.setString(3, "{\"caseId\":\"" + caseId + "\",\"outboxEventId\":" + row[0] + "}");
-                                audit.executeUpdate();
                             }
                             c.commit();
                         }

@@ -1,10 +1,12 @@
 package org.claimdesk.domain;
 
-/** The action names written to the audit trail. */
+/**
+ * The action names written to the audit trail: what staff do. What the delivery worker does is recorded
+ * in each claim's status history and in the outbox row's attempts.
+ */
 public final class AuditActions {
     public static final String CLAIM_ADVANCE = "claim.advance";
     public static final String CLAIM_SUBMIT = "claim.submit";
-    public static final String CLAIM_DELIVERED = "claim.delivered";
     public static final String TAX_ID_REVEAL = "claim.reveal_tax_id";
     public static final String OUTBOX_REQUEUE = "outbox.requeue";
     public static final String OUTBOX_ABANDON = "outbox.abandon";

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.jdbi.v3.core.Handle;
 
@@ -23,7 +22,7 @@ import org.jdbi.v3.core.Handle;
  * over after it expired changes nothing.
  */
 public final class DeliveryStore {
-    /** The actor written to claim history and the audit trail for deliveries. */
+    /** The actor written to a claim's status history when the worker moves it to SUBMITTED_TO_STATE. */
     public static final String ACTOR = "delivery-worker";
 
     private static final String LEASE = """
@@ -61,7 +60,6 @@ public final class DeliveryStore {
         private final MultiRowStatement sent;
         private final MultiRowStatement claims;
         private final MultiRowStatement history;
-        private final MultiRowStatement audit;
         private final MultiRowStatement attempts;
 
         Session(Connection c) throws SQLException {
@@ -97,10 +95,6 @@ public final class DeliveryStore {
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
                 SELECT v.column1, 'SUBMITTING', 'SUBMITTED_TO_STATE', ?1, v.column2, ?2 FROM (VALUES %s) AS v""",
                     2, 2);
-            // ?1 now, ?2 actor, ?3 action, ?4 subject type; rows (subject id, details)
-            this.audit = new MultiRowStatement(c, """
-                INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
-                SELECT ?1, ?2, ?3, ?4, v.column1, NULL, v.column2 FROM (VALUES %s) AS v""", 4, 2);
             // ?1 worker; rows (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status, detail)
             this.attempts = new MultiRowStatement(c, """
                 INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
@@ -199,8 +193,9 @@ public final class DeliveryStore {
 
         /**
          * Rows {@code sent} (those this owner still holds), then their claims SUBMITTING to
-         * SUBMITTED_TO_STATE with a history and an audit entry each; a claim already past SUBMITTING is
-         * left alone (idempotent success). Returns the rows marked sent.
+         * SUBMITTED_TO_STATE with a history entry each (actor {@value #ACTOR}, the case id in the reason);
+         * a claim already past SUBMITTING is left alone (idempotent success). The audit trail is for what
+         * staff do; what the worker did is in the history and the attempt rows. Returns the rows marked sent.
          */
         private Set<Long> markSent(String owner, List<DeliveryRecord> delivered, long at) throws SQLException {
             Set<Long> sentRows = new HashSet<>();
@@ -235,17 +230,6 @@ public final class DeliveryStore {
             }, (ps, p, r) -> {
                 ps.setLong(p, r.claimId());
                 ps.setString(p + 1, "state case id " + r.caseId());
-            }, null);
-            audit.run(submitted, ps -> {
-                ps.setLong(1, at);
-                ps.setString(2, ACTOR);
-                ps.setString(3, AuditActions.CLAIM_DELIVERED);
-                ps.setString(4, AuditActions.SUBJECT_CLAIM);
-            }, (ps, p, r) -> {
-                ps.setString(p, Long.toString(r.claimId()));
-                ps.setString(p + 1, "{\"caseId\":" + Json.write(r.caseId()) + ",\"outboxEventId\":" + r.outboxEventId()
-                        + ",\"idempotencyKey\":" + Json.write(r.idempotencyKey()) + ",\"worker\":" + Json.write(owner)
-                        + "}");
             }, null);
             return sentRows;
         }
@@ -285,7 +269,7 @@ public final class DeliveryStore {
                     // closing a statement of a connection that is going away anyway
                 }
             }
-            for (MultiRowStatement statement : new MultiRowStatement[] {sent, claims, history, audit, attempts}) {
+            for (MultiRowStatement statement : new MultiRowStatement[] {sent, claims, history, attempts}) {
                 statement.close();
             }
         }

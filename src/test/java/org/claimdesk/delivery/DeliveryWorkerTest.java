@@ -18,7 +18,6 @@ import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
 import org.claimdesk.domain.AttemptOutcome;
-import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
@@ -26,6 +25,7 @@ import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DeliveryStore;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.FaultyStateServer.Fault;
 import org.claimdesk.testing.Outbox;
@@ -100,8 +100,10 @@ class DeliveryWorkerTest {
                 assertThat(h.toStatus()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
                 assertThat(h.actor()).isEqualTo("delivery-worker");
             });
-            assertThat(queries.audit(Long.toString(q.claimId()), null, AuditActions.CLAIM_DELIVERED, 0, 0))
-                    .singleElement().satisfies(a -> assertThat(a.details()).contains(claim.stateCaseId()));
+            assertThat(queries.history(q.claimId())).last().satisfies(h ->
+                    assertThat(h.reason()).isEqualTo("state case id " + claim.stateCaseId()));
+            assertThat(queries.audit(Long.toString(q.claimId()), DeliveryStore.ACTOR, null, 0, 0))
+                    .as("the audit trail is for staff actions").isEmpty();
             assertThat(queries.attempts(q.outboxEventId())).singleElement().satisfies(a -> {
                 assertThat(a.attemptNo()).isEqualTo(1);
                 assertThat(a.outcome()).isEqualTo(AttemptOutcome.DELIVERED);

@@ -25,7 +25,7 @@ public final class AuditViewModel {
     public static final int PAGE_SIZE = 200;
     static final int EXPORT_BATCH = 5_000;
     public static final List<String> ACTIONS = List.of(AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT,
-            AuditActions.CLAIM_DELIVERED, AuditActions.TAX_ID_REVEAL, AuditActions.OUTBOX_REQUEUE,
+            AuditActions.TAX_ID_REVEAL, AuditActions.OUTBOX_REQUEUE,
             AuditActions.OUTBOX_ABANDON, AuditActions.OUTBOX_RECONCILE, AuditActions.SETTINGS_CHANGE);
 
     private final Queries queries;
