@@ -25,6 +25,11 @@ public final class ConsoleBenchmark {
     static final long CHILD_LIMIT_MINUTES = 15;
     /** Extra JVM options for the measured console, e.g. "-Xmx256m -XX:+UseSerialGC". */
     public static final String JAVA_OPTIONS_ENV = "CLAIMDESK_BENCH_JAVA_OPTIONS";
+    /**
+     * When set (to anything), the measured console's output is copied to this process's standard error:
+     * for diagnostics such as {@code -Djavafx.pulseLogger=true} passed through {@link #JAVA_OPTIONS_ENV}.
+     */
+    public static final String ECHO_ENV = "CLAIMDESK_BENCH_ECHO";
 
     private ConsoleBenchmark() {
     }
@@ -91,6 +96,7 @@ public final class ConsoleBenchmark {
         builder.environment().put("CLAIMDESK_HOME", dir.toString());
         try {
             Process process = builder.start();
+            boolean echo = System.getenv(ECHO_ENV) != null;
             String json = null;
             List<String> tail = new ArrayList<>();
             try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -98,6 +104,9 @@ public final class ConsoleBenchmark {
                     if (line.startsWith(ConsoleBenchRun.MARKER)) {
                         json = line.substring(ConsoleBenchRun.MARKER.length());
                     } else {
+                        if (echo) {
+                            System.err.println(line);
+                        }
                         tail.add(line);
                         if (tail.size() > 20) {
                             tail.remove(0);

@@ -142,19 +142,31 @@ public final class MainView {
         this.exit = exitAction;
     }
 
-    /** Puts a loaded page into the page area, under the start-up overlay. */
+    /**
+     * Registers a loaded page; it enters the page area, under the start-up overlay, while it is the page
+     * shown.
+     */
     public void addPage(Page page, Node node, PageControls controls) {
         pageNodes.put(page, node);
         pageControls.put(page, controls);
-        node.setVisible(page == model.pageProperty().get());
-        pages.getChildren().add(pages.getChildren().size() - 1, node);
+        if (page == model.pageProperty().get()) {
+            pages.getChildren().add(0, node);
+        }
     }
 
+    /**
+     * Only the page shown is in the scene: a page out of sight that updates its rows (a live refresh, a
+     * filter cleared) costs no styling or layout until staff come back to it, and then once.
+     */
     private void showPage(Page page, Map<Page, ToggleButton> buttons) {
         if (page == null) {
             return;
         }
-        pageNodes.forEach((p, node) -> node.setVisible(p == page));
+        Node shown = pageNodes.get(page);
+        pages.getChildren().removeIf(n -> n != shown && pageNodes.containsValue(n));
+        if (shown != null && !pages.getChildren().contains(shown)) {
+            pages.getChildren().add(0, shown);
+        }
         buttons.get(page).setSelected(true);
     }
 }
