@@ -142,31 +142,19 @@ public final class MainView {
         this.exit = exitAction;
     }
 
-    /**
-     * Registers a loaded page; it enters the page area, under the start-up overlay, while it is the page
-     * shown.
-     */
+    /** Puts a loaded page into the page area, under the start-up overlay. */
     public void addPage(Page page, Node node, PageControls controls) {
         pageNodes.put(page, node);
         pageControls.put(page, controls);
-        if (page == model.pageProperty().get()) {
-            pages.getChildren().add(0, node);
-        }
+        node.setVisible(page == model.pageProperty().get());
+        pages.getChildren().add(pages.getChildren().size() - 1, node);
     }
 
-    /**
-     * Only the page shown is in the scene: a page out of sight that updates its rows (a live refresh, a
-     * filter cleared) costs no styling or layout until staff come back to it, and then once.
-     */
     private void showPage(Page page, Map<Page, ToggleButton> buttons) {
         if (page == null) {
             return;
         }
-        Node shown = pageNodes.get(page);
-        pages.getChildren().removeIf(n -> n != shown && pageNodes.containsValue(n));
-        if (shown != null && !pages.getChildren().contains(shown)) {
-            pages.getChildren().add(0, shown);
-        }
+        pageNodes.forEach((p, node) -> node.setVisible(p == page));
         buttons.get(page).setSelected(true);
     }
 }
