@@ -12,6 +12,7 @@ import org.claimdesk.app.ClaimView;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
+import org.claimdesk.domain.Amounts;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.NotFoundException;
@@ -73,7 +74,7 @@ final class ClaimsCommand {
                     for (ClaimView c : rows) {
                         out().printf("%-8d %-16s %-3s %-24s %-11s %14s %-20s %-14s%s%n", c.claimId(), c.claimNumber(),
                                 c.jurisdiction(), clip(c.claimantName(), 24), c.taxIdMasked(),
-                                Money.format(c.amountCents()), c.status(),
+                                Amounts.dollars(c.amountCents()), c.status(),
                                 c.stateCaseId() == null ? "" : c.stateCaseId(), c.overdue() ? " OVERDUE" : "");
                     }
                     out().printf("%d claim(s)%n", rows.size());
@@ -113,7 +114,7 @@ final class ClaimsCommand {
                 out().printf("  Claimant       %s (%s)   tax id %s%n", view.claimantName(),
                         view.claimType().toLowerCase(Locale.ROOT), view.taxIdMasked());
                 out().printf("  Holder         %s %s%n", view.holderName(), view.holderId() == null ? "" : "(" + view.holderId() + ")");
-                out().printf("  Property       %s   amount %s%n", view.propertyType(), Money.format(view.amountCents()));
+                out().printf("  Property       %s   amount %s%n", view.propertyType(), Amounts.dollars(view.amountCents()));
                 out().printf("  Filed          %s   decision due %s   state case id %s%n", view.filedOn(),
                         view.decisionDueOn() == null ? "-" : view.decisionDueOn(),
                         view.stateCaseId() == null ? "-" : view.stateCaseId());

@@ -7,6 +7,16 @@ import java.time.LocalDate;
 import org.junit.jupiter.api.Test;
 
 class DomainRulesTest {
+    @Test
+    void amountsAreWrittenInDollarsWithThousandsSeparators() {
+        assertThat(Amounts.dollars(0)).isEqualTo("$0.00");
+        assertThat(Amounts.dollars(5)).isEqualTo("$0.05");
+        assertThat(Amounts.dollars(12_345)).isEqualTo("$123.45");
+        assertThat(Amounts.dollars(100_000)).isEqualTo("$1,000.00");
+        assertThat(Amounts.dollars(123_456_789_01L)).isEqualTo("$123,456,789.01");
+        assertThat(Amounts.dollars(-250)).isEqualTo("-$2.50");
+    }
+
 
     @Test
     void taxIdsShowOnlyTheLastFourDigits() {

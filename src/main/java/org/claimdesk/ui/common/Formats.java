@@ -1,12 +1,12 @@
 package org.claimdesk.ui.common;
 
-import java.text.NumberFormat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import org.claimdesk.domain.Amounts;
 
 /** How the console writes amounts, counts, dates, times and ages. */
 public final class Formats {
@@ -17,8 +17,7 @@ public final class Formats {
     }
 
     public static String money(long cents) {
-        NumberFormat f = NumberFormat.getCurrencyInstance(Locale.US);
-        return f.format(cents / 100.0);
+        return Amounts.dollars(cents);
     }
 
     public static String count(long n) {
