@@ -17,6 +17,7 @@ import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.OnScreen;
 import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
@@ -35,6 +36,7 @@ public final class AuditViewModel {
     private final StringProperty actor = new SimpleStringProperty("");
     private final StringProperty action = new SimpleStringProperty();
     private final RowList<AuditEntry> rows = new RowList<>();
+    private final OnScreen onScreen = new OnScreen();
     private final ReadOnlyStringWrapper pageText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
@@ -58,6 +60,11 @@ public final class AuditViewModel {
 
     public StringProperty actionProperty() {
         return action;
+    }
+
+    /** Told by the view as its page is shown or hidden: a hidden page's table is redrawn when shown again. */
+    public void setShown(boolean shown) {
+        onScreen.setShown(shown);
     }
 
     public ObservableList<AuditEntry> rows() {
@@ -121,18 +128,22 @@ public final class AuditViewModel {
         String act = action.get();
         int from = offset;
         long mine = ++request;
-        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1), page -> {
-            if (mine != request) {
-                return;
-            }
-            boolean more = page.size() > PAGE_SIZE;
-            rows.showInPlace(more ? page.subList(0, PAGE_SIZE) : page);
-            hasNext.set(more);
-            hasPrevious.set(from > 0);
-            int shown = Math.min(page.size(), PAGE_SIZE);
-            pageText.set(shown == 0 ? "no entries"
-                    : Formats.count(from + 1L) + "–" + Formats.count((long) from + shown) + (more ? " of more" : ""));
-        }, e -> notice.set(Notice.error("load the audit trail", e)));
+        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1),
+                page -> onScreen.run("page", () -> showPage(mine, from, page)),
+                e -> notice.set(Notice.error("load the audit trail", e)));
+    }
+
+    private void showPage(long mine, int from, List<AuditEntry> page) {
+        if (mine != request) {
+            return;
+        }
+        boolean more = page.size() > PAGE_SIZE;
+        rows.showInPlace(more ? page.subList(0, PAGE_SIZE) : page);
+        hasNext.set(more);
+        hasPrevious.set(from > 0);
+        int shown = Math.min(page.size(), PAGE_SIZE);
+        pageText.set(shown == 0 ? "no entries"
+                : Formats.count(from + 1L) + "–" + Formats.count((long) from + shown) + (more ? " of more" : ""));
     }
 
     /** Writes every entry matching the current filters to {@code file}, newest first. */
