@@ -2,6 +2,7 @@ package org.claimdesk.ui.common;
 
 import java.util.function.Function;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.css.PseudoClass;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
@@ -47,11 +48,20 @@ public final class Cells {
         column.getStyleClass().add("numeric");
     }
 
-    /** A coloured badge: style classes {@code badge} and {@code badge-<name in lower case>}. */
+    /**
+     * A coloured badge: style class {@code badge} and the pseudo-class {@code :<name in lower case>}.
+     * Rows change under a cell all the time (live refresh): a pseudo-class change restyles the badge from
+     * JavaFX's cache, where a style class change had it work out the badge's CSS anew each time.
+     */
     public static <T> void badge(TableColumn<T, String> column, Function<T, String> name, Function<String, String> label) {
         column.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue() == null ? null : name.apply(c.getValue())));
         column.setCellFactory(col -> new TableCell<>() {
             private final Label badge = new Label();
+            private PseudoClass shown;
+
+            {
+                badge.getStyleClass().add("badge");
+            }
 
             @Override
             protected void updateItem(String item, boolean empty) {
@@ -60,10 +70,13 @@ public final class Cells {
                     setGraphic(null);
                 } else {
                     badge.setText(label.apply(item));
-                    // A style class change makes JavaFX work out the label's CSS again: only when it differs.
-                    String style = "badge-" + item.toLowerCase(java.util.Locale.ROOT);
-                    if (!badge.getStyleClass().contains(style)) {
-                        badge.getStyleClass().setAll("label", "badge", style);
+                    PseudoClass kind = PseudoClass.getPseudoClass(item.toLowerCase(java.util.Locale.ROOT));
+                    if (kind != shown) {
+                        if (shown != null) {
+                            badge.pseudoClassStateChanged(shown, false);
+                        }
+                        badge.pseudoClassStateChanged(kind, true);
+                        shown = kind;
                     }
                     setGraphic(badge);
                 }
