@@ -186,6 +186,7 @@ public final class ConsoleWindow {
     /** Shows the window, prepares the database (demo data when empty) and then loads every page. */
     public void show() {
         stage.show();
+        mainView.warmHiddenPagesAfter(this::idle);
         Platform.runLater(() -> loadPage(main.pageProperty().get()));
         for (Page page : Page.values()) {
             Platform.runLater(() -> loadPage(page));

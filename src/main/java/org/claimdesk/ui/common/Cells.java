@@ -18,17 +18,16 @@ public final class Cells {
         column.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue() == null ? null : value.apply(c.getValue())));
     }
 
-    /** Text with the full value as tooltip (for long error texts). */
+    /**
+     * Text with the full value as tooltip (for long error texts). A cell makes its tooltip the first time
+     * it shows a row that has a text for it: a tooltip is a popup control of its own, and a page of rows
+     * without errors should not pay for forty of them.
+     */
     public static <T> void textWithTooltip(TableColumn<T, String> column, Function<T, String> shown,
             Function<T, String> full) {
         column.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue() == null ? null : shown.apply(c.getValue())));
         column.setCellFactory(col -> new TableCell<>() {
-            private final Tooltip tip = new Tooltip();
-
-            {
-                tip.setWrapText(true);
-                tip.setMaxWidth(640);
-            }
+            private Tooltip tip;
 
             @Override
             protected void updateItem(String item, boolean empty) {
@@ -36,8 +35,17 @@ public final class Cells {
                 T row = empty || getTableRow() == null ? null : getTableRow().getItem();
                 String whole = row == null ? null : full.apply(row);
                 setText(empty ? null : item);
-                setTooltip(whole == null || whole.isBlank() ? null : tip);
+                if (whole == null || whole.isBlank()) {
+                    setTooltip(null);
+                    return;
+                }
+                if (tip == null) {
+                    tip = new Tooltip();
+                    tip.setWrapText(true);
+                    tip.setMaxWidth(640);
+                }
                 tip.setText(whole);
+                setTooltip(tip);
             }
         });
     }

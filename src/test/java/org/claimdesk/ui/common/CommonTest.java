@@ -35,18 +35,21 @@ class CommonTest {
         assertThat(ran).as("on screen: at once").containsExactly("page 1");
 
         screen.setShown(false);
-        screen.run("page", () -> ran.add("page 2"));
         screen.run("groups", () -> ran.add("groups 1"));
+        assertThat(ran).as("the first of a kind runs even off screen: start-up fills hidden pages")
+                .containsExactly("page 1", "groups 1");
+        screen.run("page", () -> ran.add("page 2"));
+        screen.run("groups", () -> ran.add("groups 2"));
         screen.run("page", () -> ran.add("page 3"));
-        assertThat(ran).containsExactly("page 1");
+        assertThat(ran).hasSize(2);
         assertThat(screen.held()).isEqualTo(2);
 
         screen.setShown(true);
         assertThat(ran).as("the latest of each kind, in the order they came")
-                .containsExactly("page 1", "groups 1", "page 3");
+                .containsExactly("page 1", "groups 1", "groups 2", "page 3");
         assertThat(screen.held()).isZero();
         screen.setShown(true);
-        assertThat(ran).hasSize(3);
+        assertThat(ran).hasSize(4);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableView;
@@ -155,6 +156,18 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         assertThat(after).extracting(OutboxEvent::outboxEventId).doesNotContainAnyElementsOf(ids);
         waitUntil("the result is reported", () -> robot.lookup("#outboxNotice").queryAs(Label.class).getText()
                 .startsWith(group.count() + " row(s) re-queued"));
+    }
+
+    @Test
+    void hiddenPagesAreLaidOutOnceAfterStartUpSoTheirFirstVisitFindsTheirRowsMade() {
+        waitReady();
+        TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
+        Node outboxPage = robot.lookup("#outboxPage").query();
+        waitUntil("the hidden Outbox table has made its rows",
+                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !outboxPage.isVisible());
+        assertThat(window.mainModel().pageProperty().get()).isEqualTo(Page.CLAIMS);
+        assertThat(outboxPage.isMouseTransparent()).as("back to normal once hidden again").isFalse();
+        assertThat(robot.lookup("#claimsPage").query().isVisible()).isTrue();
     }
 
     @Test
