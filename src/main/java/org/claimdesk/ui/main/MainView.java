@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import javafx.application.Platform;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
+import javafx.scene.Parent;
 import javafx.scene.Scene;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckMenuItem;
@@ -33,6 +34,7 @@ public final class MainView {
     private final MainViewModel model;
     private final Map<Page, Node> pageNodes = new EnumMap<>(Page.class);
     private final Map<Page, PageControls> pageControls = new EnumMap<>(Page.class);
+    private final Map<Page, PageHolder> holders = new EnumMap<>(Page.class);
     private Runnable requeueSelected = () -> { };
     private Runnable exit = () -> { };
 
@@ -150,12 +152,17 @@ public final class MainView {
         this.exit = exitAction;
     }
 
-    /** Puts a loaded page into the page area, under the start-up overlay. */
-    public void addPage(Page page, Node node, PageControls controls) {
+    /**
+     * Puts a loaded page into the page area, under the start-up overlay, in a {@link PageHolder} that keeps
+     * it out of the layout pass while it is hidden.
+     */
+    public void addPage(Page page, Parent node, PageControls controls) {
         pageNodes.put(page, node);
         pageControls.put(page, controls);
         node.setVisible(page == model.pageProperty().get());
-        pages.getChildren().add(pages.getChildren().size() - 1, node);
+        PageHolder holder = new PageHolder(node);
+        holders.put(page, holder);
+        pages.getChildren().add(pages.getChildren().size() - 1, holder);
     }
 
     /**
@@ -196,11 +203,12 @@ public final class MainView {
             }
 
             private void start() {
-                Node shown = pageNodes.get(model.pageProperty().get());
+                Page current = model.pageProperty().get();
+                Node shown = pageNodes.get(current);
                 warming = new ArrayList<>();
                 pageNodes.values().stream().filter(n -> n != shown).forEach(warming::add);
-                if (shown != null) {
-                    shown.toFront();
+                if (holders.containsKey(current)) {
+                    holders.get(current).toFront();
                 }
                 startupPane.toFront();
                 for (Node n : warming) {

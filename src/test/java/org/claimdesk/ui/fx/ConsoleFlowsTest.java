@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
@@ -25,6 +26,7 @@ import org.claimdesk.ui.outbox.OutboxRow;
 import org.claimdesk.ui.outbox.OutboxTriage;
 import org.testfx.matcher.control.LabeledMatchers;
 import org.junit.jupiter.api.Test;
+import org.testfx.util.WaitForAsyncUtils;
 
 class ConsoleFlowsTest extends ConsoleFxTest {
 
@@ -168,6 +170,25 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         assertThat(window.mainModel().pageProperty().get()).isEqualTo(Page.CLAIMS);
         assertThat(outboxPage.isMouseTransparent()).as("back to normal once hidden again").isFalse();
         assertThat(robot.lookup("#claimsPage").query().isVisible()).isTrue();
+    }
+
+    @Test
+    void aHiddenPageIsLaidOutWhenShownNotWhileHidden() throws Exception {
+        waitReady();
+        TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
+        javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
+        waitUntil("start-up's warm-up is over",
+                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible());
+        Label pending = robot.lookup("#pendingLabel").queryAs(Label.class);
+
+        WaitForAsyncUtils.asyncFx(() -> pending.setText("1,234,567")).get(5, TimeUnit.SECONDS);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(workerPage.isNeedsLayout()).as("the hidden page keeps its layout request").isTrue();
+        assertThat(workerPage.getParent().isNeedsLayout()).as("and it goes no further").isFalse();
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        waitUntil("the Worker page is laid out once shown", () -> workerPage.isVisible() && !workerPage.isNeedsLayout()
+                && pending.getWidth() >= pending.prefWidth(-1) - 0.5);
     }
 
     @Test

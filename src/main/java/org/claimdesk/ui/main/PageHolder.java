@@ -1,0 +1,36 @@
+package org.claimdesk.ui.main;
+
+import javafx.scene.Parent;
+import javafx.scene.layout.StackPane;
+
+/**
+ * Holds one page in the page area and keeps it out of the layout pass while it is hidden. JavaFX lays
+ * out a hidden node like a shown one: every worker snapshot changed labels on the hidden Worker page and
+ * had it, its chart included, laid out again, on the FX thread, while staff watched another page. Here a
+ * layout request from inside a hidden page is noted and passed on when the page is shown again, so its
+ * first pulse on screen lays it out once with everything that changed. The holder is visible exactly
+ * when its page is.
+ */
+final class PageHolder extends StackPane {
+    private boolean deferred;
+
+    PageHolder(Parent page) {
+        super(page);
+        visibleProperty().bind(page.visibleProperty());
+        visibleProperty().addListener((obs, was, shown) -> {
+            if (shown && deferred) {
+                deferred = false;
+                super.requestLayout();
+            }
+        });
+    }
+
+    @Override
+    public void requestLayout() {
+        if (getParent() != null && !isVisible()) {
+            deferred = true;
+            return;
+        }
+        super.requestLayout();
+    }
+}
