@@ -47,12 +47,8 @@ public final class AuditView {
         this.layout = layout;
     }
 
-    @FXML private javafx.scene.layout.BorderPane auditPage;
-
     @FXML
     private void initialize() {
-        auditPage.visibleProperty().addListener((obs, old, shown) -> model.setShown(shown));
-        model.setShown(auditPage.isVisible());
         auditSubjectFilter.textProperty().bindBidirectional(model.subjectProperty());
         auditActorFilter.textProperty().bindBidirectional(model.actorProperty());
         auditActionFilter.getItems().add(null);

@@ -17,7 +17,6 @@ import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
-import org.claimdesk.ui.common.OnScreen;
 import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
@@ -36,7 +35,6 @@ public final class AuditViewModel {
     private final StringProperty actor = new SimpleStringProperty("");
     private final StringProperty action = new SimpleStringProperty();
     private final RowList<AuditEntry> rows = new RowList<>();
-    private final OnScreen onScreen = new OnScreen();
     private final ReadOnlyStringWrapper pageText = new ReadOnlyStringWrapper("");
     private final ReadOnlyBooleanWrapper hasNext = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper hasPrevious = new ReadOnlyBooleanWrapper();
@@ -60,11 +58,6 @@ public final class AuditViewModel {
 
     public StringProperty actionProperty() {
         return action;
-    }
-
-    /** Told by the view as its page is shown or hidden: a hidden page's table is redrawn when shown again. */
-    public void setShown(boolean shown) {
-        onScreen.setShown(shown);
     }
 
     public ObservableList<AuditEntry> rows() {
@@ -129,7 +122,7 @@ public final class AuditViewModel {
         int from = offset;
         long mine = ++request;
         tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1),
-                page -> onScreen.run("page", () -> showPage(mine, from, page)),
+                page -> showPage(mine, from, page),
                 e -> notice.set(Notice.error("load the audit trail", e)));
     }
 

@@ -106,12 +106,8 @@ public final class ClaimsView {
         this.layout = layout;
     }
 
-    @FXML private javafx.scene.layout.BorderPane claimsPage;
-
     @FXML
     private void initialize() {
-        claimsPage.visibleProperty().addListener((obs, old, shown) -> model.setShown(shown));
-        model.setShown(claimsPage.isVisible());
         bindFilters();
         bindTable();
         bindPager();

@@ -37,7 +37,6 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
-import org.claimdesk.ui.common.OnScreen;
 import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
@@ -62,7 +61,6 @@ public final class ClaimsViewModel {
     private boolean descending;
 
     private final RowList<ClaimRow> rows = new RowList<>();
-    private final OnScreen onScreen = new OnScreen();
     private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
     private final ObservableMap<ClaimStatus, Integer> statusCounts = FXCollections.observableMap(new EnumMap<>(ClaimStatus.class));
     private final ReadOnlyObjectWrapper<Set<ClaimStatus>> activeStatuses = new ReadOnlyObjectWrapper<>(Set.of());
@@ -106,11 +104,6 @@ public final class ClaimsViewModel {
     }
 
     // ---- outputs ------------------------------------------------------------------------------------
-
-    /** Told by the view as its page is shown or hidden: a hidden page's table is redrawn when shown again. */
-    public void setShown(boolean shown) {
-        onScreen.setShown(shown);
-    }
 
     public ObservableList<ClaimRow> rows() {
         return rows;
@@ -288,7 +281,7 @@ public final class ClaimsViewModel {
                 page.add(ClaimRow.of(c, today));
             }
             return page;
-        }, page -> onScreen.run("page", () -> {
+        }, page -> {
             if (request != pageRequest) {
                 return;
             }
@@ -305,7 +298,7 @@ public final class ClaimsViewModel {
             } else {
                 loading.set(false);
             }
-        }), e -> {
+        }, e -> {
             if (request == pageRequest) {
                 loading.set(false);
                 notice.set(Notice.error("load claims", e));

@@ -96,12 +96,8 @@ public final class OutboxView {
         this.layout = layout;
     }
 
-    @FXML private javafx.scene.layout.BorderPane outboxPage;
-
     @FXML
     private void initialize() {
-        outboxPage.visibleProperty().addListener((obs, old, shown) -> model.setShown(shown));
-        model.setShown(outboxPage.isVisible());
         bindFilters();
         bindGroups();
         bindTable();

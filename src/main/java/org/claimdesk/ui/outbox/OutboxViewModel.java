@@ -29,7 +29,6 @@ import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
-import org.claimdesk.ui.common.OnScreen;
 import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
@@ -100,7 +99,6 @@ public final class OutboxViewModel {
 
     private final RowList<OutboxRow> rows = new RowList<>();
     private final RowList<OutboxTriage.ErrorGroup> groups = new RowList<>();
-    private final OnScreen onScreen = new OnScreen();
     private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> stateCounts = new ReadOnlyObjectWrapper<>(Map.of());
     private final ReadOnlyObjectWrapper<OutboxTriage.ErrorGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
@@ -142,11 +140,6 @@ public final class OutboxViewModel {
 
     public ObjectProperty<Age> ageProperty() {
         return age;
-    }
-
-    /** Told by the view as its page is shown or hidden: a hidden page's tables are redrawn when shown again. */
-    public void setShown(boolean shown) {
-        onScreen.setShown(shown);
     }
 
     public ObservableList<OutboxRow> rows() {
@@ -277,7 +270,7 @@ public final class OutboxViewModel {
             }
             List<OutboxEvent> events = queries.outbox(filter.withPage(page.offset(), PAGE_SIZE));
             return new PageResult(withClaims(events), queries.countOutbox(filter));
-        }, result -> onScreen.run("page", () -> {
+        }, result -> {
             if (request != pageRequest) {
                 return;
             }
@@ -285,7 +278,7 @@ public final class OutboxViewModel {
             paging.set(paging.get().withTotal(result.total()));
             rows.showInPlace(result.rows());
             refreshSelection();
-        }), e -> {
+        }, e -> {
             if (request == pageRequest) {
                 loading.set(false);
                 notice.set(Notice.error("load outbox rows", e));
@@ -311,11 +304,11 @@ public final class OutboxViewModel {
     private void loadGroups() {
         OutboxQuery filter = filter().withState(DeliveryState.FAILED);
         long request = ++groupRequest;
-        tasks.submit("group failed rows", p -> triage.errorGroups(filter), list -> onScreen.run("groups", () -> {
+        tasks.submit("group failed rows", p -> triage.errorGroups(filter), list -> {
             if (request == groupRequest) {
                 groups.showInPlace(list);
             }
-        }), e -> notice.set(Notice.error("group the failed rows", e)));
+        }, e -> notice.set(Notice.error("group the failed rows", e)));
     }
 
     /** Shows only the rows of {@code group} (null shows the filter's rows again). */

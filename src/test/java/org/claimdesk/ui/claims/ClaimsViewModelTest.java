@@ -77,20 +77,6 @@ class ClaimsViewModelTest {
     }
 
     @Test
-    void aPageArrivingWhileThePageIsHiddenIsShownWhenItComesBack() {
-        List<ClaimRow> before = List.copyOf(model.rows());
-        model.setShown(false);
-        model.toggleStatus(ClaimStatus.SUBMITTING, true);
-
-        assertThat(model.rows()).as("nothing redrawn out of sight").containsExactlyElementsOf(before);
-
-        model.setShown(true);
-        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.status()).isEqualTo(ClaimStatus.SUBMITTING));
-        assertThat(model.pagingProperty().get().total())
-                .isEqualTo(queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.SUBMITTING))));
-    }
-
-    @Test
     void searchFindsAClaimByNumberClaimantOrPropertyId() {
         Claim target = queries.claim(123L).orElseThrow();
         model.searchProperty().set(target.claimNumber());

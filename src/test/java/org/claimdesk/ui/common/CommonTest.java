@@ -28,31 +28,6 @@ class CommonTest {
     }
 
     @Test
-    void aHiddenPageKeepsTheLatestUpdateOfEachKindAndRunsThemWhenShown() {
-        OnScreen screen = new OnScreen();
-        List<String> ran = new ArrayList<>();
-        screen.run("page", () -> ran.add("page 1"));
-        assertThat(ran).as("on screen: at once").containsExactly("page 1");
-
-        screen.setShown(false);
-        screen.run("groups", () -> ran.add("groups 1"));
-        assertThat(ran).as("the first of a kind runs even off screen: start-up fills hidden pages")
-                .containsExactly("page 1", "groups 1");
-        screen.run("page", () -> ran.add("page 2"));
-        screen.run("groups", () -> ran.add("groups 2"));
-        screen.run("page", () -> ran.add("page 3"));
-        assertThat(ran).hasSize(2);
-        assertThat(screen.held()).isEqualTo(2);
-
-        screen.setShown(true);
-        assertThat(ran).as("the latest of each kind, in the order they came")
-                .containsExactly("page 1", "groups 1", "groups 2", "page 3");
-        assertThat(screen.held()).isZero();
-        screen.setShown(true);
-        assertThat(ran).hasSize(4);
-    }
-
-    @Test
     void aFreshPageIsShownAsUpdatesOfTheChangedPositionsNeverAsAReplace() {
         RowList<String> list = new RowList<>();
         List<String> changes = new ArrayList<>();
