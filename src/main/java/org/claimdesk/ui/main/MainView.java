@@ -34,7 +34,6 @@ public final class MainView {
     private final MainViewModel model;
     private final Map<Page, Node> pageNodes = new EnumMap<>(Page.class);
     private final Map<Page, PageControls> pageControls = new EnumMap<>(Page.class);
-    private final Map<Page, PageHolder> holders = new EnumMap<>(Page.class);
     private Runnable requeueSelected = () -> { };
     private Runnable exit = () -> { };
 
@@ -160,9 +159,7 @@ public final class MainView {
         pageNodes.put(page, node);
         pageControls.put(page, controls);
         node.setVisible(page == model.pageProperty().get());
-        PageHolder holder = new PageHolder(node);
-        holders.put(page, holder);
-        pages.getChildren().add(pages.getChildren().size() - 1, holder);
+        pages.getChildren().add(pages.getChildren().size() - 1, new PageHolder(node));
     }
 
     /**
@@ -203,12 +200,11 @@ public final class MainView {
             }
 
             private void start() {
-                Page current = model.pageProperty().get();
-                Node shown = pageNodes.get(current);
+                Node shown = pageNodes.get(model.pageProperty().get());
                 warming = new ArrayList<>();
                 pageNodes.values().stream().filter(n -> n != shown).forEach(warming::add);
-                if (holders.containsKey(current)) {
-                    holders.get(current).toFront();
+                if (shown != null) {
+                    shown.getParent().toFront();
                 }
                 startupPane.toFront();
                 for (Node n : warming) {
