@@ -2,6 +2,8 @@ package org.claimdesk.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ErrorSignatureTest {
@@ -31,6 +33,30 @@ class ErrorSignatureTest {
                 .isEqualTo("the key # was used for claim #");
         assertThat(ErrorSignature.of("unknown event type 'claim_archived': this worker delivers only x"))
                 .isEqualTo("unknown event type '…': this worker delivers only x");
+    }
+
+    @Test
+    void tokensStartOnlyWhereAWordStartsYetMatchAsTheUnanchoredPatternDoes() {
+        // the unanchored pattern: same signatures, but a search that tries every position inside each word
+        Pattern plain = Pattern.compile("[\\p{L}\\p{N}$#._/:-]*\\p{N}[\\p{L}\\p{N}$#.,_/:-]*");
+        String alphabet = "ab1 2,.:-_/$#'x\u00e9\u0663\u216b\t9";
+        Random random = new Random(20261130);
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder text = new StringBuilder("error ");
+            for (int j = random.nextInt(40); j > 0; j--) {
+                text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String message = text.toString();
+            String expected = plain.matcher(message.strip().replaceAll("\\s+", " ").replaceAll("'[^']*'", "'…'"))
+                    .replaceAll(m -> {
+                        char last = m.group().charAt(m.group().length() - 1);
+                        return last == ':' || last == ',' || last == '.' ? "#" + last : "#";
+                    }).replaceAll("\\s+", " ").strip().toLowerCase(java.util.Locale.ROOT);
+            if (!message.contains("\"")) {
+                assertThat(ErrorSignature.of(message)).as(message).isEqualTo(expected.length() <= 200 ? expected
+                        : expected.substring(0, 199) + "…");
+            }
+        }
     }
 
     @Test
