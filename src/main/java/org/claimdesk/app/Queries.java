@@ -3,6 +3,7 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,6 +60,11 @@ public final class Queries {
         return database.read(h -> claims.find(h, claimId));
     }
 
+    /** The claims among {@code claimIds} that exist, by id, in one read. */
+    public Map<Long, Claim> claims(Collection<Long> claimIds) {
+        return database.read(h -> claims.findAll(h, claimIds));
+    }
+
     /** By numeric id or by claim number (e.g. UPC-2026-004217). */
     public Optional<Claim> claim(String idOrNumber) {
         String text = idOrNumber.trim();
@@ -90,6 +96,11 @@ public final class Queries {
 
     public Optional<OutboxEvent> outboxEvent(long outboxEventId) {
         return database.read(h -> outbox.find(h, outboxEventId));
+    }
+
+    /** The outbox rows among {@code outboxEventIds} that exist, in the order of the ids, in one read. */
+    public List<OutboxEvent> outboxEvents(List<Long> outboxEventIds) {
+        return database.read(h -> outbox.findAll(h, outboxEventIds));
     }
 
     public List<OutboxEvent> outboxForClaim(long claimId) {

@@ -3,7 +3,10 @@ package org.claimdesk.store;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +52,18 @@ public final class ClaimStore {
     public Optional<Claim> find(Handle handle, long claimId) {
         return handle.createQuery("SELECT * FROM claim WHERE claim_id = :id")
                 .bind("id", claimId).map(Rows.CLAIM).findOne();
+    }
+
+    /** The claims among {@code claimIds} that exist, by id: one query for a page of rows that name them. */
+    public Map<Long, Claim> findAll(Handle handle, Collection<Long> claimIds) {
+        Map<Long, Claim> found = new HashMap<>();
+        if (claimIds.isEmpty()) {
+            return found;
+        }
+        handle.createQuery("SELECT * FROM claim WHERE claim_id IN (<ids>)")
+                .bindList("ids", List.copyOf(new LinkedHashSet<>(claimIds)))
+                .map(Rows.CLAIM).forEach(c -> found.put(c.claimId(), c));
+        return found;
     }
 
     public Optional<Claim> findByNumber(Handle handle, String claimNumber) {

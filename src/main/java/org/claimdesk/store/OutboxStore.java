@@ -43,6 +43,25 @@ public final class OutboxStore {
                 .bind("id", outboxEventId).map(Rows.OUTBOX_EVENT).findOne();
     }
 
+    /** The rows among {@code outboxEventIds} that exist, in the order of the ids: one query for a page. */
+    public List<OutboxEvent> findAll(Handle handle, List<Long> outboxEventIds) {
+        if (outboxEventIds.isEmpty()) {
+            return List.of();
+        }
+        Map<Long, OutboxEvent> byId = new HashMap<>();
+        handle.createQuery("SELECT * FROM outbox_event WHERE outbox_event_id IN (<ids>)")
+                .bindList("ids", outboxEventIds)
+                .map(Rows.OUTBOX_EVENT).forEach(e -> byId.put(e.outboxEventId(), e));
+        List<OutboxEvent> ordered = new ArrayList<>(byId.size());
+        for (Long id : outboxEventIds) {
+            OutboxEvent e = byId.get(id);
+            if (e != null) {
+                ordered.add(e);
+            }
+        }
+        return ordered;
+    }
+
     public Optional<OutboxEvent> findByKey(Handle handle, String idempotencyKey) {
         return handle.createQuery("SELECT * FROM outbox_event WHERE idempotency_key = :key")
                 .bind("key", idempotencyKey).map(Rows.OUTBOX_EVENT).findOne();

@@ -115,6 +115,8 @@ public final class OutboxViewModel {
     private List<Long> groupIds;
     private long pageRequest;
     private long groupRequest;
+    /** The filter the error groups were last loaded for: a change of the state filter alone keeps them. */
+    private GroupFilter groupsLoadedFor;
     private long detailRequest;
 
     public OutboxViewModel(Queries queries, OutboxTriage triage, TaskRunner tasks, String actor) {
@@ -221,7 +223,17 @@ public final class OutboxViewModel {
         groupIds = null;
         paging.set(paging.get().firstPage());
         loadPage();
-        loadGroups();
+        if (!groupFilter().equals(groupsLoadedFor)) {
+            loadGroups();
+        }
+    }
+
+    /** What the error groups depend on: they always group failed rows, whatever state the table shows. */
+    private record GroupFilter(String jurisdiction, String errorText, Age age) {
+    }
+
+    private GroupFilter groupFilter() {
+        return new GroupFilter(jurisdiction.get(), errorText.get() == null ? "" : errorText.get().strip(), age.get());
     }
 
     /** Reloads counts, groups and the current page, keeping the selection where its rows remain. */
@@ -262,11 +274,7 @@ public final class OutboxViewModel {
             if (ids != null) {
                 int from = Math.min(page.offset(), ids.size());
                 int to = Math.min(ids.size(), from + PAGE_SIZE);
-                List<OutboxEvent> events = new ArrayList<>();
-                for (Long id : ids.subList(from, to)) {
-                    queries.outboxEvent(id).ifPresent(events::add);
-                }
-                return new PageResult(withClaims(events), ids.size());
+                return new PageResult(withClaims(queries.outboxEvents(ids.subList(from, to))), ids.size());
             }
             List<OutboxEvent> events = queries.outbox(filter.withPage(page.offset(), PAGE_SIZE));
             return new PageResult(withClaims(events), queries.countOutbox(filter));
@@ -289,11 +297,12 @@ public final class OutboxViewModel {
     private record PageResult(List<OutboxRow> rows, int total) {
     }
 
+    /** The rows with their claims' number, jurisdiction, claimant and status, the claims read in one query. */
     private List<OutboxRow> withClaims(List<OutboxEvent> events) {
-        Map<Long, Optional<Claim>> claims = new HashMap<>();
+        Map<Long, Claim> claims = queries.claims(events.stream().map(OutboxEvent::aggregateId).toList());
         List<OutboxRow> result = new ArrayList<>(events.size());
         for (OutboxEvent e : events) {
-            Optional<Claim> claim = claims.computeIfAbsent(e.aggregateId(), queries::claim);
+            Optional<Claim> claim = Optional.ofNullable(claims.get(e.aggregateId()));
             result.add(new OutboxRow(e, claim.map(Claim::claimNumber).orElse("claim " + e.aggregateId()),
                     claim.map(Claim::jurisdiction).orElse(""), claim.map(Claim::claimantName).orElse(""),
                     claim.map(c -> c.status().label()).orElse("")));
@@ -302,13 +311,19 @@ public final class OutboxViewModel {
     }
 
     private void loadGroups() {
+        groupsLoadedFor = groupFilter();
         OutboxQuery filter = filter().withState(DeliveryState.FAILED);
         long request = ++groupRequest;
         tasks.submit("group failed rows", p -> triage.errorGroups(filter), list -> {
             if (request == groupRequest) {
                 groups.showInPlace(list);
             }
-        }, e -> notice.set(Notice.error("group the failed rows", e)));
+        }, e -> {
+            if (request == groupRequest) {
+                groupsLoadedFor = null;
+            }
+            notice.set(Notice.error("group the failed rows", e));
+        });
     }
 
     /** Shows only the rows of {@code group} (null shows the filter's rows again). */
@@ -491,10 +506,7 @@ public final class OutboxViewModel {
                 for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
                     List<OutboxEvent> batch;
                     if (ids != null) {
-                        batch = new ArrayList<>();
-                        for (Long id : ids.subList(offset, Math.min(ids.size(), offset + EXPORT_BATCH))) {
-                            queries.outboxEvent(id).ifPresent(batch::add);
-                        }
+                        batch = queries.outboxEvents(ids.subList(offset, Math.min(ids.size(), offset + EXPORT_BATCH)));
                     } else {
                         batch = queries.outbox(filter.withPage(offset, EXPORT_BATCH));
                     }

@@ -79,6 +79,25 @@ class OutboxViewModelTest {
     }
 
     @Test
+    void changingTheStateFilterAloneKeepsTheErrorGroupsOtherFiltersAndRefreshRegroup() {
+        model.load();
+        assertThat(triage.calls).containsExactly("groups");
+        model.stateProperty().set(DeliveryState.PENDING);
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.event().deliveryState()).isEqualTo(DeliveryState.PENDING));
+        assertThat(triage.calls).as("the groups are of failed rows whatever state the table shows")
+                .containsExactly("groups");
+        assertThat(model.groups()).hasSize(2);
+        model.jurisdictionProperty().set("CA");
+        model.applyFilters();
+        assertThat(triage.calls).containsExactly("groups", "groups");
+        assertThat(triage.lastFilter.jurisdiction()).isEqualTo("CA");
+        model.refresh();
+        assertThat(triage.calls).containsExactly("groups", "groups", "groups");
+    }
+
+    @Test
     void selectingAGroupShowsItsRows() {
         model.load();
         List<Long> ids = model.rows().stream().limit(3).map(OutboxRow::id).toList();

@@ -1,0 +1,65 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxQuery;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QueriesTest {
+    @TempDir
+    Path dir;
+    Database db;
+    Queries queries;
+
+    @BeforeEach
+    void setUp() {
+        db = Database.open(dir.resolve("queries.db"));
+        new DemoData(db, LocalDate.of(2026, 11, 30), Deadlines.statutory()).generate(300, 11L, n -> { });
+        queries = new Queries(db, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void tearDown() {
+        db.close();
+    }
+
+    @Test
+    void claimsByIdReadsAPageOfClaimsInOneQueryAsOneByOneWould() {
+        List<Long> ids = new ArrayList<>(List.of(5L, 17L, 17L, 250L, 99_999L, 1L));
+        Map<Long, Claim> found = queries.claims(ids);
+        assertThat(found).containsOnlyKeys(5L, 17L, 250L, 1L);
+        for (long id : found.keySet()) {
+            assertThat(found.get(id)).isEqualTo(queries.claim(id).orElseThrow());
+        }
+        assertThat(queries.claims(List.of())).isEmpty();
+    }
+
+    @Test
+    void outboxEventsByIdKeepTheOrderAskedForAndSkipMissingRows() {
+        List<Long> ids = new ArrayList<>(queries.outbox(OutboxQuery.all().withPage(0, 40)).stream()
+                .map(OutboxEvent::outboxEventId).toList());
+        assertThat(ids).hasSizeGreaterThan(10);
+        Collections.shuffle(ids, new Random(3));
+        List<Long> asked = new ArrayList<>(ids);
+        asked.add(3, 987_654L);
+        List<OutboxEvent> events = queries.outboxEvents(asked);
+        assertThat(events).extracting(OutboxEvent::outboxEventId).containsExactlyElementsOf(ids);
+        assertThat(events).allSatisfy(e -> assertThat(e).isEqualTo(queries.outboxEvent(e.outboxEventId()).orElseThrow()));
+        assertThat(queries.outboxEvents(List.of())).isEmpty();
+    }
+}
