@@ -163,6 +163,21 @@ public final class DeliveryWorker implements WorkerControl {
                 new LinkedBlockingQueue<>(), new NamedThreads("claimdesk-delivery-sender"));
         this.senders.allowCoreThreadTimeOut(true);
         this.committer = new NamedThreads("claimdesk-delivery-commit").newThread(this::commitLoop);
+        control.execute(this::prepare);
+    }
+
+    /**
+     * Reads a sample payload and answer through the delivery path once, on the control thread: the first
+     * delivery would otherwise load its classes and build its JSON readers on every sender at once, all
+     * competing for the processor with whatever the operator is doing when the drain starts.
+     */
+    private void prepare() {
+        try {
+            PayloadCheck.prepare();
+            state.prepare();
+        } catch (RuntimeException e) {
+            LOG.debug("delivery worker {}: preparing the delivery path failed; the first delivery does it", workerId, e);
+        }
     }
 
     /**

@@ -1,13 +1,25 @@
 package org.claimdesk.delivery;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectReader;
+import java.time.Instant;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.LeasedRow;
 
 /** Reads a submission row's payload and says in one phrase what is wrong with it, if anything. */
 final class PayloadCheck {
+    /** Built once: making the payload's deserializer is costly, and every sender would otherwise make its own. */
+    private static final ObjectReader READER = Json.mapper().readerFor(SubmissionPayload.class);
+
     private PayloadCheck() {
+    }
+
+    /** Reads one payload through the whole path, so that its classes are loaded before the first delivery. */
+    static void prepare() {
+        SubmissionPayload sample = new SubmissionPayload(1, "prepare", "UPC-0", "CA", "1", "holder", "HLD-1", "AC01",
+                "OWNER", "claimant", "0000", 1, "2026-01-01");
+        check(new LeasedRow(1, 1, "prepare", Json.write(sample), "prepare", 0, 0, Instant.EPOCH, "CA"));
     }
 
     record Result(SubmissionPayload payload, String error) {
@@ -16,7 +28,7 @@ final class PayloadCheck {
     static Result check(LeasedRow row) {
         SubmissionPayload payload;
         try {
-            payload = Json.mapper().readValue(row.payload(), SubmissionPayload.class);
+            payload = READER.readValue(row.payload());
         } catch (JsonProcessingException e) {
             return new Result(null, "the payload is not a submission in JSON (" + firstLine(e.getOriginalMessage()) + ")");
         } catch (IllegalArgumentException e) {

@@ -144,8 +144,8 @@ public final class SimulatedState {
     /** Records a submission as accepted and returns its new case id; the caller holds the lock. */
     private String accept(String idempotencyKey, long claimId, String jurisdiction) {
         String prefix = jurisdiction == null || jurisdiction.isBlank() ? "ST" : jurisdiction.strip().toUpperCase(Locale.ROOT);
-        String caseId = String.format(Locale.ROOT, "%s-%d-%06d", prefix, LocalDate.now(ZoneOffset.UTC).getYear(),
-                ++sequence);
+        // the sequence starts at 100,001: six digits without padding
+        String caseId = prefix + "-" + LocalDate.now(ZoneOffset.UTC).getYear() + "-" + ++sequence;
         byKey.put(idempotencyKey, new Accepted(claimId, caseId));
         caseIdByClaim.put(claimId, caseId);
         acceptancesByClaim.computeIfAbsent(claimId, k -> new AtomicInteger()).incrementAndGet();

@@ -39,6 +39,12 @@ public final class SimulatedStateAdapter implements StateAdapter {
     }
 
     @Override
+    public void prepare() {
+        SimulatedState.Reply reply = new SimulatedState.Reply(201, "prepare", null, null, null);
+        AnswerClassifier.submission(reply.status(), reply.body(), reply.json(), null);
+    }
+
+    @Override
     public StateAnswer lookup(String idempotencyKey) {
         if (!pause()) {
             return StateAnswer.noAnswer("interrupted before the simulated state answered");

@@ -25,6 +25,15 @@ public interface StateAdapter extends AutoCloseable {
     /** The longest one call may take; the worker only starts a call its lease outlives. */
     Duration maxCallDuration();
 
+    /**
+     * Loads and builds what reading the first answer needs, so that the senders do not all do it at once
+     * when a drain starts. The worker calls it once, on a thread of its own, when it is made.
+     */
+    default void prepare() {
+        String sample = "{\"caseId\":\"prepare\"}";
+        AnswerClassifier.submission(201, AnswerClassifier.Body.parse(sample), sample, null);
+    }
+
     @Override
     default void close() {
     }
