@@ -62,7 +62,7 @@ public final class Queries {
 
     /** The claims among {@code claimIds} that exist, by id, in one read. */
     public Map<Long, Claim> claims(Collection<Long> claimIds) {
-        return database.read(h -> claims.findAll(h, claimIds));
+        return claimIds.isEmpty() ? Map.of() : database.read(h -> claims.findAll(h, claimIds));
     }
 
     /** By numeric id or by claim number (e.g. UPC-2026-004217). */
@@ -100,7 +100,7 @@ public final class Queries {
 
     /** The outbox rows among {@code outboxEventIds} that exist, in the order of the ids, in one read. */
     public List<OutboxEvent> outboxEvents(List<Long> outboxEventIds) {
-        return database.read(h -> outbox.findAll(h, outboxEventIds));
+        return outboxEventIds.isEmpty() ? List.of() : database.read(h -> outbox.findAll(h, outboxEventIds));
     }
 
     public List<OutboxEvent> outboxForClaim(long claimId) {
