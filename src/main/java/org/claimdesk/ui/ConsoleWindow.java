@@ -3,6 +3,7 @@ package org.claimdesk.ui;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -12,8 +13,11 @@ import javafx.scene.Scene;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
 import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.ui.audit.AuditView;
 import org.claimdesk.ui.audit.AuditViewModel;
+import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
 import org.claimdesk.ui.common.Coalescer;
@@ -21,18 +25,24 @@ import org.claimdesk.ui.common.ConsoleExecutors;
 import org.claimdesk.ui.common.Fxml;
 import org.claimdesk.ui.common.FxTaskRunner;
 import org.claimdesk.ui.common.LayoutMemory;
+import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.PageControls;
+import org.claimdesk.ui.common.RecordMethods;
 import org.claimdesk.ui.common.TaskRunner;
 import org.claimdesk.ui.common.UiSettings;
 import org.claimdesk.ui.common.ViewFactory;
 import org.claimdesk.ui.main.MainView;
 import org.claimdesk.ui.main.MainViewModel;
 import org.claimdesk.ui.main.Page;
+import org.claimdesk.ui.outbox.OutboxRow;
 import org.claimdesk.ui.outbox.OutboxTriage;
 import org.claimdesk.ui.outbox.OutboxView;
 import org.claimdesk.ui.outbox.OutboxViewModel;
+import org.claimdesk.ui.worker.RateHistory;
 import org.claimdesk.ui.worker.WorkerView;
 import org.claimdesk.ui.worker.WorkerViewModel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root of the console window: builds the ViewModels on the given services, loads every
@@ -41,7 +51,12 @@ import org.claimdesk.ui.worker.WorkerViewModel;
  */
 public final class ConsoleWindow {
     public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
+    private static final Logger LOG = LoggerFactory.getLogger(ConsoleWindow.class);
     static final long TICK_MS = 2_000;
+    /** Records the FX thread compares on every refresh (rows in place, notices, snapshots). */
+    static final List<Class<? extends Record>> COMPARED_ON_FX_THREAD = List.of(ClaimRow.class, OutboxRow.class,
+            OutboxEvent.class, AuditEntry.class, OutboxTriage.ErrorGroup.class, Notice.class, WorkerSnapshot.class,
+            RateHistory.Point.class);
 
     private final Stage stage;
     private final ConsoleServices services;
@@ -199,6 +214,11 @@ public final class ConsoleWindow {
             audit.applyFilters();
             worker.attach();
             executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
+            // bound here, off the FX thread, rather than inside the pulse of the first refresh that compares them
+            tasks.submit("prepare row comparisons", p -> {
+                COMPARED_ON_FX_THREAD.forEach(RecordMethods::bind);
+                return null;
+            }, done -> { }, e -> LOG.debug("binding the row types' equals and hashCode failed", e));
         });
     }
 
