@@ -98,8 +98,7 @@ final class BenchProbe {
                     if (gcMillis() - gcAtLastPulse > 20) {
                         slowPulsesWithGc++;
                     }
-                    slowPulseLog.add(Math.round(gap / 1e6) + " ms on " + window.mainModel().pageProperty().get()
-                            + ", " + Math.round((now - lastSwitch) / 1e6) + " ms after the page was shown");
+                    slowPulseLog.add(new SlowPulse(gap, window.mainModel().pageProperty().get(), now - lastSwitch));
                 }
             }
         }
@@ -132,7 +131,15 @@ final class BenchProbe {
 
     private long gcAtLastPulse;
     private long slowPulsesWithGc;
-    private final List<String> slowPulseLog = new ArrayList<>();
+    private final List<SlowPulse> slowPulseLog = new ArrayList<>();
+
+    /** Kept as numbers and written out at the end: formatting text inside the measured pulses would add to them. */
+    private record SlowPulse(long gapNanos, Page page, long afterShownNanos) {
+        String describe() {
+            return Math.round(gapNanos / 1e6) + " ms on " + page + ", " + Math.round(afterShownNanos / 1e6)
+                    + " ms after the page was shown";
+        }
+    }
 
     /** Looked up once: the lookup itself took a share of the FX thread when done on every pulse. */
     private static final List<java.lang.management.GarbageCollectorMXBean> COLLECTORS =
@@ -249,7 +256,7 @@ final class BenchProbe {
         result.put("maxFxStallMs", Math.round(maxGapNanos / 1e6));
         result.put("pulsesOver50Ms", slowPulses);
         result.put("slowPulsesDuringGc", slowPulsesWithGc);
-        result.put("slowPulses", List.copyOf(slowPulseLog));
+        result.put("slowPulses", slowPulseLog.stream().map(SlowPulse::describe).toList());
         result.put("maxPageSwitchMs", Math.round(maxSwitchNanos / 1e6));
         result.put("pulsesMeasured", pulses);
         result.put("drainSeconds", Math.round(seconds * 10) / 10.0);
