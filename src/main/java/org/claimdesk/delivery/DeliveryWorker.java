@@ -70,6 +70,10 @@ public final class DeliveryWorker implements WorkerControl {
     private static final int MAX_BATCH = 1_000;
     /** Most rows leased and unfinished at once, however fast the state answers. */
     static final int MAX_WINDOW = 1_000;
+    /** How far ahead of the senders the window reaches, in their own pace (see {@link #window}). */
+    static final long WINDOW_AHEAD_MS = 250;
+    /** How long the committer waits for more outcomes when it has fewer than one per sender. */
+    static final long GATHER_MS = 5;
     private static final int COMMIT_TRIES = 5;
 
     private final Database database;
@@ -463,9 +467,12 @@ public final class DeliveryWorker implements WorkerControl {
 
     /**
      * How many rows may be leased and unfinished at once: twice the concurrency, and more when the state
-     * answers fast, as many as the senders get through in a quarter of the lease (so a leased row never
-     * waits long enough for its lease to run out), at most {@value #MAX_WINDOW}. Larger windows mean
-     * fewer, larger lease and completion transactions.
+     * answers fast, as many as the senders get through in {@value #WINDOW_AHEAD_MS} ms (and never more
+     * than in a quarter of the lease, so a leased row never waits long enough for its lease to run out),
+     * at most {@value #MAX_WINDOW}. Larger windows mean fewer, larger lease and completion transactions;
+     * but every lease walks past the rows still leased at the head of the due index, reading each one, so
+     * a window deeper than the senders need costs the committer for nothing (a thousand rows queued ahead
+     * of a state answering in 20 ms kept it busy 40 % of the time at 750 deliveries a second).
      */
     int window(WorkerSettings s) {
         int floor = 2 * s.concurrency();
@@ -474,8 +481,8 @@ public final class DeliveryWorker implements WorkerControl {
             return floor;
         }
         double perSecond = s.concurrency() * 1000.0 / Math.max(average, 0.1);
-        double quarterLease = s.lease().toMillis() / 4000.0;
-        long fit = (long) (perSecond * quarterLease);
+        double ahead = Math.min(WINDOW_AHEAD_MS, s.lease().toMillis() / 4.0) / 1000.0;
+        long fit = (long) (perSecond * ahead);
         return (int) Math.max(floor, Math.min(MAX_WINDOW, fit));
     }
 
@@ -759,13 +766,40 @@ public final class DeliveryWorker implements WorkerControl {
                 continue;
             }
             batch.add(first);
-            results.drainTo(batch, MAX_BATCH - 1);
+            gather(batch);
             try {
                 commit(batch);
             } catch (Throwable t) {
                 LOG.error("delivery worker {}: recording {} outcome(s) failed", workerId, batch.size(), t);
             }
             batch.clear();
+        }
+    }
+
+    /**
+     * Adds the outcomes already waiting and, while the batch holds fewer than one per sender, those that
+     * arrive within {@value #GATHER_MS} ms. With a state that answers in tens of milliseconds the senders
+     * finish one after the other; committing each outcome as it came made a transaction, a lease scan and
+     * a write of every touched page per handful of rows. Waiting a few milliseconds adds that much to an
+     * outcome's commit and nothing to the lease, which is held until the commit.
+     */
+    private void gather(List<DeliveryRecord> batch) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GATHER_MS);
+        while (true) {
+            results.drainTo(batch, MAX_BATCH - batch.size());
+            long left = deadline - System.nanoTime();
+            if (batch.size() >= Math.min(MAX_BATCH, settings.concurrency()) || left <= 0 || committerStop) {
+                return;
+            }
+            try {
+                DeliveryRecord next = results.poll(left, TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return;
+                }
+                batch.add(next);
+            } catch (InterruptedException e) {
+                return;
+            }
         }
     }
 
