@@ -50,6 +50,9 @@ class UpgradeTest {
                     .mapTo(String.class).list());
             assertThat(columns).contains("retry_count");
             assertThat(Sql.scalar(db, "SELECT retry_count FROM outbox_event", Integer.class)).isZero();
+            // the trigram search index is built from the claims already there
+            int found = db.read(h -> new ClaimStore().count(h, ClaimQuery.all().withSearch("garcia")));
+            assertThat(found).isEqualTo(1);
         }
         try (Database again = Database.open(file)) {
             assertThat(again.schemaVersion()).isEqualTo(Migrations.latestVersion());
