@@ -112,6 +112,37 @@ class ClaimSearchTest {
         }
     }
 
+    @Test
+    void pagesInEverySortOrderFollowEachOtherAsTheWholeList() {
+        Random random = new Random(7);
+        try (Database db = Database.open(dir.resolve("pages.db"))) {
+            db.useTransaction(h -> {
+                for (int i = 0; i < 230; i++) {
+                    // few distinct values, so that sorting leans on the claim id to break ties
+                    String claimant = (random.nextBoolean() ? "Heir " : "Other ") + (char) ('a' + random.nextInt(4));
+                    String caseId = random.nextBoolean() ? null : "CA-" + random.nextInt(5);
+                    claims.insert(h, claim("UPC-2026-" + (100_000 + i), claimant, Integer.toString(random.nextInt(9)),
+                            caseId), Instant.EPOCH);
+                }
+            });
+            for (String search : new String[] {null, "heir", "e"}) {
+                for (ClaimQuery.Sort sort : ClaimQuery.Sort.values()) {
+                    for (boolean descending : new boolean[] {false, true}) {
+                        ClaimQuery query = ClaimQuery.all().withSearch(search).withSort(sort, descending);
+                        List<Long> whole = db.read(h -> claims.list(h, query)).stream().map(Claim::claimId).toList();
+                        List<Long> paged = new ArrayList<>();
+                        for (int offset = 0; offset < whole.size() + 37; offset += 37) {
+                            int from = offset;
+                            db.read(h -> claims.list(h, query.withPage(from, 37))).forEach(c -> paged.add(c.claimId()));
+                        }
+                        assertThat(paged).as("%s %s search %s", sort, descending ? "desc" : "asc", search)
+                                .isEqualTo(whole);
+                    }
+                }
+            }
+        }
+    }
+
     private List<Long> ids(Database db, String search) {
         return db.read(h -> claims.list(h, ClaimQuery.all().withSearch(search))).stream().map(Claim::claimId).toList();
     }
