@@ -31,6 +31,19 @@ final class BenchProbe {
     private final Consumer<Map<String, Object>> done;
     private final Map<String, Object> result = new LinkedHashMap<>();
     private final List<Runnable> afterNextPulse = new ArrayList<>();
+    private final List<Runnable> afterNextLayout = new ArrayList<>();
+    /**
+     * Animation timers run at the start of a pulse, before its layout: a page that arrived is laid out in
+     * the pulse that follows and painted after it. "Shown" is therefore the start of the pulse after the
+     * one that laid the page out.
+     */
+    private final Runnable layoutDone = () -> {
+        if (!afterNextLayout.isEmpty()) {
+            List<Runnable> due = new ArrayList<>(afterNextLayout);
+            afterNextLayout.clear();
+            afterNextPulse.addAll(due);
+        }
+    };
     private final List<Long> filterMillis = new ArrayList<>();
     private final List<Long> filterRowsMillis = new ArrayList<>();
 
@@ -60,12 +73,13 @@ final class BenchProbe {
     /** On the FX thread, right after the window was shown. */
     void start() {
         timer.start();
+        window.scene().addPostLayoutPulseListener(layoutDone);
         ChangeListener<Number> firstRows = new ChangeListener<>() {
             @Override
             public void changed(javafx.beans.value.ObservableValue<? extends Number> obs, Number old, Number n) {
                 if (!window.claimsModel().rows().isEmpty()) {
                     window.claimsModel().pagesShownProperty().removeListener(this);
-                    afterNextPulse.add(() -> {
+                    afterNextLayout.add(() -> {
                         result.put("firstRowsMs", System.currentTimeMillis() - jvmStart());
                         waitingForIdle = true;
                     });
@@ -177,7 +191,7 @@ final class BenchProbe {
     private long maxSwitchNanos;
     private long idleSince;
 
-    /** One text filter: from applying it until the pulse after its page is in the table. */
+    /** One text filter: from applying it until the pulse after the one that laid its page out in the table. */
     private void nextSearch() {
         if (searchIndex >= SEARCHES.length) {
             List<Long> sorted = new ArrayList<>(filterMillis);
@@ -201,7 +215,7 @@ final class BenchProbe {
                     window.claimsModel().pagesShownProperty().removeListener(this);
                     long started = startedNanos;
                     filterRowsMillis.add((System.nanoTime() - started) / 1_000_000);
-                    afterNextPulse.add(() -> {
+                    afterNextLayout.add(() -> {
                         filterMillis.add((System.nanoTime() - started) / 1_000_000);
                         nextSearch();
                     });
@@ -253,6 +267,7 @@ final class BenchProbe {
         drainStarted = 0;
         measuringStalls = false;
         timer.stop();
+        window.scene().removePostLayoutPulseListener(layoutDone);
         result.put("maxFxStallMs", Math.round(maxGapNanos / 1e6));
         result.put("pulsesOver50Ms", slowPulses);
         result.put("slowPulsesDuringGc", slowPulsesWithGc);
