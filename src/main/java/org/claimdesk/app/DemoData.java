@@ -22,6 +22,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PropertyType;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.SearchIndex;
 
 /**
  * Synthetic claims that look like a real office's: jurisdictions, holders, NAUPA property types,
@@ -96,13 +97,15 @@ public final class DemoData {
                 throw new ClaimDeskException("the database already holds " + existing
                         + " claims; demo data goes only into an empty database");
             }
-            try {
-                Summary s = write(h.getConnection(), count, seed, progress);
-                return new Summary(s.claims, s.outboxRows, s.attempts, s.historyRows,
-                        (System.nanoTime() - started) / 1_000_000);
-            } catch (SQLException e) {
-                throw new IllegalStateException("cannot write demo data: " + e.getMessage(), e);
-            }
+            Summary s = SearchIndex.bulkLoad(h, () -> {
+                try {
+                    return write(h.getConnection(), count, seed, progress);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("cannot write demo data: " + e.getMessage(), e);
+                }
+            });
+            return new Summary(s.claims, s.outboxRows, s.attempts, s.historyRows,
+                    (System.nanoTime() - started) / 1_000_000);
         });
     }
 

@@ -119,6 +119,27 @@ class DemoDataTest {
     }
 
     @Test
+    void theSearchIndexIsBuiltOnceForTheDemoClaimsAndKeptForNewOnes() {
+        try (Database db = generate("search.db", 2_000, 5)) {
+            Queries queries = new Queries(db, Clock.fixed(TODAY.atStartOfDay().toInstant(ZoneOffset.UTC), ZoneOffset.UTC));
+            List<Claim> all = queries.claims(ClaimQuery.all());
+            for (Claim c : List.of(all.get(0), all.get(777), all.get(1_999))) {
+                String part = c.claimantName().substring(1, Math.min(c.claimantName().length(), 7));
+                long expected = all.stream().filter(x -> x.claimNumber().toLowerCase().contains(part.toLowerCase())
+                        || x.claimantName().toLowerCase().contains(part.toLowerCase())
+                        || x.statePropertyId().toLowerCase().contains(part.toLowerCase())
+                        || (x.stateCaseId() != null && x.stateCaseId().toLowerCase().contains(part.toLowerCase()))).count();
+                assertThat(queries.claims(ClaimQuery.all().withSearch(part))).as(part)
+                        .contains(c).hasSize((int) expected);
+            }
+            // the insert trigger is back: a claim added after the demo is found too
+            long id = org.claimdesk.testing.TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            String number = queries.claim(id).orElseThrow().claimNumber();
+            assertThat(queries.claims(ClaimQuery.all().withSearch(number))).extracting(Claim::claimId).containsExactly(id);
+        }
+    }
+
+    @Test
     void demoDataGoesOnlyIntoAnEmptyDatabase() {
         try (Database db = generate("twice.db", 10, 1)) {
             assertThatThrownBy(() -> new DemoData(db, TODAY, Deadlines.statutory()).generate(10, 1, n -> { }))

@@ -1,0 +1,35 @@
+package org.claimdesk.store;
+
+import java.util.function.Supplier;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The claims' trigram search index ({@code claim_search}, schema version 3) during a bulk load. Row by row,
+ * the insert trigger costs about 60 us per claim when other tables are written in between (100,000 demo
+ * claims: 4.1 s of generation became 10.4 s); built once from the loaded claims it takes about half a
+ * second.
+ */
+public final class SearchIndex {
+    private static final String INSERT_TRIGGER = "claim_search_insert";
+
+    private SearchIndex() {
+    }
+
+    /**
+     * Runs {@code load} inside the caller's transaction with the insert trigger set aside, then rebuilds the
+     * index from the claims and puts the trigger back (its SQL as the schema holds it). A failure rolls all
+     * of it back with the transaction, trigger included.
+     */
+    public static <R> R bulkLoad(Handle transaction, Supplier<R> load) {
+        if (!transaction.isInTransaction()) {
+            throw new IllegalStateException("a bulk load of claims must run inside a transaction");
+        }
+        String trigger = transaction.createQuery("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = :name")
+                .bind("name", INSERT_TRIGGER).mapTo(String.class).one();
+        transaction.execute("DROP TRIGGER " + INSERT_TRIGGER);
+        R result = load.get();
+        transaction.execute("INSERT INTO claim_search (claim_search) VALUES ('rebuild')");
+        transaction.execute(trigger);
+        return result;
+    }
+}
