@@ -95,6 +95,18 @@ class ClaimSearchTest {
     }
 
     @Test
+    void caseIsIgnoredInEveryAlphabetFromThreeCharactersOn() {
+        try (Database db = Database.open(dir.resolve("unicode.db"))) {
+            long id = db.inTransaction(h -> claims.insert(h, claim("UPC-2026-000001", "Lars Ångström", "4000001", null),
+                    Instant.EPOCH));
+            assertThat(ids(db, "ångström")).containsExactly(id);
+            assertThat(ids(db, "ÅNGSTRÖM")).containsExactly(id);
+            assertThat(ids(db, "Ån")).containsExactly(id);
+            assertThat(ids(db, "ån")).as("two characters: LIKE, ASCII case only").isEmpty();
+        }
+    }
+
+    @Test
     void aSearchIsCombinedWithTheOtherFiltersAndTheSortOrder() {
         try (Database db = Database.open(dir.resolve("combined.db"))) {
             db.useTransaction(h -> {
