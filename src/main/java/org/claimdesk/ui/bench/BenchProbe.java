@@ -1,6 +1,7 @@
 package org.claimdesk.ui.bench;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ final class BenchProbe {
     private final List<Long> filterMillis = new ArrayList<>();
     private final List<Long> filterRowsMillis = new ArrayList<>();
     private final List<Long> filterLaidOutMillis = new ArrayList<>();
+    private final List<Long> filterFxCpuMillis = new ArrayList<>();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     private long firstFrameWall;
     private long lastPulse;
@@ -202,6 +205,7 @@ final class BenchProbe {
             result.put("filterEachMs", List.copyOf(filterMillis));
             result.put("filterRowsEachMs", List.copyOf(filterRowsMillis));
             result.put("filterLaidOutEachMs", List.copyOf(filterLaidOutMillis));
+            result.put("filterFxCpuEachMs", List.copyOf(filterFxCpuMillis));
             window.claimsModel().searchProperty().set("");
             window.claimsModel().applyFilters();
             // like the filters, the drain starts from a quiet console: the last search's reads done
@@ -217,8 +221,10 @@ final class BenchProbe {
                     window.claimsModel().pagesShownProperty().removeListener(this);
                     long started = startedNanos;
                     filterRowsMillis.add((System.nanoTime() - started) / 1_000_000);
+                    long cpuAtStart = startedCpuNanos;
                     afterNextLayout.add(() -> {
                         filterLaidOutMillis.add((System.nanoTime() - started) / 1_000_000);
+                        filterFxCpuMillis.add((threads.getCurrentThreadCpuTime() - cpuAtStart) / 1_000_000);
                         afterNextPulse.add(() -> {
                             filterMillis.add((System.nanoTime() - started) / 1_000_000);
                             nextSearch();
@@ -229,11 +235,13 @@ final class BenchProbe {
         };
         window.claimsModel().pagesShownProperty().addListener(shown);
         startedNanos = System.nanoTime();
+        startedCpuNanos = threads.getCurrentThreadCpuTime();
         window.claimsModel().searchProperty().set(text);
         window.claimsModel().applyFilters();
     }
 
     private long startedNanos;
+    private long startedCpuNanos;
 
     private void startDrain() {
         window.mainModel().show(Page.OUTBOX);
