@@ -13,7 +13,6 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.stage.FileChooser;
 import org.claimdesk.domain.AuditEntry;
-import org.claimdesk.ui.common.PageTableSkin;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
@@ -66,7 +65,6 @@ public final class AuditView {
         auditExportButton.disableProperty().bind(model.exportingProperty());
         auditExportProgress.visibleProperty().bind(model.exportingProperty());
 
-        PageTableSkin.install(auditTable);
         auditTable.setItems(model.rows());
         Cells.text(atColumn, a -> Formats.time(a.at()));
         Cells.text(actorColumn, AuditEntry::actor);

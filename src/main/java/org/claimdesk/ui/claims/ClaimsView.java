@@ -28,7 +28,6 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.ClaimQuery;
-import org.claimdesk.ui.common.PageTableSkin;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
@@ -185,7 +184,6 @@ public final class ClaimsView {
         // rows change (the selected row's position removed) is not staff's choice: it does not reach the
         // model, and the selection is then put back on the claim staff chose (or cleared).
         model.rows().addListener((javafx.collections.ListChangeListener<ClaimRow>) c -> syncingSelection = true);
-        PageTableSkin.install(claimsTable);
         claimsTable.setItems(model.rows());
         Cells.text(numberColumn, ClaimRow::claimNumber);
         Cells.text(jurisdictionColumn, ClaimRow::jurisdiction);

@@ -34,7 +34,6 @@ import javafx.stage.FileChooser;
 import javafx.util.StringConverter;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
-import org.claimdesk.ui.common.PageTableSkin;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
@@ -260,7 +259,6 @@ public final class OutboxView {
     private void bindTable() {
         // As for the groups: selection moves the table makes by itself while rows change do not reach the model.
         model.rows().addListener((ListChangeListener<OutboxRow>) c -> syncing = true);
-        PageTableSkin.install(outboxTable);
         outboxTable.setItems(model.rows());
         outboxTable.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         Cells.text(claimColumn, OutboxRow::claimNumber);
