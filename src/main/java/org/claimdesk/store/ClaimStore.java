@@ -118,20 +118,16 @@ public final class ClaimStore {
         if (query.sort() != ClaimQuery.Sort.CLAIM_ID) {
             order.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
         }
-        StringBuilder sql = new StringBuilder();
-        List<Binding> bindings;
-        if (query.limit() > 0) {
-            // The page's ids first, ordered and cut with only the sort columns in hand; then its rows. A search
-            // matching 12,000 claims sorted 200 whole rows instead of 12,000 (30 -> 11 ms on 100,000 claims).
-            sql.append("SELECT * FROM claim WHERE claim_id IN (SELECT claim_id FROM claim");
-            bindings = where(query, sql);
-            sql.append(order).append(" LIMIT ").append(query.limit()).append(" OFFSET ").append(query.offset())
-                    .append(')').append(order);
-        } else {
-            sql.append("SELECT * FROM claim");
-            bindings = where(query, sql);
-            sql.append(order);
+        // A page reads its ids first, ordered and cut with only the sort columns in hand, then its rows: a search
+        // matching 12,000 claims sorted 200 whole rows instead of 12,000 (30 -> 11 ms on 100,000 claims).
+        boolean paged = query.limit() > 0;
+        StringBuilder sql = new StringBuilder(paged
+                ? "SELECT * FROM claim WHERE claim_id IN (SELECT claim_id FROM claim" : "SELECT * FROM claim");
+        List<Binding> bindings = where(query, sql);
+        if (paged) {
+            sql.append(order).append(" LIMIT ").append(query.limit()).append(" OFFSET ").append(query.offset()).append(')');
         }
+        sql.append(order);
         Query q = handle.createQuery(sql.toString());
         bindings.forEach(b -> q.bind(b.name, b.value));
         return q.map(Rows.CLAIM).list();
