@@ -85,7 +85,11 @@ final class BenchProbe {
                     window.claimsModel().pagesShownProperty().removeListener(this);
                     afterNextLayout.add(() -> afterNextPulse.add(() -> {
                         result.put("firstRowsMs", System.currentTimeMillis() - jvmStart());
-                        waitingForIdle = true;
+                        // filters are measured once start-up work is over: every page built, no read or count running
+                        waitingForIdleThen = () -> {
+                            result.put("idleMs", System.currentTimeMillis() - jvmStart());
+                            nextSearch();
+                        };
                     }));
                 }
             }
@@ -129,14 +133,6 @@ final class BenchProbe {
             afterNextPulse.clear();
             due.forEach(Runnable::run);
         }
-        if (waitingForIdle) {
-            // Filters are measured once start-up work is over: every page built, no read or count running.
-            if (whenIdle(now)) {
-                waitingForIdle = false;
-                result.put("idleMs", System.currentTimeMillis() - jvmStart());
-                nextSearch();
-            }
-        }
         if (waitingForIdleThen != null && whenIdle(now)) {
             Runnable next = waitingForIdleThen;
             waitingForIdleThen = null;
@@ -172,7 +168,7 @@ final class BenchProbe {
         return total;
     }
 
-    private boolean waitingForIdle;
+    /** What to do once the console has been idle for half a second (the filters, then the drain). */
     private Runnable waitingForIdleThen;
 
     /** True once the console has had no background work for half a second, counted from this pulse on. */
