@@ -6,6 +6,7 @@ import java.util.Optional;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.MapChangeListener;
+import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
@@ -36,6 +37,7 @@ import org.claimdesk.ui.common.NoticeLabel;
 
 /** The claims page: binds {@link ClaimsViewModel} to the FXML and forwards what staff do. No IO here. */
 public final class ClaimsView {
+    private static final PseudoClass OVERDUE = PseudoClass.getPseudoClass("overdue");
     private final ClaimsViewModel model;
     private final LayoutMemory layout;
 
@@ -200,15 +202,14 @@ public final class ClaimsView {
             @Override
             protected void updateItem(ClaimRow row, boolean empty) {
                 super.updateItem(row, empty);
-                getStyleClass().remove("overdue");
+                boolean overdue = !empty && row != null && row.decisionDueOn() != null && row.overdue();
+                // a pseudo-class: restyled from JavaFX's cache as rows change under the cell (see Cells.badge)
+                pseudoClassStateChanged(OVERDUE, overdue);
                 if (empty || row == null || row.decisionDueOn() == null) {
                     setText(null);
                     return;
                 }
-                setText(row.overdue() ? "⚠ " + Formats.date(row.decisionDueOn()) : Formats.date(row.decisionDueOn()));
-                if (row.overdue()) {
-                    getStyleClass().add("overdue");
-                }
+                setText(overdue ? "⚠ " + Formats.date(row.decisionDueOn()) : Formats.date(row.decisionDueOn()));
             }
         });
         numberColumn.setUserData(ClaimQuery.Sort.CLAIM_NUMBER);

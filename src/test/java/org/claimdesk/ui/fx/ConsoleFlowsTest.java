@@ -53,6 +53,41 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     }
 
     @Test
+    void overdueClaimsShowTheirDecisionDateMarkedAndTheOthersDoNot() {
+        waitReady();
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        robot.clickOn("#overdueFilter");
+        waitUntil("only overdue claims show", () -> !table.getItems().isEmpty()
+                && table.getItems().stream().allMatch(ClaimRow::overdue));
+        waitUntil("their decision dates are marked", () -> dueCells(table).size() > 3
+                && dueCells(table).stream().allMatch(c -> c.getText().startsWith("⚠") && marked(c)));
+
+        // the same cells then show claims still within their date: the mark goes with the claim, not the cell
+        robot.clickOn("#overdueFilter");
+        robot.clickOn("#status-SUBMITTED_TO_STATE");
+        waitUntil("submitted claims show, marked only when overdue", () -> !table.getItems().isEmpty()
+                && table.getItems().stream().allMatch(r -> r.status() == ClaimStatus.SUBMITTED_TO_STATE)
+                && dueCells(table).stream().anyMatch(c -> !marked(c))
+                && dueCells(table).stream().allMatch(c -> {
+                    ClaimRow row = (ClaimRow) ((javafx.scene.control.TableCell<?, ?>) c).getTableRow().getItem();
+                    return row != null && marked(c) == row.overdue() && c.getText().startsWith("⚠") == row.overdue();
+                }));
+    }
+
+    /** The decision-due cells on screen that show a date. */
+    private java.util.List<javafx.scene.control.Labeled> dueCells(TableView<ClaimRow> table) {
+        return onFx(() -> table.lookupAll(".table-cell").stream()
+                .filter(n -> n instanceof javafx.scene.control.TableCell<?, ?> c && c.getTableColumn() != null
+                        && "due".equals(c.getTableColumn().getId()) && !c.isEmpty() && c.getText() != null)
+                .map(n -> (javafx.scene.control.Labeled) n)
+                .toList());
+    }
+
+    private static boolean marked(javafx.scene.Node cell) {
+        return cell.getPseudoClassStates().contains(javafx.css.PseudoClass.getPseudoClass("overdue"));
+    }
+
+    @Test
     void advancingAClaimIsStoredWithItsHistory() {
         waitReady();
         Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
