@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Checks the built .deb without installing it: extracts it into a temporary root, writes the start-up
 # archive as postinst does and checks the launcher can use it, runs the packaged launcher's --version
-# and --self-test with a throw-away home, checks that nothing was written into the install directory,
-# and that the package stays within 80 MB.
+# and --self-test with a throw-away home, checks the runtime image's thread priority option, that nothing
+# was written into the install directory, and that the package stays within 80 MB.
 set -euo pipefail
 dist=${1:?usage: verify-deb.sh DIST_DIR}
 max_bytes=$((80 * 1024 * 1024))
@@ -44,6 +44,11 @@ echo "verify-deb: --version: $version"
 JAVA_TOOL_OPTIONS=-Xshare:on "$launcher" --version > /dev/null 2> "$work/share.txt" || {
     echo "verify-deb: the launcher cannot use the start-up archive:" >&2; cat "$work/share.txt" >&2; exit 1; }
 case "$version" in ClaimDesk*) ;; *) echo "verify-deb: unexpected --version output" >&2; exit 1 ;; esac
+# The runtime image carries -XX:ThreadPriorityPolicy=1 (jlink --add-options), so that the worker's
+# lowest-priority threads yield to the console's; from the image, the JVM does not warn about it.
+JAVA_TOOL_OPTIONS=-XX:+PrintFlagsFinal "$launcher" --version > "$work/flags.txt" 2>/dev/null
+grep -Eq 'ThreadPriorityPolicy +=? *1 .*\{jimage\}' "$work/flags.txt" \
+    || { echo "verify-deb: the runtime image does not carry -XX:ThreadPriorityPolicy=1" >&2; exit 1; }
 "$launcher" --self-test
 (cd "$work/root" && find . -type f | sort) > "$work/after.txt"
 if ! diff -q "$work/before.txt" "$work/after.txt" >/dev/null; then

@@ -37,6 +37,7 @@ public final class WalCheckpointer implements AutoCloseable {
         this.database = database;
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, threadName);
+            t.setPriority(Thread.MIN_PRIORITY); // background work, like the worker it serves (NamedThreads)
             t.setDaemon(true);
             return t;
         });

@@ -381,6 +381,23 @@ class DeliveryWorkerTest {
     }
 
     @Test
+    void theWorkersThreadsRunAtTheLowestPrioritySoTheConsoleGoesFirst() {
+        Outbox.submitted(db, 20);
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
+                .withLatency(Duration.ofMillis(50)))), Workers.fast().withConcurrency(4));
+        worker.start();
+        await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) >= 4);
+        java.util.List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("claimdesk-delivery")).toList();
+        worker.close();
+
+        assertThat(threads).extracting(t -> t.getName().replaceAll("-\\d+$", ""))
+                .contains("claimdesk-delivery-sender", "claimdesk-delivery-commit", "claimdesk-delivery-control",
+                        "claimdesk-delivery-publisher", "claimdesk-delivery-checkpoint");
+        assertThat(threads).allSatisfy(t -> assertThat(t.getPriority()).as(t.getName()).isEqualTo(Thread.MIN_PRIORITY));
+    }
+
+    @Test
     void closeFinishesInFlightWorkReleasesLeasesAndLeavesNoThreadBehind() {
         Outbox.submitted(db, 40);
         SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withLatency(Duration.ofMillis(100)));
