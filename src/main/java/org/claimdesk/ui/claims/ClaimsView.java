@@ -34,6 +34,7 @@ import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
+import org.claimdesk.ui.common.PageTableSkin;
 
 /** The claims page: binds {@link ClaimsViewModel} to the FXML and forwards what staff do. No IO here. */
 public final class ClaimsView {
@@ -186,6 +187,7 @@ public final class ClaimsView {
         // rows change (the selected row's position removed) is not staff's choice: it does not reach the
         // model, and the selection is then put back on the claim staff chose (or cleared).
         model.rows().addListener((javafx.collections.ListChangeListener<ClaimRow>) c -> syncingSelection = true);
+        PageTableSkin.install(claimsTable);
         claimsTable.setItems(model.rows());
         Cells.text(numberColumn, ClaimRow::claimNumber);
         Cells.text(jurisdictionColumn, ClaimRow::jurisdiction);
