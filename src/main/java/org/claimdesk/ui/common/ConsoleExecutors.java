@@ -13,18 +13,26 @@ import org.slf4j.LoggerFactory;
  * The console's threads: a small pool for database reads and writes, and one scheduler for periodic
  * refreshes. Every thread is a named daemon that logs what escapes it; both shut down in
  * {@code Application.stop()}.
+ *
+ * <p>Priorities, highest first (they reach the operating system in the installed runtime, see
+ * {@code NamedThreads} in the delivery package): the FX and render threads and the reads staff wait on
+ * (normal); the background pool's counts, error groups, actions and exports
+ * ({@value #BACKGROUND_PRIORITY}); the delivery worker (lowest). A count still running from the last
+ * search then gives way to the next search's page.
  */
 public final class ConsoleExecutors implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleExecutors.class);
+
+    static final int BACKGROUND_PRIORITY = Thread.NORM_PRIORITY - 2;
 
     private final ExecutorService background;
     private final ExecutorService interactive;
     private final ScheduledExecutorService scheduler;
 
     public ConsoleExecutors() {
-        this.background = Executors.newFixedThreadPool(3, named("claimdesk-ui-io"));
-        this.interactive = Executors.newFixedThreadPool(2, named("claimdesk-ui-read"));
-        this.scheduler = Executors.newSingleThreadScheduledExecutor(named("claimdesk-ui-ticker"));
+        this.background = Executors.newFixedThreadPool(3, named("claimdesk-ui-io", BACKGROUND_PRIORITY));
+        this.interactive = Executors.newFixedThreadPool(2, named("claimdesk-ui-read", Thread.NORM_PRIORITY));
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(named("claimdesk-ui-ticker", Thread.NORM_PRIORITY));
     }
 
     public ExecutorService background() {
@@ -47,11 +55,12 @@ public final class ConsoleExecutors implements AutoCloseable {
         }, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
-    static ThreadFactory named(String prefix) {
+    static ThreadFactory named(String prefix, int priority) {
         AtomicInteger counter = new AtomicInteger();
         return runnable -> {
             Thread t = new Thread(runnable, prefix + "-" + counter.incrementAndGet());
             t.setDaemon(true);
+            t.setPriority(priority);
             t.setUncaughtExceptionHandler((thread, e) -> LOG.error("uncaught in {}", thread.getName(), e));
             return t;
         };

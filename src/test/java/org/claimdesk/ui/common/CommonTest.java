@@ -69,6 +69,16 @@ class CommonTest {
     }
 
     @Test
+    void readsStaffWaitOnRunAboveTheBackgroundPool() throws Exception {
+        try (ConsoleExecutors executors = new ConsoleExecutors()) {
+            int interactive = executors.interactive().submit(() -> Thread.currentThread().getPriority()).get();
+            int background = executors.background().submit(() -> Thread.currentThread().getPriority()).get();
+            assertThat(interactive).isEqualTo(Thread.NORM_PRIORITY);
+            assertThat(background).isLessThan(interactive).isGreaterThan(Thread.MIN_PRIORITY);
+        }
+    }
+
+    @Test
     void coalescerHandsOverOnlyTheNewestValue() {
         List<Runnable> scheduled = new ArrayList<>();
         List<Integer> received = new ArrayList<>();
