@@ -8,7 +8,7 @@ import javafx.scene.control.skin.VirtualFlow;
 
 /**
  * A {@link TableViewSkin} whose rows are laid out once per pulse when the number of rows changes: the skin
- * of the claims table, whose searches change it all the time (one claim number, then a surname's 200).
+ * of the claims table, whose searches change it all the time.
  *
  * <p>When a page brings another number of rows (a search that finds one claim, then one that finds 200),
  * {@code TableViewSkinBase.updateItemCount} sets the flow's cell count, and {@link VirtualFlow} answers that
