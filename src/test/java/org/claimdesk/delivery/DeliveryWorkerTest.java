@@ -387,7 +387,7 @@ class DeliveryWorkerTest {
                 .withLatency(Duration.ofMillis(50)))), Workers.fast().withConcurrency(4));
         worker.start();
         await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) >= 4);
-        java.util.List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
+        List<Thread> threads = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && t.getName().startsWith("claimdesk-delivery")).toList();
         worker.close();
 

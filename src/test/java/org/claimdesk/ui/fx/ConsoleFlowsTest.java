@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import javafx.css.PseudoClass;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableCell;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
@@ -69,22 +71,22 @@ class ConsoleFlowsTest extends ConsoleFxTest {
                 && table.getItems().stream().allMatch(r -> r.status() == ClaimStatus.SUBMITTED_TO_STATE)
                 && dueCells(table).stream().anyMatch(c -> !marked(c))
                 && dueCells(table).stream().allMatch(c -> {
-                    ClaimRow row = (ClaimRow) ((javafx.scene.control.TableCell<?, ?>) c).getTableRow().getItem();
+                    ClaimRow row = (ClaimRow) c.getTableRow().getItem();
                     return row != null && marked(c) == row.overdue() && c.getText().startsWith("⚠") == row.overdue();
                 }));
     }
 
     /** The decision-due cells on screen that show a date. */
-    private java.util.List<javafx.scene.control.Labeled> dueCells(TableView<ClaimRow> table) {
+    private List<TableCell<?, ?>> dueCells(TableView<ClaimRow> table) {
         return onFx(() -> table.lookupAll(".table-cell").stream()
-                .filter(n -> n instanceof javafx.scene.control.TableCell<?, ?> c && c.getTableColumn() != null
+                .filter(n -> n instanceof TableCell<?, ?> c && c.getTableColumn() != null
                         && "due".equals(c.getTableColumn().getId()) && !c.isEmpty() && c.getText() != null)
-                .map(n -> (javafx.scene.control.Labeled) n)
+                .<TableCell<?, ?>>map(n -> (TableCell<?, ?>) n)
                 .toList());
     }
 
-    private static boolean marked(javafx.scene.Node cell) {
-        return cell.getPseudoClassStates().contains(javafx.css.PseudoClass.getPseudoClass("overdue"));
+    private static boolean marked(Node cell) {
+        return cell.getPseudoClassStates().contains(PseudoClass.getPseudoClass("overdue"));
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
- * The page tables' skin lays a new number of rows out once, and shows them as the stock skin does: the same
+ * The claims table's skin lays a new number of rows out once, and shows them as the stock skin does: the same
  * rows, texts and empty rows after every change of the row count.
  */
 class PageTableSkinTest {
