@@ -13,7 +13,8 @@ final class BenchCommand {
 
     @Command(name = "drain", description = {
         "Drain N pending rows against the simulated state on a temporary database, and run a plain JDBC loop doing",
-        "the same two updates per event (100 per transaction) on an identical one, for comparison."})
+        "the same two updates per event (100 per transaction) on an identical one, for comparison. Warm-up rounds",
+        "of the same size come first; the last round is the one reported."})
     static final class BenchDrain extends CliSupport implements Callable<Integer> {
         @Option(names = "--events", required = true, paramLabel = "N", description = "How many SUBMITTING claims to deliver.")
         int events;
@@ -23,6 +24,10 @@ final class BenchCommand {
 
         @Option(names = "--concurrency", defaultValue = "8", paramLabel = "C", description = "Deliveries in flight (default ${DEFAULT-VALUE}).")
         int concurrency;
+
+        @Option(names = "--warmup-rounds", defaultValue = "" + DrainBenchmark.DEFAULT_WARMUP_ROUNDS, paramLabel = "W",
+                description = "Full-size rounds run before the measured one (default ${DEFAULT-VALUE}).")
+        int warmupRounds;
 
         @Option(names = "--json", description = "Print the result as JSON.")
         boolean json;
@@ -35,7 +40,8 @@ final class BenchCommand {
             if (concurrency < 1 || concurrency > 256) {
                 throw new IllegalArgumentException("concurrency must be between 1 and 256, got " + concurrency);
             }
-            DrainBenchmark.Result r = new DrainBenchmark().run(events, Duration.ofMillis(latencyMs), concurrency);
+            DrainBenchmark.Result r = new DrainBenchmark().run(events, Duration.ofMillis(latencyMs), concurrency,
+                    warmupRounds);
             if (json) {
                 printJson(r);
                 return ClaimDeskCommand.EXIT_OK;
@@ -47,6 +53,11 @@ final class BenchCommand {
                     r.events(), r.baselineSeconds(), r.baselineEventsPerSecond());
             out().printf(Locale.ROOT, "full-work loop: %.0f events/s (plain JDBC, every write the worker makes per event, 100 per transaction)%n",
                     r.fullWorkEventsPerSecond());
+            for (int i = 0; i < r.warmupRounds().size(); i++) {
+                DrainBenchmark.Round w = r.warmupRounds().get(i);
+                out().printf(Locale.ROOT, "warm-up round %d: worker %.0f, baseline %.0f events/s, ratio %.2f%n", i + 1,
+                        w.eventsPerSecond(), w.baselineEventsPerSecond(), w.ratioToBaseline());
+            }
             out().printf(Locale.ROOT, "ratio to baseline %.2f%s%n", r.ratioToBaseline(), r.idealEventsPerSecond() == null ? ""
                     : String.format(Locale.ROOT, "; ideal %.0f events/s (concurrency / latency), reached %.0f%%",
                             r.idealEventsPerSecond(), 100 * r.eventsPerSecond() / r.idealEventsPerSecond()));

@@ -191,11 +191,14 @@ class DeliveryCommandsTest {
 
     @Test
     void benchDrainReportsThroughputLatencyAndTheBaselineSideBySide() throws Exception {
-        Run run = run("bench", "drain", "--events", "300", "--latency-ms", "0", "--concurrency", "4", "--json");
+        Run run = run("bench", "drain", "--events", "300", "--latency-ms", "0", "--concurrency", "4",
+                "--warmup-rounds", "1", "--json");
 
         assertThat(run.exit()).as(run.err()).isZero();
         JsonNode json = run.json();
         assertThat(json.get("events").asInt()).isEqualTo(300);
+        assertThat(json.get("warmupRounds")).hasSize(1);
+        assertThat(json.get("warmupRounds").get(0).get("ratioToBaseline").asDouble()).isPositive();
         assertThat(json.get("seconds").asDouble()).isPositive();
         assertThat(json.get("eventsPerSecond").asDouble()).isPositive();
         assertThat(json.get("p99Ms").asLong()).isGreaterThanOrEqualTo(json.get("p50Ms").asLong());
