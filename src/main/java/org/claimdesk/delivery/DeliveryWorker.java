@@ -6,12 +6,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -44,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * <p>Threads (all daemon, all named {@code claimdesk-delivery-*}):
  * <ul>
  *   <li>control: ticks every {@link WorkerSettings#interval()}, leases due rows in short write
- *       transactions and hands them to the senders; probes the state while paused by the system;</li>
+ *       transactions and hands their ids to the loader; probes the state while paused by the system;</li>
+ *   <li>loader: reads the rows just leased (after the lease's commit, on a pooled connection) and
+ *       queues them for the senders, so that the one writer copies no payloads;</li>
  *   <li>senders: at most {@link WorkerSettings#concurrency()} calls to the state at once, each outside
  *       every database transaction;</li>
  *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction, and
@@ -87,6 +93,7 @@ public final class DeliveryWorker implements WorkerControl {
     private volatile WorkerSettings settings;
     private final ScheduledExecutorService control;
     private final ScheduledExecutorService publisher;
+    private final ExecutorService loader;
     private final ThreadPoolExecutor senders;
     private final Thread committer;
     private final LinkedBlockingQueue<DeliveryRecord> results = new LinkedBlockingQueue<>();
@@ -163,6 +170,7 @@ public final class DeliveryWorker implements WorkerControl {
         this.random = Objects.requireNonNull(random, "random");
         this.control = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-control"));
         this.publisher = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-publisher"));
+        this.loader = Executors.newSingleThreadExecutor(new NamedThreads("claimdesk-delivery-loader"));
         this.senders = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new NamedThreads("claimdesk-delivery-sender"));
         this.senders.allowCoreThreadTimeOut(true);
@@ -367,6 +375,8 @@ public final class DeliveryWorker implements WorkerControl {
         long waitMs = state.maxCallDuration().toMillis() + 2_000;
         control.shutdown();
         awaitQuietly(control, waitMs);
+        loader.shutdown();
+        awaitQuietly(loader, waitMs);
         senders.shutdown();
         if (!awaitQuietly(senders, waitMs)) {
             LOG.warn("delivery worker {}: calls to the state still running at shutdown were interrupted", workerId);
@@ -410,7 +420,7 @@ public final class DeliveryWorker implements WorkerControl {
                 attemptsThisRun.get(), leases.get(), commits.get());
     }
 
-    private static boolean awaitQuietly(java.util.concurrent.ExecutorService executor, long millis) {
+    private static boolean awaitQuietly(ExecutorService executor, long millis) {
         try {
             return executor.awaitTermination(millis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -453,7 +463,7 @@ public final class DeliveryWorker implements WorkerControl {
                         lastError = "cannot lease rows: " + t.getMessage();
                     }
                 });
-            } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+            } catch (RejectedExecutionException shuttingDown) {
                 fillRequested.set(false);
             }
         }
@@ -501,9 +511,9 @@ public final class DeliveryWorker implements WorkerControl {
                     return;
                 }
                 int[] room = {0};
-                List<LeasedRow> rows = leaseWithin(session -> {
+                List<Long> rows = leaseWithin(session -> {
                     room[0] = window(s) - outstanding.get();
-                    return room[0] <= 0 ? List.<LeasedRow>of() : leaseMore(session, s, room[0]);
+                    return room[0] <= 0 ? List.<Long>of() : leaseMore(session, s, room[0]);
                 });
                 if (room[0] <= 0) {
                     return;
@@ -526,9 +536,9 @@ public final class DeliveryWorker implements WorkerControl {
     }
 
     /** Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. */
-    private List<LeasedRow> leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
+    private List<Long> leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
         Instant now = clock.instant();
-        List<LeasedRow> rows = session.lease(workerId, now, now.plus(s.lease()), limit);
+        List<Long> rows = session.lease(workerId, now, now.plus(s.lease()), limit);
         outstanding.addAndGet(rows.size());
         pendingLease.set(rows.size());
         return rows;
@@ -550,15 +560,56 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
-    /** Hands freshly leased rows to the senders; {@code outstanding} already counts them. */
-    private void dispatch(List<LeasedRow> rows) {
+    /**
+     * Hands the ids of freshly leased rows to the loader, which reads them and passes them on to the
+     * senders; {@code outstanding} already counts them. Called after the lease's commit.
+     */
+    private void dispatch(List<Long> ids) {
         leases.incrementAndGet();
         if (drainTotal.get() == 0) {
-            drainTotal.set(rows.size() + Math.max(0, counts.due() - rows.size()));
+            drainTotal.set(ids.size() + Math.max(0, counts.due() - ids.size()));
         }
         drainTotal.accumulateAndGet(drainDone.get() + outstanding.get(), Math::max);
+        try {
+            loader.execute(() -> load(ids));
+        } catch (RejectedExecutionException shuttingDown) {
+            // closing: the rows are still leased to this worker and close() releases them
+            LOG.debug("delivery worker {}: {} leased row(s) not read, the worker is closing", workerId, ids.size());
+        }
+    }
+
+    // ---- loader thread ----------------------------------------------------------------------------
+
+    /**
+     * Reads leased rows (off the writer, whose transactions limit a fast drain) and queues each for a
+     * sender. A row that cannot be read or sent is given back through the committer, like any other
+     * outcome, so that it stops counting as outstanding.
+     */
+    private void load(List<Long> ids) {
+        List<LeasedRow> rows;
+        try {
+            rows = database.read(h -> store.leased(h, workerId, ids));
+        } catch (RuntimeException e) {
+            LOG.warn("delivery worker {}: reading {} leased row(s) failed; their leases are given back", workerId,
+                    ids.size(), e);
+            lastError = "cannot read leased rows: " + e.getMessage();
+            rows = List.of();
+        }
+        Set<Long> read = new HashSet<>();
         for (LeasedRow row : rows) {
-            senders.execute(() -> deliver(row));
+            read.add(row.outboxEventId());
+            try {
+                senders.execute(() -> deliver(row));
+            } catch (RejectedExecutionException shuttingDown) {
+                results.add(DeliveryRecord.release(row));
+            }
+        }
+        if (read.size() < ids.size()) {
+            for (Long id : ids) {
+                if (!read.contains(id)) {
+                    results.add(DeliveryRecord.release(id));
+                }
+            }
         }
     }
 
@@ -805,7 +856,7 @@ public final class DeliveryWorker implements WorkerControl {
 
     private void commit(List<DeliveryRecord> batch) {
         boolean[] applied = null;
-        List<LeasedRow> next = List.of();
+        List<Long> next = List.of();
         for (int attempt = 1; attempt <= COMMIT_TRIES && applied == null; attempt++) {
             try {
                 Instant now = clock.instant();
@@ -814,11 +865,11 @@ public final class DeliveryWorker implements WorkerControl {
                 next = leaseWithin(session -> {
                     result[0] = session.complete(workerId, batch, now);
                     if (!running()) {
-                        return List.<LeasedRow>of();
+                        return List.<Long>of();
                     }
                     WorkerSettings s = settings;
                     int room = window(s) - (outstanding.get() - batch.size());
-                    return room <= 0 ? List.<LeasedRow>of() : leaseMore(session, s, room);
+                    return room <= 0 ? List.<Long>of() : leaseMore(session, s, room);
                 });
                 applied = result[0];
             } catch (RuntimeException e) {

@@ -50,4 +50,10 @@ public record DeliveryRecord(
         return new DeliveryRecord(Kind.RELEASE, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
                 row.attempts(), row.retryCount(), null, null, null, null, null, 0, null, null, null);
     }
+
+    /** Gives back the lease of a row that was leased but never read (a release uses nothing but the id). */
+    public static DeliveryRecord release(long outboxEventId) {
+        return new DeliveryRecord(Kind.RELEASE, outboxEventId, 0, null, 0, 0, null, null, null, null, null, 0, null,
+                null, null);
+    }
 }

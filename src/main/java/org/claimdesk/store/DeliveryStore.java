@@ -20,6 +20,11 @@ import org.jdbi.v3.core.Handle;
  * transaction. Plain prepared statements, reused across a batch, because this is the hot path.
  * Every write to a leased row is guarded by {@code lease_owner}, so a worker whose lease was taken
  * over after it expired changes nothing.
+ *
+ * <p>A lease returns only the rows' ids; what a sender needs of each row (payload, key, attempts, the
+ * claim's jurisdiction) is read by {@link #leased} after the lease is committed, on another connection.
+ * The worker's one writer is what limits a fast drain, and copying every payload out inside its
+ * transaction cost it about as much as the lease's own writes.
  */
 public final class DeliveryStore {
     /** The actor written to a claim's status history when the worker moves it to SUBMITTED_TO_STATE. */
@@ -33,8 +38,17 @@ public final class DeliveryStore {
                   AND (lease_owner IS NULL OR lease_expires_at <= ?)
                 ORDER BY next_attempt_at, outbox_event_id
                 LIMIT ?)
-            RETURNING outbox_event_id, aggregate_id, event_type, payload, idempotency_key, attempts, retry_count,
-                (SELECT jurisdiction FROM claim WHERE claim.claim_id = outbox_event.aggregate_id)
+            RETURNING outbox_event_id
+            """;
+
+    private static final String LEASED = """
+            SELECT o.outbox_event_id, o.aggregate_id, o.event_type, o.payload, o.idempotency_key, o.attempts,
+                o.retry_count, o.lease_expires_at, c.jurisdiction
+            FROM json_each(:ids) AS k
+            CROSS JOIN outbox_event o ON o.outbox_event_id = k.value
+            LEFT JOIN claim c ON c.claim_id = o.aggregate_id
+            WHERE o.lease_owner = :owner AND o.delivery_state = 'pending'
+            ORDER BY o.outbox_event_id
             """;
 
     /** The delivery statements prepared once on {@code handle}'s connection, for a worker's many transactions. */
@@ -105,10 +119,11 @@ public final class DeliveryStore {
 
         /**
          * Leases up to {@code limit} due rows (pending, due, not leased or lease expired) to
-         * {@code owner} until {@code until}, in the caller's write transaction.
+         * {@code owner} until {@code until}, in the caller's write transaction. Returns their ids in
+         * ascending order; {@link DeliveryStore#leased} reads the rows once the lease is committed.
          */
-        public List<LeasedRow> lease(String owner, Instant now, Instant until, int limit) {
-            List<LeasedRow> rows = new ArrayList<>();
+        public List<Long> lease(String owner, Instant now, Instant until, int limit) {
+            List<Long> ids = new ArrayList<>();
             try {
                 lease.setString(1, owner);
                 lease.setLong(2, until.toEpochMilli());
@@ -118,15 +133,14 @@ public final class DeliveryStore {
                 lease.setInt(6, limit);
                 try (ResultSet rs = lease.executeQuery()) {
                     while (rs.next()) {
-                        rows.add(new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                                rs.getString(5), rs.getInt(6), rs.getInt(7), until, rs.getString(8)));
+                        ids.add(rs.getLong(1));
                     }
                 }
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lease outbox rows: " + e.getMessage(), e);
             }
-            rows.sort((a, b) -> Long.compare(a.outboxEventId(), b.outboxEventId()));
-            return rows;
+            ids.sort(null);
+            return ids;
         }
 
         /**
@@ -273,6 +287,28 @@ public final class DeliveryStore {
                 statement.close();
             }
         }
+    }
+
+    /**
+     * The rows among {@code ids} that {@code owner} holds, pending, in ascending id order, for the
+     * senders; rows it no longer holds are left out. Reads only, so it runs on any connection, after
+     * the lease was committed.
+     */
+    public List<LeasedRow> leased(Handle handle, String owner, List<Long> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder json = new StringBuilder(ids.size() * 8).append('[');
+        for (int i = 0; i < ids.size(); i++) {
+            json.append(i == 0 ? "" : ",").append(ids.get(i).longValue());
+        }
+        return handle.createQuery(LEASED)
+                .bind("ids", json.append(']').toString())
+                .bind("owner", owner)
+                .map((rs, ctx) -> new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getInt(6), rs.getInt(7), Instant.ofEpochMilli(rs.getLong(8)),
+                        rs.getString(9)))
+                .list();
     }
 
     /** Gives back every pending row {@code owner} still holds. */

@@ -148,6 +148,34 @@ class DeliveryStoreTest {
     }
 
     @Test
+    void aLeaseReturnsIdsAndReadingThemSkipsRowsTheOwnerNoLongerHolds() {
+        Outbox.submitted(db, 4);
+        Instant now = Instant.now();
+        List<Long> ids = db.inTransaction(h -> {
+            try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
+                return leasing.lease(OWNER, now, now.plusSeconds(60), 10);
+            }
+        });
+        assertThat(ids).hasSize(4).isSorted();
+        db.useTransaction(h -> {
+            h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?", ids.get(1));
+            h.execute("UPDATE outbox_event SET delivery_state = 'abandoned' WHERE outbox_event_id = ?", ids.get(2));
+        });
+
+        List<LeasedRow> rows = db.read(h -> new DeliveryStore().leased(h, OWNER, ids));
+
+        assertThat(rows).extracting(LeasedRow::outboxEventId).containsExactly(ids.get(0), ids.get(3));
+        LeasedRow first = rows.get(0);
+        assertThat(first.payload()).contains("\"claimId\"");
+        assertThat(first.idempotencyKey()).isNotBlank();
+        assertThat(first.jurisdiction()).isEqualTo("CA");
+        assertThat(first.attempts()).isZero();
+        assertThat(first.leaseExpiresAt()).isEqualTo(Instant.ofEpochMilli(now.plusSeconds(60).toEpochMilli()));
+        List<LeasedRow> none = db.read(h -> new DeliveryStore().leased(h, OWNER, List.of()));
+        assertThat(none).isEmpty();
+    }
+
+    @Test
     void rowTuplesAreNumberedAfterTheFixedParameters() {
         try (MultiRowStatement statement = new MultiRowStatement(null, "INSERT INTO t SELECT ?1, ?2, v.column1, "
                 + "v.column2 FROM (VALUES %s) AS v", 2, 2)) {
@@ -162,11 +190,12 @@ class DeliveryStoreTest {
 
     private List<LeasedRow> lease(int limit) {
         Instant now = Instant.now();
-        return db.inTransaction(h -> {
+        List<Long> ids = db.inTransaction(h -> {
             try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
                 return leasing.lease(OWNER, now, now.plusSeconds(60), limit);
             }
         });
+        return db.read(h -> new DeliveryStore().leased(h, OWNER, ids));
     }
 
     private boolean[] complete(List<DeliveryRecord> records) {
