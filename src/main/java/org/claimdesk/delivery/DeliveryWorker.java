@@ -623,7 +623,7 @@ public final class DeliveryWorker implements WorkerControl {
         try {
             if (session == null) {
                 writer = database.jdbi().open();
-                WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
+                DeliveryStore.prepareWriter(writer);
                 session = store.session(writer);
             }
             try {
@@ -646,10 +646,10 @@ public final class DeliveryWorker implements WorkerControl {
             }
             if (writer != null) {
                 try {
-                    WalCheckpointer.setAutocheckpoint(writer, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
+                    DeliveryStore.restoreWriter(writer);
                 } catch (RuntimeException e) {
-                    LOG.debug("delivery worker {}: could not restore the checkpoint threshold of a connection that"
-                            + " is being closed", workerId, e);
+                    LOG.debug("delivery worker {}: could not restore the settings of a connection that is being"
+                            + " closed", workerId, e);
                 }
                 try {
                     writer.close();
