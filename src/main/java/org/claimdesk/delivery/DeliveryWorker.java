@@ -384,6 +384,7 @@ public final class DeliveryWorker implements WorkerControl {
             awaitQuietly(senders, 2_000);
         }
         committerStop = true;
+        committer.interrupt(); // it waits up to 20 ms for outcomes, and no sender will bring any more
         if (committer.isAlive()) {
             try {
                 committer.join(waitMs);
