@@ -393,7 +393,7 @@ class DeliveryWorkerTest {
 
         assertThat(threads).extracting(t -> t.getName().replaceAll("-\\d+$", ""))
                 .contains("claimdesk-delivery-sender", "claimdesk-delivery-commit", "claimdesk-delivery-control",
-                        "claimdesk-delivery-publisher", "claimdesk-delivery-checkpoint");
+                        "claimdesk-delivery-loader", "claimdesk-delivery-publisher", "claimdesk-delivery-checkpoint");
         assertThat(threads).allSatisfy(t -> assertThat(t.getPriority()).as(t.getName()).isEqualTo(Thread.MIN_PRIORITY));
     }
 
