@@ -29,6 +29,7 @@ import org.claimdesk.store.DeliveryStore;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.FaultyStateServer.Fault;
 import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -395,6 +396,32 @@ class DeliveryWorkerTest {
                 .contains("claimdesk-delivery-sender", "claimdesk-delivery-commit", "claimdesk-delivery-control",
                         "claimdesk-delivery-loader", "claimdesk-delivery-publisher", "claimdesk-delivery-checkpoint");
         assertThat(threads).allSatisfy(t -> assertThat(t.getPriority()).as(t.getName()).isEqualTo(Thread.MIN_PRIORITY));
+    }
+
+    @Test
+    void aLeasedRowThatIsNoLongerTheWorkersWhenReadIsGivenBackAndTheRestGoOn() {
+        List<SubmitResult> queued = Outbox.submitted(db, 12);
+        long stolen = queued.get(5).outboxEventId();
+        // as soon as this worker leases the row, another owner holds it: the loader finds it gone
+        db.useTransaction(h -> h.execute("""
+                CREATE TRIGGER take_over AFTER UPDATE OF lease_owner ON outbox_event
+                WHEN NEW.outbox_event_id = %d AND NEW.lease_owner IS NOT NULL AND NEW.lease_owner <> 'worker-b'
+                BEGIN
+                    UPDATE outbox_event SET lease_owner = 'worker-b', lease_expires_at = NEW.lease_expires_at + 3600000
+                    WHERE outbox_event_id = NEW.outbox_event_id;
+                END""".formatted(stolen)));
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(state), Workers.fast());
+
+        worker.start();
+
+        // the row left unread still counted as outstanding until its release went through the committer
+        await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.SENT) == 11 && !worker.busy());
+        assertThat(Sql.scalar(db, "SELECT delivery_state || ' ' || lease_owner FROM outbox_event WHERE outbox_event_id = "
+                + stolen, String.class)).isEqualTo("pending worker-b");
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM delivery_attempt WHERE outbox_event_id = " + stolen,
+                Long.class)).isZero();
+        assertThat(state.postsFor(queued.get(5).idempotencyKey())).isZero();
     }
 
     @Test
