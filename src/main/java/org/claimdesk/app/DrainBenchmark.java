@@ -106,7 +106,7 @@ public final class DrainBenchmark {
 
     private static Measured round(Path seeded, Path dir, Duration latency, WorkerSettings settings, int events) {
         double baselineSeconds = baselineRun(copy(seeded, dir.resolve("baseline.db")), events);
-        double fullWorkSeconds = fullWorkRun(copy(seeded, dir.resolve("full.db")), events);
+        double fullWorkSeconds = fullWorkRun(copy(seeded, dir.resolve("full.db")));
         Path file = copy(seeded, dir.resolve("worker.db"));
         double seconds = workerRun(file, events, latency, settings);
         long[] latencies = latencies(file);
@@ -214,7 +214,7 @@ public final class DrainBenchmark {
      * 100 at a time, then per event the row, the claim, a history entry and an attempt; 100 events per
      * transaction.
      */
-    private static double fullWorkRun(Path file, int events) {
+    private static double fullWorkRun(Path file) {
         try (Database db = Database.open(file)) {
             return db.jdbi().withHandle(h -> {
                 Connection c = h.getConnection();
