@@ -321,12 +321,8 @@ public final class DeliveryStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        StringBuilder json = new StringBuilder(ids.size() * 8).append('[');
-        for (int i = 0; i < ids.size(); i++) {
-            json.append(i == 0 ? "" : ",").append(ids.get(i).longValue());
-        }
         return handle.createQuery(LEASED)
-                .bind("ids", json.append(']').toString())
+                .bind("ids", Json.write(ids))
                 .bind("owner", owner)
                 .map((rs, ctx) -> new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getString(5), rs.getInt(6), rs.getInt(7), Instant.ofEpochMilli(rs.getLong(8)),
