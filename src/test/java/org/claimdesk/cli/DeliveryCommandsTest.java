@@ -209,6 +209,14 @@ class DeliveryCommandsTest {
     }
 
     @Test
+    void benchDrainRefusesAWarmUpItCannotRun() {
+        Run tooMany = run("bench", "drain", "--events", "10", "--warmup-rounds", "11");
+
+        assertThat(tooMany.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(tooMany.err()).contains("the benchmark takes between 0 and 10 warm-up rounds, got 11");
+    }
+
+    @Test
     void stateSimServesTheContractOverHttpForADrain() throws Exception {
         submitted(4);
         StringWriter simOut = new StringWriter();
