@@ -72,6 +72,8 @@ public final class DeliveryWorker implements WorkerControl {
     static final Duration LEASE_MARGIN = Duration.ofMillis(100);
     static final long PUBLISH_EVERY_MS = 100;
     private static final long COUNTS_EVERY_MS = 250;
+    /** Row counts of a worker not started (or stopped): the console shows them before it is started. */
+    private static final long STOPPED_COUNTS_EVERY_MS = 2_000;
     private static final long SENT_TOTAL_EVERY_MS = 2_000;
     private static final int MAX_BATCH = 1_000;
     /** Most rows leased and unfinished at once, however fast the state answers. */
@@ -176,6 +178,8 @@ public final class DeliveryWorker implements WorkerControl {
         this.senders.allowCoreThreadTimeOut(true);
         this.committer = new NamedThreads("claimdesk-delivery-commit").newThread(this::commitLoop);
         control.execute(this::prepare);
+        // from the start, so that a worker not started yet shows the rows waiting for it
+        publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -234,7 +238,6 @@ public final class DeliveryWorker implements WorkerControl {
                     "claimdesk-delivery-checkpoint");
             committer.start();
             scheduleTicks(settings.interval());
-            publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
         }
         LOG.info("delivery worker {} started against {}", workerId, state.endpoint());
     }
@@ -931,7 +934,11 @@ public final class DeliveryWorker implements WorkerControl {
     private void publishTick() {
         try {
             long nowMs = System.currentTimeMillis();
-            if (nowMs - countsAt >= COUNTS_EVERY_MS) {
+            boolean stopped;
+            synchronized (lock) {
+                stopped = runState == RunState.STOPPED;
+            }
+            if (nowMs - countsAt >= (stopped ? STOPPED_COUNTS_EVERY_MS : COUNTS_EVERY_MS)) {
                 Instant now = clock.instant();
                 counts = database.read(h -> store.counts(h, now));
                 countsAt = nowMs;

@@ -14,6 +14,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
@@ -422,6 +423,26 @@ class DeliveryWorkerTest {
         assertThat(Sql.scalar(db, "SELECT count(*) FROM delivery_attempt WHERE outbox_event_id = " + stolen,
                 Long.class)).isZero();
         assertThat(state.postsFor(queued.get(5).idempotencyKey())).isZero();
+    }
+
+    @Test
+    void aWorkerNotStartedYetShowsTheRowsWaitingForItAndSendsNothing() {
+        List<SubmitResult> queued = Outbox.submitted(db, 7);
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed', last_error = 'x'"
+                + " WHERE outbox_event_id IN (?, ?)", queued.get(0).outboxEventId(), queued.get(1).outboxEventId()));
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(state), Workers.fast());
+        List<WorkerSnapshot> seen = new CopyOnWriteArrayList<>();
+        worker.addListener(seen::add);
+
+        await().atMost(WAIT).until(() -> worker.snapshot().pending() == 5);
+        WorkerSnapshot snapshot = worker.snapshot();
+        assertThat(snapshot.runState()).isEqualTo(RunState.STOPPED);
+        assertThat(snapshot.due()).isEqualTo(5);
+        assertThat(snapshot.failedTotal()).isEqualTo(2);
+        await().atMost(WAIT).until(() -> seen.stream().anyMatch(s -> s.pending() == 5 && s.failedTotal() == 2));
+        assertThat(state.posts()).isEmpty();
+        assertThat(Outbox.count(db, DeliveryState.PENDING)).isEqualTo(5);
     }
 
     @Test
