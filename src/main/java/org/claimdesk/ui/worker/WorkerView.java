@@ -114,6 +114,11 @@ public final class WorkerView {
             }
         });
         rateValueAxis.setMinorTickVisible(false);
+        // bounds set by redraw: autoranging collapses the axis to 0..0 while every rate is zero
+        rateValueAxis.setAutoRanging(false);
+        rateValueAxis.setLowerBound(0);
+        rateValueAxis.setUpperBound(rateAxisTop(0));
+        rateValueAxis.setTickUnit(rateAxisTop(0) / 5);
         rateTimeAxis.setMinorTickVisible(false);
         sentSeries.setName("Sent");
         failedSeries.setName("Failed attempts");
@@ -175,5 +180,24 @@ public final class WorkerView {
         int span = Math.max(60, Math.min(WorkerViewModel.CHART_SECONDS, points.size()));
         rateTimeAxis.setLowerBound(-span);
         rateTimeAxis.setTickUnit(span <= 60 ? 10 : 30);
+        double highest = 0;
+        for (RateHistory.Point p : points) {
+            highest = Math.max(highest, Math.max(p.sent(), p.failed()));
+        }
+        double top = rateAxisTop(highest);
+        rateValueAxis.setUpperBound(top);
+        rateValueAxis.setTickUnit(top / 5);
+    }
+
+    /** The rate axis's top: at least 10 per second, above the highest rate, at 1, 2 or 5 times a power of ten. */
+    static double rateAxisTop(double highest) {
+        double wanted = Math.max(10, highest * 1.1);
+        double power = Math.pow(10, Math.floor(Math.log10(wanted)));
+        for (int step : new int[] {1, 2, 5}) {
+            if (step * power >= wanted) {
+                return step * power;
+            }
+        }
+        return 10 * power;
     }
 }

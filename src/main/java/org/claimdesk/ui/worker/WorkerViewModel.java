@@ -180,7 +180,11 @@ public final class WorkerViewModel {
             drainText.set(Formats.count(s.drainDone()) + " / " + Formats.count(s.drainTotal()) + " delivered or settled");
         } else {
             drainProgress.set(0);
-            drainText.set(s.due() > 0 ? Formats.count(s.due()) + " due, waiting for the next tick" : "No drain under way");
+            drainText.set(s.due() <= 0 ? "No drain under way" : Formats.count(s.due()) + " due, " + switch (s.runState()) {
+                case STOPPED -> "delivered once the worker is started";
+                case PAUSED -> "waiting while the worker is paused";
+                case RUNNING -> "waiting for the next tick";
+            });
         }
         countersText.set("Sent " + Formats.count(s.sentThisRun()) + " · retried " + Formats.count(s.retriedThisRun())
                 + " · failed " + Formats.count(s.failedThisRun()) + " · attempts " + Formats.count(s.attemptsThisRun())

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.css.PseudoClass;
 import javafx.scene.Node;
+import javafx.scene.chart.NumberAxis;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableCell;
@@ -23,6 +24,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.main.Page;
 import org.claimdesk.ui.outbox.OutboxRow;
 import org.claimdesk.ui.outbox.OutboxTriage;
@@ -146,6 +148,12 @@ class ConsoleFlowsTest extends ConsoleFxTest {
                 queries.claim(claim.claimId()).orElseThrow().status() == ClaimStatus.SUBMITTING);
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        long pending = queries.countOutboxByState().getOrDefault(DeliveryState.PENDING, 0);
+        waitUntil("the worker, not started yet, shows the rows waiting for it", () ->
+                robot.lookup("#pendingLabel").queryAs(Label.class).getText().equals(Formats.count(pending))
+                && robot.lookup("#drainLabel").queryAs(Label.class).getText().endsWith("delivered once the worker is started"));
+        assertThat(robot.lookup("#rateValueAxis").queryAs(NumberAxis.class).getUpperBound())
+                .as("the rate axis keeps its scale while nothing is delivered").isEqualTo(10);
         ProgressBar bar = robot.lookup("#drainProgress").queryAs(ProgressBar.class);
         AtomicReference<Double> highest = new AtomicReference<>(0.0);
         fx(() -> bar.progressProperty().addListener((obs, old, v) -> {

@@ -60,6 +60,16 @@ class WorkerViewModelTest {
     }
 
     @Test
+    void rowsDueWithNoDrainSayWhatTheyWaitFor() {
+        worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:00Z"), 0, 0, 0, 0));
+        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, waiting for the next tick");
+        worker.publish(worker.with(WorkerSnapshot.RunState.PAUSED, "paused by tester", false));
+        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, waiting while the worker is paused");
+        worker.publish(worker.with(WorkerSnapshot.RunState.STOPPED, null, false));
+        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, delivered once the worker is started");
+    }
+
+    @Test
     void theChartGetsOnePointPerFinishedSecond() {
         Instant t = Instant.ofEpochSecond(worker.snapshot().at().getEpochSecond() + 3);
         worker.publish(FakeWorker.running(t, 0, 100, 0, 0));
