@@ -77,6 +77,11 @@ public final class AuditedWorker implements WorkerControl {
     }
 
     @Override
+    public void refreshCounts() {
+        worker.refreshCounts();
+    }
+
+    @Override
     public WorkerSettings settings() {
         return worker.settings();
     }

@@ -72,8 +72,6 @@ public final class DeliveryWorker implements WorkerControl {
     static final Duration LEASE_MARGIN = Duration.ofMillis(100);
     static final long PUBLISH_EVERY_MS = 100;
     private static final long COUNTS_EVERY_MS = 250;
-    /** Row counts of a worker not started (or stopped): the console shows them before it is started. */
-    private static final long STOPPED_COUNTS_EVERY_MS = 2_000;
     private static final long SENT_TOTAL_EVERY_MS = 2_000;
     private static final int MAX_BATCH = 1_000;
     /** Most rows leased and unfinished at once, however fast the state answers. */
@@ -178,8 +176,6 @@ public final class DeliveryWorker implements WorkerControl {
         this.senders.allowCoreThreadTimeOut(true);
         this.committer = new NamedThreads("claimdesk-delivery-commit").newThread(this::commitLoop);
         control.execute(this::prepare);
-        // from the start, so that a worker not started yet shows the rows waiting for it
-        publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -238,6 +234,7 @@ public final class DeliveryWorker implements WorkerControl {
                     "claimdesk-delivery-checkpoint");
             committer.start();
             scheduleTicks(settings.interval());
+            publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
         }
         LOG.info("delivery worker {} started against {}", workerId, state.endpoint());
     }
@@ -275,6 +272,23 @@ public final class DeliveryWorker implements WorkerControl {
         }
         LOG.info("delivery worker {} resumed", workerId);
         requestFill();
+    }
+
+    /**
+     * Reads the row counts now, on the publisher thread, and publishes them. A worker counts its rows
+     * only while it runs; the console asks this of a worker not started yet when staff open its page.
+     */
+    @Override
+    public void refreshCounts() {
+        try {
+            publisher.execute(() -> {
+                countsAt = 0;
+                sentTotalAt = 0;
+                publishTick();
+            });
+        } catch (RejectedExecutionException closing) {
+            LOG.debug("delivery worker {}: counts not refreshed, the worker is closed", workerId);
+        }
     }
 
     @Override
@@ -934,11 +948,7 @@ public final class DeliveryWorker implements WorkerControl {
     private void publishTick() {
         try {
             long nowMs = System.currentTimeMillis();
-            boolean stopped;
-            synchronized (lock) {
-                stopped = runState == RunState.STOPPED;
-            }
-            if (nowMs - countsAt >= (stopped ? STOPPED_COUNTS_EVERY_MS : COUNTS_EVERY_MS)) {
+            if (nowMs - countsAt >= COUNTS_EVERY_MS) {
                 Instant now = clock.instant();
                 counts = database.read(h -> store.counts(h, now));
                 countsAt = nowMs;

@@ -20,6 +20,9 @@ public interface WorkerControl extends AutoCloseable {
     /** Looks for due rows now instead of at the next tick. */
     void drainNow();
 
+    /** Counts pending, due and failed rows now and publishes them (a worker counts only while it runs). */
+    void refreshCounts();
+
     WorkerSettings settings();
 
     /** Takes effect from the next tick. */

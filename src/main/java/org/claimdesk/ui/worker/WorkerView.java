@@ -132,6 +132,7 @@ public final class WorkerView {
         });
         workerPage.visibleProperty().addListener((obs, old, shown) -> {
             if (shown) {
+                model.shown();
                 redraw();
             }
         });

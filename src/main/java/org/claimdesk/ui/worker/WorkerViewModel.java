@@ -78,6 +78,17 @@ public final class WorkerViewModel {
         worker.removeListener(listener);
     }
 
+    /**
+     * The page came on screen. A worker counts its rows only while it runs, so one not started yet is
+     * asked to count them once, for the page to show what waits for it.
+     */
+    public void shown() {
+        WorkerSnapshot s = snapshot.get();
+        if (s == null || s.runState() == WorkerSnapshot.RunState.STOPPED) {
+            worker.refreshCounts();
+        }
+    }
+
     // ---- outputs ------------------------------------------------------------------------------------
 
     public ReadOnlyObjectProperty<WorkerSnapshot> snapshotProperty() {

@@ -39,6 +39,11 @@ public final class FakeWorker implements WorkerControl {
     }
 
     @Override
+    public void refreshCounts() {
+        commands.add("refreshCounts");
+    }
+
+    @Override
     public WorkerSettings settings() {
         return settings;
     }

@@ -60,6 +60,15 @@ class WorkerViewModelTest {
     }
 
     @Test
+    void showingThePageAsksAWorkerNotStartedToCountItsRowsAndARunningOneNothing() {
+        model.shown();
+        assertThat(worker.commands).containsExactly("refreshCounts");
+        model.start();
+        model.shown();
+        assertThat(worker.commands).containsExactly("refreshCounts", "start");
+    }
+
+    @Test
     void rowsDueWithNoDrainSayWhatTheyWaitFor() {
         worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:00Z"), 0, 0, 0, 0));
         assertThat(model.drainTextProperty().get()).isEqualTo("10 due, waiting for the next tick");
