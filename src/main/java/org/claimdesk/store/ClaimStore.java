@@ -119,7 +119,7 @@ public final class ClaimStore {
             order.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
         }
         // A page reads its ids first, ordered and cut with only the sort columns in hand, then its rows: a search
-        // matching 12,000 claims sorted 200 whole rows instead of 12,000 (30 -> 11 ms on 100,000 claims).
+        // matching 12,000 claims sorts 200 whole rows, not 12,000.
         boolean paged = query.limit() > 0;
         StringBuilder sql = new StringBuilder(paged
                 ? "SELECT * FROM claim WHERE claim_id IN (SELECT claim_id FROM claim" : "SELECT * FROM claim");

@@ -22,8 +22,8 @@ import java.util.function.LongConsumer;
  */
 final class MultiRowStatement implements AutoCloseable {
     /**
-     * Powers of two, so that any list runs in at most eight executions: with sizes 128, 16 and 1 a batch of
-     * a few rows (a state answering in tens of milliseconds) ran row by row, and a one-row
+     * Powers of two, so that any list runs in at most eight executions and a batch of a few rows (a state
+     * answering in tens of milliseconds) does not run row by row: a one-row
      * {@code UPDATE … FROM (VALUES …) … RETURNING} costs nearly what a sixteen-row one does.
      */
     static final int[] CHUNKS = {128, 64, 32, 16, 8, 4, 2, 1};

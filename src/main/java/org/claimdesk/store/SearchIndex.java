@@ -4,10 +4,9 @@ import java.util.function.Supplier;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The claims' trigram search index ({@code claim_search}, schema version 3) during a bulk load. Row by row,
- * the insert trigger costs about 60 us per claim when other tables are written in between (100,000 demo
- * claims: 4.1 s of generation became 10.4 s); built once from the loaded claims it takes about half a
- * second.
+ * The claims' trigram search index ({@code claim_search}, schema version 3) during a bulk load. Kept up row
+ * by row by its insert trigger while other tables are written in between, the index costs a bulk load far
+ * more than building it once from the loaded claims does (docs/benchmarks.md, demo data).
  */
 public final class SearchIndex {
     private static final String INSERT_TRIGGER = "claim_search_insert";

@@ -13,10 +13,8 @@ public final class Console {
     /**
      * Draw every region's background directly instead of from a cached image of it. The cache pays off on
      * a graphics card; with the software renderer (a workstation or remote session without one) drawing
-     * the cached image, scaled in nine slices, costs more than the plain fills it replaces: drawing cached
-     * backgrounds (table rows among them) took over a third of the render time while a drain refreshed the
-     * pages, and the render thread used about a fifth less CPU with them drawn directly. Set before JavaFX
-     * starts; an explicit setting wins.
+     * the cached image, scaled in nine slices, costs more than the plain fills it replaces, and table rows
+     * redraw their backgrounds at every live refresh. Set before JavaFX starts; an explicit setting wins.
      */
     static final String REGION_CACHING = "prism.disableRegionCaching";
 

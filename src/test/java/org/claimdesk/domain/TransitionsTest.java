@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class TransitionsTest {
 
-    /** The table of shared/domain.md, written out independently of the production table. */
+    /** The claims office's transition table, written out independently of the production table. */
     private static final Map<ClaimStatus, Set<ClaimStatus>> EXPECTED = Map.of(
             IDENTITY_PENDING, EnumSet.of(EVIDENCE_PENDING, WITHDRAWN),
             EVIDENCE_PENDING, EnumSet.of(IDENTITY_PENDING, READY_FOR_SUBMISSION, WITHDRAWN),

@@ -59,7 +59,7 @@ public final class Cells {
     /**
      * A coloured badge: style class {@code badge} and the pseudo-class {@code :<name in lower case>}.
      * Rows change under a cell all the time (live refresh): a pseudo-class change restyles the badge from
-     * JavaFX's cache, where a style class change had it work out the badge's CSS anew each time.
+     * JavaFX's cache, where a style class change makes it work out the badge's CSS anew each time.
      */
     public static <T> void badge(TableColumn<T, String> column, Function<T, String> name, Function<String, String> label) {
         column.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue() == null ? null : name.apply(c.getValue())));

@@ -7,10 +7,9 @@ import java.util.Arrays;
 /**
  * Binds the generated {@code equals} and {@code hashCode} of records before the FX thread needs them.
  * A record's {@code equals} and {@code hashCode} are bound on their first call, through an invokedynamic
- * site that {@code ObjectMethods} bootstraps: a few milliseconds per record type on the console's JVM,
- * which compiles with C1 only. The first refresh that compared rows in place paid it inside one pulse (at
- * the benchmark's drain start, 5.6 ms for the error groups and 5.8 ms for the outbox rows' events). Binding
- * happens once per type for the whole JVM, so calling both methods once on any thread is enough.
+ * site that {@code ObjectMethods} bootstraps, slow on the console's JVM, which compiles with C1 only. Left
+ * to the first refresh that compares rows in place, that cost falls inside one pulse on the FX thread.
+ * Binding happens once per type for the whole JVM, so calling both methods once on any thread is enough.
  */
 public final class RecordMethods {
     private RecordMethods() {

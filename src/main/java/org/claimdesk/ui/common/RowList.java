@@ -10,10 +10,9 @@ import javafx.collections.ModifiableObservableListBase;
  * positions that changed, plus rows added or removed at the end.
  *
  * <p>A {@code TableView} answers a <em>replace</em> change ({@code set(i, row)} or {@code setAll}) by throwing
- * away every cell and building new ones, CSS included: 30–100 ms on the FX thread for a page on screen,
- * each time a live refresh brought a changed row. Updated positions only make it give the cells it already
- * has their new rows. The table's selection stays on its positions: the views put it back on the same
- * rows by id after each change.
+ * away every cell and building new ones, CSS included, on the FX thread, each time a live refresh brings a
+ * changed row. Updated positions only make it give the cells it already has their new rows. The table's
+ * selection stays on its positions: the views put it back on the same rows by id after each change.
  */
 public final class RowList<T> extends ModifiableObservableListBase<T> {
     private final List<T> rows = new ArrayList<>();
