@@ -1,4 +1,4 @@
-package org.claimdesk.ui.bench;
+package org.claimdesk.bench.ui;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -1,4 +1,4 @@
-package org.claimdesk.ui.bench;
+package org.claimdesk.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.claimdesk.app.TemporaryFolders;
+import org.claimdesk.bench.ui.ConsoleBenchRun;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Json;
 
