@@ -108,7 +108,9 @@ public final class BenchCommand {
     @Command(name = "ui", description = {
         "Run the real console (headless Monocle, or the X display in $DISPLAY) on a temporary database with",
         "the given claims and outbox rows, drain rows with live refresh, and report firstFrameMs, maxFxStallMs,",
-        "filterMs and rssMb."})
+        "filterMs and rssMb. The console's JVM gets the launcher's options (javaOptions in the report): those of",
+        "the installed launcher's .cfg, or the installer's list from a development jar; set",
+        "CLAIMDESK_BENCH_JAVA_OPTIONS to give others (empty for the JVM's defaults)."})
     static final class BenchUi extends Output implements Callable<Integer> {
         @ParentCommand
         BenchCommand parent;

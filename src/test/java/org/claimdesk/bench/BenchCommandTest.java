@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.claimdesk.cli.ClaimDeskCommand;
 import org.claimdesk.store.Json;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import picocli.CommandLine;
 
 /** The bench commands as the launcher adds them to the CLI: exit codes, output, refusals. */
@@ -95,5 +98,34 @@ class BenchCommandTest {
 
         assertThat(tooMany.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(tooMany.err()).contains("the benchmark takes between 0 and 10 warm-up rounds, got 11");
+    }
+
+    /**
+     * The real console in a child JVM (headless Monocle from the test class path), on a small database: the
+     * report names the options the console ran with, and the console's JVM did run with them (its heap is
+     * bounded by the launcher's -Xmx).
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void benchUiMeasuresTheConsoleWithTheLaunchersOptionsAndReportsThem() throws Exception {
+        LauncherJavaOptions launcher = LauncherJavaOptions.choose(null, null);
+        assertThat(launcher.options()).contains("-Xmx192m");
+        BenchCommand bench = new BenchCommand((claims, outbox, drain) -> ConsoleBenchmark.run(claims, outbox, drain,
+                launcher));
+
+        long started = System.nanoTime();
+        Run run = run(bench, "bench", "ui", "--claims", "300", "--outbox", "300", "--drain", "20", "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode json = run.json();
+        List<String> options = new ArrayList<>();
+        json.get("javaOptions").forEach(o -> options.add(o.asText()));
+        assertThat(options).isEqualTo(launcher.options());
+        assertThat(json.get("javaOptionsFrom").asText()).isEqualTo(launcher.source());
+        assertThat(json.get("maxHeapMb").asLong()).isBetween(1L, 192L);
+        assertThat(json.get("firstFrameMs").asLong()).isPositive()
+                .isLessThan(Duration.ofNanos(System.nanoTime() - started).toMillis());
+        assertThat(json.get("drainTimedOut").asBoolean()).isFalse();
+        assertThat(json.get("drainRows").asInt()).isEqualTo(20);
     }
 }

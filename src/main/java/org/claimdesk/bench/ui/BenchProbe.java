@@ -291,6 +291,7 @@ final class BenchProbe {
         result.put("rssMb", procStatusMb("VmRSS"));
         result.put("peakRssMb", procStatusMb("VmHWM"));
         result.put("heapUsedMb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+        result.put("maxHeapMb", Runtime.getRuntime().maxMemory() >> 20);
         window.workerModel().pause();
         done.accept(result);
     }
