@@ -3,6 +3,7 @@ package org.claimdesk.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Consumer;
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.domain.ClaimDeskException;
@@ -27,7 +28,6 @@ import picocli.CommandLine.Option;
             BackupCommand.class,
             DrainCommand.class,
             StateSimCommand.class,
-            BenchCommand.class,
         })
 public final class ClaimDeskCommand implements java.util.concurrent.Callable<Integer> {
     public static final int EXIT_OK = 0;
@@ -50,16 +50,8 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     /** Opens the console on a database path; set by the launcher, absent in CLI-only runs. */
     private final Consumer<Path> console;
 
-    /** Measures the console ({@code bench ui}); set by the launcher, absent in CLI-only runs. */
-    final ConsoleBench consoleBench;
-
     ClaimDeskCommand(Consumer<Path> console) {
-        this(console, null);
-    }
-
-    ClaimDeskCommand(Consumer<Path> console, ConsoleBench consoleBench) {
         this.console = console;
-        this.consoleBench = consoleBench;
     }
 
     @Option(names = "--self-test", description = "Check this installation without a display: a temporary database,"
@@ -92,9 +84,18 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return newCommandLine(console).execute(args);
     }
 
-    /** As {@link #execute(Consumer, String...)}, with the console benchmark behind {@code bench ui}. */
-    public static int execute(Consumer<Path> console, ConsoleBench consoleBench, String... args) {
-        return newCommandLine(new ClaimDeskCommand(console, consoleBench)).execute(args);
+    /**
+     * As {@link #execute(Consumer, String...)}, with more top-level commands (picocli command objects) beside
+     * the product's own: the launcher adds its tooling commands this way, so that the CLI does not depend on
+     * them. Their refusals and failures go through the same handler and exit codes as the product's.
+     */
+    public static int execute(Consumer<Path> console, List<Object> moreCommands, String... args) {
+        return commandLine(console, moreCommands).execute(args);
+    }
+
+    /** The command line {@link #execute(Consumer, List, String...)} runs, for callers that set its writers. */
+    public static CommandLine commandLine(Consumer<Path> console, List<Object> moreCommands) {
+        return newCommandLine(new ClaimDeskCommand(console), moreCommands);
     }
 
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
@@ -109,7 +110,13 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     }
 
     static CommandLine newCommandLine(ClaimDeskCommand command) {
+        return newCommandLine(command, List.of());
+    }
+
+    /** The command line, {@code moreCommands} added before the settings, which apply to the commands present. */
+    static CommandLine newCommandLine(ClaimDeskCommand command, List<Object> moreCommands) {
         CommandLine cl = new CommandLine(command);
+        moreCommands.forEach(cl::addSubcommand);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {

@@ -29,7 +29,8 @@ public final class Console {
 
     /**
      * Opens the console with other services and settings folder, and {@code onShown} called on the FX thread
-     * once the window is up (for the benchmark).
+     * once the window is up: the extension point for a caller that drives or watches the window (the
+     * benchmark and the start-up training in {@code org.claimdesk.bench}); the console itself passes nothing.
      */
     public static void open(Path databaseFile, Function<Path, ConsoleServices> services, Path settingsDirectory,
             Consumer<ConsoleWindow> onShown) {

@@ -4,8 +4,10 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AuditedWorker;
+import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Operators;
 import org.claimdesk.app.OutboxOperations;
 import org.claimdesk.app.Queries;
@@ -88,6 +90,16 @@ public record ConsoleServices(
 
     public String endpoint() {
         return state.endpoint();
+    }
+
+    /** The open database's file. */
+    public Path databaseFile() {
+        return database.path();
+    }
+
+    /** The demo data a first start fills an empty database with, dated from {@code today}. */
+    public DemoData demoData(LocalDate today) {
+        return new DemoData(database, today, DeadlineSettings.current());
     }
 
     /** Stops the worker (finishing or releasing its leases), then closes the state client and the database. */

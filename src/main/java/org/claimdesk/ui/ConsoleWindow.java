@@ -86,7 +86,8 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
-        main = new MainViewModel(services.database(), services.queries(), tasks, services.actor(), services.endpoint());
+        main = new MainViewModel(services.databaseFile(), services::demoData, services.queries(), tasks,
+                services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
         outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
         worker = new WorkerViewModel(services.worker(), tasks, services.actor());
@@ -129,7 +130,7 @@ public final class ConsoleWindow {
         scene = new Scene(mainLoaded.root(), settings.width, settings.height);
         scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
         stage.setScene(scene);
-        stage.setTitle("ClaimDesk — " + services.database().path().getFileName());
+        stage.setTitle("ClaimDesk — " + services.databaseFile().getFileName());
         stage.setMinWidth(960);
         stage.setMinHeight(600);
         placeWindow();

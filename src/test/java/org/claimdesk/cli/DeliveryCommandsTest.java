@@ -190,33 +190,6 @@ class DeliveryCommandsTest {
     }
 
     @Test
-    void benchDrainReportsThroughputLatencyAndTheBaselineSideBySide() throws Exception {
-        Run run = run("bench", "drain", "--events", "300", "--latency-ms", "0", "--concurrency", "4",
-                "--warmup-rounds", "1", "--json");
-
-        assertThat(run.exit()).as(run.err()).isZero();
-        JsonNode json = run.json();
-        assertThat(json.get("events").asInt()).isEqualTo(300);
-        assertThat(json.get("warmupRounds")).hasSize(1);
-        assertThat(json.get("warmupRounds").get(0).get("ratioToBaseline").asDouble()).isPositive();
-        assertThat(json.get("seconds").asDouble()).isPositive();
-        assertThat(json.get("eventsPerSecond").asDouble()).isPositive();
-        assertThat(json.get("p99Ms").asLong()).isGreaterThanOrEqualTo(json.get("p50Ms").asLong());
-        assertThat(json.get("baselineEventsPerSecond").asDouble()).isPositive();
-        assertThat(json.get("ratioToBaseline").asDouble())
-                .isCloseTo(json.get("eventsPerSecond").asDouble() / json.get("baselineEventsPerSecond").asDouble(),
-                        org.assertj.core.data.Offset.offset(1e-6));
-    }
-
-    @Test
-    void benchDrainRefusesAWarmUpItCannotRun() {
-        Run tooMany = run("bench", "drain", "--events", "10", "--warmup-rounds", "11");
-
-        assertThat(tooMany.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-        assertThat(tooMany.err()).contains("the benchmark takes between 0 and 10 warm-up rounds, got 11");
-    }
-
-    @Test
     void stateSimServesTheContractOverHttpForADrain() throws Exception {
         submitted(4);
         StringWriter simOut = new StringWriter();

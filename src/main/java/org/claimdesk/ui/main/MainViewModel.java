@@ -1,8 +1,10 @@
 package org.claimdesk.ui.main;
 
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Function;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -17,13 +19,11 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
-import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.ClaimQuery;
-import org.claimdesk.store.Database;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.TaskRunner;
@@ -37,7 +37,8 @@ public final class MainViewModel {
     public static final int DEMO_CLAIMS = Integer.getInteger("claimdesk.demoClaims", 5_000);
     public static final long DEMO_SEED = 20_261_130L;
 
-    private final Database database;
+    private final Path databaseFile;
+    private final Function<LocalDate, DemoData> demoData;
     private final Queries queries;
     private final TaskRunner tasks;
     private final String actor;
@@ -64,12 +65,18 @@ public final class MainViewModel {
     private boolean countsInFlight;
     private long lastActivity = -1;
 
-    public MainViewModel(Database database, Queries queries, TaskRunner tasks, String actor, String endpointName) {
-        this.database = database;
+    /**
+     * @param databaseFile the open database's file, for the status bar
+     * @param demoData the demo data an empty database gets, dated from the given day
+     */
+    public MainViewModel(Path databaseFile, Function<LocalDate, DemoData> demoData, Queries queries, TaskRunner tasks,
+            String actor, String endpointName) {
+        this.databaseFile = databaseFile;
+        this.demoData = demoData;
         this.queries = queries;
         this.tasks = tasks;
         this.actor = actor;
-        this.databasePath.set(database.path().toString());
+        this.databasePath.set(databaseFile.toString());
         this.endpoint.set(endpointName);
         page.addListener((obs, old, shown) -> {
             if (ready.get()) {
@@ -169,7 +176,7 @@ public final class MainViewModel {
             }
             p.update(0, DEMO_CLAIMS, "This database is empty: generating demo data");
             LocalDate today = queries.today();
-            return new DemoData(database, today, DeadlineSettings.current())
+            return demoData.apply(today)
                     .generate(DEMO_CLAIMS, DEMO_SEED, n -> p.update(n, DEMO_CLAIMS, "Generating demo claims"));
         }, (DemoData.Summary summary) -> {
             if (summary != null) {
@@ -184,7 +191,7 @@ public final class MainViewModel {
             onReady.run();
         }, e -> {
             startupText.set("");
-            notice.set(Notice.error("prepare the database " + database.path(), e));
+            notice.set(Notice.error("prepare the database " + databaseFile, e));
         }, update -> {
             startupProgress.set(update.fraction());
             startupText.set(update.message() + " (" + Formats.count(update.done()) + " of "

@@ -26,7 +26,8 @@ class MainViewModelTest {
         try (Database db = TestDatabases.demo(dir, 0)) {
             Queries queries = TestDatabases.queries(db);
             DirectTaskRunner tasks = new DirectTaskRunner();
-            MainViewModel model = new MainViewModel(db, queries, tasks, "tester", "simulated state");
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, tasks, "tester",
+                    "simulated state");
             List<String> ready = new ArrayList<>();
             assertThat(model.readyProperty().get()).isFalse();
 
@@ -51,7 +52,8 @@ class MainViewModelTest {
     void aDatabaseWithClaimsIsLeftAloneAndHasNoBanner() {
         try (Database db = TestDatabases.demo(dir, 50)) {
             Queries queries = TestDatabases.queries(db);
-            MainViewModel model = new MainViewModel(db, queries, new DirectTaskRunner(), "tester", "simulated state");
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, new DirectTaskRunner(),
+                    "tester", "simulated state");
             model.start(() -> { });
             assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(50);
             assertThat(model.demoBannerProperty().get()).isNull();
@@ -62,8 +64,8 @@ class MainViewModelTest {
     @Test
     void theStatusBarFollowsTheWorker() {
         try (Database db = TestDatabases.demo(dir, 10)) {
-            MainViewModel model = new MainViewModel(db, TestDatabases.queries(db), new DirectTaskRunner(), "tester",
-                    "simulated state");
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+                    new DirectTaskRunner(), "tester", "simulated state");
             assertThat(model.endpointProperty().get()).isEqualTo("simulated state");
             FakeWorker worker = new FakeWorker();
             model.applyWorker(worker.with(WorkerSnapshot.RunState.PAUSED, "401", true));
@@ -77,8 +79,8 @@ class MainViewModelTest {
     @Test
     void theTickRefreshesThePageOnScreenOnlyWhenDeliveriesMoved() {
         try (Database db = TestDatabases.demo(dir, 10)) {
-            MainViewModel model = new MainViewModel(db, TestDatabases.queries(db), new DirectTaskRunner(), "tester",
-                    "simulated state");
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+                    new DirectTaskRunner(), "tester", "simulated state");
             List<Page> refreshed = new ArrayList<>();
             for (Page p : Page.values()) {
                 model.onRefresh(p, () -> refreshed.add(p));

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.util.function.Function;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Workflow;
@@ -24,6 +26,11 @@ public final class TestDatabases {
             new DemoData(db, LocalDate.now(ZoneId.systemDefault()), Deadlines.statutory()).generate(claims, SEED, n -> { });
         }
         return db;
+    }
+
+    /** The demo data a first start gives {@code db}, as the console's services make it. */
+    public static Function<LocalDate, DemoData> demoData(Database db) {
+        return today -> new DemoData(db, today, DeadlineSettings.current());
     }
 
     public static Queries queries(Database db) {

@@ -1,4 +1,4 @@
-package org.claimdesk.ui.bench;
+package org.claimdesk.bench.ui;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -291,6 +291,7 @@ final class BenchProbe {
         result.put("rssMb", procStatusMb("VmRSS"));
         result.put("peakRssMb", procStatusMb("VmHWM"));
         result.put("heapUsedMb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+        result.put("maxHeapMb", Runtime.getRuntime().maxMemory() >> 20);
         window.workerModel().pause();
         done.accept(result);
     }

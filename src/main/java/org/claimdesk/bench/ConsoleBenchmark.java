@@ -1,4 +1,4 @@
-package org.claimdesk.ui.bench;
+package org.claimdesk.bench;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,21 +13,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.claimdesk.app.TemporaryFolders;
+import org.claimdesk.bench.ui.ConsoleBenchRun;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Json;
 
 /**
  * {@code claimdesk bench ui}: prepares a temporary database, runs the real console on it in a child JVM
- * (under the X display in {@code $DISPLAY}, else headless Monocle when it is on the class path) and returns
- * what the child measured, with the set-up figures.
+ * (under the X display in {@code $DISPLAY}, else headless Monocle when it is on the class path) with the
+ * launcher's JVM options ({@link LauncherJavaOptions}) and returns what the child measured, with the set-up
+ * figures and the options it ran with.
  */
 public final class ConsoleBenchmark {
     static final long CHILD_LIMIT_MINUTES = 15;
-    /** Extra JVM options for the measured console, e.g. "-Xmx256m -XX:+UseSerialGC". */
-    public static final String JAVA_OPTIONS_ENV = "CLAIMDESK_BENCH_JAVA_OPTIONS";
     /**
      * When set (to anything), the measured console's output is copied to this process's standard error:
-     * for diagnostics such as {@code -Djavafx.pulseLogger=true} passed through {@link #JAVA_OPTIONS_ENV}.
+     * for diagnostics such as {@code -Djavafx.pulseLogger=true} passed through
+     * {@value LauncherJavaOptions#OVERRIDE_ENV}.
      */
     public static final String ECHO_ENV = "CLAIMDESK_BENCH_ECHO";
 
@@ -35,6 +36,10 @@ public final class ConsoleBenchmark {
     }
 
     public static Map<String, Object> run(int claims, int outbox, int drain) {
+        return run(claims, outbox, drain, LauncherJavaOptions.current());
+    }
+
+    static Map<String, Object> run(int claims, int outbox, int drain, LauncherJavaOptions javaOptions) {
         Path dir;
         try {
             dir = Files.createTempDirectory("claimdesk-bench-ui");
@@ -56,11 +61,11 @@ public final class ConsoleBenchmark {
                         + " class path)");
             }
             result.put("display", monocle ? "Monocle headless" : "X display " + display);
-            String options = System.getenv(JAVA_OPTIONS_ENV);
-            result.put("javaOptions", options == null ? "" : options.strip());
+            result.put("javaOptions", javaOptions.options());
+            result.put("javaOptionsFrom", javaOptions.source());
             result.put("concurrency", ConsoleBenchRun.CONCURRENCY);
             result.put("stateLatencyMs", ConsoleBenchRun.LATENCY.toMillis());
-            result.putAll(child(dir, db, drain, monocle));
+            result.putAll(child(dir, db, drain, monocle, javaOptions.options()));
             return result;
         } finally {
             TemporaryFolders.deleteQuietly(dir);
@@ -77,15 +82,12 @@ public final class ConsoleBenchmark {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle) {
+    private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle, List<String> javaOptions) {
         // the JVM's own java, not this process's command: from an installation that is the native launcher
         String java = Path.of(System.getProperty("java.home"), "bin",
                 System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw", "-Dclaimdesk.operator=bench"));
-        String options = System.getenv(JAVA_OPTIONS_ENV);
-        if (options != null && !options.isBlank()) {
-            command.addAll(List.of(options.strip().split("\\s+")));
-        }
+        command.addAll(javaOptions);
         if (monocle) {
             command.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless",
                     "-Dheadless.geometry=1600x1000-32", "-Dprism.text=t2k"));

@@ -1,11 +1,10 @@
-package org.claimdesk.cli;
+package org.claimdesk.bench;
 
 import java.util.Map;
 
 /**
  * {@code claimdesk bench ui}: runs the real console on a generated database and returns its measurements
- * (names to numbers, in the order they should be printed). Supplied by the launcher; the CLI itself knows
- * nothing of the console.
+ * (names to values, in the order they should be printed).
  */
 @FunctionalInterface
 public interface ConsoleBench {

@@ -1,4 +1,4 @@
-package org.claimdesk.ui;
+package org.claimdesk.bench.ui;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,6 +9,9 @@ import java.util.List;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
 import org.claimdesk.app.TemporaryFolders;
+import org.claimdesk.ui.Console;
+import org.claimdesk.ui.ConsoleServices;
+import org.claimdesk.ui.ConsoleWindow;
 import org.claimdesk.ui.main.Page;
 
 /**

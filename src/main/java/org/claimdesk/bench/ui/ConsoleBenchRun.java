@@ -1,4 +1,4 @@
-package org.claimdesk.ui.bench;
+package org.claimdesk.bench.ui;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,9 +17,9 @@ import org.claimdesk.ui.ConsoleServices;
  * {@code CONSOLE-BENCH <json>}, when the probe is done.
  */
 public final class ConsoleBenchRun {
-    static final String MARKER = "CONSOLE-BENCH ";
-    static final int CONCURRENCY = 16;
-    static final Duration LATENCY = Duration.ofMillis(20);
+    public static final String MARKER = "CONSOLE-BENCH ";
+    public static final int CONCURRENCY = 16;
+    public static final Duration LATENCY = Duration.ofMillis(20);
 
     private ConsoleBenchRun() {
     }

@@ -1,21 +1,60 @@
-package org.claimdesk.cli;
+package org.claimdesk.bench;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.claimdesk.app.DrainBenchmark;
+import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.store.Json;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
+/**
+ * {@code claimdesk bench drain|ui}: the benchmarks, added to the CLI by the launcher beside the product's own
+ * commands. Their refusals reach the CLI's handler like any command's (exit 1, one line on standard error).
+ */
 @Command(name = "bench", description = "Measurements on temporary databases.", subcommands = {BenchCommand.BenchDrain.class, BenchCommand.BenchUi.class})
-final class BenchCommand {
+public final class BenchCommand {
+    private final ConsoleBench consoleBench;
+
+    /** The benchmarks as the launcher runs them: {@code bench ui} measures the real console. */
+    public BenchCommand() {
+        this(ConsoleBenchmark::run);
+    }
+
+    /** With another console measurement behind {@code bench ui}. */
+    public BenchCommand(ConsoleBench consoleBench) {
+        this.consoleBench = consoleBench;
+    }
+
+    /** What both subcommands print through: the command line's own writer, text or JSON. */
+    abstract static class Output {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        PrintWriter out() {
+            return spec.commandLine().getOut();
+        }
+
+        void printJson(Object value) {
+            try {
+                out().println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(value));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("cannot write JSON", e);
+            }
+            out().flush();
+        }
+    }
 
     @Command(name = "drain", description = {
         "Drain N pending rows against the simulated state on a temporary database, and run a plain JDBC loop doing",
         "the same two updates per event (100 per transaction) on an identical one, for comparison. Warm-up rounds",
         "of the same size come first; the last round is the one reported."})
-    static final class BenchDrain extends CliSupport implements Callable<Integer> {
+    static final class BenchDrain extends Output implements Callable<Integer> {
         @Option(names = "--events", required = true, paramLabel = "N", description = "How many SUBMITTING claims to deliver.")
         int events;
 
@@ -69,8 +108,13 @@ final class BenchCommand {
     @Command(name = "ui", description = {
         "Run the real console (headless Monocle, or the X display in $DISPLAY) on a temporary database with",
         "the given claims and outbox rows, drain rows with live refresh, and report firstFrameMs, maxFxStallMs,",
-        "filterMs and rssMb."})
-    static final class BenchUi extends CliSupport implements Callable<Integer> {
+        "filterMs and rssMb. The console's JVM gets the launcher's options (javaOptions in the report): those of",
+        "the installed launcher's .cfg, or the installer's list from a development jar; set",
+        "CLAIMDESK_BENCH_JAVA_OPTIONS to give others (empty for the JVM's defaults)."})
+    static final class BenchUi extends Output implements Callable<Integer> {
+        @ParentCommand
+        BenchCommand parent;
+
         @Option(names = "--claims", defaultValue = "100000", paramLabel = "N", description = "Claims (default ${DEFAULT-VALUE}).")
         int claims;
 
@@ -88,11 +132,7 @@ final class BenchCommand {
             if (claims < 1 || outbox < 0 || drain < 0 || drain > outbox) {
                 throw new IllegalArgumentException("need --claims >= 1 and 0 <= --drain <= --outbox");
             }
-            ConsoleBench bench = root().consoleBench;
-            if (bench == null) {
-                throw new IllegalArgumentException("bench ui needs the console: run it through the claimdesk launcher");
-            }
-            Map<String, Object> result = bench.run(claims, outbox, drain);
+            Map<String, Object> result = parent.consoleBench.run(claims, outbox, drain);
             if (json) {
                 printJson(result);
             } else {

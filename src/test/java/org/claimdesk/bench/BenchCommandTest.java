@@ -1,0 +1,131 @@
+package org.claimdesk.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.store.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/** The bench commands as the launcher adds them to the CLI: exit codes, output, refusals. */
+class BenchCommandTest {
+
+    record Run(int exit, String out, String err) {
+        JsonNode json() throws Exception {
+            return Json.mapper().readTree(out);
+        }
+    }
+
+    private static Run run(BenchCommand bench, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = ClaimDeskCommand.commandLine(null, List.of(bench));
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void benchUiRunsTheConsoleMeasurementAndPrintsItsFigures() throws Exception {
+        List<int[]> calls = new ArrayList<>();
+        BenchCommand bench = new BenchCommand((claims, outbox, drain) -> {
+            calls.add(new int[] {claims, outbox, drain});
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("firstFrameMs", 900);
+            r.put("filterMs", 40);
+            return r;
+        });
+
+        Run run = run(bench, "bench", "ui", "--claims", "1000", "--outbox", "800", "--drain", "100", "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(calls).singleElement().satisfies(c -> assertThat(c).containsExactly(1000, 800, 100));
+        assertThat(run.json().get("firstFrameMs").asInt()).isEqualTo(900);
+        assertThat(run.json().get("filterMs").asInt()).isEqualTo(40);
+    }
+
+    @Test
+    void benchUiRefusesBadSizesWithTheReason() {
+        Run run = run(new BenchCommand((a, b, c) -> Map.of()), "bench", "ui", "--outbox", "5", "--drain", "6");
+
+        assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(run.err()).contains("0 <= --drain <= --outbox");
+    }
+
+    @Test
+    void theProductCliAloneHasNoBenchCommand() {
+        StringWriter err = new StringWriter();
+        int exit = ClaimDeskCommand.execute(new PrintWriter(new StringWriter()), new PrintWriter(err), "bench", "ui");
+
+        assertThat(exit).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("Unmatched arguments").contains("'bench'");
+    }
+
+    @Test
+    void benchDrainReportsThroughputLatencyAndTheBaselineSideBySide() throws Exception {
+        Run run = run(new BenchCommand(), "bench", "drain", "--events", "300", "--latency-ms", "0", "--concurrency", "4",
+                "--warmup-rounds", "1", "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode json = run.json();
+        assertThat(json.get("events").asInt()).isEqualTo(300);
+        assertThat(json.get("warmupRounds")).hasSize(1);
+        assertThat(json.get("warmupRounds").get(0).get("ratioToBaseline").asDouble()).isPositive();
+        assertThat(json.get("seconds").asDouble()).isPositive();
+        assertThat(json.get("eventsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("p99Ms").asLong()).isGreaterThanOrEqualTo(json.get("p50Ms").asLong());
+        assertThat(json.get("baselineEventsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("fullWorkEventsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("ratioToBaseline").asDouble())
+                .isCloseTo(json.get("eventsPerSecond").asDouble() / json.get("baselineEventsPerSecond").asDouble(),
+                        org.assertj.core.data.Offset.offset(1e-6));
+    }
+
+    @Test
+    void benchDrainRefusesAWarmUpItCannotRun() {
+        Run tooMany = run(new BenchCommand(), "bench", "drain", "--events", "10", "--warmup-rounds", "11");
+
+        assertThat(tooMany.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(tooMany.err()).contains("the benchmark takes between 0 and 10 warm-up rounds, got 11");
+    }
+
+    /**
+     * The real console in a child JVM (headless Monocle from the test class path), on a small database: the
+     * report names the options the console ran with, and the console's JVM did run with them (its heap is
+     * bounded by the launcher's -Xmx).
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void benchUiMeasuresTheConsoleWithTheLaunchersOptionsAndReportsThem() throws Exception {
+        LauncherJavaOptions launcher = LauncherJavaOptions.choose(null, null);
+        assertThat(launcher.options()).contains("-Xmx192m");
+        BenchCommand bench = new BenchCommand((claims, outbox, drain) -> ConsoleBenchmark.run(claims, outbox, drain,
+                launcher));
+
+        long started = System.nanoTime();
+        Run run = run(bench, "bench", "ui", "--claims", "300", "--outbox", "300", "--drain", "20", "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode json = run.json();
+        List<String> options = new ArrayList<>();
+        json.get("javaOptions").forEach(o -> options.add(o.asText()));
+        assertThat(options).isEqualTo(launcher.options());
+        assertThat(json.get("javaOptionsFrom").asText()).isEqualTo(launcher.source());
+        assertThat(json.get("maxHeapMb").asLong()).isBetween(1L, 192L);
+        assertThat(json.get("firstFrameMs").asLong()).isPositive()
+                .isLessThan(Duration.ofNanos(System.nanoTime() - started).toMillis());
+        assertThat(json.get("drainTimedOut").asBoolean()).isFalse();
+        assertThat(json.get("drainRows").asInt()).isEqualTo(20);
+    }
+}
