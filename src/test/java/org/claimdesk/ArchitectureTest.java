@@ -6,7 +6,11 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPac
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -19,8 +23,10 @@ import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.OwnerOnly;
 import org.claimdesk.testing.BenchUser;
+import org.claimdesk.testing.SqlOutsideStore;
 import org.claimdesk.ui.ConsoleServices;
 import org.claimdesk.ui.testing.StoreReachingViews;
+import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,8 +95,19 @@ class ArchitectureTest {
             .should().dependOnClassesThat(resideInAPackage("org.claimdesk.store..")
                     .and(not(belongToAnyOf(UI_MAY_USE_FROM_STORE))));
 
+    /** SQL lives in store: the layers above open transactions and hand the Jdbi handle to store methods. */
+    @ArchTest
+    static final ArchRule onlyStoreRunsSql = noClasses()
+            .that().resideOutsideOfPackage("org.claimdesk.store..")
+            .should().callMethodWhere(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(
+                    JavaClass.Predicates.assignableTo(Handle.class)))
+                    .and(JavaCall.Predicates.target(HasName.Predicates.nameMatching(
+                            "createQuery|createUpdate|execute|prepareBatch|createBatch|createScript|select|createCall"))))
+            .orShould().dependOnClassesThat().resideInAnyPackage("java.sql..", "org.sqlite..");
+
     private static final JavaClasses FIXTURES = new ClassFileImporter()
-            .importClasses(StoreReachingViews.Forbidden.class, StoreReachingViews.Allowed.class, BenchUser.class);
+            .importClasses(StoreReachingViews.Forbidden.class, StoreReachingViews.Allowed.class, BenchUser.class,
+                    SqlOutsideStore.class);
 
     @Test
     void theUiRuleFlagsADatabaseOutsideTheCompositionRootAndAllowsQueryRecords() {
@@ -105,5 +122,13 @@ class ArchitectureTest {
         EvaluationResult result = onlyBenchAndTheLauncherUseBench.evaluate(FIXTURES);
         assertThat(result.getFailureReport().getDetails())
                 .anySatisfy(line -> assertThat(line).contains("BenchUser").contains("BenchCommand"));
+    }
+
+    @Test
+    void theSqlRuleFlagsAQueryRunOutsideStore() {
+        EvaluationResult result = onlyStoreRunsSql.evaluate(FIXTURES);
+        assertThat(result.getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line).contains("SqlOutsideStore").contains("createQuery"))
+                .noneSatisfy(line -> assertThat(line).contains("BenchUser"));
     }
 }

@@ -121,9 +121,8 @@ public final class BulkLoader {
      * An outbox row with its id; lease fields are not written (a loaded row is not leased).
      *
      * @param retryCount the attempts that count toward the backoff and the attempt limit
-     * @param updatedAt when the row last changed
      */
-    public void outboxRow(OutboxEvent e, int retryCount, Instant updatedAt) {
+    public void outboxRow(OutboxEvent e, int retryCount) {
         run(() -> {
             outbox.setLong(1, e.outboxEventId());
             outbox.setLong(2, e.aggregateId());
@@ -138,7 +137,7 @@ public final class BulkLoader {
             outbox.setLong(11, e.createdAt().toEpochMilli());
             setMillis(outbox, 12, e.sentAt());
             outbox.setString(13, e.stateCaseId());
-            outbox.setLong(14, updatedAt.toEpochMilli());
+            outbox.setLong(14, e.updatedAt().toEpochMilli());
             outbox.addBatch();
         });
     }
