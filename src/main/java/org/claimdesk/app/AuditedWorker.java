@@ -94,6 +94,12 @@ public final class AuditedWorker implements WorkerControl {
         return held.isPresent() ? Startup.PAUSED : startWithConsole ? Startup.RUNNING : Startup.OFF;
     }
 
+    /** The pause by staff recorded in {@code database}, if any: what holds every worker on it. */
+    public static Optional<WorkerPause> pauseIn(Database database) {
+        WorkerPauseStore store = new WorkerPauseStore();
+        return database.read(store::find);
+    }
+
     /** The pause by staff in force, if any; reads no database. */
     public Optional<WorkerPause> staffPause() {
         return Optional.ofNullable(shared.pause);

@@ -2,12 +2,12 @@ package org.claimdesk.ui.common;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.function.Consumer;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
@@ -56,7 +56,7 @@ public final class UiSettingsStore {
         try {
             write(kept);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot save the console settings to " + file, e);
+            throw new ClaimDeskException("cannot save the console settings to " + file + " (" + e + ")", e);
         }
     }
 

@@ -238,7 +238,8 @@ public final class MainViewModel {
             return new WorkerStarted(worker.startWithConsole(startWorker), worker.snapshot());
         }, started -> {
             workerStartup = started.startup();
-            applyWorker(started.snapshot());
+            // the run state only: the worker publishes its counts once it has read them
+            showWorkerState(started.snapshot());
             String pause = worker.staffPause().map(MainViewModel::pausedBy).orElse("");
             if (demo != null) {
                 banner.set(demo + " " + switch (started.startup()) {
@@ -279,6 +280,12 @@ public final class MainViewModel {
         if (s == null) {
             return;
         }
+        showWorkerState(s);
+        pending.set(s.pending());
+        failed.set(s.failedTotal());
+    }
+
+    private void showWorkerState(WorkerSnapshot s) {
         endpoint.set(s.endpoint());
         workerState.set(switch (s.runState()) {
             case STOPPED -> workerStartup == AuditedWorker.Startup.OFF
@@ -288,8 +295,6 @@ public final class MainViewModel {
                     : worker.staffPause().map(p -> "Worker " + pausedBy(p)).orElse("Worker paused");
         });
         workerHeld.set(s.runState() != WorkerSnapshot.RunState.RUNNING);
-        pending.set(s.pending());
-        failed.set(s.failedTotal());
     }
 
     /**
