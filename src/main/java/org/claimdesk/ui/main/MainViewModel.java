@@ -41,8 +41,7 @@ public final class MainViewModel {
     public static final long DEMO_SEED = 20_261_130L;
     /** Who pauses the worker of a console that has just filled an empty database with demo data. */
     public static final String DEMO_PAUSE_ACTOR = "ClaimDesk";
-    public static final String DEMO_PAUSE_REASON = "demo data generated at first start: look at the demo's failures"
-            + " before deliveries change them";
+    public static final String DEMO_PAUSE_REASON = "new demo data: look at its failures before delivering";
 
     private final Database database;
     private final Queries queries;
@@ -75,6 +74,10 @@ public final class MainViewModel {
     private long lastActivity = -1;
     /** How the worker came up; null until it has. */
     private AuditedWorker.Startup workerStartup;
+    /** The demo banner without what it says of the worker; null when the database was not empty. */
+    private String demoText;
+    /** True while the banner says the worker is paused: once it runs again, that part goes. */
+    private boolean bannerSaysPaused;
 
     /**
      * @param startWorker this workstation's setting: start the delivery worker once the database is ready
@@ -241,6 +244,8 @@ public final class MainViewModel {
             // the run state only: the worker publishes its counts once it has read them
             showWorkerState(started.snapshot());
             String pause = worker.staffPause().map(MainViewModel::pausedBy).orElse("");
+            demoText = demo;
+            bannerSaysPaused = started.startup() == AuditedWorker.Startup.PAUSED;
             if (demo != null) {
                 banner.set(demo + " " + switch (started.startup()) {
                     case PAUSED -> worker.staffPause().filter(w -> w.actor().equals(DEMO_PAUSE_ACTOR)).isPresent()
@@ -295,6 +300,12 @@ public final class MainViewModel {
                     : worker.staffPause().map(p -> "Worker " + pausedBy(p)).orElse("Worker paused");
         });
         workerHeld.set(s.runState() != WorkerSnapshot.RunState.RUNNING);
+        if (bannerSaysPaused && s.runState() == WorkerSnapshot.RunState.RUNNING) {
+            bannerSaysPaused = false;
+            if (banner.get() != null) {
+                banner.set(demoText == null ? null : demoText + " The delivery worker is running.");
+            }
+        }
     }
 
     /**

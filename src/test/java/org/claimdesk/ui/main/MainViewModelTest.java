@@ -30,8 +30,8 @@ class MainViewModelTest {
             Queries queries = TestDatabases.queries(db);
             DirectTaskRunner tasks = new DirectTaskRunner();
             FakeWorker worker = new FakeWorker();
-            MainViewModel model = new MainViewModel(db, queries, audited(worker, db), true, tasks, "tester",
-                    "simulated state");
+            AuditedWorker audited = audited(worker, db);
+            MainViewModel model = new MainViewModel(db, queries, audited, true, tasks, "tester", "simulated state");
             List<String> ready = new ArrayList<>();
             assertThat(model.readyProperty().get()).isFalse();
 
@@ -58,6 +58,12 @@ class MainViewModelTest {
             int pending = queries.countOutbox(org.claimdesk.store.OutboxQuery.all().withState(DeliveryState.PENDING));
             assertThat(model.pendingProperty().get()).isEqualTo(pending);
             assertThat(model.databasePathProperty().get()).isEqualTo(db.path().toString());
+
+            audited.resume("seen the demo's failures");
+            model.applyWorker(audited.snapshot());
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker running");
+            assertThat(model.bannerProperty().get()).as("the banner no longer says the worker is paused")
+                    .startsWith("Demo data: this database was empty").endsWith("The delivery worker is running.");
             model.dismissBanner();
             assertThat(model.bannerProperty().get()).isNull();
         }
@@ -101,7 +107,8 @@ class MainViewModelTest {
         try (Database db = TestDatabases.demo(dir, 50)) {
             audited(new FakeWorker(), db).as("r.okafor").pause("state asked us to hold submissions until Monday");
             FakeWorker worker = new FakeWorker();
-            MainViewModel model = new MainViewModel(db, TestDatabases.queries(db), audited(worker, db), true,
+            AuditedWorker audited = audited(worker, db);
+            MainViewModel model = new MainViewModel(db, TestDatabases.queries(db), audited, true,
                     new DirectTaskRunner(), "tester", "simulated state");
             model.start(() -> { });
             assertThat(worker.commands).doesNotContain("start");
@@ -110,6 +117,10 @@ class MainViewModelTest {
             assertThat(model.bannerProperty().get()).startsWith("The delivery worker is paused by r.okafor at ")
                     .endsWith("state asked us to hold submissions until Monday. Submissions wait until it is resumed on"
                             + " the Worker page.");
+            audited.resume(null);
+            assertThat(worker.commands).as("resuming starts a worker held paused").contains("start");
+            model.applyWorker(audited.snapshot());
+            assertThat(model.bannerProperty().get()).as("resumed: nothing left to say").isNull();
         }
     }
 
