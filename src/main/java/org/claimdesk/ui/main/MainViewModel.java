@@ -190,7 +190,7 @@ public final class MainViewModel {
     /**
      * Checks the database: an empty one gets {@link #DEMO_CLAIMS} demo claims (with progress) and a banner
      * saying so. Then {@code whenReady} runs on the UI thread, and the worker is started (see
-     * {@link #startWorker}).
+     * {@link #bringUpWorker}).
      */
     public void start(Runnable whenReady) {
         this.onReady = whenReady;
@@ -213,7 +213,7 @@ public final class MainViewModel {
             ready.set(true);
             refreshCounts();
             onReady.run();
-            startWorker(demo);
+            bringUpWorker(demo);
         }, e -> {
             startupText.set("");
             notice.set(Notice.error("prepare the database " + database.path(), e));
@@ -233,7 +233,7 @@ public final class MainViewModel {
      * filled with demo data gets its worker paused first, so staff see the demo's failures before deliveries
      * change them; {@code demo} is the demo banner then, which the worker's state is added to.
      */
-    private void startWorker(String demo) {
+    private void bringUpWorker(String demo) {
         tasks.submit("start the delivery worker", p -> {
             if (demo != null) {
                 worker.as(DEMO_PAUSE_ACTOR).pause(DEMO_PAUSE_REASON);
