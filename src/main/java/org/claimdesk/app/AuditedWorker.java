@@ -3,27 +3,67 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.claimdesk.delivery.WorkerControl;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.delivery.WorkerSnapshot.RunState;
 import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.claimdesk.store.WorkerPauseStore;
 
 /**
- * The delivery worker as staff drive it: every settings change is written to the audit trail with
- * who made it and the settings before and after. Call {@link #updateSettings} off the FX thread.
+ * The delivery worker as staff drive it. Every settings change, pause and resumption is written to the
+ * audit trail with who made it. A pause by staff is kept in the database ({@code worker_pause}) until
+ * staff resume the worker: a console started on that database meanwhile comes up with its worker paused,
+ * never started (so it delivers nothing), and shows the pause in every snapshot. Every method that writes
+ * reads or writes the database: call them off the FX thread. Instances made by {@link #as} share the
+ * worker and its pause.
  */
 public final class AuditedWorker implements WorkerControl {
-    private final WorkerControl worker;
+    /** How the worker came up with the console. */
+    public enum Startup {
+        /** Started: it delivers. */
+        RUNNING,
+        /** Paused by staff (here or on another console), and not started until resumed. */
+        PAUSED,
+        /** Not started: this workstation's setting leaves it to staff to start it. */
+        OFF
+    }
+
+    /** What every {@link AuditedWorker} made from the same worker shares. */
+    private static final class Shared {
+        final WorkerControl worker;
+        final Object lock = new Object();
+        /** The pause by staff in force, or null. */
+        volatile WorkerPause pause;
+        /** Whether {@link #worker} was started; guarded by {@link #lock}. */
+        boolean started;
+        final Map<Consumer<WorkerSnapshot>, Consumer<WorkerSnapshot>> listeners = new ConcurrentHashMap<>();
+
+        Shared(WorkerControl worker) {
+            this.worker = worker;
+        }
+    }
+
+    private final Shared shared;
     private final Database database;
     private final Clock clock;
     private final String actor;
+    private final WorkerPauseStore pauses = new WorkerPauseStore();
 
     public AuditedWorker(WorkerControl worker, Database database, Clock clock, String actor) {
-        this.worker = worker instanceof AuditedWorker audited ? audited.worker : worker;
+        this(worker instanceof AuditedWorker audited ? audited.shared : new Shared(worker), database, clock, actor);
+    }
+
+    private AuditedWorker(Shared shared, Database database, Clock clock, String actor) {
+        this.shared = shared;
         this.database = database;
         this.clock = clock;
         this.actor = Inputs.actor(actor);
@@ -31,16 +71,170 @@ public final class AuditedWorker implements WorkerControl {
 
     /** The same worker, its changes audited under another operator's name. */
     public AuditedWorker as(String otherActor) {
-        return new AuditedWorker(worker, database, clock, otherActor);
+        return new AuditedWorker(shared, database, clock, otherActor);
     }
+
+    // ---- start-up and the pause by staff --------------------------------------------------------------
+
+    /**
+     * What a console does with its worker once the database is ready: paused when staff paused it (the pause
+     * is read from the database; the worker is not started), else started when {@code startWithConsole}, else
+     * left stopped.
+     */
+    public Startup startWithConsole(boolean startWithConsole) {
+        Optional<WorkerPause> held = database.read(pauses::find);
+        synchronized (shared.lock) {
+            if (held.isPresent()) {
+                shared.pause = held.get();
+            } else if (startWithConsole) {
+                startWorker();
+            }
+        }
+        shared.worker.refreshCounts();
+        return held.isPresent() ? Startup.PAUSED : startWithConsole ? Startup.RUNNING : Startup.OFF;
+    }
+
+    /** The pause by staff recorded in {@code database}, if any: what holds every worker on it. */
+    public static Optional<WorkerPause> pauseIn(Database database) {
+        WorkerPauseStore store = new WorkerPauseStore();
+        return database.read(store::find);
+    }
+
+    /** The pause by staff in force, if any; reads no database. */
+    public Optional<WorkerPause> staffPause() {
+        return Optional.ofNullable(shared.pause);
+    }
+
+    /**
+     * Starts the worker by hand. Refused while staff have it paused (on this console or, as the database
+     * says, on another): it is resumed instead.
+     */
+    @Override
+    public void start() {
+        Optional<WorkerPause> held = database.read(pauses::find);
+        synchronized (shared.lock) {
+            if (held.isPresent()) {
+                shared.pause = held.get();
+            }
+            if (shared.pause != null) {
+                WorkerPause p = shared.pause;
+                throw new ClaimDeskException("the worker is paused by " + p.actor() + " (" + p.reason()
+                        + "); resume it to deliver");
+            }
+            startWorker();
+        }
+    }
+
+    private void startWorker() {
+        shared.worker.start();
+        shared.started = true;
+    }
+
+    /**
+     * Pauses the worker until staff resume it, across restarts: the pause and its audit entry are written in
+     * one transaction, then deliveries stop (those under way finish). A reason is required.
+     */
+    @Override
+    public void pause(String reason) {
+        String why = Inputs.reason(reason, true);
+        WorkerPause pause = new WorkerPause(actor, clock.instant(), why);
+        synchronized (shared.lock) {
+            database.useTransaction(h -> {
+                Optional<WorkerPause> before = pauses.find(h);
+                pauses.put(h, pause);
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("running", shared.started);
+                before.ifPresent(b -> details.put("replaces", describe(b)));
+                new AuditStore().append(h, pause.at(), actor, AuditActions.WORKER_PAUSE, AuditActions.SUBJECT_WORKER,
+                        AuditActions.WORKER_ID, why, Json.write(details));
+            });
+            shared.pause = pause;
+            if (shared.started) {
+                shared.worker.pause(why);
+            }
+        }
+        shared.worker.refreshCounts();
+    }
+
+    /** Resumes without a reason; see {@link #resume(String)}. */
+    @Override
+    public void resume() {
+        resume(null);
+    }
+
+    /**
+     * Ends a pause by staff (written to the database with its audit entry, in one transaction) or by the
+     * worker itself, and delivers again: a worker that came up paused is started now. Does nothing when the
+     * worker is not paused.
+     */
+    public void resume(String reason) {
+        String why = Inputs.reason(reason, false);
+        synchronized (shared.lock) {
+            WorkerSnapshot now = shared.worker.snapshot();
+            String systemPause = now.runState() == RunState.PAUSED && now.pausedBySystem() ? now.pauseReason() : null;
+            boolean resumed = database.inTransaction(h -> {
+                Optional<WorkerPause> held = pauses.find(h);
+                if (held.isEmpty() && shared.pause == null && systemPause == null) {
+                    return false;
+                }
+                pauses.clear(h);
+                Map<String, Object> details = new LinkedHashMap<>();
+                held.or(() -> Optional.ofNullable(shared.pause)).ifPresent(p -> details.put("ends", describe(p)));
+                if (systemPause != null) {
+                    details.put("pausedBySystem", systemPause);
+                }
+                new AuditStore().append(h, clock.instant(), actor, AuditActions.WORKER_RESUME,
+                        AuditActions.SUBJECT_WORKER, AuditActions.WORKER_ID, why, Json.write(details));
+                return true;
+            });
+            if (!resumed) {
+                return;
+            }
+            shared.pause = null;
+            if (shared.started) {
+                shared.worker.resume();
+            } else {
+                startWorker();
+            }
+        }
+    }
+
+    private static Map<String, Object> describe(WorkerPause p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("pausedBy", p.actor());
+        m.put("pausedAt", p.at().toString());
+        m.put("reason", p.reason());
+        return m;
+    }
+
+    /**
+     * Writes a change of a workstation's "start the delivery worker with the console" setting to the audit
+     * trail (the setting itself is kept with the console's other settings on that workstation).
+     */
+    public void recordStartWithConsole(boolean before, boolean after, String workstation) {
+        if (before == after) {
+            return;
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("setting", "startWithConsole");
+        details.put("workstation", workstation);
+        details.put("before", before);
+        details.put("after", after);
+        database.useTransaction(h -> new AuditStore().append(h, clock.instant(), actor, AuditActions.SETTINGS_CHANGE,
+                AuditActions.SUBJECT_SETTINGS, AuditActions.WORKER_ID,
+                "start the delivery worker with the console " + (after ? "on" : "off") + " on " + workstation,
+                Json.write(details)));
+    }
+
+    // ---- settings -------------------------------------------------------------------------------------
 
     @Override
     public void updateSettings(WorkerSettings next) {
-        WorkerSettings before = worker.settings();
-        worker.updateSettings(next);
+        WorkerSettings before = shared.worker.settings();
+        shared.worker.updateSettings(next);
         if (!before.equals(next)) {
             database.useTransaction(h -> new AuditStore().append(h, clock.instant(), actor, AuditActions.SETTINGS_CHANGE,
-                    AuditActions.SUBJECT_SETTINGS, "worker", null,
+                    AuditActions.SUBJECT_SETTINGS, AuditActions.WORKER_ID, null,
                     Json.write(Map.of("before", describe(before), "after", describe(next)))));
         }
     }
@@ -56,53 +250,62 @@ public final class AuditedWorker implements WorkerControl {
         return m;
     }
 
-    @Override
-    public void start() {
-        worker.start();
-    }
-
-    @Override
-    public void pause(String reason) {
-        worker.pause(reason);
-    }
-
-    @Override
-    public void resume() {
-        worker.resume();
-    }
+    // ---- the rest, with the pause by staff shown in every snapshot -----------------------------------
 
     @Override
     public void drainNow() {
-        worker.drainNow();
+        shared.worker.drainNow();
     }
 
     @Override
     public void refreshCounts() {
-        worker.refreshCounts();
+        shared.worker.refreshCounts();
     }
 
     @Override
     public WorkerSettings settings() {
-        return worker.settings();
+        return shared.worker.settings();
     }
 
     @Override
     public WorkerSnapshot snapshot() {
-        return worker.snapshot();
+        return withStaffPause(shared.worker.snapshot());
+    }
+
+    /**
+     * {@code s} as staff see it: a worker held paused (not started, or paused by itself meanwhile) shows the
+     * pause by staff. A pause by staff outlasts the worker's own: should the worker resume itself while
+     * staff have it paused, it is paused again.
+     */
+    private WorkerSnapshot withStaffPause(WorkerSnapshot s) {
+        WorkerPause p = shared.pause;
+        if (p == null || s == null) {
+            return s;
+        }
+        if (s.runState() == RunState.RUNNING) {
+            shared.worker.pause(p.reason());
+        }
+        return s.runState() == RunState.PAUSED && !s.pausedBySystem() ? s : s.withRunState(RunState.PAUSED, p.reason(), false);
     }
 
     @Override
     public void addListener(Consumer<WorkerSnapshot> listener) {
-        worker.addListener(listener);
+        Consumer<WorkerSnapshot> shown = s -> listener.accept(withStaffPause(s));
+        if (shared.listeners.putIfAbsent(listener, shown) == null) {
+            shared.worker.addListener(shown);
+        }
     }
 
     @Override
     public void removeListener(Consumer<WorkerSnapshot> listener) {
-        worker.removeListener(listener);
+        Consumer<WorkerSnapshot> shown = shared.listeners.remove(listener);
+        if (shown != null) {
+            shared.worker.removeListener(shown);
+        }
     }
 
     @Override
     public void close() {
-        worker.close();
+        shared.worker.close();
     }
 }

@@ -27,6 +27,22 @@ public final class Operators {
         return System.getProperty("user.name", "staff");
     }
 
+    /**
+     * This workstation's name as the audit trail gives it: the host name (which may ask the resolver: call
+     * off the FX thread), else "this workstation".
+     */
+    public static String workstation() {
+        String env = System.getenv(System.getProperty("os.name", "").startsWith("Windows") ? "COMPUTERNAME" : "HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "this workstation";
+        }
+    }
+
     /** Checks a name the way every audited action does; returns it trimmed. */
     public static String check(String name) {
         return Inputs.actor(name);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.delivery.Drain;
 import org.claimdesk.delivery.StateAdapter;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Option;
 @Command(name = "drain", description = {
     "Deliver due outbox rows to the state, then stop.",
     "Exit 0 when idle, 3 when --max-wait ran out with rows still pending, 1 when refused (including the state "
-        + "refusing ClaimDesk's credentials or being unreachable)."})
+        + "refusing ClaimDesk's credentials or being unreachable, and staff having paused the worker)."})
 final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Mixin
     StateOptions state;
@@ -47,6 +48,9 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--lease-seconds", paramLabel = "S", defaultValue = "60", description = "How long a taken row stays reserved (default ${DEFAULT-VALUE}).")
     long leaseSeconds;
 
+    @Option(names = "--even-if-paused", description = "Deliver even though staff paused the worker (the pause stays).")
+    boolean evenIfPaused;
+
     @Option(names = "--json", description = "Print the summary as JSON.")
     boolean json;
 
@@ -59,8 +63,16 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));
         Duration maxWait = maxWaitSeconds == null ? null : Duration.ofMillis(Math.round(maxWaitSeconds * 1000));
         Drain.Summary summary;
-        try (Database db = openDatabase(); StateAdapter adapter = state.open()) {
-            summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null);
+        try (Database db = openDatabase()) {
+            if (!evenIfPaused) {
+                AuditedWorker.pauseIn(db).ifPresent(p -> {
+                    throw new ClaimDeskException("the delivery worker is paused by " + p.actor() + " since " + p.at()
+                            + ": " + p.reason() + "; resume it on the console's Worker page, or pass --even-if-paused");
+                });
+            }
+            try (StateAdapter adapter = state.open()) {
+                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null);
+            }
         }
         if (json) {
             Map<String, Object> out = new LinkedHashMap<>();

@@ -48,6 +48,13 @@ public record WorkerSnapshot(
         STOPPED, RUNNING, PAUSED
     }
 
+    /** The same picture with another run state and pause. */
+    public WorkerSnapshot withRunState(RunState state, String reason, boolean bySystem) {
+        return new WorkerSnapshot(at, state, reason, bySystem, endpoint, pending, due, inFlight, drainDone, drainTotal,
+                sentThisRun, retriedThisRun, failedThisRun, attemptsThisRun, sentTotal, failedTotal, eventsPerSecond,
+                lastError);
+    }
+
     public static WorkerSnapshot stopped(String endpoint) {
         return new WorkerSnapshot(Instant.now(), RunState.STOPPED, null, false, endpoint, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                 0, 0, 0.0, null);

@@ -12,10 +12,15 @@ public final class AuditActions {
     public static final String OUTBOX_ABANDON = "outbox.abandon";
     public static final String OUTBOX_RECONCILE = "outbox.reconcile";
     public static final String SETTINGS_CHANGE = "settings.change";
+    public static final String WORKER_PAUSE = "worker.pause";
+    public static final String WORKER_RESUME = "worker.resume";
 
     public static final String SUBJECT_CLAIM = "claim";
     public static final String SUBJECT_OUTBOX = "outbox_event";
     public static final String SUBJECT_SETTINGS = "settings";
+    public static final String SUBJECT_WORKER = "worker";
+    /** The subject id of every entry about the delivery worker: its settings, pauses and resumptions. */
+    public static final String WORKER_ID = "worker";
 
     private AuditActions() {
     }

@@ -100,7 +100,7 @@ public final class ConsoleApp extends Application {
         }
         services = services.withActor(operator());
         long started = System.nanoTime();
-        window = new ConsoleWindow(stage, services, settings);
+        window = new ConsoleWindow(stage, services, settings, settingsStore);
         window.show();
         LOG.info("console window built and shown in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
                 sinceJvmStart());

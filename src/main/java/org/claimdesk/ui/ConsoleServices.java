@@ -17,21 +17,21 @@ import org.claimdesk.delivery.HttpStateAdapter;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.StateAdapter;
-import org.claimdesk.delivery.WorkerControl;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
 
 /**
  * What the console works with: one open database, its read and write use cases, the state endpoint, the
- * delivery worker and the outbox triage operations, and who is signed in.
+ * delivery worker (not started: the console starts it once the database is ready) and the outbox triage
+ * operations, and who is signed in.
  */
 public record ConsoleServices(
         Database database,
         Queries queries,
         Workflow workflow,
         StateAdapter state,
-        WorkerControl worker,
+        AuditedWorker worker,
         OutboxTriage triage,
         String actor) implements AutoCloseable {
 
@@ -58,7 +58,7 @@ public record ConsoleServices(
         Deadlines deadlines = DeadlineSettings.current();
         Queries queries = new Queries(database, clock);
         String actor = Operators.osUser();
-        WorkerControl worker = new AuditedWorker(new DeliveryWorker(database, state, settings, clock, deadlines),
+        AuditedWorker worker = new AuditedWorker(new DeliveryWorker(database, state, settings, clock, deadlines),
                 database, clock, actor);
         OutboxTriage triage = new OutboxTriage(database, clock, deadlines, state);
         return new ConsoleServices(database, queries, new Workflow(database, clock, deadlines), state, worker, triage,
@@ -67,8 +67,8 @@ public record ConsoleServices(
 
     /** The same services acting as {@code operator}: its name goes on every audited action and settings change. */
     public ConsoleServices withActor(String operator) {
-        WorkerControl audited = worker instanceof AuditedWorker a ? a.as(operator) : worker;
-        return new ConsoleServices(database, queries, workflow, state, audited, triage, Operators.check(operator));
+        return new ConsoleServices(database, queries, workflow, state, worker.as(operator), triage,
+                Operators.check(operator));
     }
 
     static StateAdapter stateFromEnvironment() {

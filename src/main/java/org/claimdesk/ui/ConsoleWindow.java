@@ -32,6 +32,7 @@ import org.claimdesk.ui.common.PageControls;
 import org.claimdesk.ui.common.RecordMethods;
 import org.claimdesk.ui.common.TaskRunner;
 import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.common.ViewFactory;
 import org.claimdesk.ui.main.MainView;
 import org.claimdesk.ui.main.MainViewModel;
@@ -48,7 +49,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The composition root of the console window: builds the ViewModels on the given services, loads every
  * FXML through one controller factory, applies the theme and the remembered layout, and wires the
- * periodic refresh and the worker's snapshots. {@link #close()} captures the layout and stops the threads.
+ * periodic refresh and the worker's snapshots. The worker is brought up (started, held paused or left
+ * off) once the database is ready. {@link #close()} captures the layout and stops the threads.
  */
 public final class ConsoleWindow {
     public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
@@ -81,17 +83,24 @@ public final class ConsoleWindow {
     private final Coalescer<WorkerSnapshot> toStatusBar;
     private final java.util.function.Consumer<WorkerSnapshot> workerListener;
 
-    public ConsoleWindow(Stage stage, ConsoleServices services, UiSettings settings) {
+    /**
+     * @param settings what this workstation remembers, as read at start
+     * @param settingsStore where a setting staff change is kept at once ("start the worker with the console")
+     */
+    public ConsoleWindow(Stage stage, ConsoleServices services, UiSettings settings, UiSettingsStore settingsStore) {
         this.stage = stage;
         this.services = services;
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
-        main = new MainViewModel(services.databaseFile(), services::demoData, services.queries(), tasks,
+        main = new MainViewModel(services.databaseFile(), services::demoData, services.queries(), services.worker(),
+                settings.startWorker, tasks,
                 services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
         outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
-        worker = new WorkerViewModel(services.worker(), tasks, services.actor());
+        worker = new WorkerViewModel(services.worker(), tasks, services.actor(), settings.startWorker,
+                on -> settingsStore.update(kept -> kept.startWorker = on));
+        worker.startWithConsoleProperty().addListener((obs, old, on) -> settings.startWorker = on);
         audit = new AuditViewModel(services.queries(), tasks);
         toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
         workerListener = s -> {
@@ -192,7 +201,7 @@ public final class ConsoleWindow {
     }
 
     static void applyTheme(boolean dark) {
-        // The binary form of the theme's stylesheet loads several times faster than its CSS text.
+        // The theme's stylesheet in its binary form: JavaFX loads it without parsing CSS text.
         String stylesheet = dark ? new PrimerDark().getUserAgentStylesheetBSS()
                 : new PrimerLight().getUserAgentStylesheetBSS();
         if (!stylesheet.equals(Application.getUserAgentStylesheet())) {

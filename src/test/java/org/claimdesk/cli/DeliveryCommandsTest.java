@@ -7,12 +7,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.SubmitResult;
+import org.claimdesk.delivery.DeliveryWorker;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
@@ -130,6 +137,28 @@ class DeliveryCommandsTest {
         Run shortLease = run("drain", "--state-api", server.baseUrl().toString(), "--lease-seconds", "5");
         assertThat(shortLease.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(shortLease.err()).contains("the lease of 5000 ms must be longer than the longest call");
+    }
+
+    @Test
+    void drainRefusesWhileStaffHaveTheWorkerPausedUnlessToldToGoOn() {
+        submitted(2);
+        try (Database db = Database.open(file);
+             SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
+             AuditedWorker worker = new AuditedWorker(new DeliveryWorker(db, state, WorkerSettings.defaults(),
+                     Clock.systemUTC(), Deadlines.statutory()), db, Clock.systemUTC(), "r.okafor")) {
+            worker.pause("state asked us to hold submissions until Monday");
+        }
+
+        Run paused = run("drain", "--simulated");
+        assertThat(paused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(paused.err()).startsWith("claimdesk: the delivery worker is paused by r.okafor since ")
+                .contains(": state asked us to hold submissions until Monday; resume it on the console's Worker page")
+                .hasLineCount(1);
+        assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
+
+        Run anyway = run("drain", "--simulated", "--even-if-paused");
+        assertThat(anyway.exit()).as(anyway.err()).isZero();
+        assertThat(count(DeliveryState.SENT)).isEqualTo(2);
     }
 
     @Test

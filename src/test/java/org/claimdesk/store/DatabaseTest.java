@@ -28,7 +28,8 @@ class DatabaseTest {
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> tables = db.read(h -> h.createQuery(
                     "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").mapTo(String.class).list());
-            assertThat(tables).contains("claim", "outbox_event", "delivery_attempt", "audit_log", "claim_status_history");
+            assertThat(tables).contains("claim", "outbox_event", "delivery_attempt", "audit_log", "claim_status_history",
+                    "worker_pause");
             List<String> outboxColumns = db.read(h -> h.createQuery("SELECT name FROM pragma_table_info('outbox_event')")
                     .mapTo(String.class).list());
             assertThat(outboxColumns).contains("outbox_event_id", "aggregate_id", "event_type", "payload",

@@ -155,7 +155,7 @@ final class BenchProbe {
         }
     }
 
-    /** Looked up once: the lookup itself took a share of the FX thread when done on every pulse. */
+    /** Looked up once: a lookup on every pulse would take its own share of the FX thread. */
     private static final List<java.lang.management.GarbageCollectorMXBean> COLLECTORS =
             ManagementFactory.getGarbageCollectorMXBeans();
 

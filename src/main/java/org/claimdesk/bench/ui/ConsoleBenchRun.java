@@ -10,6 +10,7 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.ui.Console;
 import org.claimdesk.ui.ConsoleServices;
+import org.claimdesk.ui.common.UiSettingsStore;
 
 /**
  * The measured side of {@code claimdesk bench ui}, in a JVM of its own so that {@code firstFrameMs} counts
@@ -29,6 +30,8 @@ public final class ConsoleBenchRun {
         Path db = Path.of(args[0]);
         int drain = Integer.parseInt(args[1]);
         Path settings = Path.of(args[2]);
+        // the probe starts the worker itself, when it starts measuring the drain
+        new UiSettingsStore(settings).update(kept -> kept.startWorker = false);
         Console.open(db, file -> ConsoleServices.on(Database.open(file),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
                         .withFailures(0.02, 0.005))),

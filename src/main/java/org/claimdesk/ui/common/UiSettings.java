@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the console remembers between runs: window bounds, theme, the last page, split positions and
- * table column layouts (order, width, visibility). Mutable, touched on the FX thread only; written as
+ * What the console remembers between runs on this workstation: window bounds, theme, the last page, split
+ * positions, table column layouts (order, width, visibility) and whether the delivery worker starts with
+ * the console. Mutable, touched on the FX thread only; written as
  * JSON by {@link UiSettingsStore}.
  */
 public final class UiSettings {
@@ -19,6 +20,8 @@ public final class UiSettings {
     public String page = "CLAIMS";
     /** Who works at this console; asked at first start. */
     public String operator;
+    /** Start the delivery worker with the console (unless staff paused it); on unless staff turned it off. */
+    public boolean startWorker = true;
     public Map<String, double[]> dividers = new LinkedHashMap<>();
     public Map<String, List<Column>> columns = new LinkedHashMap<>();
 
@@ -48,6 +51,7 @@ public final class UiSettings {
         c.dark = dark;
         c.page = page;
         c.operator = operator;
+        c.startWorker = startWorker;
         dividers.forEach((k, v) -> c.dividers.put(k, v.clone()));
         columns.forEach((k, v) -> c.columns.put(k, v.stream().map(col -> new Column(col.id, col.width, col.visible)).toList()));
         return c;

@@ -6,6 +6,8 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.function.Consumer;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
@@ -44,20 +46,38 @@ public final class UiSettingsStore {
         }
     }
 
-    public void save(UiSettings settings) {
+    /**
+     * Changes the settings kept in the file now (loading them first), e.g. one staff just changed; a file
+     * that cannot be written is an error here, not a log line.
+     */
+    public synchronized void update(Consumer<UiSettings> change) {
+        UiSettings kept = load();
+        change.accept(kept);
         try {
-            Files.createDirectories(file.getParent());
-            Path tmp = file.resolveSibling(FILE + ".tmp");
-            mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
-            // The settings name the operator: owner-only, like every file ClaimDesk writes.
-            OwnerOnly.restrict(tmp);
-            try {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            write(kept);
+        } catch (IOException e) {
+            throw new ClaimDeskException("cannot save the console settings to " + file + " (" + e + ")", e);
+        }
+    }
+
+    public synchronized void save(UiSettings settings) {
+        try {
+            write(settings);
         } catch (IOException e) {
             LOG.warn("cannot save console settings to {}: {}", file, e.getMessage());
+        }
+    }
+
+    private void write(UiSettings settings) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = file.resolveSibling(FILE + ".tmp");
+        mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
+        // The settings name the operator: owner-only, like every file ClaimDesk writes.
+        OwnerOnly.restrict(tmp);
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
         }
     }
 }

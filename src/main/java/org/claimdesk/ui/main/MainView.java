@@ -26,7 +26,7 @@ import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.PageControls;
 
-/** The main window: menus and shortcuts, navigation, the demo banner, the page area and the status bar. */
+/** The main window: menus and shortcuts, navigation, the start-up banner, the page area and the status bar. */
 public final class MainView {
     /** How long hidden pages are laid out after start-up (see {@link #warmHiddenPagesAfter}). */
     static final int WARM_UP_PULSES = 20;
@@ -112,8 +112,8 @@ public final class MainView {
                 Ctrl+Shift+D      dark theme
                 Ctrl+Q            exit"""));
 
-        demoBannerText.textProperty().bind(model.demoBannerProperty());
-        demoBanner.visibleProperty().bind(model.demoBannerProperty().isNotNull());
+        demoBannerText.textProperty().bind(model.bannerProperty());
+        demoBanner.visibleProperty().bind(model.bannerProperty().isNotNull());
         demoBanner.managedProperty().bind(demoBanner.visibleProperty());
         dismissBannerButton.setOnAction(e -> model.dismissBanner());
 
@@ -124,6 +124,14 @@ public final class MainView {
 
         actorLabel.setText("Signed in as " + model.actor());
         workerStatus.textProperty().bind(model.workerStateProperty());
+        workerStatus.setTooltip(new Tooltip());
+        workerStatus.getTooltip().textProperty().bind(model.workerStateProperty());
+        model.workerHeldProperty().addListener((obs, old, held) -> {
+            workerStatus.getStyleClass().remove("status-warning");
+            if (held) {
+                workerStatus.getStyleClass().add("status-warning");
+            }
+        });
         endpointStatus.textProperty().bind(model.endpointProperty().map(e -> "State: " + e));
         pendingStatus.textProperty().bind(model.pendingProperty().map(n -> Formats.count(n.longValue()) + " pending"));
         failedStatus.textProperty().bind(model.failedProperty().map(n -> Formats.count(n.longValue()) + " failed"));
@@ -168,7 +176,7 @@ public final class MainView {
      * background covers them, and out of the mouse's reach; then hides them again. JavaFX makes a table's
      * rows and cells only while the table is visible, over several pulses, and the renderer fills its
      * caches (region backgrounds, glyphs) the first time it draws them: without this, the first visit to
-     * Outbox did all of that in pulses of 100 ms and more (at the drain's start in the benchmark).
+     * a page would do all of that in long pulses while staff wait for it.
      */
     public void warmHiddenPagesAfter(BooleanSupplier startupDone) {
         Scene scene = pages.getScene();

@@ -19,10 +19,12 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.beans.property.SimpleObjectProperty;
+import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
@@ -30,16 +32,22 @@ import org.claimdesk.ui.common.TaskRunner;
 
 /**
  * The main window: which page is shown, the start-up (demo data for an empty database, with progress and
- * a banner), the status bar (worker state, endpoint, pending and failed rows, database path) and the
- * periodic live refresh of the page on screen while deliveries move.
+ * a banner; then the delivery worker, started, held paused or left off), the status bar (worker state,
+ * endpoint, pending and failed rows, database path) and the periodic live refresh of the page on screen
+ * while deliveries move.
  */
 public final class MainViewModel {
     public static final int DEMO_CLAIMS = Integer.getInteger("claimdesk.demoClaims", 5_000);
     public static final long DEMO_SEED = 20_261_130L;
+    /** Who pauses the worker of a console that has just filled an empty database with demo data. */
+    public static final String DEMO_PAUSE_ACTOR = "ClaimDesk";
+    public static final String DEMO_PAUSE_REASON = "new demo data: look at its failures before delivering";
 
     private final Path databaseFile;
     private final Function<LocalDate, DemoData> demoData;
     private final Queries queries;
+    private final AuditedWorker worker;
+    private final boolean startWorker;
     private final TaskRunner tasks;
     private final String actor;
 
@@ -48,8 +56,9 @@ public final class MainViewModel {
     private final ReadOnlyBooleanWrapper ready = new ReadOnlyBooleanWrapper();
     private final ReadOnlyDoubleWrapper startupProgress = new ReadOnlyDoubleWrapper(-1);
     private final ReadOnlyStringWrapper startupText = new ReadOnlyStringWrapper("Opening the database…");
-    private final ReadOnlyStringWrapper demoBanner = new ReadOnlyStringWrapper();
-    private final ReadOnlyStringWrapper workerState = new ReadOnlyStringWrapper("Worker stopped");
+    private final ReadOnlyStringWrapper banner = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper workerState = new ReadOnlyStringWrapper("Worker not started yet");
+    private final ReadOnlyBooleanWrapper workerHeld = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper endpoint = new ReadOnlyStringWrapper("");
     private final ReadOnlyLongWrapper pending = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper failed = new ReadOnlyLongWrapper();
@@ -64,16 +73,26 @@ public final class MainViewModel {
     private Runnable onReady = () -> { };
     private boolean countsInFlight;
     private long lastActivity = -1;
+    /** How the worker came up; null until it has. */
+    private AuditedWorker.Startup workerStartup;
+    /** The demo banner without what it says of the worker; null when the database was not empty. */
+    private String demoText;
+    /** True while the banner says the worker is paused: once it runs again, that part goes. */
+    private boolean bannerSaysPaused;
 
     /**
      * @param databaseFile the open database's file, for the status bar
      * @param demoData the demo data an empty database gets, dated from the given day
+     * @param startWorker this workstation's setting: start the delivery worker once the database is ready
+     *     (unless staff paused it)
      */
-    public MainViewModel(Path databaseFile, Function<LocalDate, DemoData> demoData, Queries queries, TaskRunner tasks,
-            String actor, String endpointName) {
+    public MainViewModel(Path databaseFile, Function<LocalDate, DemoData> demoData, Queries queries,
+            AuditedWorker worker, boolean startWorker, TaskRunner tasks, String actor, String endpointName) {
         this.databaseFile = databaseFile;
         this.demoData = demoData;
         this.queries = queries;
+        this.worker = worker;
+        this.startWorker = startWorker;
         this.tasks = tasks;
         this.actor = actor;
         this.databasePath.set(databaseFile.toString());
@@ -107,13 +126,22 @@ public final class MainViewModel {
         return startupText.getReadOnlyProperty();
     }
 
-    /** Shown while the database holds generated demo data; null otherwise. */
-    public ReadOnlyStringProperty demoBannerProperty() {
-        return demoBanner.getReadOnlyProperty();
+    /**
+     * The start-up banner: what the demo data are and why the worker is paused after they were generated,
+     * or that staff have the worker paused; null when there is nothing to say or staff dismissed it.
+     */
+    public ReadOnlyStringProperty bannerProperty() {
+        return banner.getReadOnlyProperty();
     }
 
+    /** The status bar's worker: running, paused (by whom, when, why), or off by this workstation's setting. */
     public ReadOnlyStringProperty workerStateProperty() {
         return workerState.getReadOnlyProperty();
+    }
+
+    /** True while the worker does not deliver (paused, or not started): the status bar marks it. */
+    public ReadOnlyBooleanProperty workerHeldProperty() {
+        return workerHeld.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty endpointProperty() {
@@ -160,12 +188,13 @@ public final class MainViewModel {
     }
 
     public void dismissBanner() {
-        demoBanner.set(null);
+        banner.set(null);
     }
 
     /**
      * Checks the database: an empty one gets {@link #DEMO_CLAIMS} demo claims (with progress) and a banner
-     * saying so. Then {@code whenReady} runs on the UI thread.
+     * saying so. Then {@code whenReady} runs on the UI thread, and the worker is started (see
+     * {@link #bringUpWorker}).
      */
     public void start(Runnable whenReady) {
         this.onReady = whenReady;
@@ -179,16 +208,16 @@ public final class MainViewModel {
             return demoData.apply(today)
                     .generate(DEMO_CLAIMS, DEMO_SEED, n -> p.update(n, DEMO_CLAIMS, "Generating demo claims"));
         }, (DemoData.Summary summary) -> {
-            if (summary != null) {
-                demoBanner.set("Demo data: this database was empty, so ClaimDesk filled it with "
-                        + Formats.count(summary.claims()) + " synthetic claims and " + Formats.count(summary.outboxRows())
-                        + " outbox rows (fake names, non-issuable tax ids). Deliveries go to the simulated state.");
-            }
+            String demo = summary == null ? null : "Demo data: this database was empty, so ClaimDesk filled it with "
+                    + Formats.count(summary.claims()) + " synthetic claims and " + Formats.count(summary.outboxRows())
+                    + " outbox rows (fake names, non-issuable tax ids). Deliveries go to the simulated state.";
+            banner.set(demo);
             startupProgress.set(1);
             startupText.set("");
             ready.set(true);
             refreshCounts();
             onReady.run();
+            bringUpWorker(demo);
         }, e -> {
             startupText.set("");
             notice.set(Notice.error("prepare the database " + databaseFile, e));
@@ -197,6 +226,49 @@ public final class MainViewModel {
             startupText.set(update.message() + " (" + Formats.count(update.done()) + " of "
                     + Formats.count(update.total()) + ")");
         });
+    }
+
+    private record WorkerStarted(AuditedWorker.Startup startup, WorkerSnapshot snapshot) {
+    }
+
+    /**
+     * Brings the worker up as staff left it: held paused when staff paused it (this console or another on
+     * the database), else started if this workstation's setting says so, else left off. A database just
+     * filled with demo data gets its worker paused first, so staff see the demo's failures before deliveries
+     * change them; {@code demo} is the demo banner then, which the worker's state is added to.
+     */
+    private void bringUpWorker(String demo) {
+        tasks.submit("start the delivery worker", p -> {
+            if (demo != null) {
+                worker.as(DEMO_PAUSE_ACTOR).pause(DEMO_PAUSE_REASON);
+            }
+            return new WorkerStarted(worker.startWithConsole(startWorker), worker.snapshot());
+        }, started -> {
+            workerStartup = started.startup();
+            // the run state only: the worker publishes its counts once it has read them
+            showWorkerState(started.snapshot());
+            String pause = worker.staffPause().map(MainViewModel::pausedBy).orElse("");
+            demoText = demo;
+            bannerSaysPaused = started.startup() == AuditedWorker.Startup.PAUSED;
+            if (demo != null) {
+                banner.set(demo + " " + switch (started.startup()) {
+                    case PAUSED -> worker.staffPause().filter(w -> w.actor().equals(DEMO_PAUSE_ACTOR)).isPresent()
+                            ? "The delivery worker is paused so you can look at the demo's failures first;"
+                                    + " Resume on the Worker page to deliver the demo's pending rows."
+                            : "The delivery worker is " + pause + ". Resume it on the Worker page to deliver.";
+                    case RUNNING -> "The delivery worker is running.";
+                    case OFF -> "The delivery worker is off on this workstation: Start it on the Worker page.";
+                });
+            } else if (started.startup() == AuditedWorker.Startup.PAUSED) {
+                banner.set("The delivery worker is " + pause + ". Submissions wait until it is resumed on the"
+                        + " Worker page.");
+            }
+        }, e -> notice.set(Notice.error("start the delivery worker", e)));
+    }
+
+    /** "paused by NAME at TIME: reason". */
+    static String pausedBy(WorkerPause p) {
+        return "paused by " + p.actor() + " at " + Formats.time(p.at()) + ": " + p.reason();
     }
 
     /** Pending and failed counts for the status bar; one read, skipped while the previous one runs. */
@@ -217,14 +289,27 @@ public final class MainViewModel {
         if (s == null) {
             return;
         }
-        endpoint.set(s.endpoint());
-        workerState.set(switch (s.runState()) {
-            case STOPPED -> "Worker stopped";
-            case RUNNING -> "Worker running";
-            case PAUSED -> s.pausedBySystem() ? "Worker paused itself" : "Worker paused";
-        });
+        showWorkerState(s);
         pending.set(s.pending());
         failed.set(s.failedTotal());
+    }
+
+    private void showWorkerState(WorkerSnapshot s) {
+        endpoint.set(s.endpoint());
+        workerState.set(switch (s.runState()) {
+            case STOPPED -> workerStartup == AuditedWorker.Startup.OFF
+                    ? "Worker off: not started with the console on this workstation" : "Worker not started yet";
+            case RUNNING -> "Worker running";
+            case PAUSED -> s.pausedBySystem() ? "Worker paused itself"
+                    : worker.staffPause().map(p -> "Worker " + pausedBy(p)).orElse("Worker paused");
+        });
+        workerHeld.set(s.runState() != WorkerSnapshot.RunState.RUNNING);
+        if (bannerSaysPaused && s.runState() == WorkerSnapshot.RunState.RUNNING) {
+            bannerSaysPaused = false;
+            if (banner.get() != null) {
+                banner.set(demoText == null ? null : demoText + " The delivery worker is running.");
+            }
+        }
     }
 
     /**

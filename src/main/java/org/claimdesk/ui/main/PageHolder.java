@@ -5,11 +5,9 @@ import javafx.scene.layout.StackPane;
 
 /**
  * Holds one page in the page area and keeps it out of the layout pass while it is hidden. JavaFX lays
- * out a hidden node like a shown one: every worker snapshot changed labels on the hidden Worker page and
- * had it, its chart included, laid out again, and a page of rows reaching the hidden Claims table (a
- * search cleared just before staff switched pages) cost about 100 ms of layout, on the FX thread, while
- * staff watched another page. Here a
- * layout request from inside a hidden page is noted and passed on when the page is shown again, so its
+ * out a hidden node like a shown one: every worker snapshot would lay out the hidden Worker page, its
+ * chart included, and a page of rows reaching a hidden table would cost layout time on the FX thread
+ * while staff watch another page. Here a layout request from inside a hidden page is noted and passed on when the page is shown again, so its
  * first pulse on screen lays it out once with everything that changed. The holder is visible exactly
  * when its page is.
  */

@@ -9,11 +9,13 @@ import javafx.scene.chart.AreaChart;
 import javafx.scene.chart.NumberAxis;
 import javafx.scene.chart.XYChart;
 import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.SpinnerValueFactory;
 import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.NoticeLabel;
 
@@ -29,6 +31,8 @@ public final class WorkerView {
     @FXML private Button workerResumeButton;
     @FXML private Button drainNowButton;
     @FXML private Label systemPauseBanner;
+    @FXML private Label staffPauseBanner;
+    @FXML private CheckBox startWithConsoleCheck;
     @FXML private ProgressBar drainProgress;
     @FXML private Label drainLabel;
     @FXML private Label countersLabel;
@@ -65,8 +69,16 @@ public final class WorkerView {
         workerPauseButton.disableProperty().bind(model.canPauseProperty().not());
         workerResumeButton.disableProperty().bind(model.canResumeProperty().not());
         workerStartButton.setOnAction(e -> model.start());
-        workerPauseButton.setOnAction(e -> model.pause());
-        workerResumeButton.setOnAction(e -> model.resume());
+        workerPauseButton.setOnAction(e -> Dialogs.confirmWithReason(workerPage.getScene().getWindow(),
+                "Pause the delivery worker", "Pause deliveries to the state? Deliveries under way finish. The worker"
+                        + " stays paused, also after a restart and on other consoles started on this database, until"
+                        + " someone resumes it.", "Pause", true, "Why (shown in the status bar and the audit trail)")
+                .ifPresent(a -> model.pause(a.reason())));
+        workerResumeButton.setOnAction(e -> Dialogs.confirmWithReason(workerPage.getScene().getWindow(),
+                "Resume the delivery worker", "Resume deliveries to the state?"
+                        + (model.staffPauseProperty().get() == null ? "" : "\n" + model.staffPauseProperty().get()),
+                "Resume", false, "Why (optional)")
+                .ifPresent(a -> model.resume(a.reason())));
         drainNowButton.setOnAction(e -> model.drainNow());
         drainNowButton.disableProperty().bind(model.runStateProperty().isNotEqualTo(WorkerSnapshot.RunState.RUNNING));
 
@@ -74,6 +86,14 @@ public final class WorkerView {
                 r -> "The worker paused itself: " + r + ". Fix the cause (credentials, network, the state's service), then Resume."));
         systemPauseBanner.visibleProperty().bind(model.systemPauseProperty().isNotNull());
         systemPauseBanner.managedProperty().bind(systemPauseBanner.visibleProperty());
+        staffPauseBanner.textProperty().bind(model.staffPauseProperty().map(
+                p -> p + ". Submissions wait until the worker is resumed."));
+        staffPauseBanner.visibleProperty().bind(model.staffPauseProperty().isNotNull());
+        staffPauseBanner.managedProperty().bind(staffPauseBanner.visibleProperty());
+
+        startWithConsoleCheck.setSelected(model.startWithConsoleProperty().get());
+        model.startWithConsoleProperty().addListener((obs, old, on) -> startWithConsoleCheck.setSelected(on));
+        startWithConsoleCheck.setOnAction(e -> model.setStartWithConsole(startWithConsoleCheck.isSelected()));
 
         drainProgress.progressProperty().bind(model.drainProgressProperty());
         drainLabel.textProperty().bind(model.drainTextProperty());

@@ -15,7 +15,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
-import org.claimdesk.delivery.WorkerControl;
+import org.claimdesk.app.AuditedWorker;
+import org.claimdesk.app.Operators;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.ui.common.Coalescer;
@@ -25,14 +26,17 @@ import org.claimdesk.ui.common.TaskRunner;
 
 /**
  * The worker page: the latest {@link WorkerSnapshot} as properties (applied on the UI thread, coalesced),
- * the drain's progress, the per-second history for the chart, the settings form and the commands.
+ * the drain's progress, the per-second history for the chart, the settings form, this workstation's
+ * "start with the console" setting and the commands (pause and resume with a reason, audited and kept
+ * across restarts).
  */
 public final class WorkerViewModel {
     public static final int CHART_SECONDS = 300;
 
-    private final WorkerControl worker;
+    private final AuditedWorker worker;
     private final TaskRunner tasks;
     private final String actor;
+    private final Consumer<Boolean> keepStartWithConsole;
     private final Coalescer<WorkerSnapshot> snapshots;
     private final Consumer<WorkerSnapshot> listener;
     private final RateHistory history = new RateHistory(CHART_SECONDS);
@@ -47,6 +51,8 @@ public final class WorkerViewModel {
     private final ReadOnlyStringWrapper countersText = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper rateText = new ReadOnlyStringWrapper("0.0 / s");
     private final ReadOnlyStringWrapper systemPause = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper staffPause = new ReadOnlyStringWrapper();
+    private final ReadOnlyBooleanWrapper startWithConsole = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper lastError = new ReadOnlyStringWrapper();
     private final ReadOnlyBooleanWrapper canStart = new ReadOnlyBooleanWrapper(true);
     private final ReadOnlyBooleanWrapper canPause = new ReadOnlyBooleanWrapper();
@@ -58,10 +64,18 @@ public final class WorkerViewModel {
     private final IntegerProperty maxAttempts = new SimpleIntegerProperty();
     private final IntegerProperty intervalMillis = new SimpleIntegerProperty();
 
-    public WorkerViewModel(WorkerControl worker, TaskRunner tasks, String actor) {
+    /**
+     * @param startWithConsole this workstation's setting as the console started with it
+     * @param keepStartWithConsole keeps a new value of that setting on this workstation; called off the UI
+     *     thread
+     */
+    public WorkerViewModel(AuditedWorker worker, TaskRunner tasks, String actor, boolean startWithConsole,
+            Consumer<Boolean> keepStartWithConsole) {
         this.worker = worker;
         this.tasks = tasks;
         this.actor = actor;
+        this.keepStartWithConsole = keepStartWithConsole;
+        this.startWithConsole.set(startWithConsole);
         this.snapshots = new Coalescer<>(tasks.uiThread(), this::apply);
         this.listener = snapshots::offer;
         WorkerSettings s = worker.settings();
@@ -79,12 +93,12 @@ public final class WorkerViewModel {
     }
 
     /**
-     * The page came on screen. A worker counts its rows only while it runs, so one not started yet is
-     * asked to count them once, for the page to show what waits for it.
+     * The page came on screen. A worker counts its rows only while it runs, so one not started yet (or held
+     * paused since the console started) is asked to count them once, for the page to show what waits for it.
      */
     public void shown() {
         WorkerSnapshot s = snapshot.get();
-        if (s == null || s.runState() == WorkerSnapshot.RunState.STOPPED) {
+        if (s == null || s.runState() != WorkerSnapshot.RunState.RUNNING) {
             worker.refreshCounts();
         }
     }
@@ -127,6 +141,16 @@ public final class WorkerViewModel {
     /** Why the worker paused itself, or null when it did not. */
     public ReadOnlyStringProperty systemPauseProperty() {
         return systemPause.getReadOnlyProperty();
+    }
+
+    /** "Paused by NAME at TIME: reason" while staff have the worker paused; null otherwise. */
+    public ReadOnlyStringProperty staffPauseProperty() {
+        return staffPause.getReadOnlyProperty();
+    }
+
+    /** This workstation's setting: start the delivery worker with the console. */
+    public ReadOnlyBooleanProperty startWithConsoleProperty() {
+        return startWithConsole.getReadOnlyProperty();
     }
 
     public ReadOnlyStringProperty lastErrorProperty() {
@@ -179,13 +203,18 @@ public final class WorkerViewModel {
         stateText.set(switch (s.runState()) {
             case STOPPED -> "Stopped";
             case RUNNING -> s.inFlight() > 0 ? "Running · " + s.inFlight() + " in flight" : "Running";
-            case PAUSED -> s.pausedBySystem() ? "Paused by the worker" : "Paused";
+            case PAUSED -> s.pausedBySystem() ? "Paused by the worker"
+                    : worker.staffPause().map(p -> "Paused by " + p.actor()).orElse("Paused");
         });
         canStart.set(s.runState() == WorkerSnapshot.RunState.STOPPED);
         canPause.set(s.runState() == WorkerSnapshot.RunState.RUNNING);
         canResume.set(s.runState() == WorkerSnapshot.RunState.PAUSED);
         systemPause.set(s.runState() == WorkerSnapshot.RunState.PAUSED && s.pausedBySystem()
                 ? (s.pauseReason() == null ? "no reason given" : s.pauseReason()) : null);
+        staffPause.set(s.runState() == WorkerSnapshot.RunState.PAUSED && !s.pausedBySystem()
+                ? worker.staffPause().map(p -> "Paused by " + p.actor() + " at " + Formats.time(p.at()) + ": "
+                        + p.reason()).orElse(null)
+                : null);
         if (s.drainTotal() > 0) {
             drainProgress.set(Math.min(1.0, (double) s.drainDone() / s.drainTotal()));
             drainText.set(Formats.count(s.drainDone()) + " / " + Formats.count(s.drainTotal()) + " delivered or settled");
@@ -218,12 +247,55 @@ public final class WorkerViewModel {
         command("start the worker", worker::start, "Worker started");
     }
 
+    /** Pauses with a reason saying only who paused it; staff on the page give theirs ({@link #pause(String)}). */
     public void pause() {
-        command("pause the worker", () -> worker.pause("paused by " + actor), "Worker paused; deliveries under way finish");
+        pause("paused by " + actor + " on the Worker page");
+    }
+
+    /**
+     * Pauses the worker until staff resume it, on this console and every console started on this database
+     * meanwhile; audited with {@code reason}, which is required.
+     */
+    public void pause(String reason) {
+        command("pause the worker", () -> worker.pause(reason),
+                "Worker paused; deliveries under way finish. It stays paused, across restarts, until resumed");
     }
 
     public void resume() {
-        command("resume the worker", worker::resume, "Worker resumed");
+        resume(null);
+    }
+
+    /** Resumes, audited with {@code reason} (optional). */
+    public void resume(String reason) {
+        command("resume the worker", () -> worker.resume(reason), "Worker resumed");
+    }
+
+    /**
+     * Changes whether the worker starts with the console on this workstation: kept with the console's
+     * settings and audited. Takes effect at the next start.
+     */
+    public void setStartWithConsole(boolean on) {
+        boolean before = startWithConsole.get();
+        if (before == on) {
+            return;
+        }
+        startWithConsole.set(on);
+        tasks.submit("change when the worker starts", p -> {
+            keepStartWithConsole.accept(on);
+            try {
+                worker.recordStartWithConsole(before, on, Operators.workstation());
+            } catch (RuntimeException e) {
+                keepStartWithConsole.accept(before);
+                throw e;
+            }
+            return on;
+        }, kept -> notice.set(Notice.success(kept
+                ? "The worker will start with the console on this workstation (unless it is paused)"
+                : "The worker will not start with the console on this workstation; Start it here when needed")),
+                e -> {
+                    startWithConsole.set(before);
+                    notice.set(Notice.error("change when the worker starts", e));
+                });
     }
 
     public void drainNow() {

@@ -22,11 +22,14 @@ class AuditViewModelTest {
     Path dir;
     Database db;
     AuditViewModel model;
+    /** The entries the demo data wrote for the staff actions its histories imply. */
+    int demoEntries;
 
     @BeforeEach
     void setUp() {
         db = TestDatabases.demo(dir, 30);
         Workflow workflow = TestDatabases.workflow(db);
+        demoEntries = TestDatabases.queries(db).audit(null, null, null, 0, 10_000).size();
         for (long id = 1; id <= 25; id++) {
             workflow.revealTaxId(id, id % 2 == 0 ? "ann" : "bob", "reason, with \"quotes\" " + id);
         }
@@ -49,7 +52,8 @@ class AuditViewModelTest {
         assertThat(model.hasNextProperty().get()).isTrue();
         assertThat(model.pageTextProperty().get()).isEqualTo("1–200 of more");
         model.nextPage();
-        assertThat(model.rows()).hasSize(55);
+        assertThat(demoEntries).as("a demo database carries its audit trail").isPositive();
+        assertThat(model.rows()).hasSize(demoEntries + 255 - AuditViewModel.PAGE_SIZE);
         assertThat(model.hasNextProperty().get()).isFalse();
         assertThat(model.hasPreviousProperty().get()).isTrue();
     }
@@ -62,10 +66,9 @@ class AuditViewModelTest {
         model.actorProperty().set("ann");
         model.applyFilters();
         assertThat(model.rows()).hasSize(12).allSatisfy(a -> assertThat(a.actor()).isEqualTo("ann"));
-        model.actorProperty().set("");
         model.actionProperty().set(AuditActions.CLAIM_SUBMIT);
         model.applyFilters();
-        assertThat(model.rows()).isEmpty();
+        assertThat(model.rows()).as("ann only revealed tax ids").isEmpty();
         assertThat(model.pageTextProperty().get()).isEqualTo("no entries");
     }
 

@@ -53,6 +53,7 @@ class ConsoleAppTest {
                 Files.getPosixFilePermissions(settingsDir.resolve(UiSettingsStore.FILE)))).isEqualTo("rw-------");
         assertThat(saved.page).isEqualTo("CLAIMS");
         assertThat(saved.columns).containsKey("claims");
+        assertThat(saved.startWorker).as("the worker starts with the console unless staff turn it off").isTrue();
         assertThat(uncaught).isEmpty();
     }
 

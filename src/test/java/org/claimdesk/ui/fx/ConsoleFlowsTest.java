@@ -170,7 +170,17 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("the counters show sent rows", () ->
                 robot.lookup("#countersLabel").queryAs(Label.class).getText().matches("Sent [1-9].*"));
         robot.clickOn("#workerPauseButton");
+        robot.clickOn("#reasonField").write("state portal maintenance tonight");
+        robot.clickOn("#dialogOkButton");
         waitUntil("the worker pauses", () -> !robot.lookup("#workerResumeButton").query().isDisabled());
+        waitUntil("the page and the status bar say who paused it and why", () ->
+                robot.lookup("#staffPauseBanner").queryAs(Label.class).isVisible()
+                && robot.lookup("#staffPauseBanner").queryAs(Label.class).getText()
+                        .startsWith("Paused by " + services.actor() + " at ")
+                && robot.lookup("#workerStatus").queryAs(Label.class).getText()
+                        .endsWith(": state portal maintenance tonight"));
+        assertThat(queries.audit(AuditActions.WORKER_ID, services.actor(), AuditActions.WORKER_PAUSE, 0, 0))
+                .singleElement().satisfies(e -> assertThat(e.reason()).isEqualTo("state portal maintenance tonight"));
     }
 
     @Test

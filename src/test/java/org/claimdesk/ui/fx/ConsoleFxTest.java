@@ -21,9 +21,11 @@ import org.claimdesk.store.Database;
 import org.claimdesk.ui.ConsoleServices;
 import org.claimdesk.ui.ConsoleWindow;
 import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.testing.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import java.util.Set;
 import javafx.scene.input.KeyCode;
@@ -57,11 +59,12 @@ abstract class ConsoleFxTest {
     final FxRobot robot = new FxRobot();
 
     @BeforeEach
-    void startConsole() throws Exception {
+    void startConsole(TestInfo test) throws Exception {
         WaitForAsyncUtils.autoCheckException = true;
         previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
         db = TestDatabases.demo(dir, CLAIMS);
+        prepare(db, test);
         queries = TestDatabases.queries(db);
         SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
                 .withLatency(Duration.ofMillis(20))));
@@ -72,17 +75,25 @@ abstract class ConsoleFxTest {
         Stage stage = FxToolkit.registerPrimaryStage();
         FxToolkit.setupFixture(() -> {
             Thread.currentThread().setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
-            window = new ConsoleWindow(stage, services, ui);
+            window = new ConsoleWindow(stage, services, ui, new UiSettingsStore(dir.resolve("settings")));
             window.show();
         });
     }
 
-    /** The remembered settings the window starts with. */
+    /**
+     * The remembered settings the window starts with: the worker does not start with the console, so each
+     * test starts it (or not) itself.
+     */
     UiSettings settings() {
         UiSettings ui = new UiSettings();
         ui.width = 1440;
         ui.height = 900;
+        ui.startWorker = false;
         return ui;
+    }
+
+    /** What a test does to the database before the console opens it. */
+    void prepare(Database database, TestInfo test) {
     }
 
     @AfterEach

@@ -3,10 +3,13 @@ package org.claimdesk.ui.main;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.Queries;
+import org.claimdesk.domain.AuditActions;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.ClaimQuery;
@@ -26,8 +29,10 @@ class MainViewModelTest {
         try (Database db = TestDatabases.demo(dir, 0)) {
             Queries queries = TestDatabases.queries(db);
             DirectTaskRunner tasks = new DirectTaskRunner();
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, tasks, "tester",
-                    "simulated state");
+            FakeWorker worker = new FakeWorker();
+            AuditedWorker audited = audited(worker, db);
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, audited, true, tasks,
+                    "tester", "simulated state");
             List<String> ready = new ArrayList<>();
             assertThat(model.readyProperty().get()).isFalse();
 
@@ -36,36 +41,99 @@ class MainViewModelTest {
             assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(MainViewModel.DEMO_CLAIMS);
             assertThat(ready).containsExactly("ready");
             assertThat(model.readyProperty().get()).isTrue();
-            assertThat(model.demoBannerProperty().get()).startsWith("Demo data: this database was empty")
-                    .contains("5,000 synthetic claims");
+            assertThat(model.bannerProperty().get()).startsWith("Demo data: this database was empty")
+                    .contains("5,000 synthetic claims")
+                    .endsWith("The delivery worker is paused so you can look at the demo's failures first; Resume on"
+                            + " the Worker page to deliver the demo's pending rows.");
+            assertThat(worker.commands).as("held paused, never started").doesNotContain("start");
+            assertThat(model.workerStateProperty().get()).startsWith("Worker paused by ClaimDesk at ")
+                    .endsWith(": " + MainViewModel.DEMO_PAUSE_REASON);
+            assertThat(model.workerHeldProperty().get()).isTrue();
+            assertThat(queries.audit(AuditActions.WORKER_ID, null, AuditActions.WORKER_PAUSE, 0, 0)).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.actor()).isEqualTo(MainViewModel.DEMO_PAUSE_ACTOR);
+                        assertThat(e.reason()).isEqualTo(MainViewModel.DEMO_PAUSE_REASON);
+                    });
             assertThat(tasks.progress).hasSizeGreaterThan(10);
             assertThat(tasks.progress).last().satisfies(p -> assertThat(p.fraction()).isEqualTo(1.0));
             int pending = queries.countOutbox(org.claimdesk.store.OutboxQuery.all().withState(DeliveryState.PENDING));
             assertThat(model.pendingProperty().get()).isEqualTo(pending);
             assertThat(model.databasePathProperty().get()).isEqualTo(db.path().toString());
+
+            audited.resume("seen the demo's failures");
+            model.applyWorker(audited.snapshot());
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker running");
+            assertThat(model.bannerProperty().get()).as("the banner no longer says the worker is paused")
+                    .startsWith("Demo data: this database was empty").endsWith("The delivery worker is running.");
             model.dismissBanner();
-            assertThat(model.demoBannerProperty().get()).isNull();
+            assertThat(model.bannerProperty().get()).isNull();
         }
     }
 
     @Test
-    void aDatabaseWithClaimsIsLeftAloneAndHasNoBanner() {
+    void aDatabaseWithClaimsIsLeftAloneAndHasNoBannerWhileItsWorkerRuns() {
         try (Database db = TestDatabases.demo(dir, 50)) {
             Queries queries = TestDatabases.queries(db);
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, new DirectTaskRunner(),
-                    "tester", "simulated state");
+            FakeWorker worker = new FakeWorker();
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, audited(worker, db), true,
+                    new DirectTaskRunner(), "tester", "simulated state");
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker not started yet");
             model.start(() -> { });
             assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(50);
-            assertThat(model.demoBannerProperty().get()).isNull();
+            assertThat(model.bannerProperty().get()).isNull();
             assertThat(model.readyProperty().get()).isTrue();
+            assertThat(worker.commands).contains("start");
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker running");
+            assertThat(model.workerHeldProperty().get()).isFalse();
         }
+    }
+
+    @Test
+    void withTheSettingOffTheWorkerIsLeftOffAndTheStatusBarSaysWhy() {
+        try (Database db = TestDatabases.demo(dir, 50)) {
+            FakeWorker worker = new FakeWorker();
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+                    audited(worker, db), false, new DirectTaskRunner(), "tester", "simulated state");
+            model.start(() -> { });
+            assertThat(worker.commands).doesNotContain("start");
+            assertThat(model.workerStateProperty().get())
+                    .isEqualTo("Worker off: not started with the console on this workstation");
+            assertThat(model.workerHeldProperty().get()).isTrue();
+            assertThat(model.bannerProperty().get()).isNull();
+        }
+    }
+
+    @Test
+    void aWorkerPausedByStaffComesUpPausedWithABannerSayingByWhomWhenAndWhy() {
+        try (Database db = TestDatabases.demo(dir, 50)) {
+            audited(new FakeWorker(), db).as("r.okafor").pause("state asked us to hold submissions until Monday");
+            FakeWorker worker = new FakeWorker();
+            AuditedWorker audited = audited(worker, db);
+            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+                    audited, true, new DirectTaskRunner(), "tester", "simulated state");
+            model.start(() -> { });
+            assertThat(worker.commands).doesNotContain("start");
+            assertThat(model.workerStateProperty().get()).startsWith("Worker paused by r.okafor at ")
+                    .endsWith(": state asked us to hold submissions until Monday");
+            assertThat(model.bannerProperty().get()).startsWith("The delivery worker is paused by r.okafor at ")
+                    .endsWith("state asked us to hold submissions until Monday. Submissions wait until it is resumed on"
+                            + " the Worker page.");
+            audited.resume(null);
+            assertThat(worker.commands).as("resuming starts a worker held paused").contains("start");
+            model.applyWorker(audited.snapshot());
+            assertThat(model.bannerProperty().get()).as("resumed: nothing left to say").isNull();
+        }
+    }
+
+    private static AuditedWorker audited(FakeWorker worker, Database db) {
+        return new AuditedWorker(worker, db, Clock.systemUTC(), "tester");
     }
 
     @Test
     void theStatusBarFollowsTheWorker() {
         try (Database db = TestDatabases.demo(dir, 10)) {
             MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
-                    new DirectTaskRunner(), "tester", "simulated state");
+                    audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
             assertThat(model.endpointProperty().get()).isEqualTo("simulated state");
             FakeWorker worker = new FakeWorker();
             model.applyWorker(worker.with(WorkerSnapshot.RunState.PAUSED, "401", true));
@@ -80,7 +148,7 @@ class MainViewModelTest {
     void theTickRefreshesThePageOnScreenOnlyWhenDeliveriesMoved() {
         try (Database db = TestDatabases.demo(dir, 10)) {
             MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
-                    new DirectTaskRunner(), "tester", "simulated state");
+                    audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
             List<Page> refreshed = new ArrayList<>();
             for (Page p : Page.values()) {
                 model.onRefresh(p, () -> refreshed.add(p));

@@ -2,7 +2,18 @@ package org.claimdesk.ui.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
+import org.claimdesk.app.AuditedWorker;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.common.UiSettingsStore;
+import org.claimdesk.ui.testing.TestDatabases;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.testing.DirectTaskRunner;
@@ -11,14 +22,31 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class WorkerViewModelTest {
+    @TempDir
+    Path dir;
+
+    Database db;
     FakeWorker worker;
+    UiSettingsStore settings;
     WorkerViewModel model;
 
     @BeforeEach
     void setUp() {
+        db = TestDatabases.demo(dir, 0);
         worker = new FakeWorker();
-        model = new WorkerViewModel(worker, new DirectTaskRunner(), "tester");
+        settings = new UiSettingsStore(dir.resolve("settings"));
+        model = new WorkerViewModel(new AuditedWorker(worker, db, Clock.systemUTC(), "tester"), new DirectTaskRunner(),
+                "tester", true, on -> settings.update(kept -> kept.startWorker = on));
         model.attach();
+    }
+
+    @AfterEach
+    void tearDown() {
+        db.close();
+    }
+
+    private List<AuditEntry> audit(String action) {
+        return TestDatabases.queries(db).audit(AuditActions.WORKER_ID, null, action, 0, 0);
     }
 
     @Test
@@ -31,12 +59,93 @@ class WorkerViewModelTest {
         assertThat(model.canStartProperty().get()).isFalse();
         assertThat(model.canPauseProperty().get()).isTrue();
         model.pause();
-        assertThat(worker.commands).contains("pause:paused by tester");
+        assertThat(worker.commands).contains("pause:paused by tester on the Worker page");
         assertThat(model.canResumeProperty().get()).isTrue();
         assertThat(model.systemPauseProperty().get()).as("paused by staff, not by the system").isNull();
         model.resume();
         model.drainNow();
         assertThat(worker.commands).endsWith("resume", "drainNow");
+    }
+
+    @Test
+    void aPauseByStaffIsAuditedWithItsReasonShownWithWhoAndWhenAndEndedByAnAuditedResume() {
+        model.start();
+        model.pause("the state's portal is down for maintenance until 18:00");
+
+        assertThat(worker.commands).containsExactly("start", "pause:the state's portal is down for maintenance until 18:00",
+                "refreshCounts");
+        assertThat(model.stateTextProperty().get()).isEqualTo("Paused by tester");
+        assertThat(model.staffPauseProperty().get()).startsWith("Paused by tester at ")
+                .endsWith(": the state's portal is down for maintenance until 18:00");
+        assertThat(model.systemPauseProperty().get()).isNull();
+        assertThat(model.canResumeProperty().get()).isTrue();
+        assertThat(model.canStartProperty().get()).isFalse();
+        assertThat(audit(AuditActions.WORKER_PAUSE)).singleElement().satisfies(e -> {
+            assertThat(e.actor()).isEqualTo("tester");
+            assertThat(e.subjectType()).isEqualTo(AuditActions.SUBJECT_WORKER);
+            assertThat(e.reason()).isEqualTo("the state's portal is down for maintenance until 18:00");
+            assertThat(e.details()).contains("\"running\":true");
+        });
+
+        model.resume("portal back up");
+
+        assertThat(worker.commands).endsWith("resume");
+        assertThat(model.runStateProperty().get()).isEqualTo(WorkerSnapshot.RunState.RUNNING);
+        assertThat(model.staffPauseProperty().get()).isNull();
+        assertThat(audit(AuditActions.WORKER_RESUME)).singleElement().satisfies(e -> {
+            assertThat(e.actor()).isEqualTo("tester");
+            assertThat(e.reason()).isEqualTo("portal back up");
+            assertThat(e.details()).contains("\"pausedBy\":\"tester\"")
+                    .contains("\"reason\":\"the state's portal is down for maintenance until 18:00\"");
+        });
+        model.resume("again");
+        assertThat(audit(AuditActions.WORKER_RESUME)).as("a worker that is not paused is not resumed").hasSize(1);
+    }
+
+    @Test
+    void aPauseWithoutAReasonIsRefusedAndChangesNothing() {
+        model.start();
+        model.pause("  ");
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("a reason is required");
+        assertThat(worker.commands).containsExactly("start");
+        assertThat(model.runStateProperty().get()).isEqualTo(WorkerSnapshot.RunState.RUNNING);
+        assertThat(audit(AuditActions.WORKER_PAUSE)).isEmpty();
+    }
+
+    @Test
+    void startWithTheConsoleIsKeptOnThisWorkstationAndEveryChangeAudited() {
+        assertThat(model.startWithConsoleProperty().get()).isTrue();
+        model.setStartWithConsole(false);
+
+        assertThat(model.startWithConsoleProperty().get()).isFalse();
+        assertThat(settings.load().startWorker).isFalse();
+        assertThat(model.noticeProperty().get().text()).contains("will not start with the console");
+        List<AuditEntry> changes = audit(AuditActions.SETTINGS_CHANGE);
+        assertThat(changes).singleElement().satisfies(e -> {
+            assertThat(e.actor()).isEqualTo("tester");
+            assertThat(e.subjectType()).isEqualTo(AuditActions.SUBJECT_SETTINGS);
+            assertThat(e.reason()).startsWith("start the delivery worker with the console off on ");
+            assertThat(e.details()).contains("\"setting\":\"startWithConsole\"").contains("\"before\":true")
+                    .contains("\"after\":false").contains("\"workstation\":");
+        });
+
+        model.setStartWithConsole(false);
+        assertThat(audit(AuditActions.SETTINGS_CHANGE)).as("no change, nothing written").hasSize(1);
+        model.setStartWithConsole(true);
+        assertThat(settings.load().startWorker).isTrue();
+        assertThat(audit(AuditActions.SETTINGS_CHANGE)).hasSize(2).first()
+                .satisfies(e -> assertThat(e.details()).contains("\"after\":true"));
+    }
+
+    @Test
+    void aSettingThatCannotBeKeptIsNotAuditedAndTheCheckBoxGoesBack() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("settings"), "a file where the settings folder should be");
+        model.setStartWithConsole(false);
+        assertThat(model.startWithConsoleProperty().get()).isTrue();
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("cannot save the console settings");
+        assertThat(audit(AuditActions.SETTINGS_CHANGE)).isEmpty();
     }
 
     @Test
