@@ -756,7 +756,7 @@ public final class DeliveryWorker implements WorkerControl {
         long durationNanos = System.nanoTime() - t0;
         long durationMs = durationNanos / 1_000_000;
         observeCall(durationNanos / 1_000_000.0);
-        return outcome(row, payload, answer, started, durationMs);
+        return outcome(row, payload, answer, started, durationMs).withField(answer.field());
     }
 
     private DeliveryRecord failedNow(LeasedRow row, Instant started, String error) {

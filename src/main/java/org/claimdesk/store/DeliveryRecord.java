@@ -13,6 +13,7 @@ import org.claimdesk.domain.AttemptOutcome;
  * @param nextAttemptAt for {@link Kind#RETRY}: when the row is due again
  * @param caseId for {@link Kind#SENT}: the state's case id
  * @param decisionDueOn for {@link Kind#SENT}: the claim's statutory decision date
+ * @param field the submission field the state named as at fault, kept with the attempt; or null
  */
 public record DeliveryRecord(
         Kind kind,
@@ -29,7 +30,21 @@ public record DeliveryRecord(
         long durationMs,
         AttemptOutcome outcome,
         Integer httpStatus,
-        String detail) {
+        String detail,
+        String field) {
+
+    public DeliveryRecord(Kind kind, long outboxEventId, long claimId, String idempotencyKey, int attempts,
+            int retryCount, String lastError, Instant nextAttemptAt, String caseId, LocalDate decisionDueOn,
+            Instant startedAt, long durationMs, AttemptOutcome outcome, Integer httpStatus, String detail) {
+        this(kind, outboxEventId, claimId, idempotencyKey, attempts, retryCount, lastError, nextAttemptAt, caseId,
+                decisionDueOn, startedAt, durationMs, outcome, httpStatus, detail, null);
+    }
+
+    /** This record with the field the state named as at fault. */
+    public DeliveryRecord withField(String value) {
+        return new DeliveryRecord(kind, outboxEventId, claimId, idempotencyKey, attempts, retryCount, lastError,
+                nextAttemptAt, caseId, decisionDueOn, startedAt, durationMs, outcome, httpStatus, detail, value);
+    }
 
     public enum Kind {
         /** Delivered: row sent, claim SUBMITTED_TO_STATE with the case id. */

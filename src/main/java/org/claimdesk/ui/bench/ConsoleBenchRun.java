@@ -31,7 +31,7 @@ public final class ConsoleBenchRun {
         Path settings = Path.of(args[2]);
         Console.open(db, file -> ConsoleServices.on(Database.open(file),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
-                        .withFailures(0.02, 0.005))),
+                        .withTransientRate(0.02))),
                 WorkerSettings.defaults().withConcurrency(CONCURRENCY).withInterval(Duration.ofMillis(500))),
                 settings, window -> new BenchProbe(window, drain, result -> {
                     System.out.println(MARKER + Json.write(result));
