@@ -58,6 +58,8 @@ public final class StateRules {
     /** The threshold of every jurisdiction not in the table: $5,000. */
     public static final long DEFAULT_ADDRESS_EVIDENCE_THRESHOLD_CENTS = 500_000L;
 
+    private static final List<String> PROPERTY_TYPES = Arrays.stream(PropertyType.values()).map(Enum::name).toList();
+    private static final List<String> CLAIM_TYPES = Arrays.stream(ClaimType.values()).map(Enum::name).toList();
     private static final Pattern PROPERTY_ID = Pattern.compile("\\d{7,9}");
     private static final Pattern LAST4 = Pattern.compile("\\d{4}");
     private static final int MAX_TEXT = 200;
@@ -127,10 +129,10 @@ public final class StateRules {
             r = matching(body, "holderId", HolderRegistry.HOLDER_ID, "holderId must be HLD- and six digits");
         }
         if (r == null) {
-            r = oneOf(body, "propertyType", Arrays.stream(PropertyType.values()).map(Enum::name).toList());
+            r = oneOf(body, "propertyType", PROPERTY_TYPES);
         }
         if (r == null) {
-            r = oneOf(body, "claimType", Arrays.stream(ClaimType.values()).map(Enum::name).toList());
+            r = oneOf(body, "claimType", CLAIM_TYPES);
         }
         if (r == null) {
             r = text(body, "claimantName", MAX_TEXT);

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +56,8 @@ class UpgradeTest {
             assertThat(columns).contains("retry_count");
             assertThat(Sql.scalar(db, "SELECT retry_count FROM outbox_event", Integer.class)).isZero();
             // an attempt made before the state named fields reads back without one
-            assertThat(db.read(h -> new OutboxStore().attempts(h, 1))).singleElement().satisfies(a -> {
+            List<DeliveryAttempt> attempts = db.read(h -> new OutboxStore().attempts(h, 1));
+            assertThat(attempts).singleElement().satisfies(a -> {
                 assertThat(a.detail()).isEqualTo("422 invalid_claim: holder id not found");
                 assertThat(a.field()).isNull();
             });
