@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import org.claimdesk.delivery.Drain;
+import org.claimdesk.delivery.HolderRegistry;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
@@ -47,8 +48,9 @@ public final class SelfTest {
             step("database and migrations", db.schemaVersion() == Migrations.latestVersion(),
                     "schema version " + db.schemaVersion());
             Deadlines deadlines = Deadlines.statutory();
+            HolderRegistry.Holder holder = HolderRegistry.standard().holdersFor("CA").get(0);
             long claimId = db.inTransaction(h -> new ClaimStore().insert(h, new NewClaim("UPC-SELFTEST-000001", "CA",
-                    "12345678", "Self-test Holder", "HLD-000000", PropertyType.AC01, ClaimType.OWNER, "Self Test",
+                    "12345678", holder.name(), holder.id(), PropertyType.AC01, ClaimType.OWNER, "Self Test",
                     "123-00-0000", 10_000, ClaimStatus.READY_FOR_SUBMISSION, null, LocalDate.now(clock), null),
                     clock.instant()));
             new Workflow(db, clock, deadlines).submit(claimId, "self-test", null);

@@ -216,8 +216,9 @@ final class OutboxCommand {
                         row.deliveryState().dbValue(), row.attempts(), row.idempotencyKey());
                 for (DeliveryAttempt a : attempts) {
                     String detail = a.detail() == null ? "" : a.detail().replaceAll("\\s+", " ");
-                    out().printf("  #%-3d %s %6d ms  %-9s %-4s %s%n", a.attemptNo(), a.startedAt(), a.durationMs(),
+                    out().printf("  #%-3d %s %6d ms  %-9s %-4s %s%s%n", a.attemptNo(), a.startedAt(), a.durationMs(),
                             a.outcome(), a.httpStatus() == null ? "-" : a.httpStatus(),
+                            a.field() == null ? "" : "[field " + a.field() + "] ",
                             detail.length() > 160 ? detail.substring(0, 159) + "…" : detail);
                 }
             }

@@ -46,7 +46,7 @@ final class StateOptions {
                 throw new IllegalArgumentException("--sim-latency-ms must not be negative");
             }
             return new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
-                    .withLatency(Duration.ofMillis(simLatencyMs)).withFailures(simFailureRate, 0)));
+                    .withLatency(Duration.ofMillis(simLatencyMs)).withTransientRate(simFailureRate)));
         }
         URI uri;
         try {

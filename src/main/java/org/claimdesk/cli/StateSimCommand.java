@@ -29,11 +29,10 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--latency-ms", paramLabel = "L", defaultValue = "0", description = "Latency of every answer (default ${DEFAULT-VALUE}).")
     long latencyMs;
 
-    @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description = "Share of submissions answered 503 or 429 (default ${DEFAULT-VALUE}).")
+    @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description = {
+        "Share of submissions answered 503 or 429, at random (default ${DEFAULT-VALUE}).",
+        "Refusals are never random: the state refuses a submission only for what it contains (docs/delivery.md)."})
     double failureRate;
-
-    @Option(names = "--reject-rate", paramLabel = "R", defaultValue = "0", description = "Share of submissions answered 422 (default ${DEFAULT-VALUE}).")
-    double rejectRate;
 
     @Option(names = "--require-token", description = "Answer 401 unless the bearer token equals $" + HttpStateAdapter.TOKEN_ENV + ".")
     boolean requireToken;
@@ -54,7 +53,7 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
             }
         }
         SimulatedState state = new SimulatedState(new SimulatedState.Config(Duration.ofMillis(latencyMs), failureRate,
-                rejectRate, token, System.nanoTime()));
+                token, System.nanoTime()));
         InetAddress address;
         try {
             address = InetAddress.getByName(bind);
@@ -74,8 +73,8 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
         }, "claimdesk-state-sim-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            out().printf(Locale.ROOT, "simulated state listening on %s (latency %d ms, failure rate %.2f, reject rate %.2f%s)%n",
-                    server.baseUrl(), latencyMs, failureRate, rejectRate, token == null ? "" : ", token required");
+            out().printf(Locale.ROOT, "simulated state listening on %s (latency %d ms, failure rate %.2f%s)%n",
+                    server.baseUrl(), latencyMs, failureRate, token == null ? "" : ", token required");
             out().flush();
             if (forSeconds == null) {
                 stop.await();

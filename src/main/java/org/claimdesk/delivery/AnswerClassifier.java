@@ -11,16 +11,28 @@ import org.claimdesk.store.Json;
 
 /**
  * Sorts the state's answers into the delivery taxonomy, as the contract states it:
- * 201/200 and 409 duplicate_claim are delivered; 400/422 are permanent; 401/403 (and 404/405 on the
+ * 201/200 and 409 duplicate_claim are delivered; 400/422 (missing_field, invalid_field, invalid_claim,
+ * already_paid, identity_mismatch, idempotency_key_reused, any other 4xx) are permanent; 401/403 (and 404/405 on the
  * submission endpoint: no API at this address) are systemic; 408, 425, 429 and 5xx are transient.
  */
 public final class AnswerClassifier {
     private AnswerClassifier() {
     }
 
-    /** The fields of a JSON answer ClaimDesk reads; any may be null. */
-    public record Body(String caseId, String error, String message) {
-        static final Body EMPTY = new Body(null, null, null);
+    /** Longest {@code field} kept from an answer: a field name, not a document. */
+    static final int MAX_FIELD_CHARS = 120;
+
+    /**
+     * The fields of a JSON answer ClaimDesk reads; any may be null.
+     *
+     * @param field the body field the state names as at fault
+     */
+    public record Body(String caseId, String error, String field, String message) {
+        static final Body EMPTY = new Body(null, null, null, null);
+
+        public Body(String caseId, String error, String message) {
+            this(caseId, error, null, message);
+        }
 
         public static Body parse(String text) {
             if (text == null || text.isBlank()) {
@@ -31,7 +43,7 @@ public final class AnswerClassifier {
                 if (node == null || !node.isObject()) {
                     return EMPTY;
                 }
-                return new Body(text(node, "caseId"), text(node, "error"), text(node, "message"));
+                return new Body(text(node, "caseId"), text(node, "error"), text(node, "field"), text(node, "message"));
             } catch (java.io.IOException e) {
                 return EMPTY;
             }
@@ -60,20 +72,32 @@ public final class AnswerClassifier {
                     response, null);
         }
         String line = line(status, body, response);
+        String field = field(body.field());
         if (status == 401 || status == 403) {
-            return answer(AttemptOutcome.SYSTEMIC, status, null,
-                    line + " (the state refuses ClaimDesk's credentials: check CLAIMDESK_STATE_TOKEN)", response, null);
+            return refusal(AttemptOutcome.SYSTEMIC, status,
+                    line + " (the state refuses ClaimDesk's credentials: check CLAIMDESK_STATE_TOKEN)", response, null,
+                    field);
         }
         if (status == 404 || status == 405) {
-            return answer(AttemptOutcome.SYSTEMIC, status, null,
-                    line + " (no submission API at this address: check the state API URL)", response, null);
+            return refusal(AttemptOutcome.SYSTEMIC, status,
+                    line + " (no submission API at this address: check the state API URL)", response, null, field);
         }
         if (status == 408 || status == 425 || status == 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
-            return answer(AttemptOutcome.TRANSIENT, status, null,
+            return refusal(AttemptOutcome.TRANSIENT, status,
                     retryAfter == null ? line : line + " (Retry-After " + retryAfter.toSeconds() + " s)", response,
-                    retryAfter);
+                    retryAfter, field);
         }
-        return answer(AttemptOutcome.PERMANENT, status, null, line, response, null);
+        return refusal(AttemptOutcome.PERMANENT, status, line, response, null, field);
+    }
+
+    /** The field an answer names, on one line and capped; null when it names none. */
+    static String field(String text) {
+        String value = blankToNull(text);
+        if (value == null) {
+            return null;
+        }
+        value = value.replaceAll("\\s+", " ");
+        return value.length() > MAX_FIELD_CHARS ? value.substring(0, MAX_FIELD_CHARS - 1) + "…" : value;
     }
 
     /** An answer to GET /v1/submissions/{key}: delivered (found), permanent 404 (not found), or a failure. */
@@ -166,7 +190,12 @@ public final class AnswerClassifier {
 
     private static StateAnswer answer(AttemptOutcome outcome, int status, String caseId, String message, String response,
             Duration retryAfter) {
-        return new StateAnswer(outcome, status, caseId, message, response, retryAfter, false);
+        return new StateAnswer(outcome, status, caseId, message, response, retryAfter, false, null);
+    }
+
+    private static StateAnswer refusal(AttemptOutcome outcome, int status, String message, String response,
+            Duration retryAfter, String field) {
+        return new StateAnswer(outcome, status, null, message, response, retryAfter, false, field);
     }
 
     private static String blankToNull(String text) {

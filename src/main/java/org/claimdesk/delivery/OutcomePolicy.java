@@ -145,7 +145,8 @@ final class OutcomePolicy {
             case TRANSIENT -> transientFailure(row, answer.message(), status, answer.retryAfter(),
                     answer.attemptDetail(), s, started, durationMs, now);
             case PERMANENT -> new Decision(DeliveryRecord.failed(row, row.retryCount() + 1, answer.message(),
-                    new Attempt(started, durationMs, AttemptOutcome.PERMANENT, status, answer.attemptDetail())),
+                    new Attempt(started, durationMs, AttemptOutcome.PERMANENT, status, answer.attemptDetail(),
+                            answer.field())),
                     StateHealth.ANSWERED, null);
             case SYSTEMIC -> new Decision(DeliveryRecord.retry(row, row.retryCount(), answer.message(), now,
                     new Attempt(started, durationMs, AttemptOutcome.SYSTEMIC, status, answer.attemptDetail())),

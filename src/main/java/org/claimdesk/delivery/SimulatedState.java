@@ -1,12 +1,14 @@
 package org.claimdesk.delivery;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,49 +16,67 @@ import org.claimdesk.store.Json;
 
 /**
  * A state that implements ClaimDesk's submission contract in memory, for demos, training, tests and
- * benchmarks. It is always presented as "simulated". It remembers every accepted key and claim, so a
- * replayed key gets 200 with the same case id and a claim sent under a second key gets 409
- * duplicate_claim; a configurable share of submissions fails (503 or 429 with Retry-After, or 422).
+ * benchmarks. It is always presented as "simulated". It judges each submission by its content against
+ * {@link StateRules}, so the same body gets the same answer every time; only transient trouble (503,
+ * or 429 with Retry-After) is drawn at random, at {@link Config#transientRate}, before anything is
+ * recorded. It remembers the body and the answer of every key it judged: a replay with the same body
+ * gets the same answer (200 and the first case id for an accepted one), a key sent again with another
+ * body gets 422 idempotency_key_reused, and a claim sent under a second key after its acceptance gets
+ * 409 duplicate_claim.
  */
 public final class SimulatedState {
 
     /**
      * @param latency how long every answer takes
      * @param transientRate share of submissions answered 503 or 429 (Retry-After 1 s), before anything is recorded
-     * @param rejectRate share of submissions answered 422 invalid_claim
      * @param token when not null, the bearer token every call must carry (else 401)
-     * @param seed seed of the failure draws
+     * @param seed seed of the transient draws
      */
-    public record Config(Duration latency, double transientRate, double rejectRate, String token, long seed) {
+    public record Config(Duration latency, double transientRate, String token, long seed) {
         public Config {
             if (latency == null || latency.isNegative()) {
                 throw new IllegalArgumentException("the simulated latency must not be negative");
             }
-            if (transientRate < 0 || rejectRate < 0 || transientRate + rejectRate > 1) {
-                throw new IllegalArgumentException("failure rates must be between 0 and 1, got " + transientRate
-                        + " and " + rejectRate);
+            if (!(transientRate >= 0 && transientRate <= 1)) {
+                throw new IllegalArgumentException("the transient failure rate must be between 0 and 1, got "
+                        + transientRate);
             }
         }
 
         public static Config reliable() {
-            return new Config(Duration.ZERO, 0, 0, null, 1);
+            return new Config(Duration.ZERO, 0, null, 1);
         }
 
         public Config withLatency(Duration value) {
-            return new Config(value, transientRate, rejectRate, token, seed);
+            return new Config(value, transientRate, token, seed);
         }
 
-        public Config withFailures(double transientShare, double rejectShare) {
-            return new Config(latency, transientShare, rejectShare, token, seed);
+        /** Answers this share of submissions 503 or 429, at random. */
+        public Config withTransientRate(double share) {
+            return new Config(latency, share, token, seed);
         }
 
         public Config withToken(String value) {
-            return new Config(latency, transientRate, rejectRate, value, seed);
+            return new Config(latency, transientRate, value, seed);
         }
     }
 
-    /** One answer: status, JSON fields, and Retry-After seconds for 429. */
-    public record Reply(int status, String caseId, String error, String message, Integer retryAfterSeconds) {
+    /**
+     * One answer: status, JSON fields, and Retry-After seconds for 429.
+     *
+     * @param field the body field at fault, for a refusal that names one
+     */
+    public record Reply(int status, String caseId, String error, String field, String message,
+            Integer retryAfterSeconds) {
+
+        public Reply(int status, String caseId, String error, String message, Integer retryAfterSeconds) {
+            this(status, caseId, error, null, message, retryAfterSeconds);
+        }
+
+        static Reply refused(StateRules.Refusal refusal) {
+            return new Reply(refusal.status(), null, refusal.error(), refusal.field(), refusal.message(), null);
+        }
+
         public String json() {
             Map<String, Object> body = new LinkedHashMap<>();
             if (caseId != null) {
@@ -65,6 +85,9 @@ public final class SimulatedState {
             if (error != null) {
                 body.put("error", error);
             }
+            if (field != null) {
+                body.put("field", field);
+            }
             if (message != null) {
                 body.put("message", message);
             }
@@ -72,23 +95,30 @@ public final class SimulatedState {
         }
 
         public AnswerClassifier.Body body() {
-            return new AnswerClassifier.Body(caseId, error, message);
+            return new AnswerClassifier.Body(caseId, error, field, message);
         }
     }
 
-    private record Accepted(long claimId, String caseId) {
+    /** What the state answered a key, and the digest of the body it answered. */
+    private record Judged(String bodyDigest, Long claimId, Reply reply) {
     }
 
     private final Config config;
+    private final StateRules rules;
     private final SplittableRandom random;
-    private final Map<String, Accepted> byKey = new HashMap<>();
+    private final Map<String, Judged> byKey = new HashMap<>();
     private final Map<Long, String> caseIdByClaim = new HashMap<>();
     private final Map<String, AtomicInteger> postsByKey = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> acceptancesByClaim = new ConcurrentHashMap<>();
     private int sequence = 100_000;
 
     public SimulatedState(Config config) {
+        this(config, StateRules.standard());
+    }
+
+    public SimulatedState(Config config, StateRules rules) {
         this.config = config;
+        this.rules = rules;
         this.random = new SplittableRandom(config.seed());
     }
 
@@ -96,13 +126,17 @@ public final class SimulatedState {
         return config;
     }
 
+    public StateRules rules() {
+        return rules;
+    }
+
     /**
      * POST /v1/submissions.
      *
      * @param authorization the Authorization header, or null
-     * @param claimId the body's claimId, or null when it is missing or not a number
+     * @param body the request body as sent
      */
-    public Reply submit(String idempotencyKey, String authorization, Long claimId, String jurisdiction) {
+    public Reply submit(String idempotencyKey, String authorization, String body) {
         if (!authorized(authorization)) {
             return new Reply(401, null, "unauthorized", "a valid bearer token is required", null);
         }
@@ -110,19 +144,25 @@ public final class SimulatedState {
             return new Reply(400, null, "missing_idempotency_key", "the Idempotency-Key header is required", null);
         }
         postsByKey.computeIfAbsent(idempotencyKey, k -> new AtomicInteger()).incrementAndGet();
-        if (claimId == null) {
-            return new Reply(400, null, "invalid_body", "the body must be JSON with a numeric claimId", null);
+        JsonNode node = parse(body);
+        if (node == null || !node.isObject()) {
+            return new Reply(400, null, "invalid_body", "the body must be a JSON object", null);
         }
+        String digest = CanonicalJson.sha256(node);
+        JsonNode claimIdNode = node.get("claimId");
+        Long claimId = claimIdNode != null && claimIdNode.isIntegralNumber() && claimIdNode.canConvertToLong()
+                ? claimIdNode.asLong() : null;
         synchronized (this) {
-            Accepted known = byKey.get(idempotencyKey);
+            Judged known = byKey.get(idempotencyKey);
             if (known != null) {
-                if (known.claimId() != claimId) {
-                    return new Reply(422, null, "key_reused", "this Idempotency-Key was used for claim "
-                            + known.claimId(), null);
+                if (!known.bodyDigest().equals(digest)) {
+                    return new Reply(422, null, "idempotency_key_reused", null, "this Idempotency-Key was first sent"
+                            + (known.claimId() == null ? "" : " for claim " + known.claimId())
+                            + " with a different body; a changed submission needs a new key", null);
                 }
-                return new Reply(200, known.caseId(), null, null, null);
+                return known.reply();
             }
-            String existing = caseIdByClaim.get(claimId);
+            String existing = claimId == null ? null : caseIdByClaim.get(claimId);
             if (existing != null) {
                 return new Reply(409, existing, "duplicate_claim", "claim " + claimId
                         + " was already accepted under another key", null);
@@ -133,20 +173,39 @@ public final class SimulatedState {
                         ? new Reply(429, null, "rate_limited", "too many submissions; retry later", 1)
                         : new Reply(503, null, "unavailable", "state portal busy", null);
             }
-            if (draw < config.transientRate() + config.rejectRate()) {
-                return new Reply(422, null, "invalid_claim", "state property id not found in the holder's report",
-                        null);
+            Optional<StateRules.Refusal> refusal = rules.judge(node);
+            if (refusal.isPresent()) {
+                Reply reply = Reply.refused(refusal.get());
+                byKey.put(idempotencyKey, new Judged(digest, claimId, reply));
+                return reply;
             }
-            return new Reply(201, accept(idempotencyKey, claimId, jurisdiction), null, null, null);
+            return new Reply(201, accept(idempotencyKey, digest, claimId, node.get("jurisdiction").asText()), null,
+                    null, null);
+        }
+    }
+
+    /** Judges one sample body without recording anything, so the rules' classes are loaded before the first call. */
+    public void prepare() {
+        rules.judge(parse("{\"claimId\":1}"));
+        CanonicalJson.sha256(parse("{\"claimId\":1}"));
+    }
+
+    private static JsonNode parse(String body) {
+        if (body == null || body.isBlank()) {
+            return null;
+        }
+        try {
+            return Json.mapper().readTree(body);
+        } catch (IOException notJson) {
+            return null;
         }
     }
 
     /** Records a submission as accepted and returns its new case id; the caller holds the lock. */
-    private String accept(String idempotencyKey, long claimId, String jurisdiction) {
-        String prefix = jurisdiction == null || jurisdiction.isBlank() ? "ST" : jurisdiction.strip().toUpperCase(Locale.ROOT);
+    private String accept(String idempotencyKey, String digest, long claimId, String jurisdiction) {
         // the sequence starts at 100,001: six digits without padding
-        String caseId = prefix + "-" + LocalDate.now(ZoneOffset.UTC).getYear() + "-" + ++sequence;
-        byKey.put(idempotencyKey, new Accepted(claimId, caseId));
+        String caseId = jurisdiction + "-" + LocalDate.now(ZoneOffset.UTC).getYear() + "-" + ++sequence;
+        byKey.put(idempotencyKey, new Judged(digest, claimId, new Reply(200, caseId, null, null, null)));
         caseIdByClaim.put(claimId, caseId);
         acceptancesByClaim.computeIfAbsent(claimId, k -> new AtomicInteger()).incrementAndGet();
         return caseId;
@@ -158,9 +217,10 @@ public final class SimulatedState {
             return new Reply(401, null, "unauthorized", "a valid bearer token is required", null);
         }
         synchronized (this) {
-            Accepted known = byKey.get(idempotencyKey);
-            return known == null ? new Reply(404, null, "not_found", "no submission under this key", null)
-                    : new Reply(200, known.caseId(), null, null, null);
+            Judged known = byKey.get(idempotencyKey);
+            return known == null || known.reply().caseId() == null
+                    ? new Reply(404, null, "not_found", "no submission accepted under this key", null)
+                    : new Reply(200, known.reply().caseId(), null, null, null);
         }
     }
 

@@ -3,7 +3,10 @@ package org.claimdesk.delivery;
 import java.time.Duration;
 import org.claimdesk.domain.SubmissionPayload;
 
-/** The simulated state in process: the contract's answers without a network, after the configured latency. */
+/**
+ * The simulated state in process: the contract's answers without a network, after the configured latency.
+ * The state judges the row's payload text, exactly the body an HTTP adapter would send.
+ */
 public final class SimulatedStateAdapter implements StateAdapter {
     public static final String ENDPOINT = "simulated state";
 
@@ -33,13 +36,13 @@ public final class SimulatedStateAdapter implements StateAdapter {
             return StateAnswer.noAnswer("interrupted before the simulated state answered");
         }
         String token = state.config().token();
-        SimulatedState.Reply reply = state.submit(idempotencyKey, token == null ? null : "Bearer " + token,
-                payload.claimId(), payload.jurisdiction());
+        SimulatedState.Reply reply = state.submit(idempotencyKey, token == null ? null : "Bearer " + token, payloadJson);
         return AnswerClassifier.submission(reply.status(), reply.body(), reply.json(), retryAfter(reply));
     }
 
     @Override
     public void prepare() {
+        state.prepare();
         SimulatedState.Reply reply = new SimulatedState.Reply(201, "prepare", null, null, null);
         AnswerClassifier.submission(reply.status(), reply.body(), reply.json(), null);
     }

@@ -12,6 +12,7 @@ import org.claimdesk.domain.AttemptOutcome;
  * @param response the state's response text (capped), or null
  * @param retryAfter the state's Retry-After, or null
  * @param unreachable true when no connection could be opened at all
+ * @param field the submission field the state named as at fault (e.g. "holderId", "evidence.address"), or null
  */
 public record StateAnswer(
         AttemptOutcome outcome,
@@ -20,7 +21,13 @@ public record StateAnswer(
         String message,
         String response,
         Duration retryAfter,
-        boolean unreachable) {
+        boolean unreachable,
+        String field) {
+
+    public StateAnswer(AttemptOutcome outcome, Integer httpStatus, String caseId, String message, String response,
+            Duration retryAfter, boolean unreachable) {
+        this(outcome, httpStatus, caseId, message, response, retryAfter, unreachable, null);
+    }
 
     public static StateAnswer unreachable(String message) {
         return new StateAnswer(AttemptOutcome.SYSTEMIC, null, null, message, null, null, true);

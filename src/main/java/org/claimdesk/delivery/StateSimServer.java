@@ -1,6 +1,5 @@
 package org.claimdesk.delivery;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -12,7 +11,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.claimdesk.store.Json;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,21 +97,8 @@ public final class StateSimServer implements AutoCloseable {
         if (body.length > MAX_BODY_BYTES) {
             return new SimulatedState.Reply(413, null, "too_large", "the body exceeds " + MAX_BODY_BYTES + " bytes", null);
         }
-        Long claimId = null;
-        String jurisdiction = null;
-        try {
-            JsonNode node = Json.mapper().readTree(body);
-            if (node != null && node.hasNonNull("claimId") && node.get("claimId").canConvertToLong()) {
-                claimId = node.get("claimId").asLong();
-            }
-            if (node != null && node.hasNonNull("jurisdiction")) {
-                jurisdiction = node.get("jurisdiction").asText();
-            }
-        } catch (IOException notJson) {
-            claimId = null;
-        }
-        return state.submit(exchange.getRequestHeaders().getFirst("Idempotency-Key"), authorization, claimId,
-                jurisdiction);
+        return state.submit(exchange.getRequestHeaders().getFirst("Idempotency-Key"), authorization,
+                new String(body, StandardCharsets.UTF_8));
     }
 
     private void latency() {

@@ -7,6 +7,7 @@ import java.time.Instant;
  *
  * @param outcome the outcome class (see {@link AttemptOutcome})
  * @param detail the error or response text, at most {@link #MAX_DETAIL_CHARS} characters
+ * @param field the submission field the state named as at fault (e.g. "holderId", "evidence.address"), or null
  */
 public record DeliveryAttempt(
         long attemptId,
@@ -17,7 +18,8 @@ public record DeliveryAttempt(
         AttemptOutcome outcome,
         Integer httpStatus,
         String detail,
-        String workerId) {
+        String workerId,
+        String field) {
 
     public static final int MAX_DETAIL_CHARS = 4096;
 

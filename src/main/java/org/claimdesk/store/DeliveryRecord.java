@@ -15,6 +15,7 @@ import org.claimdesk.domain.AttemptOutcome;
  * @param nextAttemptAt for {@link Kind#RETRY}: when the row is due again
  * @param caseId for {@link Kind#SENT}: the state's case id
  * @param decisionDueOn for {@link Kind#SENT}: the claim's statutory decision date
+ * @param field the submission field the state named as at fault, kept with the attempt; or null
  */
 public record DeliveryRecord(
         Kind kind,
@@ -31,7 +32,8 @@ public record DeliveryRecord(
         long durationMs,
         AttemptOutcome outcome,
         Integer httpStatus,
-        String detail) {
+        String detail,
+        String field) {
 
     public enum Kind {
         /** Delivered: row sent, claim SUBMITTED_TO_STATE with the case id. */
@@ -49,9 +51,15 @@ public record DeliveryRecord(
      *
      * @param httpStatus null when no HTTP answer came, or no call was made
      * @param detail the text kept with the attempt
+     * @param field the submission field the state named as at fault, or null
      */
     public record Attempt(Instant startedAt, long durationMs, AttemptOutcome outcome, Integer httpStatus,
-            String detail) {
+            String detail, String field) {
+
+        /** An attempt whose answer named no field. */
+        public Attempt(Instant startedAt, long durationMs, AttemptOutcome outcome, Integer httpStatus, String detail) {
+            this(startedAt, durationMs, outcome, httpStatus, detail, null);
+        }
     }
 
     public boolean hasAttempt() {
@@ -77,13 +85,13 @@ public record DeliveryRecord(
     /** {@code row} was not attempted: its lease is given back and nothing else changes. */
     public static DeliveryRecord released(LeasedRow row) {
         return new DeliveryRecord(Kind.RELEASE, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
-                row.attempts(), row.retryCount(), null, null, null, null, null, 0, null, null, null);
+                row.attempts(), row.retryCount(), null, null, null, null, null, 0, null, null, null, null);
     }
 
     /** Gives back the lease of a row that was leased but never read (a release uses nothing but the id). */
     public static DeliveryRecord released(long outboxEventId) {
         return new DeliveryRecord(Kind.RELEASE, outboxEventId, 0, null, 0, 0, null, null, null, null, null, 0, null,
-                null, null);
+                null, null, null);
     }
 
     /** An attempted outcome: the row's attempt count goes up by one. */
@@ -91,6 +99,6 @@ public record DeliveryRecord(
             String caseId, LocalDate decisionDueOn, Attempt attempt) {
         return new DeliveryRecord(kind, row.outboxEventId(), row.claimId(), row.idempotencyKey(), row.attempts() + 1,
                 retryCount, error, nextAttemptAt, caseId, decisionDueOn, attempt.startedAt(), attempt.durationMs(),
-                attempt.outcome(), attempt.httpStatus(), attempt.detail());
+                attempt.outcome(), attempt.httpStatus(), attempt.detail(), attempt.field());
     }
 }

@@ -137,12 +137,13 @@ public final class DeliveryStore {
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
                 SELECT v.column1, '%1$s', '%2$s', ?1, v.column2, ?2 FROM (VALUES %%s) AS v"""
                     .formatted(DELIVERED.from().name(), DELIVERED.to().name()), 2, 2);
-            // ?1 worker; rows (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status, detail)
+            // ?1 worker; rows (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status, detail,
+            // field)
             this.attempts = new MultiRowStatement(c, """
                 INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
-                    http_status, detail, worker_id)
-                SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, ?1
-                FROM (VALUES %s) AS v""", 1, 7);
+                    http_status, detail, worker_id, field)
+                SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, ?1, v.column8
+                FROM (VALUES %s) AS v""", 1, 8);
         }
 
         /**
@@ -299,6 +300,7 @@ public final class DeliveryStore {
                 String detail = applied[i] ? r.detail()
                         : "[lease lost: another worker had taken this row over; outcome not applied] " + r.detail();
                 ps.setString(p + 6, DeliveryAttempt.truncate(detail));
+                ps.setString(p + 7, r.field());
             }, null);
         }
 

@@ -67,7 +67,8 @@ public final class Rows {
             AttemptOutcome.valueOf(rs.getString("outcome")),
             nullableInt(rs, "http_status"),
             rs.getString("detail"),
-            rs.getString("worker_id"));
+            rs.getString("worker_id"),
+            rs.getString("field"));
 
     public static final RowMapper<AuditEntry> AUDIT_ENTRY = (rs, ctx) -> new AuditEntry(
             rs.getLong("audit_id"),

@@ -80,10 +80,13 @@ public record ConsoleServices(
         return simulated();
     }
 
-    /** The demo state: answers in 40 ms, a few transient refusals and rejections so triage has work. */
+    /**
+     * The demo state: answers in 40 ms with a few transient failures (503, 429); it refuses a claim only
+     * for what the claim contains, so triage has work wherever the data breaks a rule.
+     */
     public static StateAdapter simulated() {
         return new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
-                .withLatency(Duration.ofMillis(40)).withFailures(0.03, 0.01)));
+                .withLatency(Duration.ofMillis(40)).withTransientRate(0.03)));
     }
 
     public String endpoint() {

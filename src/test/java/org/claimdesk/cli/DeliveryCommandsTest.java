@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.delivery.HolderRegistry;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
@@ -227,6 +229,30 @@ class DeliveryCommandsTest {
         Run audit = run("audit", "list", "--actor", "j.chen", "--json");
         assertThat(audit.json()).hasSize(1);
         assertThat(audit.json().get(0).get("action").asText()).isEqualTo("outbox.abandon");
+    }
+
+    @Test
+    void attemptsShowTheFieldTheStateNamedAsAtFault() throws Exception {
+        SubmitResult queued = submitted(1).get(0);
+        String unknownHolder = HolderRegistry.standard().unregisteredHolderId(11);
+        try (Database db = Database.open(file)) {
+            String payload = new org.claimdesk.app.Queries(db, java.time.Clock.systemUTC())
+                    .outboxEvent(queued.outboxEventId()).orElseThrow().payload();
+            ObjectNode body = (ObjectNode) Json.mapper().readTree(payload);
+            body.put("holderId", unknownHolder);
+            Outbox.setPayload(db, queued.outboxEventId(), "state_claim_submission_requested", body.toString());
+        }
+        assertThat(run("drain", "--state-api", server.baseUrl().toString()).exit()).isZero();
+        assertThat(count(DeliveryState.FAILED)).isEqualTo(1);
+
+        Run text = run("outbox", "attempts", Long.toString(queued.outboxEventId()));
+        assertThat(text.out()).contains("PERMANENT 422  [field holderId] 422 invalid_claim: holder id " + unknownHolder
+                + " is not in CA's holder registry");
+        Run json = run("outbox", "attempts", Long.toString(queued.outboxEventId()), "--json");
+        assertThat(json.json()).singleElement().satisfies(a -> {
+            assertThat(a.get("field").asText()).isEqualTo("holderId");
+            assertThat(a.get("httpStatus").asInt()).isEqualTo(422);
+        });
     }
 
     @Test

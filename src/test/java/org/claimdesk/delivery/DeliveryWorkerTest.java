@@ -272,7 +272,8 @@ class DeliveryWorkerTest {
     void aDuplicateOfAnAcceptedClaimAndAnAlreadySubmittedClaimCountAsDelivered() {
         List<SubmitResult> queued = Outbox.submitted(db, 2);
         SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
-        String earlierCase = state.submit("earlier-key", null, queued.get(0).claimId(), "CA").caseId();
+        String earlierCase = state.submit("earlier-key", null,
+                queries.outboxEvent(queued.get(0).outboxEventId()).orElseThrow().payload()).caseId();
         db.useTransaction(h -> h.createUpdate("""
                 UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = 'CA-2026-777777', version = version + 1
                 WHERE claim_id = :id""").bind("id", queued.get(1).claimId()).execute());

@@ -98,6 +98,25 @@ class HostileAnswersTest {
     }
 
     @Test
+    void aFieldThatIsNoFieldNameIsKeptShortOnOneLineOrDropped() throws Exception {
+        String longField = "{\"error\":\"invalid_field\",\"field\":\"holder\\nId" + "x".repeat(10_000) + "\"}";
+        try (HttpStateAdapter adapter = serve(e -> reply(e, 400, "application/json",
+                longField.getBytes(StandardCharsets.UTF_8)), 5_000)) {
+            StateAnswer answer = adapter.submit("key-7", PAYLOAD, "{}");
+            assertThat(answer.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+            assertThat(answer.field()).startsWith("holder Idxxx").hasSize(AnswerClassifier.MAX_FIELD_CHARS)
+                    .doesNotContain("\n").endsWith("…");
+        }
+        try (HttpStateAdapter adapter = serve(e -> reply(e, 422, "application/json",
+                "{\"error\":\"invalid_claim\",\"field\":{\"name\":\"holderId\"}}".getBytes(StandardCharsets.UTF_8)),
+                5_000)) {
+            StateAnswer answer = adapter.submit("key-7", PAYLOAD, "{}");
+            assertThat(answer.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+            assertThat(answer.field()).as("an object is not a field name").isNull();
+        }
+    }
+
+    @Test
     void a200WithoutACaseIdIsNotADelivery() throws Exception {
         try (HttpStateAdapter adapter = serve(e -> reply(e, 200, "application/json",
                 "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8)), 5_000)) {

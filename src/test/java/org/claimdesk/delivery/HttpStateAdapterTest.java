@@ -108,7 +108,22 @@ class HttpStateAdapterTest {
         assertThat(post(400, "{\"error\":\"missing_field\",\"message\":\"holderName is required\"}")).satisfies(a -> {
             assertThat(a.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
             assertThat(a.message()).isEqualTo("400 missing_field: holderName is required");
+            assertThat(a.field()).as("the state named no field").isNull();
         });
+        assertThat(post(400, "{\"error\":\"missing_field\",\"field\":\"evidence.address\",\"message\":\"proof of"
+                + " address required\"}")).satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+            assertThat(a.field()).isEqualTo("evidence.address");
+            assertThat(a.message()).isEqualTo("400 missing_field: proof of address required");
+        });
+        for (String code : new String[] {"invalid_claim", "already_paid", "identity_mismatch", "idempotency_key_reused"}) {
+            assertThat(post(422, "{\"error\":\"" + code + "\",\"field\":\"holderId\"}")).satisfies(a -> {
+                assertThat(a.outcome()).as(code).isEqualTo(AttemptOutcome.PERMANENT);
+                assertThat(a.field()).isEqualTo("holderId");
+                assertThat(a.attemptDetail()).startsWith("422 " + code);
+            });
+        }
+        assertThat(post(503, "{\"error\":\"unavailable\"}").field()).isNull();
         assertThat(post(422, "{\"error\":\"invalid_claim\",\"message\":\"no such property\"}").outcome())
                 .isEqualTo(AttemptOutcome.PERMANENT);
         assertThat(post(401, "").outcome()).isEqualTo(AttemptOutcome.SYSTEMIC);

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,10 @@ class UpgradeTest {
                     INSERT INTO outbox_event (outbox_event_id, aggregate_id, event_type, payload, delivery_state, attempts,
                         idempotency_key, next_attempt_at, created_at, updated_at)
                     VALUES (1, 1, 'state_claim_submission_requested', '{}', 'failed', 8, 'sub-old-1', 0, 0, 0)""");
+            s.execute("""
+                    INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
+                        http_status, detail, worker_id)
+                    VALUES (1, 8, 0, 120, 'PERMANENT', 422, '422 invalid_claim: holder id not found', 'worker-1')""");
         }
 
         try (Database db = Database.open(file)) {
@@ -50,6 +55,12 @@ class UpgradeTest {
                     .mapTo(String.class).list());
             assertThat(columns).contains("retry_count");
             assertThat(Sql.scalar(db, "SELECT retry_count FROM outbox_event", Integer.class)).isZero();
+            // an attempt made before the state named fields reads back without one
+            List<DeliveryAttempt> attempts = db.read(h -> new OutboxStore().attempts(h, 1));
+            assertThat(attempts).singleElement().satisfies(a -> {
+                assertThat(a.detail()).isEqualTo("422 invalid_claim: holder id not found");
+                assertThat(a.field()).isNull();
+            });
             // the trigram search index is built from the claims already there
             int found = db.read(h -> new ClaimStore().count(h, ClaimQuery.all().withSearch("garcia")));
             assertThat(found).isEqualTo(1);

@@ -1,6 +1,5 @@
 package org.claimdesk.testing;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -8,6 +7,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.StateSimServer;
-import org.claimdesk.store.Json;
 
 /**
  * A real HTTP server on 127.0.0.1 implementing the state contract (through {@link SimulatedState})
@@ -192,11 +191,8 @@ public final class FaultyStateServer implements AutoCloseable {
         }
     }
 
-    private SimulatedState.Reply submitToState(String key, byte[] body, String auth) throws IOException {
-        JsonNode node = Json.mapper().readTree(body);
-        Long claimId = node.hasNonNull("claimId") ? node.get("claimId").asLong() : null;
-        String jurisdiction = node.hasNonNull("jurisdiction") ? node.get("jurisdiction").asText() : null;
-        return state.submit(key, auth, claimId, jurisdiction);
+    private SimulatedState.Reply submitToState(String key, byte[] body, String auth) {
+        return state.submit(key, auth, new String(body, StandardCharsets.UTF_8));
     }
 
     private static void reply(HttpExchange exchange, SimulatedState.Reply reply) throws IOException {

@@ -34,7 +34,7 @@ public final class ConsoleBenchRun {
         new UiSettingsStore(settings).update(kept -> kept.startWorker = false);
         Console.open(db, file -> ConsoleServices.on(Database.open(file),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
-                        .withFailures(0.02, 0.005))),
+                        .withTransientRate(0.02))),
                 WorkerSettings.defaults().withConcurrency(CONCURRENCY).withInterval(Duration.ofMillis(500))),
                 settings, window -> new BenchProbe(window, drain, result -> {
                     System.out.println(MARKER + Json.write(result));

@@ -88,6 +88,7 @@ public final class OutboxView {
     @FXML private TableColumn<DeliveryAttempt, String> attemptDurationColumn;
     @FXML private TableColumn<DeliveryAttempt, String> attemptHttpColumn;
     @FXML private TableColumn<DeliveryAttempt, String> attemptOutcomeColumn;
+    @FXML private TableColumn<DeliveryAttempt, String> attemptFieldColumn;
     @FXML private TableColumn<DeliveryAttempt, String> attemptDetailColumn;
     @FXML private TextArea payloadView;
     @FXML private Label outboxNotice;
@@ -332,6 +333,7 @@ public final class OutboxView {
         Cells.number(attemptDurationColumn, a -> Long.toString(a.durationMs()));
         Cells.text(attemptHttpColumn, a -> a.httpStatus() == null ? "—" : a.httpStatus().toString());
         Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
+        Cells.text(attemptFieldColumn, a -> a.field() == null ? "—" : a.field());
         Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
         model.detailProperty().addListener((obs, old, d) -> {
             if (d == null) {

@@ -69,8 +69,11 @@ class ScreenshotsTest extends ConsoleFxTest {
         waitUntil("the row's attempts show", () -> window.outboxModel().detailProperty().get() != null);
         shoot(out.resolve("outbox.png"));
 
+        // sent again, each row carries its claim's holder id, so the state judges the claim's own data
         db.useTransaction(h -> h.execute("""
-                UPDATE outbox_event SET delivery_state = 'pending', next_attempt_at = 0, sent_at = NULL
+                UPDATE outbox_event SET delivery_state = 'pending', next_attempt_at = 0, sent_at = NULL,
+                    payload = json_set(payload, '$.holderId',
+                        (SELECT c.holder_id FROM claim c WHERE c.claim_id = outbox_event.aggregate_id))
                 WHERE outbox_event_id IN (SELECT outbox_event_id FROM outbox_event WHERE delivery_state = 'sent' LIMIT 600)"""));
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
         robot.doubleClickOn("#concurrencySpinner .text-field").write("3");
