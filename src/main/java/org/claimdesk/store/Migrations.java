@@ -17,7 +17,8 @@ public final class Migrations {
     /** SQLite {@code application_id} marking a ClaimDesk database ("ClmD"). */
     public static final int APPLICATION_ID = 0x436C6D44;
 
-    private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql");
+    private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql",
+            "V4__claim_editing.sql");
 
     private Migrations() {
     }
