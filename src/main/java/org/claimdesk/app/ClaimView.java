@@ -3,7 +3,11 @@ package org.claimdesk.app;
 import java.time.LocalDate;
 import org.claimdesk.domain.Claim;
 
-/** A claim as staff and exports see it: the tax id masked to its last four digits. */
+/**
+ * A claim as staff and exports see it: the tax id masked to its last four digits.
+ *
+ * @param editRefusal why the claim's fields cannot be edited in its status; null when they can
+ */
 public record ClaimView(
         long claimId,
         String claimNumber,
@@ -14,6 +18,9 @@ public record ClaimView(
         String propertyType,
         String claimType,
         String claimantName,
+        String claimantEmail,
+        String claimantPhone,
+        String claimantAddress,
         String taxIdMasked,
         long amountCents,
         String status,
@@ -21,12 +28,14 @@ public record ClaimView(
         LocalDate filedOn,
         LocalDate decisionDueOn,
         boolean overdue,
-        long version) {
+        long version,
+        String editRefusal) {
 
     public static ClaimView of(Claim c, LocalDate today) {
         return new ClaimView(c.claimId(), c.claimNumber(), c.jurisdiction(), c.statePropertyId(), c.holderName(),
-                c.holderId(), c.propertyType().name(), c.claimType().name(), c.claimantName(), c.maskedTaxId(),
-                c.amountCents(), c.status().name(), c.stateCaseId(), c.filedOn(), c.decisionDueOn(),
-                c.isOverdue(today), c.version());
+                c.holderId(), c.propertyType().name(), c.claimType().name(), c.claimantName(), c.claimantEmail(),
+                c.claimantPhone(), c.claimantAddress(), c.maskedTaxId(), c.amountCents(), c.status().name(),
+                c.stateCaseId(), c.filedOn(), c.decisionDueOn(), c.isOverdue(today), c.version(),
+                c.status().editRefusal().orElse(null));
     }
 }

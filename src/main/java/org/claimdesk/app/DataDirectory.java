@@ -6,13 +6,14 @@ import java.util.Map;
 import org.claimdesk.store.OwnerOnly;
 
 /**
- * Where ClaimDesk keeps per-user files (database, logs, settings). {@code CLAIMDESK_HOME} overrides
+ * Where ClaimDesk keeps per-user files (database, evidence files, logs, settings). {@code CLAIMDESK_HOME} overrides
  * the per-system default; {@code CLAIMDESK_DB} or {@code --db} override the database alone.
  */
 public final class DataDirectory {
     public static final String HOME_ENV = "CLAIMDESK_HOME";
     public static final String DB_ENV = "CLAIMDESK_DB";
     public static final String DB_FILE = "claimdesk.db";
+    public static final String EVIDENCE_DIR = "evidence";
 
     private DataDirectory() {
     }
@@ -62,6 +63,11 @@ public final class DataDirectory {
             return;
         }
         OwnerOnly.create(path, directory);
+    }
+
+    /** The folder of evidence files that belongs to a database: {@code evidence} beside it. */
+    public static Path evidence(Path databaseFile) {
+        return databaseFile.toAbsolutePath().normalize().resolveSibling(EVIDENCE_DIR);
     }
 
     /** The database path: the explicit one if given, else {@code CLAIMDESK_DB}, else the data directory's. */

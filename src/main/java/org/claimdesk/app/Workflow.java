@@ -21,6 +21,7 @@ import org.claimdesk.domain.Transitions;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.OutboxStore;
 import org.claimdesk.store.RequestKeyStore;
 import org.jdbi.v3.core.Handle;
@@ -37,6 +38,7 @@ public final class Workflow {
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
     private final RequestKeyStore requestKeys = new RequestKeyStore();
+    private final EvidenceStore evidence = new EvidenceStore();
 
     public Workflow(Database database, Clock clock, Deadlines deadlines) {
         this.database = database;
@@ -118,7 +120,7 @@ public final class Workflow {
             Claim claim = load(h, claimId);
             Instant now = clock.instant();
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
-            String payload = Json.write(SubmissionPayload.of(claim, key));
+            String payload = Json.write(SubmissionPayload.of(claim, evidence.forClaim(h, claimId), key));
             long eventId = outbox.insert(h, claimId, OutboxEvent.SUBMISSION_REQUESTED, payload, key, now);
             audit.append(h, now, who, AuditActions.CLAIM_SUBMIT, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
                     null, Json.write(Map.of("outboxEventId", eventId, "idempotencyKey", key, "claimNumber",
@@ -139,6 +141,16 @@ public final class Workflow {
                     Long.toString(claimId), why, Json.write(Map.of("claimNumber", claim.claimNumber())));
             return claim.taxId();
         });
+    }
+
+    /** Editing this workflow's claims, on the same database and clock. */
+    public ClaimEditing editing() {
+        return new ClaimEditing(database, clock);
+    }
+
+    /** The evidence references of this workflow's claims, on the same database and clock. */
+    public ClaimEvidence evidence() {
+        return new ClaimEvidence(database, clock);
     }
 
     private Claim load(Handle h, long claimId) {

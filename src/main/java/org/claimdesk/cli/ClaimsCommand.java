@@ -4,17 +4,23 @@ import java.time.LocalDate;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AdvanceResult;
+import org.claimdesk.app.ClaimEditing;
+import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.app.ClaimView;
+import org.claimdesk.app.EditResult;
+import org.claimdesk.app.FieldChange;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Amounts;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.StatusChange;
@@ -24,9 +30,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "claims", description = "List, show, advance and submit claims.",
-        subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimsCommand.Advance.class,
-            ClaimsCommand.Submit.class})
+@Command(name = "claims", description = "List, show, edit, advance and submit claims; add and list their evidence.",
+        subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimsCommand.Edit.class,
+            EvidenceCommand.class, ClaimsCommand.Advance.class, ClaimsCommand.Submit.class})
 final class ClaimsCommand {
 
     static Claim find(Queries queries, String idOrNumber) {
@@ -92,7 +98,8 @@ final class ClaimsCommand {
         @Option(names = "--json", description = "JSON.")
         boolean json;
 
-        record Detail(ClaimView claim, List<StatusChange> history, List<org.claimdesk.app.OutboxView> outbox) {
+        record Detail(ClaimView claim, List<EvidenceCommand.EvidenceView> evidence, List<StatusChange> history,
+                List<org.claimdesk.app.OutboxView> outbox) {
         }
 
         @Override
@@ -103,9 +110,10 @@ final class ClaimsCommand {
                 ClaimView view = ClaimView.of(claim, queries.today());
                 List<StatusChange> history = queries.history(claim.claimId());
                 List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
+                List<Evidence> evidence = new ClaimEvidence(db, clock()).list(claim.claimId());
                 if (json) {
-                    printJson(new Detail(view, history,
-                            rows.stream().map(org.claimdesk.app.OutboxView::of).toList()));
+                    printJson(new Detail(view, evidence.stream().map(EvidenceCommand.EvidenceView::of).toList(),
+                            history, rows.stream().map(org.claimdesk.app.OutboxView::of).toList()));
                     return 0;
                 }
                 out().printf("Claim %s (id %d, version %d)%n", view.claimNumber(), view.claimId(), view.version());
@@ -113,11 +121,23 @@ final class ClaimsCommand {
                 out().printf("  Jurisdiction   %s   state property id %s%n", view.jurisdiction(), view.statePropertyId());
                 out().printf("  Claimant       %s (%s)   tax id %s%n", view.claimantName(),
                         view.claimType().toLowerCase(Locale.ROOT), view.taxIdMasked());
+                if (view.claimantEmail() != null || view.claimantPhone() != null || view.claimantAddress() != null) {
+                    out().printf("  Contact        %s%n", String.join("   ", java.util.stream.Stream.of(
+                            view.claimantEmail(), view.claimantPhone(), view.claimantAddress())
+                            .filter(java.util.Objects::nonNull).toList()));
+                }
                 out().printf("  Holder         %s %s%n", view.holderName(), view.holderId() == null ? "" : "(" + view.holderId() + ")");
                 out().printf("  Property       %s   amount %s%n", view.propertyType(), Amounts.dollars(view.amountCents()));
                 out().printf("  Filed          %s   decision due %s   state case id %s%n", view.filedOn(),
                         view.decisionDueOn() == null ? "-" : view.decisionDueOn(),
                         view.stateCaseId() == null ? "-" : view.stateCaseId());
+                if (view.editRefusal() != null) {
+                    out().printf("  Read-only      %s%n", view.editRefusal());
+                }
+                if (!evidence.isEmpty()) {
+                    out().println("  Evidence:");
+                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e)));
+                }
                 out().println("  History:");
                 for (StatusChange change : history) {
                     out().printf("    %s  %s -> %s  by %s%s%n", change.at(), change.fromStatus() == null ? "(new)" : change.fromStatus(),
@@ -129,6 +149,52 @@ final class ClaimsCommand {
                         out().printf("    #%d %s attempts=%d key=%s%s%n", e.outboxEventId(), e.deliveryState().dbValue(),
                                 e.attempts(), e.idempotencyKey(), e.lastError() == null ? "" : "  last error: " + e.lastError());
                     }
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "edit", description = "Change fields of a claim, each checked by its rule; audited per field.")
+    static final class Edit extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--set", required = true, paramLabel = "FIELD=VALUE",
+                description = "A field (named as in claims show --json: amountCents, holderId, ...) and its new value;"
+                        + " repeat for several. An empty value clears an optional field. taxId replaces the tax id whole.")
+        Map<String, String> sets;
+
+        @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
+        String actor;
+
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why.")
+        String reason;
+
+        @Option(names = "--expect-version", paramLabel = "V",
+                description = "Refuse if the claim is no longer at version V (default: its version now).")
+        Long expectVersion;
+
+        @Option(names = "--json", description = "JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Claim claim = find(new Queries(db, clock()), id);
+                long version = expectVersion != null ? expectVersion : claim.version();
+                EditResult result = new ClaimEditing(db, clock()).edit(claim.claimId(), version, sets, actor, reason);
+                if (json) {
+                    printJson(result);
+                } else if (result.changes().isEmpty()) {
+                    out().printf("%s: nothing changed (version %d)%n", result.claimNumber(), result.version());
+                } else {
+                    for (FieldChange change : result.changes()) {
+                        out().printf("%s: %s %s -> %s%n", result.claimNumber(), change.field(),
+                                change.before().isEmpty() ? "(none)" : change.before(),
+                                change.after().isEmpty() ? "(none)" : change.after());
+                    }
+                    out().printf("%s: version %d%n", result.claimNumber(), result.version());
                 }
             }
             return 0;

@@ -8,6 +8,11 @@ public final class AuditActions {
     public static final String CLAIM_ADVANCE = "claim.advance";
     public static final String CLAIM_SUBMIT = "claim.submit";
     public static final String TAX_ID_REVEAL = "claim.reveal_tax_id";
+    /** One field of a claim changed: details carry the field, before and after (the tax id masked). */
+    public static final String CLAIM_EDIT = "claim.edit";
+    /** The tax id replaced whole; details carry the masked numbers before and after. */
+    public static final String TAX_ID_REPLACE = "claim.replace_tax_id";
+    public static final String EVIDENCE_ADD = "claim.evidence_add";
     public static final String OUTBOX_REQUEUE = "outbox.requeue";
     public static final String OUTBOX_ABANDON = "outbox.abandon";
     public static final String OUTBOX_RECONCILE = "outbox.reconcile";

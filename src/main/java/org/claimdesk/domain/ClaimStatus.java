@@ -23,6 +23,24 @@ public enum ClaimStatus {
         return label;
     }
 
+    /**
+     * Why a claim in this status cannot be edited, or empty when it can. Claims are editable in every
+     * status before SUBMITTED_TO_STATE and in NEEDS_INFO. SUBMITTING is editable: the submission already
+     * queued keeps the data it was queued with, and a failed one is fixed by editing the claim.
+     */
+    public java.util.Optional<String> editRefusal() {
+        String reason = switch (this) {
+            case IDENTITY_PENDING, EVIDENCE_PENDING, READY_FOR_SUBMISSION, SUBMITTING, NEEDS_INFO -> null;
+            case SUBMITTED_TO_STATE -> "the state is reviewing the claim as it was submitted; it can be edited"
+                    + " again if the state asks for more information (NEEDS_INFO)";
+            case APPROVED -> "the state approved the claim as it was submitted";
+            case PAID -> "the claim is paid; its data is final";
+            case REJECTED -> "the state rejected the claim; move it back to EVIDENCE_PENDING to amend it";
+            case WITHDRAWN -> "the claimant withdrew the claim; its data is final";
+        };
+        return java.util.Optional.ofNullable(reason);
+    }
+
     public boolean isFinal() {
         return Transitions.allowedFrom(this).isEmpty();
     }

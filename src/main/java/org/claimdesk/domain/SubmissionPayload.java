@@ -1,9 +1,12 @@
 package org.claimdesk.domain;
 
+import java.util.List;
+
 /**
  * The body of a {@code state_claim_submission_requested} outbox row and of the POST to the state.
  * It carries only the last four digits of the tax id: the state matches them against the holder's
- * report, and the full number stays in the office's database.
+ * report, and the full number stays in the office's database. Evidence is listed by kind and, for a
+ * file, its SHA-256: never a file's contents, its name or its address.
  */
 public record SubmissionPayload(
         long claimId,
@@ -18,14 +21,42 @@ public record SubmissionPayload(
         String claimantName,
         String taxIdLast4,
         long amountCents,
-        String filedOn) {
+        String filedOn,
+        String claimantEmail,
+        String claimantPhone,
+        String claimantAddress,
+        List<EvidenceRef> evidence) {
+
+    /** One evidence reference as the state sees it: what it proves, and for a file its SHA-256. */
+    public record EvidenceRef(String kind, String source, String sha256) {
+        public static EvidenceRef of(Evidence e) {
+            return new EvidenceRef(e.kind().code(), e.isFile() ? "file" : "url", e.sha256());
+        }
+    }
+
+    public SubmissionPayload {
+        evidence = evidence == null ? List.of() : List.copyOf(evidence);
+    }
+
+    /** A payload without contact details or evidence (rows queued before claims carried them). */
+    public SubmissionPayload(long claimId, String idempotencyKey, String claimNumber, String jurisdiction,
+            String statePropertyId, String holderName, String holderId, String propertyType, String claimType,
+            String claimantName, String taxIdLast4, long amountCents, String filedOn) {
+        this(claimId, idempotencyKey, claimNumber, jurisdiction, statePropertyId, holderName, holderId, propertyType,
+                claimType, claimantName, taxIdLast4, amountCents, filedOn, null, null, null, List.of());
+    }
 
     public static SubmissionPayload of(Claim claim, String idempotencyKey) {
+        return of(claim, List.of(), idempotencyKey);
+    }
+
+    public static SubmissionPayload of(Claim claim, List<Evidence> evidence, String idempotencyKey) {
         String digits = claim.taxId() == null ? "" : claim.taxId().replaceAll("[^0-9]", "");
         return new SubmissionPayload(claim.claimId(), idempotencyKey, claim.claimNumber(), claim.jurisdiction(),
                 claim.statePropertyId(), claim.holderName(), claim.holderId(), claim.propertyType().name(),
                 claim.claimType().name(), claim.claimantName(),
                 digits.length() >= 4 ? digits.substring(digits.length() - 4) : "",
-                claim.amountCents(), claim.filedOn().toString());
+                claim.amountCents(), claim.filedOn().toString(), claim.claimantEmail(), claim.claimantPhone(),
+                claim.claimantAddress(), evidence.stream().map(EvidenceRef::of).toList());
     }
 }

@@ -28,6 +28,14 @@ public final class AuditStore {
                 .one();
     }
 
+    /** The newest entry about one subject, e.g. the last staff action on a claim. */
+    public java.util.Optional<AuditEntry> latest(Handle handle, String subjectType, String subjectId) {
+        return handle.createQuery("""
+                SELECT * FROM audit_log WHERE subject_type = :type AND subject_id = :id
+                ORDER BY audit_id DESC LIMIT 1""")
+                .bind("type", subjectType).bind("id", subjectId).map(Rows.AUDIT_ENTRY).findOne();
+    }
+
     /**
      * Newest first.
      *

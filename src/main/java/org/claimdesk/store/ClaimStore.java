@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.StatusChange;
@@ -24,10 +25,11 @@ import org.jdbi.v3.core.statement.Query;
 public final class ClaimStore {
     private static final String INSERT = """
             INSERT INTO claim (claim_number, jurisdiction, state_property_id, holder_name, holder_id, property_type,
-                claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on, decision_due_on,
-                version, created_at, updated_at)
+                claim_type, claimant_name, claimant_email, claimant_phone, claimant_address, tax_id, amount_cents, status,
+                state_case_id, filed_on, decision_due_on, version, created_at, updated_at)
             VALUES (:claimNumber, :jurisdiction, :statePropertyId, :holderName, :holderId, :propertyType, :claimType,
-                :claimantName, :taxId, :amountCents, :status, :stateCaseId, :filedOn, :decisionDueOn, 0, :now, :now)
+                :claimantName, :claimantEmail, :claimantPhone, :claimantAddress, :taxId, :amountCents, :status,
+                :stateCaseId, :filedOn, :decisionDueOn, 0, :now, :now)
             """;
 
     public long insert(Handle handle, NewClaim claim, Instant now) {
@@ -40,6 +42,9 @@ public final class ClaimStore {
                 .bind("propertyType", claim.propertyType().name())
                 .bind("claimType", claim.claimType().name())
                 .bind("claimantName", claim.claimantName())
+                .bind("claimantEmail", claim.claimantEmail())
+                .bind("claimantPhone", claim.claimantPhone())
+                .bind("claimantAddress", claim.claimantAddress())
                 .bind("taxId", claim.taxId())
                 .bind("amountCents", claim.amountCents())
                 .bind("status", claim.status().name())
@@ -115,6 +120,67 @@ public final class ClaimStore {
                 .bind("reason", reason)
                 .bind("at", now.toEpochMilli())
                 .execute();
+    }
+
+    /** The column of each claim field staff edit. */
+    private static final Map<ClaimField<?>, String> COLUMNS = Map.ofEntries(
+            Map.entry(ClaimField.CLAIMANT_NAME, "claimant_name"),
+            Map.entry(ClaimField.CLAIMANT_EMAIL, "claimant_email"),
+            Map.entry(ClaimField.CLAIMANT_PHONE, "claimant_phone"),
+            Map.entry(ClaimField.CLAIMANT_ADDRESS, "claimant_address"),
+            Map.entry(ClaimField.CLAIM_TYPE, "claim_type"),
+            Map.entry(ClaimField.HOLDER_NAME, "holder_name"),
+            Map.entry(ClaimField.HOLDER_ID, "holder_id"),
+            Map.entry(ClaimField.STATE_PROPERTY_ID, "state_property_id"),
+            Map.entry(ClaimField.PROPERTY_TYPE, "property_type"),
+            Map.entry(ClaimField.AMOUNT_CENTS, "amount_cents"),
+            Map.entry(ClaimField.JURISDICTION, "jurisdiction"),
+            Map.entry(ClaimField.FILED_ON, "filed_on"),
+            Map.entry(ClaimField.TAX_ID, "tax_id"));
+
+    /**
+     * Writes {@code values} (each already checked by its field's rule) if the claim is still at {@code
+     * expectedVersion}, bumping the version; returns false when someone else changed it first.
+     */
+    public boolean updateFields(Handle handle, long claimId, long expectedVersion, Map<ClaimField<?>, Object> values,
+            Instant now) {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("no fields to update");
+        }
+        StringBuilder sql = new StringBuilder("UPDATE claim SET version = version + 1, updated_at = :now");
+        List<Binding> bindings = new ArrayList<>();
+        int n = 0;
+        for (Map.Entry<ClaimField<?>, Object> e : values.entrySet()) {
+            String column = COLUMNS.get(e.getKey());
+            if (column == null) {
+                throw new IllegalArgumentException("the field " + e.getKey().name() + " has no column");
+            }
+            String name = "v" + n++;
+            sql.append(", ").append(column).append(" = :").append(name);
+            bindings.add(new Binding(name, columnValue(e.getValue())));
+        }
+        sql.append(" WHERE claim_id = :id AND version = :version");
+        org.jdbi.v3.core.statement.Update update = handle.createUpdate(sql.toString())
+                .bind("now", now.toEpochMilli()).bind("id", claimId).bind("version", expectedVersion);
+        bindings.forEach(b -> update.bind(b.name, b.value));
+        return update.execute() == 1;
+    }
+
+    private static Object columnValue(Object value) {
+        if (value instanceof Enum<?> e) {
+            return e.name();
+        }
+        if (value instanceof LocalDate d) {
+            return d.toString();
+        }
+        return value;
+    }
+
+    /** The claim's newest status change, if any. */
+    public Optional<StatusChange> lastStatusChange(Handle handle, long claimId) {
+        return handle.createQuery("""
+                SELECT * FROM claim_status_history WHERE claim_id = :id ORDER BY history_id DESC LIMIT 1""")
+                .bind("id", claimId).map(Rows.STATUS_CHANGE).findOne();
     }
 
     public List<StatusChange> history(Handle handle, long claimId) {

@@ -15,10 +15,21 @@ public record NewClaim(
         PropertyType propertyType,
         ClaimType claimType,
         String claimantName,
+        String claimantEmail,
+        String claimantPhone,
+        String claimantAddress,
         String taxId,
         long amountCents,
         ClaimStatus status,
         String stateCaseId,
         LocalDate filedOn,
         LocalDate decisionDueOn) {
+
+    /** A claim with no contact details on file. */
+    public NewClaim(String claimNumber, String jurisdiction, String statePropertyId, String holderName,
+            String holderId, PropertyType propertyType, ClaimType claimType, String claimantName, String taxId,
+            long amountCents, ClaimStatus status, String stateCaseId, LocalDate filedOn, LocalDate decisionDueOn) {
+        this(claimNumber, jurisdiction, statePropertyId, holderName, holderId, propertyType, claimType, claimantName,
+                null, null, null, taxId, amountCents, status, stateCaseId, filedOn, decisionDueOn);
+    }
 }

@@ -11,6 +11,8 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PropertyType;
 import org.claimdesk.domain.StatusChange;
@@ -31,6 +33,9 @@ public final class Rows {
             PropertyType.valueOf(rs.getString("property_type")),
             ClaimType.valueOf(rs.getString("claim_type")),
             rs.getString("claimant_name"),
+            rs.getString("claimant_email"),
+            rs.getString("claimant_phone"),
+            rs.getString("claimant_address"),
             rs.getString("tax_id"),
             rs.getLong("amount_cents"),
             ClaimStatus.valueOf(rs.getString("status")),
@@ -88,6 +93,19 @@ public final class Rows {
             rs.getString("reason"),
             instant(rs, "at"));
 
+    public static final RowMapper<Evidence> EVIDENCE = (rs, ctx) -> new Evidence(
+            rs.getLong("evidence_id"),
+            rs.getLong("claim_id"),
+            EvidenceKind.fromCode(rs.getString("kind")),
+            rs.getString("title"),
+            rs.getString("url"),
+            rs.getString("file_name"),
+            rs.getString("stored_name"),
+            nullableLong(rs, "size_bytes"),
+            rs.getString("sha256"),
+            rs.getString("added_by"),
+            instant(rs, "added_at"));
+
     static Instant instant(ResultSet rs, String column) throws SQLException {
         long millis = rs.getLong(column);
         return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
@@ -100,6 +118,11 @@ public final class Rows {
 
     static Integer nullableInt(ResultSet rs, String column) throws SQLException {
         int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
         return rs.wasNull() ? null : value;
     }
 

@@ -29,6 +29,7 @@ class PersonalDataTest {
         String db = dir.resolve("office.db").toString();
         run("--db", db, "demo", "--claims", "400", "--seed", "11");
         Set<String> taxIds;
+        // every tax id this run writes: the demo's and the one staff type in
         try (Database database = Database.open(Path.of(db))) {
             taxIds = Set.copyOf(database.read(h -> h.createQuery("SELECT tax_id FROM claim").mapTo(String.class).list()));
         }
@@ -42,6 +43,31 @@ class PersonalDataTest {
         run("--db", db, "claims", "show", ready);
         run("--db", db, "claims", "show", ready, "--json");
         run("--db", db, "claims", "advance", ready, "--to", "PAID", "--actor", "j.chen");
+        // edits, the tax id replaced whole (the new number must not leak either), evidence
+        String pending = firstId(db, "EVIDENCE_PENDING");
+        String replacement = "456-00-7788";
+        taxIds = new java.util.HashSet<>(taxIds);
+        taxIds.add(replacement);
+        run("--db", db, "claims", "edit", ready, "--actor", "j.chen", "--reason", "holder letter",
+                "--set", "holderId=HLD-314159", "--set", "amountCents=4200");
+        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "SSN card",
+                "--set", "taxId=" + replacement);
+        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "typo",
+                "--set", "taxId=" + replacement.substring(0, 9));
+        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "stale", "--expect-version", "0",
+                "--set", "taxId=" + someone);
+        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "SSN card", "--json",
+                "--set", "taxId=" + someone);
+        Path card = Files.writeString(dir.resolve("ssn-card.txt"), "scan of card");
+        run("--db", db, "claims", "evidence", "add", pending, "--kind", "identity", "--file", card.toString(),
+                "--actor", "j.chen");
+        run("--db", db, "claims", "evidence", "add", pending, "--kind", "address", "--url",
+                "https://records.example.gov/u/1", "--actor", "j.chen");
+        run("--db", db, "claims", "evidence", "list", pending, "--json");
+        run("--db", db, "claims", "show", pending);
+        run("--db", db, "claims", "show", pending, "--json");
+        run("--db", db, "claims", "advance", pending, "--to", "READY_FOR_SUBMISSION", "--actor", "j.chen");
+        run("--db", db, "claims", "submit", pending, "--actor", "supervisor.kim");
         run("--db", db, "claims", "submit", ready, "--actor", "supervisor.kim");
         run("--db", db, "drain", "--simulated", "--until-idle", "--max-wait", "20", "--json");
         run("--db", db, "outbox", "list", "--json");
@@ -64,6 +90,9 @@ class PersonalDataTest {
         }
         assertThat(leaks).isEmpty();
         assertThat(printed).anySatisfy(p -> assertThat(p).contains("***-**-"));
+        assertThat(printed).anySatisfy(p -> assertThat(p).contains("***-**-7788"));
+        assertThat(printed).anySatisfy(p -> assertThat(p).contains("taxId must be an SSN or ITIN"));
+        assertThat(printed).anySatisfy(p -> assertThat(p).contains("was changed by j.chen"));
     }
 
     private List<Path> filesToScan() throws IOException {

@@ -1,0 +1,169 @@
+package org.claimdesk.app;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.domain.NotFoundException;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Editing a claim's fields. Each value is read by its field's rule ({@link ClaimField}); the edit applies
+ * only to the version staff saw, only in a status that allows editing ({@link
+ * org.claimdesk.domain.ClaimStatus#editRefusal}), and writes the claim and one audit entry per changed
+ * field, before and after, in one transaction. The tax id is replaced whole and audited masked.
+ */
+public final class ClaimEditing {
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+
+    private final Database database;
+    private final Clock clock;
+    private final ClaimStore claims = new ClaimStore();
+    private final AuditStore audit = new AuditStore();
+
+    public ClaimEditing(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    public LocalDate today() {
+        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+    }
+
+    /**
+     * Sets the fields named in {@code changes} (names as in {@code claims show --json}) to the values
+     * staff typed.
+     *
+     * @param expectedVersion the version staff edited; a claim changed since is a {@link ConflictException}
+     *        naming who changed it and when, and nothing is written
+     * @throws InvalidFieldsException naming every field whose value breaks its rule; nothing is written
+     */
+    public EditResult edit(long claimId, long expectedVersion, Map<String, String> changes, String actor,
+            String reason) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        if (changes.isEmpty()) {
+            throw new ClaimDeskException("nothing to edit: name at least one field (" + ClaimField.names() + ")");
+        }
+        ClaimField.Parsed parsed = ClaimField.parseAll(changes, today());
+        if (!parsed.violations().isEmpty()) {
+            throw new InvalidFieldsException(parsed.violations());
+        }
+        return database.inTransaction(h -> {
+            Claim claim = claims.find(h, claimId).orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
+            if (claim.version() != expectedVersion) {
+                throw conflict(h, claim, expectedVersion);
+            }
+            refuseIfNotEditable(claim);
+            Map<ClaimField<?>, Object> changed = new LinkedHashMap<>();
+            List<FieldChange> shown = new ArrayList<>();
+            parsed.values().forEach((field, value) -> {
+                Object before = field.valueOf(claim);
+                if (!java.util.Objects.equals(before, value)) {
+                    changed.put(field, value);
+                    shown.add(new FieldChange(field.name(), field.shown(before), field.shown(value)));
+                }
+            });
+            if (changed.isEmpty()) {
+                return new EditResult(claimId, claim.claimNumber(), claim.version(), List.of());
+            }
+            Instant now = clock.instant();
+            if (!claims.updateFields(h, claimId, expectedVersion, changed, now)) {
+                throw conflict(h, claims.find(h, claimId).orElseThrow(), expectedVersion);
+            }
+            long version = expectedVersion + 1;
+            for (FieldChange change : shown) {
+                boolean taxId = change.field().equals(ClaimField.TAX_ID.name());
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("claimNumber", claim.claimNumber());
+                details.put("field", change.field());
+                details.put("before", change.before());
+                details.put("after", change.after());
+                details.put("version", version);
+                audit.append(h, now, who, taxId ? AuditActions.TAX_ID_REPLACE : AuditActions.CLAIM_EDIT,
+                        AuditActions.SUBJECT_CLAIM, Long.toString(claimId), why, Json.write(details));
+            }
+            return new EditResult(claimId, claim.claimNumber(), version, shown);
+        });
+    }
+
+    /** Replaces the tax id whole: an audited action with a reason, shown and recorded masked. */
+    public EditResult replaceTaxId(long claimId, long expectedVersion, String taxId, String actor, String reason) {
+        return edit(claimId, expectedVersion, Map.of(ClaimField.TAX_ID.name(), taxId == null ? "" : taxId), actor,
+                reason);
+    }
+
+    static void refuseIfNotEditable(Claim claim) {
+        Optional<String> refusal = claim.status().editRefusal();
+        if (refusal.isPresent()) {
+            throw new ClaimDeskException("claim " + claim.claimNumber() + " cannot be edited in " + claim.status()
+                    + ": " + refusal.get());
+        }
+    }
+
+    /** A conflict naming who changed the claim last and when: its newest audit entry or status change. */
+    private ConflictException conflict(Handle h, Claim current, long expectedVersion) {
+        Optional<AuditEntry> lastAudit = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(current.claimId()));
+        Optional<StatusChange> lastMove = claims.lastStatusChange(h, current.claimId());
+        String who;
+        Instant when;
+        String what;
+        if (lastAudit.isPresent()
+                && (lastMove.isEmpty() || !lastAudit.get().at().isBefore(lastMove.get().at()))) {
+            who = lastAudit.get().actor();
+            when = lastAudit.get().at();
+            what = describe(lastAudit.get());
+        } else if (lastMove.isPresent()) {
+            who = lastMove.get().actor();
+            when = lastMove.get().at();
+            what = "moved it to " + lastMove.get().toStatus();
+        } else {
+            who = "someone";
+            when = current.updatedAt();
+            what = "changed it";
+        }
+        return new ConflictException("claim " + current.claimNumber() + " was changed by " + who + " at "
+                + WHEN.format(when.atZone(ZoneId.systemDefault())) + " (" + what + ") after you opened it: you saw"
+                + " version " + expectedVersion + ", it is now at version " + current.version()
+                + "; nothing was saved: reload the claim and make your change again");
+    }
+
+    private static String describe(AuditEntry entry) {
+        return switch (entry.action()) {
+            case AuditActions.CLAIM_EDIT -> "edited " + field(entry);
+            case AuditActions.TAX_ID_REPLACE -> "replaced the tax id";
+            case AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT -> "moved its status";
+            default -> entry.action();
+        };
+    }
+
+    private static String field(AuditEntry entry) {
+        if (entry.details() == null) {
+            return "a field";
+        }
+        try {
+            return Json.mapper().readTree(entry.details()).path("field").asText("a field");
+        } catch (JsonProcessingException e) {
+            return "a field";
+        }
+    }
+}

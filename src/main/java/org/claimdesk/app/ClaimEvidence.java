@@ -1,0 +1,113 @@
+package org.claimdesk.app;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.EvidenceRules;
+import org.claimdesk.domain.NotFoundException;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
+import org.claimdesk.store.EvidenceStore;
+import org.claimdesk.store.Json;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Evidence references of a claim: a web address, or a file copied into the evidence folder beside the
+ * database ({@link DataDirectory#evidence}). Added in the statuses that allow editing, audited, never
+ * changed afterwards. A file is copied and hashed before its row is written; if the row cannot be written
+ * the copy is removed, so a refused or failed add leaves nothing behind.
+ */
+public final class ClaimEvidence {
+    private final Database database;
+    private final Clock clock;
+    private final EvidenceFiles files;
+    private final ClaimStore claims = new ClaimStore();
+    private final EvidenceStore evidence = new EvidenceStore();
+    private final AuditStore audit = new AuditStore();
+
+    public ClaimEvidence(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+        this.files = new EvidenceFiles(DataDirectory.evidence(database.path()));
+    }
+
+    public List<Evidence> list(long claimId) {
+        return database.read(h -> evidence.forClaim(h, claimId));
+    }
+
+    /** Where a file reference's copy is kept; for opening it. */
+    public Path fileOf(Evidence reference) {
+        if (!reference.isFile()) {
+            throw new IllegalArgumentException("evidence " + reference.evidenceId() + " is an address, not a file");
+        }
+        return files.path(reference.storedName());
+    }
+
+    public Evidence addUrl(long claimId, String kind, String url, String title, String actor) {
+        String who = Inputs.actor(actor);
+        EvidenceKind k = EvidenceRules.kind(kind).orThrow();
+        String address = EvidenceRules.url(url).orThrow();
+        String name = EvidenceRules.title(title, address).orThrow();
+        return database.inTransaction(h -> {
+            Claim claim = editableClaim(h, claimId);
+            Instant now = clock.instant();
+            long id = evidence.insertUrl(h, claimId, k, name, address, who, now);
+            Map<String, Object> details = details(claim, id, k, name);
+            details.put("url", address);
+            audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
+                    null, Json.write(details));
+            return evidence.find(h, id).orElseThrow();
+        });
+    }
+
+    public Evidence addFile(long claimId, String kind, Path file, String title, String actor) {
+        String who = Inputs.actor(actor);
+        EvidenceKind k = EvidenceRules.kind(kind).orThrow();
+        EvidenceFiles.checkSource(file);
+        String name = EvidenceRules.title(title, file.getFileName().toString()).orThrow();
+        // refuse a claim that cannot take evidence before copying anything
+        database.read(h -> editableClaim(h, claimId));
+        EvidenceFiles.Stored stored = files.copyIn(file);
+        try {
+            return database.inTransaction(h -> {
+                Claim claim = editableClaim(h, claimId);
+                Instant now = clock.instant();
+                long id = evidence.insertFile(h, claimId, k, name, stored, who, now);
+                Map<String, Object> details = details(claim, id, k, name);
+                details.put("fileName", stored.originalName());
+                details.put("sizeBytes", stored.sizeBytes());
+                details.put("sha256", stored.sha256());
+                audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
+                        Long.toString(claimId), null, Json.write(details));
+                return evidence.find(h, id).orElseThrow();
+            });
+        } catch (RuntimeException e) {
+            files.discard(stored);
+            throw e;
+        }
+    }
+
+    private Claim editableClaim(Handle h, long claimId) {
+        Claim claim = claims.find(h, claimId).orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
+        ClaimEditing.refuseIfNotEditable(claim);
+        return claim;
+    }
+
+    private static Map<String, Object> details(Claim claim, long evidenceId, EvidenceKind kind, String title) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("claimNumber", claim.claimNumber());
+        details.put("evidenceId", evidenceId);
+        details.put("kind", kind.code());
+        details.put("title", title);
+        return details;
+    }
+}

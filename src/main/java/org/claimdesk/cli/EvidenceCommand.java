@@ -1,0 +1,108 @@
+package org.claimdesk.cli;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.ClaimEvidence;
+import org.claimdesk.app.Queries;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceRules;
+import org.claimdesk.store.Database;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "evidence", description = "Add and list a claim's evidence references (web addresses or files).",
+        subcommands = {EvidenceCommand.Add.class, EvidenceCommand.ListEvidence.class})
+final class EvidenceCommand {
+
+    /** One reference as the CLI prints it in JSON. */
+    record EvidenceView(long evidenceId, String kind, String title, String url, String fileName, Long sizeBytes,
+            String sha256, String addedBy, Instant addedAt) {
+        static EvidenceView of(Evidence e) {
+            return new EvidenceView(e.evidenceId(), e.kind().code(), e.title(), e.url(), e.fileName(), e.sizeBytes(),
+                    e.sha256(), e.addedBy(), e.addedAt());
+        }
+    }
+
+    static String line(Evidence e) {
+        return String.format("#%d %-9s %s  %s  (added by %s, %s)", e.evidenceId(), e.kind().code(), e.title(),
+                e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.megabytes(e.sizeBytes()) + ", sha256 "
+                        + e.sha256().substring(0, 12) + "…" : e.url(),
+                e.addedBy(), e.addedAt());
+    }
+
+    @Command(name = "add", description = "Add a web address or a copy of a file (at most 25 MB) as evidence.")
+    static final class Add extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--kind", required = true, paramLabel = "KIND",
+                description = "identity, address, ownership, heirship or business.")
+        String kind;
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Source source;
+
+        static final class Source {
+            @Option(names = "--url", paramLabel = "URL", description = "An http or https address.")
+            String url;
+
+            @Option(names = "--file", paramLabel = "PATH", description = "A file, copied into the evidence folder.")
+            Path file;
+        }
+
+        @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
+        String actor;
+
+        @Option(names = "--title", paramLabel = "TEXT", description = "What it is (default: the file name or address).")
+        String title;
+
+        @Option(names = "--json", description = "JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Claim claim = ClaimsCommand.find(new Queries(db, clock()), id);
+                ClaimEvidence evidence = new ClaimEvidence(db, clock());
+                Evidence added = source.file != null
+                        ? evidence.addFile(claim.claimId(), kind, source.file, title, actor)
+                        : evidence.addUrl(claim.claimId(), kind, source.url, title, actor);
+                if (json) {
+                    printJson(EvidenceView.of(added));
+                } else {
+                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added));
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "list", description = "A claim's evidence references, oldest first.")
+    static final class ListEvidence extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--json", description = "One JSON array.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Claim claim = ClaimsCommand.find(new Queries(db, clock()), id);
+                List<Evidence> all = new ClaimEvidence(db, clock()).list(claim.claimId());
+                if (json) {
+                    printJson(all.stream().map(EvidenceView::of).toList());
+                } else {
+                    all.forEach(e -> out().println(line(e)));
+                    out().printf("%d evidence reference(s)%n", all.size());
+                }
+            }
+            return 0;
+        }
+    }
+}

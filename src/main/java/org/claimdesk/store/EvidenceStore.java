@@ -1,0 +1,55 @@
+package org.claimdesk.store;
+
+import java.time.Instant;
+import java.util.List;
+import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.Evidence;
+import org.jdbi.v3.core.Handle;
+
+/** SQL for the {@code evidence} table. Rows are added, never changed. */
+public final class EvidenceStore {
+
+    /** A web address. */
+    public long insertUrl(Handle handle, long claimId, EvidenceKind kind, String title, String url, String addedBy,
+            Instant at) {
+        return insert(handle, claimId, kind, title, url, null, null, addedBy, at);
+    }
+
+    /** A file already in the evidence folder under {@code file.storedName()}. */
+    public long insertFile(Handle handle, long claimId, EvidenceKind kind, String title, EvidenceFiles.Stored file,
+            String addedBy, Instant at) {
+        return insert(handle, claimId, kind, title, null, file.originalName(), file, addedBy, at);
+    }
+
+    private long insert(Handle handle, long claimId, EvidenceKind kind, String title, String url, String fileName,
+            EvidenceFiles.Stored file, String addedBy, Instant at) {
+        return handle.createUpdate("""
+                INSERT INTO evidence (claim_id, kind, title, url, file_name, stored_name, size_bytes, sha256, added_by,
+                    added_at)
+                VALUES (:claimId, :kind, :title, :url, :fileName, :storedName, :size, :sha256, :addedBy, :at)
+                """)
+                .bind("claimId", claimId)
+                .bind("kind", kind.code())
+                .bind("title", title)
+                .bind("url", url)
+                .bind("fileName", fileName)
+                .bind("storedName", file == null ? null : file.storedName())
+                .bind("size", file == null ? null : file.sizeBytes())
+                .bind("sha256", file == null ? null : file.sha256())
+                .bind("addedBy", addedBy)
+                .bind("at", at.toEpochMilli())
+                .executeAndReturnGeneratedKeys("evidence_id")
+                .mapTo(Long.class)
+                .one();
+    }
+
+    public List<Evidence> forClaim(Handle handle, long claimId) {
+        return handle.createQuery("SELECT * FROM evidence WHERE claim_id = :id ORDER BY evidence_id")
+                .bind("id", claimId).map(Rows.EVIDENCE).list();
+    }
+
+    public java.util.Optional<Evidence> find(Handle handle, long evidenceId) {
+        return handle.createQuery("SELECT * FROM evidence WHERE evidence_id = :id")
+                .bind("id", evidenceId).map(Rows.EVIDENCE).findOne();
+    }
+}

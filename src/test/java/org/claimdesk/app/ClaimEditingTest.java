@@ -1,0 +1,259 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ClaimType;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.domain.PropertyType;
+import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.testing.TestClaims;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClaimEditingTest {
+    private static final Instant NOW = Instant.parse("2026-11-02T15:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    ClaimEditing editing;
+    Queries queries;
+    Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("claims.db"));
+        editing = new ClaimEditing(db, clock);
+        queries = new Queries(db, clock);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private static Map<String, String> fields(String... nameValue) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < nameValue.length; i += 2) {
+            map.put(nameValue[i], nameValue[i + 1]);
+        }
+        return map;
+    }
+
+    private List<AuditEntry> auditOf(long id) {
+        List<AuditEntry> oldestFirst = new java.util.ArrayList<>(queries.audit(Long.toString(id), null, null, 0, 0));
+        java.util.Collections.reverse(oldestFirst);
+        return oldestFirst;
+    }
+
+    @Test
+    void anEditWritesTheFieldsBumpsTheVersionAndAuditsEachFieldBeforeAndAfter() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Claim before = queries.claim(id).orElseThrow();
+
+        EditResult result = editing.edit(id, 0, fields(
+                "amountCents", "15000",
+                "holderId", "HLD-200300",
+                "claimantName", "Zoë Ångström",
+                "claimantEmail", "zoe@example.org",
+                "propertyType", "ac02",
+                "claimType", "heir",
+                "jurisdiction", "ny",
+                "filedOn", "2026-02-27",
+                "statePropertyId", "987654321",
+                "holderName", before.holderName()), "j.chen", "claimant sent corrected bank letter");
+
+        assertThat(result.version()).isEqualTo(1);
+        assertThat(result.changes()).extracting(FieldChange::field).containsExactly("amountCents", "holderId",
+                "claimantName", "claimantEmail", "propertyType", "claimType", "jurisdiction", "filedOn",
+                "statePropertyId");
+        Claim after = queries.claim(id).orElseThrow();
+        assertThat(after.version()).isEqualTo(1);
+        assertThat(after.amountCents()).isEqualTo(15_000);
+        assertThat(after.holderId()).isEqualTo("HLD-200300");
+        assertThat(after.claimantName()).isEqualTo("Zoë Ångström");
+        assertThat(after.claimantEmail()).isEqualTo("zoe@example.org");
+        assertThat(after.propertyType()).isEqualTo(PropertyType.AC02);
+        assertThat(after.claimType()).isEqualTo(ClaimType.HEIR);
+        assertThat(after.jurisdiction()).isEqualTo("NY");
+        assertThat(after.filedOn()).isEqualTo(LocalDate.of(2026, 2, 27));
+        assertThat(after.statePropertyId()).isEqualTo("987654321");
+        assertThat(after.updatedAt()).isEqualTo(NOW);
+        assertThat(after.status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+        // the search index follows the edited claimant
+        assertThat(queries.claims(ClaimQuery.all().withSearch("ångström"))).extracting(Claim::claimId).containsExactly(id);
+
+        List<AuditEntry> audit = auditOf(id);
+        assertThat(audit).hasSize(9).allSatisfy(a -> {
+            assertThat(a.action()).isEqualTo(AuditActions.CLAIM_EDIT);
+            assertThat(a.actor()).isEqualTo("j.chen");
+            assertThat(a.reason()).isEqualTo("claimant sent corrected bank letter");
+            assertThat(a.at()).isEqualTo(NOW);
+        });
+        JsonNode amount = Json.mapper().readTree(audit.get(0).details());
+        assertThat(amount.get("field").asText()).isEqualTo("amountCents");
+        assertThat(amount.get("before").asText()).isEqualTo("12345");
+        assertThat(amount.get("after").asText()).isEqualTo("15000");
+        assertThat(amount.get("version").asLong()).isEqualTo(1);
+        JsonNode email = Json.mapper().readTree(audit.get(3).details());
+        assertThat(email.get("before").asText()).isEmpty();
+        assertThat(email.get("after").asText()).isEqualTo("zoe@example.org");
+    }
+
+    @Test
+    void aValueThatBreaksItsRuleIsRefusedAndNothingIsWritten() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "15000", "statePropertyId", "12"),
+                "j.chen", "fix"))
+                .isInstanceOf(InvalidFieldsException.class)
+                .hasMessage("statePropertyId must be 7 to 9 digits");
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("colour", "blue"), "j.chen", "fix"))
+                .hasMessageStartingWith("colour is not a claim field");
+
+        assertThat(queries.claim(id).orElseThrow().amountCents()).isEqualTo(12_345);
+        assertThat(queries.claim(id).orElseThrow().version()).isZero();
+        assertThat(auditOf(id)).isEmpty();
+    }
+
+    @Test
+    void anEditNeedsAnActorAReasonAndAField() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "1"), "j.chen", " "))
+                .hasMessage("a reason is required for this action");
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "1"), "", "why"))
+                .hasMessage("an actor name is required");
+        assertThatThrownBy(() -> editing.edit(id, 0, Map.of(), "j.chen", "why"))
+                .hasMessageStartingWith("nothing to edit");
+        assertThatThrownBy(() -> editing.edit(9999, 0, fields("amountCents", "1"), "j.chen", "why"))
+                .hasMessage("no claim with id 9999");
+    }
+
+    @Test
+    void valuesAsTheyWereChangeNothing() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        EditResult result = editing.edit(id, 0, fields("amountCents", "12345", "claimantEmail", ""), "j.chen", "check");
+        assertThat(result.changes()).isEmpty();
+        assertThat(result.version()).isZero();
+        assertThat(queries.claim(id).orElseThrow().version()).isZero();
+        assertThat(auditOf(id)).isEmpty();
+    }
+
+    @Test
+    void aStaleVersionIsAConflictNamingWhoChangedTheClaimAndWhenAndNothingIsOverwritten() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Instant earlier = NOW.minusSeconds(600);
+        new ClaimEditing(db, Clock.fixed(earlier, ZoneOffset.UTC))
+                .edit(id, 0, fields("holderId", "HLD-777"), "r.okafor", "holder merged");
+
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("holderId", "HLD-888", "amountCents", "1"), "j.chen",
+                "typo"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("was changed by r.okafor at "
+                        + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(earlier.atZone(ZoneId.systemDefault())))
+                .hasMessageContaining("edited holderId")
+                .hasMessageContaining("you saw version 0, it is now at version 1")
+                .hasMessageContaining("nothing was saved");
+
+        Claim stored = queries.claim(id).orElseThrow();
+        assertThat(stored.holderId()).isEqualTo("HLD-777");
+        assertThat(stored.amountCents()).isEqualTo(12_345);
+        assertThat(stored.version()).isEqualTo(1);
+        assertThat(auditOf(id)).hasSize(1);
+    }
+
+    @Test
+    void aConflictWithTheDeliveryWorkerNamesTheWorkerAndTheStatus() {
+        long id = TestClaims.insert(db, ClaimStatus.SUBMITTING);
+        db.useTransaction(h -> {
+            ClaimStore store = new ClaimStore();
+            store.changeStatus(h, store.find(h, id).orElseThrow(), ClaimStatus.SUBMITTED_TO_STATE, "CA-2026-1", null,
+                    "worker-7", null, NOW);
+        });
+        // staff opened the claim while SUBMITTING (version 0); the state has since acknowledged it
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "1"), "j.chen", "fix"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("changed by worker-7")
+                .hasMessageContaining("moved it to SUBMITTED_TO_STATE");
+    }
+
+    @Test
+    void editingIsRefusedWithTheReasonOnceTheStateHasTheClaim() {
+        for (ClaimStatus status : ClaimStatus.values()) {
+            long id = TestClaims.insert(db, status);
+            if (status.editRefusal().isEmpty()) {
+                assertThat(editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix").version()).isEqualTo(1);
+            } else {
+                assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix"))
+                        .isInstanceOf(ClaimDeskException.class)
+                        .hasMessageContaining("cannot be edited in " + status)
+                        .hasMessageContaining(status.editRefusal().get());
+                assertThat(queries.claim(id).orElseThrow().amountCents()).isEqualTo(12_345);
+            }
+        }
+    }
+
+    @Test
+    void editingASubmittingClaimLeavesTheQueuedPayloadAsItWas() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        Workflow workflow = new Workflow(db, clock, Deadlines.statutory());
+        SubmitResult submitted = workflow.submit(id, "supervisor.kim", "key-1");
+        String queued = queries.outboxEvent(submitted.outboxEventId()).orElseThrow().payload();
+
+        editing.edit(id, 1, fields("holderId", "HLD-424242"), "j.chen", "state refused the holder id");
+
+        assertThat(queries.outboxEvent(submitted.outboxEventId()).orElseThrow().payload()).isEqualTo(queued);
+        assertThat(Json.mapper().readValue(queued, SubmissionPayload.class).holderId()).isEqualTo("HLD-100200");
+        assertThat(queries.claim(id).orElseThrow().holderId()).isEqualTo("HLD-424242");
+    }
+
+    @Test
+    void theTaxIdIsReplacedWholeAndAuditedMasked() {
+        long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        String old = queries.claim(id).orElseThrow().taxId();
+
+        EditResult result = editing.replaceTaxId(id, 0, "987-00-6543", "j.chen", "claimant's SSN card");
+
+        assertThat(result.changes()).singleElement().satisfies(c -> {
+            assertThat(c.field()).isEqualTo("taxId");
+            assertThat(c.before()).isEqualTo("***-**-" + old.substring(old.length() - 4));
+            assertThat(c.after()).isEqualTo("***-**-6543");
+        });
+        assertThat(queries.claim(id).orElseThrow().taxId()).isEqualTo("987-00-6543");
+        assertThat(auditOf(id)).singleElement().satisfies(a -> {
+            assertThat(a.action()).isEqualTo(AuditActions.TAX_ID_REPLACE);
+            assertThat(a.reason()).isEqualTo("claimant's SSN card");
+            assertThat(a.details()).contains("***-**-6543").doesNotContain("987-00-6543").doesNotContain(old);
+        });
+        assertThatThrownBy(() -> editing.replaceTaxId(id, 1, "987-00-65", "j.chen", "typo"))
+                .hasMessage("taxId must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789");
+        assertThatThrownBy(() -> editing.replaceTaxId(id, 1, "987-00-6544", "j.chen", ""))
+                .hasMessage("a reason is required for this action");
+    }
+}

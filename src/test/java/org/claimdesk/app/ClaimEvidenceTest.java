@@ -1,0 +1,223 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.EvidenceRules;
+import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.testing.Sql;
+import org.claimdesk.testing.TestClaims;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ClaimEvidenceTest {
+    private static final Instant NOW = Instant.parse("2026-11-02T15:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    ClaimEvidence evidence;
+    Path folder;
+    Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("office").resolve("claims.db"));
+        evidence = new ClaimEvidence(db, clock);
+        folder = dir.resolve("office").resolve("evidence");
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    @Test
+    void anAddressIsRecordedAndAudited() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+
+        Evidence added = evidence.addUrl(id, "Address", " https://records.example.gov/utility/2024-03 ", null, "j.chen");
+
+        assertThat(added.kind()).isEqualTo(EvidenceKind.ADDRESS);
+        assertThat(added.url()).isEqualTo("https://records.example.gov/utility/2024-03");
+        assertThat(added.title()).isEqualTo(added.url());
+        assertThat(added.isFile()).isFalse();
+        assertThat(added.addedBy()).isEqualTo("j.chen");
+        assertThat(added.addedAt()).isEqualTo(NOW);
+        assertThat(evidence.list(id)).containsExactly(added);
+        assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_ADD, 0, 0))
+                .singleElement().satisfies(a -> assertThat(a.details()).contains("records.example.gov").contains("address"));
+        assertThat(folder).doesNotExist();
+    }
+
+    @Test
+    void aBadAddressOrKindIsRefusedWithItsRule() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        assertThatThrownBy(() -> evidence.addUrl(id, "address", "file:///etc/passwd", null, "j.chen"))
+                .isInstanceOf(InvalidFieldsException.class).hasMessageStartingWith("url must be an http or https address");
+        assertThatThrownBy(() -> evidence.addUrl(id, "selfie", "https://e.org", null, "j.chen"))
+                .hasMessage("kind must be one of identity, address, ownership, heirship, business");
+        assertThat(evidence.list(id)).isEmpty();
+    }
+
+    @Test
+    void aFileIsCopiedOwnerOnlyAndRecordedByNameSizeAndSha256() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.NEEDS_INFO);
+        byte[] content = "Lease agreement, 1200 Capitol Mall, Sacramento".getBytes(StandardCharsets.UTF_8);
+        Path lease = Files.write(dir.resolve("lease 2024.pdf"), content);
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+
+        Evidence added = evidence.addFile(id, "address", lease, "Lease", "j.chen");
+
+        assertThat(added.isFile()).isTrue();
+        assertThat(added.fileName()).isEqualTo("lease 2024.pdf");
+        assertThat(added.title()).isEqualTo("Lease");
+        assertThat(added.sizeBytes()).isEqualTo(content.length);
+        assertThat(added.sha256()).isEqualTo(sha);
+        Path copy = evidence.fileOf(added);
+        assertThat(copy.getParent()).isEqualTo(folder);
+        assertThat(Files.readAllBytes(copy)).isEqualTo(content);
+        if (copy.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(copy))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder))).isEqualTo("rwx------");
+        }
+        assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_ADD, 0, 0))
+                .singleElement().satisfies(a -> assertThat(a.details()).contains(sha).contains("lease 2024.pdf"));
+
+        // the same document again is kept once and referenced twice
+        Evidence again = evidence.addFile(id, "ownership", lease, null, "r.okafor");
+        assertThat(again.title()).isEqualTo("lease 2024.pdf");
+        assertThat(evidence.fileOf(again)).isEqualTo(copy);
+        assertThat(filesIn(folder)).containsExactly(copy);
+        assertThat(evidence.list(id)).hasSize(2);
+    }
+
+    @Test
+    void aFileOfExactly25MbIsTakenAndOneByteMoreIsRefusedWithNothingWritten() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path limit = sized("scan.tif", EvidenceRules.MAX_FILE_BYTES);
+        Path over = sized("video.mp4", EvidenceRules.MAX_FILE_BYTES + 1);
+
+        assertThatThrownBy(() -> evidence.addFile(id, "ownership", over, null, "j.chen"))
+                .isInstanceOf(InvalidFieldsException.class)
+                .hasMessage("file must be at most 25 MB (this one is 25.0 MB)");
+        assertThat(evidence.list(id)).isEmpty();
+        assertThat(filesIn(folder)).isEmpty();
+
+        Evidence taken = evidence.addFile(id, "ownership", limit, null, "j.chen");
+        assertThat(taken.sizeBytes()).isEqualTo(EvidenceRules.MAX_FILE_BYTES);
+    }
+
+    @Test
+    void aMissingFileOrAFolderIsRefusedWithAClearMessage() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path missing = dir.resolve("nowhere.pdf");
+        assertThatThrownBy(() -> evidence.addFile(id, "identity", missing, null, "j.chen"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("the evidence file " + missing + " does not exist");
+        assertThatThrownBy(() -> evidence.addFile(id, "identity", dir, null, "j.chen"))
+                .hasMessage("the evidence file " + dir + " is a folder or a device, not a file");
+        assertThat(evidence.list(id)).isEmpty();
+        assertThat(filesIn(folder)).isEmpty();
+    }
+
+    @Test
+    void aRowThatCannotBeWrittenLeavesNoFileBehind() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        db.useTransaction(h -> h.execute("""
+                CREATE TRIGGER evidence_full BEFORE INSERT ON evidence
+                BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"""));
+
+        assertThatThrownBy(() -> evidence.addFile(id, "ownership", deed, null, "j.chen"))
+                .hasMessageContaining("full");
+
+        assertThat(filesIn(folder)).isEmpty();
+        assertThat(Sql.count(db, "evidence")).isZero();
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM audit_log", Integer.class)).isZero();
+    }
+
+    @Test
+    void evidenceIsRefusedWhereEditingIsWithTheReasonAndNothingCopied() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.PAID);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        assertThatThrownBy(() -> evidence.addFile(id, "ownership", deed, null, "j.chen"))
+                .hasMessageContaining("cannot be edited in PAID: the claim is paid");
+        assertThatThrownBy(() -> evidence.addUrl(id, "ownership", "https://e.org/deed", null, "j.chen"))
+                .hasMessageContaining("cannot be edited in PAID");
+        assertThat(filesIn(folder)).isEmpty();
+        assertThat(evidence.list(id)).isEmpty();
+    }
+
+    @Test
+    void theSubmissionPayloadListsEvidenceKindsAndHashesOnly() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        Path bill = Files.writeString(dir.resolve("Maria Garcia utility bill.pdf"), "bill");
+        Evidence file = evidence.addFile(id, "address", bill, "Utility bill for Maria Garcia", "j.chen");
+        evidence.addUrl(id, "identity", "https://ids.example.gov/maria-garcia", null, "j.chen");
+
+        SubmitResult submitted = new Workflow(db, clock, Deadlines.statutory()).submit(id, "supervisor.kim", null);
+
+        String payload = new Queries(db, clock).outboxEvent(submitted.outboxEventId()).orElseThrow().payload();
+        JsonNode json = Json.mapper().readTree(payload);
+        assertThat(json.get("evidence")).hasSize(2);
+        assertThat(json.get("evidence").get(0).get("kind").asText()).isEqualTo("address");
+        assertThat(json.get("evidence").get(0).get("source").asText()).isEqualTo("file");
+        assertThat(json.get("evidence").get(0).get("sha256").asText()).isEqualTo(file.sha256());
+        assertThat(json.get("evidence").get(1).get("kind").asText()).isEqualTo("identity");
+        assertThat(json.get("evidence").get(1).get("sha256").isNull()).isTrue();
+        assertThat(payload).doesNotContain("utility bill").doesNotContain("ids.example.gov")
+                .doesNotContain(new Queries(db, clock).claim(id).orElseThrow().taxId());
+        // the worker reads it back, and reads rows queued before payloads carried evidence
+        assertThat(Json.mapper().readValue(payload, SubmissionPayload.class).evidence())
+                .extracting(SubmissionPayload.EvidenceRef::kind).containsExactly("address", "identity");
+        SubmissionPayload old = Json.mapper().readValue("""
+                {"claimId":1,"idempotencyKey":"k","claimNumber":"UPC-1","jurisdiction":"CA","statePropertyId":"1234567",
+                 "holderName":"H","holderId":"HLD","propertyType":"AC01","claimType":"OWNER","claimantName":"M",
+                 "taxIdLast4":"4567","amountCents":1,"filedOn":"2026-01-01"}""", SubmissionPayload.class);
+        assertThat(old.evidence()).isEmpty();
+        assertThat(old.claimantEmail()).isNull();
+    }
+
+    private Path sized(String name, long bytes) throws Exception {
+        Path file = dir.resolve(name);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(bytes);
+        }
+        return file;
+    }
+
+    private static List<Path> filesIn(Path folder) throws Exception {
+        if (!Files.exists(folder)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.toList();
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import org.claimdesk.cli.CliTest.Run;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code claims edit}, {@code claims evidence add|list} and the new fields of {@code claims show --json}. */
+class ClaimEditCliTest {
+    @TempDir
+    Path dir;
+
+    String db;
+
+    @BeforeEach
+    void demo() {
+        db = dir.resolve("cli.db").toString();
+        Run demo = CliTest.run("--db", db, "demo", "--claims", "120", "--seed", "9", "--today", "2026-11-02");
+        assertThat(demo.exit()).as(demo.err()).isZero();
+    }
+
+    private Run run(String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "--db";
+        all[1] = db;
+        System.arraycopy(args, 0, all, 2, args.length);
+        return CliTest.run(all);
+    }
+
+    private String firstWithStatus(String status) throws Exception {
+        return run("claims", "list", "--status", status, "--limit", "1", "--json").json().get(0).get("claimId").asText();
+    }
+
+    @Test
+    void anEditPrintsEachChangedFieldAndShowJsonCarriesTheNewValues() throws Exception {
+        String id = firstWithStatus("EVIDENCE_PENDING");
+        long version = run("claims", "show", id, "--json").json().get("claim").get("version").asLong();
+
+        Run edit = run("claims", "edit", id, "--actor", "j.chen", "--reason", "corrected from the holder's letter",
+                "--set", "amountCents=15000", "--set", "holderId=HLD-200300", "--set", "claimantEmail=maria@example.org",
+                "--set", "claimantPhone=(916) 555-0142", "--set", "claimantAddress=1200 Capitol Mall, Sacramento, CA");
+
+        assertThat(edit.exit()).as(edit.err()).isZero();
+        assertThat(edit.out()).contains("amountCents ").contains(" -> 15000")
+                .contains("holderId ").contains(" -> HLD-200300")
+                .contains("claimantEmail (none) -> maria@example.org")
+                .contains("version " + (version + 1));
+
+        JsonNode shown = run("claims", "show", id, "--json").json();
+        JsonNode claim = shown.get("claim");
+        assertThat(claim.get("amountCents").asLong()).isEqualTo(15_000);
+        assertThat(claim.get("holderId").asText()).isEqualTo("HLD-200300");
+        assertThat(claim.get("claimantEmail").asText()).isEqualTo("maria@example.org");
+        assertThat(claim.get("claimantPhone").asText()).isEqualTo("(916) 555-0142");
+        assertThat(claim.get("claimantAddress").asText()).isEqualTo("1200 Capitol Mall, Sacramento, CA");
+        assertThat(claim.get("version").asLong()).isEqualTo(version + 1);
+        assertThat(claim.get("editRefusal").isNull()).isTrue();
+        assertThat(shown.get("evidence")).isEmpty();
+
+        JsonNode audit = run("audit", "list", "--subject", id, "--json").json();
+        assertThat(audit.toString()).contains("claim.edit").contains("corrected from the holder's letter");
+
+        Run again = run("claims", "edit", id, "--actor", "j.chen", "--reason", "again", "--set", "amountCents=15000");
+        assertThat(again.exit()).isZero();
+        assertThat(again.out()).contains("nothing changed (version " + (version + 1) + ")");
+    }
+
+    @Test
+    void aRefusedEditExitsOneWithOneLineNamingTheFieldAndTheRule() throws Exception {
+        String id = firstWithStatus("IDENTITY_PENDING");
+        long version = run("claims", "show", id, "--json").json().get("claim").get("version").asLong();
+
+        Run bad = run("claims", "edit", id, "--actor", "j.chen", "--reason", "fix", "--set", "statePropertyId=12AB");
+        assertThat(bad.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(bad.err()).isEqualTo("claimdesk: statePropertyId must be 7 to 9 digits" + System.lineSeparator());
+        assertThat(bad.out()).isEmpty();
+
+        Run unknown = run("claims", "edit", id, "--actor", "j.chen", "--reason", "fix", "--set", "colour=blue");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err().lines()).singleElement().asString()
+                .startsWith("claimdesk: colour is not a claim field; the fields are claimantName");
+
+        Run future = run("claims", "edit", id, "--actor", "j.chen", "--reason", "fix", "--set", "filedOn=2999-01-01");
+        assertThat(future.exit()).isEqualTo(1);
+        assertThat(future.err()).startsWith("claimdesk: filedOn must not be in the future");
+
+        Run noReason = run("claims", "edit", id, "--actor", "j.chen", "--set", "amountCents=1");
+        assertThat(noReason.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(noReason.err()).contains("--reason");
+
+        assertThat(run("claims", "show", id, "--json").json().get("claim").get("version").asLong()).isEqualTo(version);
+    }
+
+    @Test
+    void aClaimTheStateHasIsReadOnlyWithTheReason() throws Exception {
+        String id = firstWithStatus("PAID");
+        Run refused = run("claims", "edit", id, "--actor", "j.chen", "--reason", "fix", "--set", "amountCents=1");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("cannot be edited in PAID: the claim is paid; its data is final");
+        assertThat(run("claims", "show", id, "--json").json().get("claim").get("editRefusal").asText())
+                .isEqualTo("the claim is paid; its data is final");
+        assertThat(run("claims", "show", id).out()).contains("Read-only      the claim is paid");
+    }
+
+    @Test
+    void aStaleExpectedVersionIsAConflictNamingWhoChangedIt() throws Exception {
+        String id = firstWithStatus("READY_FOR_SUBMISSION");
+        long version = run("claims", "show", id, "--json").json().get("claim").get("version").asLong();
+        assertThat(run("claims", "edit", id, "--actor", "r.okafor", "--reason", "holder merged",
+                "--set", "holderId=HLD-1").exit()).isZero();
+
+        Run stale = run("claims", "edit", id, "--actor", "j.chen", "--reason", "typo", "--expect-version",
+                Long.toString(version), "--set", "holderId=HLD-2");
+        assertThat(stale.exit()).isEqualTo(1);
+        assertThat(stale.err()).contains("was changed by r.okafor").contains("edited holderId")
+                .contains("nothing was saved");
+    }
+
+    @Test
+    void evidenceIsAddedByAddressOrFileAndListed() throws Exception {
+        String id = firstWithStatus("EVIDENCE_PENDING");
+        byte[] content = "deed of trust".getBytes(StandardCharsets.UTF_8);
+        Path deed = Files.write(dir.resolve("deed.pdf"), content);
+
+        Run url = run("claims", "evidence", "add", id, "--kind", "address", "--url", "https://records.example.gov/u/1",
+                "--actor", "j.chen", "--title", "Utility bill");
+        assertThat(url.exit()).as(url.err()).isZero();
+        assertThat(url.out()).contains("evidence added #1 address").contains("Utility bill");
+        Run file = run("claims", "evidence", "add", id, "--kind", "ownership", "--file", deed.toString(),
+                "--actor", "j.chen");
+        assertThat(file.exit()).as(file.err()).isZero();
+        assertThat(file.out()).contains("file deed.pdf");
+
+        JsonNode list = run("claims", "evidence", "list", id, "--json").json();
+        assertThat(list).hasSize(2);
+        assertThat(list.get(0).get("kind").asText()).isEqualTo("address");
+        assertThat(list.get(0).get("url").asText()).isEqualTo("https://records.example.gov/u/1");
+        assertThat(list.get(1).get("fileName").asText()).isEqualTo("deed.pdf");
+        assertThat(list.get(1).get("sizeBytes").asLong()).isEqualTo(content.length);
+        assertThat(list.get(1).get("sha256").asText())
+                .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
+        assertThat(Files.exists(dir.resolve("evidence").resolve(list.get(1).get("sha256").asText()))).isTrue();
+        assertThat(run("claims", "show", id, "--json").json().get("evidence")).hasSize(2);
+        assertThat(run("claims", "evidence", "list", id).out()).contains("2 evidence reference(s)");
+
+        Run missing = run("claims", "evidence", "add", id, "--kind", "identity", "--file", dir.resolve("no.pdf").toString(),
+                "--actor", "j.chen");
+        assertThat(missing.exit()).isEqualTo(1);
+        assertThat(missing.err()).contains("does not exist");
+        Run badUrl = run("claims", "evidence", "add", id, "--kind", "identity", "--url", "ftp://x.org/a", "--actor", "j.chen");
+        assertThat(badUrl.exit()).isEqualTo(1);
+        assertThat(badUrl.err()).startsWith("claimdesk: url must be an http or https address");
+        Run both = run("claims", "evidence", "add", id, "--kind", "identity", "--url", "https://x.org",
+                "--file", deed.toString(), "--actor", "j.chen");
+        assertThat(both.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        Run badKind = run("claims", "evidence", "add", id, "--kind", "selfie", "--url", "https://x.org", "--actor", "j.chen");
+        assertThat(badKind.exit()).isEqualTo(1);
+        assertThat(badKind.err()).startsWith("claimdesk: kind must be one of identity, address");
+        assertThat(run("claims", "evidence", "list", id, "--json").json()).hasSize(2);
+    }
+}
