@@ -14,6 +14,12 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
 import org.claimdesk.delivery.Backoff;
+import org.claimdesk.delivery.HolderRegistry;
+import org.claimdesk.delivery.PropertyLedger;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.delivery.StateAnswer;
+import org.claimdesk.delivery.StateRules;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.AuditActions;
@@ -25,6 +31,8 @@ import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PropertyType;
 import org.claimdesk.domain.StatusChange;
@@ -49,23 +57,20 @@ import org.claimdesk.store.Json;
  * follow the worker's pace with the default {@link WorkerSettings}: delivered rows were sent within
  * seconds of their submission, pending rows were submitted or re-queued by staff in the last two days
  * and are due now or within their backoff, failed rows wait for staff.
+ *
+ * <p>The claims agree with the simulated state's rules ({@link StateRules}): they name holders of its
+ * registry, open property ids of its ledger, the owner's tax id where the ledger holds an owner record,
+ * and carry a proof of address where the amount needs one. A row that failed for good failed because its
+ * claim really breaks one rule (an unregistered holder id, a property already paid, a missing proof of
+ * address, a tax id that differs from the owner record), and its error is the state's own answer to that
+ * payload: sent again unchanged it is refused the same way; corrected, it is accepted.
  */
 public final class DemoData {
     private static final String[] JURISDICTIONS = {"CA", "NY", "TX", "FL", "IL", "WA", "UT", "CO", "KY", "NC", "HI"};
     private static final int[] JURISDICTION_WEIGHTS = {30, 17, 13, 11, 6, 5, 4, 4, 4, 4, 2};
 
-    private static final String[][] HOLDERS = {
-        {"Wells Fargo Bank NA", "AC01"}, {"Bank of America NA", "AC02"}, {"JPMorgan Chase Bank NA", "AC01"},
-        {"Citibank NA", "AC02"}, {"U.S. Bank NA", "CK01"}, {"Pacific Gas and Electric Co", "UT01"},
-        {"Southern California Edison", "UT01"}, {"Duke Energy Carolinas LLC", "UT01"},
-        {"State Farm Mutual Automobile Ins", "IN04"}, {"Metropolitan Life Insurance Co", "IN04"},
-        {"Prudential Insurance Co of America", "IN04"}, {"Walmart Inc Payroll", "MS01"},
-        {"Home Depot USA Inc Payroll", "MS01"}, {"Kaiser Foundation Health Plan", "MS11"},
-        {"Comcast Cable Communications", "MS11"}, {"Verizon Wireless", "MS11"},
-        {"Sysco Corporation Accounts Payable", "CK13"}, {"McKesson Corp Vendor Payments", "CK13"},
-        {"Computershare Trust Co NA", "SC"}, {"Equiniti Trust Co", "SC"}, {"Fidelity Investments", "SC"},
-        {"First Republic Safe Deposit", "SD01"},
-    };
+    /** The simulated state's holder registry: demo claims name registered holders by their ids. */
+    private static final HolderRegistry REGISTRY = HolderRegistry.standard();
     private static final String[] FIRST = {"Maria", "James", "Mei", "Oluwaseun", "Robert", "Aisha", "José", "Linda",
         "Nguyễn", "Patricia", "Michael", "Zoë", "Dmitri", "Sofía", "William", "Priya", "Kenji", "Fatima", "Seán",
         "Elizabeth", "David", "Chloé", "Tomás", "Grace", "Hiroshi", "Amara", "Ingrid", "Mohammed", "Rosa", "Thomas"};
@@ -77,14 +82,11 @@ public final class DemoData {
         "Mesa Verde Logistics Co", "Blue Heron Veterinary PC", "Northgate Hardware Inc"};
     private static final String[] ACTORS = {"m.alvarez", "j.chen", "r.okafor", "s.patel", "supervisor.kim"};
 
-    /** Failure texts as the worker records them, for failed demo rows: {last error, outcome, http status}. */
-    private static final String[][] FAILURES = {
-        {"422 invalid_claim: holder id %s not found in the holder's %d report", "PERMANENT", "422"},
-        {"422 invalid_claim: state property id %s was already paid to another claimant", "PERMANENT", "422"},
-        {"400 missing_field: proof of address link required for claims over $%d", "PERMANENT", "400"},
-        {"503 Service Unavailable: state portal maintenance window (gave up after %d attempts)", "TRANSIENT", "503"},
-        {"timeout: no reply from the state within 15000 ms (gave up after %d attempts)", "TRANSIENT", ""},
-        {"429 rate_limited: Retry-After 120 s (gave up after %d attempts)", "TRANSIENT", "429"},
+    /** Transient failures as the worker records them when it gives up: {last error, http status}. */
+    private static final String[][] GAVE_UP = {
+        {"503 Service Unavailable: state portal maintenance window (gave up after %d attempts)", "503"},
+        {"timeout: no reply from the state within 15000 ms (gave up after %d attempts)", ""},
+        {"429 rate_limited: Retry-After 120 s (gave up after %d attempts)", "429"},
     };
 
     private static final String INTAKE = "intake";
@@ -158,13 +160,13 @@ public final class DemoData {
     private static final ClaimStatus[] PATH = {ClaimStatus.IDENTITY_PENDING, ClaimStatus.EVIDENCE_PENDING,
         ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.SUBMITTING, ClaimStatus.SUBMITTED_TO_STATE};
 
-    /** The holder id a claim names for its holder. */
-    static String holderId(String holderName) {
-        return "HLD-" + (100_000 + Math.abs(holderName.hashCode() % 900_000));
-    }
-
     /** One delivery attempt as the worker records it. */
-    private record Attempt(Instant started, long durationMs, AttemptOutcome outcome, Integer httpStatus, String detail) {
+    private record Attempt(Instant started, long durationMs, AttemptOutcome outcome, Integer httpStatus, String detail,
+            String field) {
+        Attempt(Instant started, long durationMs, AttemptOutcome outcome, Integer httpStatus, String detail) {
+            this(started, durationMs, outcome, httpStatus, detail, null);
+        }
+
         Instant ended() {
             return started.plusMillis(durationMs);
         }
@@ -174,11 +176,16 @@ public final class DemoData {
      * A claim's submission: its outbox row as it stands now and the attempts made for it.
      *
      * @param requeuedBy the staff member who re-queued the failed row, or null
+     * @param claim the claim's data as it was submitted (for a row refused for good, data that breaks a rule)
+     * @param evidence its evidence references as they were submitted
      */
     private record Submission(Instant submittedAt, String actor, String key, DeliveryState state, List<Attempt> attempts,
             int retryCount, String lastError, Instant nextAttemptAt, Instant sentAt, String caseId, Instant updatedAt,
-            String requeuedBy) {
+            String requeuedBy, Claim claim, List<Evidence> evidence) {
     }
+
+    /** The rule a demo claim refused for good breaks. */
+    private enum Breach { UNREGISTERED_HOLDER, ALREADY_PAID, NO_PROOF_OF_ADDRESS, OTHER_TAX_ID }
 
     /** One run of {@link #generate}: the random draws, the clock's now and what was written. */
     private final class Generator {
@@ -194,6 +201,10 @@ public final class DemoData {
         private int attempts;
         private int historyRows;
         private long eventId;
+        private long evidenceId;
+        /** Asked for the answer to each payload that breaks a rule, as the worker would have been. */
+        private final SimulatedStateAdapter state = new SimulatedStateAdapter(
+                new SimulatedState(SimulatedState.Config.reliable()));
 
         Generator(BulkLoader loader, long seed) {
             this.loader = loader;
@@ -219,10 +230,11 @@ public final class DemoData {
 
         private void claim(long id) {
             String jurisdiction = pick(random, JURISDICTIONS, JURISDICTION_WEIGHTS);
-            String[] holder = HOLDERS[random.nextInt(HOLDERS.length)];
+            List<HolderRegistry.Holder> holders = REGISTRY.holdersFor(jurisdiction);
+            HolderRegistry.Holder holder = holders.get(random.nextInt(holders.size()));
             PropertyType propertyType = random.nextInt(5) == 0
                     ? PropertyType.values()[random.nextInt(PropertyType.values().length)]
-                    : PropertyType.valueOf(holder[1]);
+                    : holder.propertyType();
             ClaimType claimType = claimType(random);
             String claimant = claimType == ClaimType.BUSINESS ? BUSINESSES[random.nextInt(BUSINESSES.length)]
                     : FIRST[random.nextInt(FIRST.length)] + " " + LAST[random.nextInt(LAST.length)];
@@ -232,12 +244,20 @@ public final class DemoData {
             LocalDate filedOn = today.minusDays(random.nextInt(DAYS_OF_FILINGS));
             ClaimStatus headedFor = status(random);
             long amount = amountCents(random);
-            String statePropertyId = Long.toString(1_000_000L + random.nextLong(998_999_999L));
-            String taxId = String.format(Locale.ROOT, "%03d-00-%04d", 1 + random.nextInt(665), 1 + random.nextInt(9999));
+            String statePropertyId;
+            String taxIdLast4;
+            if (random.nextInt(20) == 0) {
+                statePropertyId = PropertyLedger.ownerRecordedPropertyId(jurisdiction, id);
+                taxIdLast4 = PropertyLedger.ownerTaxIdLast4(jurisdiction, statePropertyId).orElseThrow();
+            } else {
+                statePropertyId = PropertyLedger.openPropertyId(jurisdiction, id);
+                taxIdLast4 = String.format(Locale.ROOT, "%04d", 1 + random.nextInt(9999));
+            }
+            String taxId = String.format(Locale.ROOT, "%03d-00-%s", 1 + random.nextInt(665), taxIdLast4);
             String claimNumber = String.format(Locale.ROOT, "UPC-%d-%06d", filedOn.getYear(), id);
             Instant filedAt = earliest(filedOn.atTime(9 + random.nextInt(8), random.nextInt(60)).atZone(zone).toInstant(),
                     now);
-            Claim filed = new Claim(id, claimNumber, jurisdiction, statePropertyId, holder[0], holderId(holder[0]),
+            Claim filed = new Claim(id, claimNumber, jurisdiction, statePropertyId, holder.name(), holder.id(),
                     propertyType, claimType, claimant, taxId, amount, ClaimStatus.IDENTITY_PENDING, null, filedOn, null,
                     0, filedAt, filedAt);
 
@@ -245,12 +265,13 @@ public final class DemoData {
             List<StatusChange> history = new ArrayList<>();
             history.add(new StatusChange(id, null, ClaimStatus.IDENTITY_PENDING, INTAKE, null, filedAt));
             Submission submission = null;
+            List<Evidence> evidence = List.of();
             Instant at = filedAt;
             for (int k = 1; k < plan.size(); k++) {
                 ClaimStatus from = plan.get(k - 1);
                 ClaimStatus to = plan.get(k);
                 if (to == ClaimStatus.SUBMITTING) {
-                    submission = submission(filed, at, plan.get(plan.size() - 1) != ClaimStatus.SUBMITTING);
+                    submission = submission(filed, evidence, at, plan.get(plan.size() - 1) != ClaimStatus.SUBMITTING);
                     if (submission == null) {
                         break;
                     }
@@ -266,14 +287,22 @@ public final class DemoData {
                         break;
                     }
                     at = next;
-                    history.add(new StatusChange(id, from, to, staff(), reasonFor(to), at));
+                    String actor = staff();
+                    history.add(new StatusChange(id, from, to, actor, reasonFor(to), at));
+                    if (to == ClaimStatus.READY_FOR_SUBMISSION) {
+                        evidence = evidence(filed, actor, at);
+                    }
                 }
+            }
+            if (submission != null) {
+                filed = submission.claim();
+                evidence = submission.evidence();
             }
 
             StatusChange last = history.get(history.size() - 1);
             boolean delivered = submission != null && submission.sentAt() != null;
-            Claim claim = new Claim(id, claimNumber, jurisdiction, statePropertyId, filed.holderName(), filed.holderId(),
-                    propertyType, claimType, claimant, taxId, amount, last.toStatus(),
+            Claim claim = new Claim(id, claimNumber, jurisdiction, filed.statePropertyId(), filed.holderName(),
+                    filed.holderId(), propertyType, claimType, claimant, filed.taxId(), filed.amountCents(), last.toStatus(),
                     delivered ? submission.caseId() : null, filedOn,
                     delivered ? deadlines.dueDate(jurisdiction, LocalDate.ofInstant(submission.sentAt(), zone)) : null,
                     history.size() - 1L, filedAt, last.at());
@@ -282,8 +311,43 @@ public final class DemoData {
                 loader.statusChange(change);
             }
             historyRows += history.size();
+            for (Evidence e : evidence) {
+                loader.evidence(e);
+                auditEvidence(claim, e);
+            }
             long outboxEventId = submission == null ? 0 : writeSubmission(claim, submission);
             auditStaffSteps(claim, history, submission, outboxEventId);
+        }
+
+        /**
+         * The evidence a claim carries once staff found it ready: an identity document, and a proof of
+         * address when its amount needs one.
+         */
+        private List<Evidence> evidence(Claim claim, String actor, Instant at) {
+            List<Evidence> made = new ArrayList<>(2);
+            made.add(evidenceOf(claim, EvidenceKind.IDENTITY, "Driver's license, front and back", actor, at));
+            if (claim.amountCents() >= StateRules.addressEvidenceThresholdCents(claim.jurisdiction())) {
+                made.add(evidenceOf(claim, EvidenceKind.ADDRESS, "Utility bill at the claimant's address", actor, at));
+            }
+            return made;
+        }
+
+        private Evidence evidenceOf(Claim claim, EvidenceKind kind, String title, String actor, Instant at) {
+            long evidenceNo = ++evidenceId;
+            String url = "https://docs.claims-office.example/" + claim.claimNumber() + "/" + kind.code() + "-" + evidenceNo;
+            return new Evidence(evidenceNo, claim.claimId(), kind, title, url, null, null, null, null, actor, at);
+        }
+
+        /** The audit entry of an evidence reference, as {@link ClaimEvidence} writes it. */
+        private void auditEvidence(Claim claim, Evidence e) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("claimNumber", claim.claimNumber());
+            details.put("evidenceId", e.evidenceId());
+            details.put("kind", e.kind().code());
+            details.put("title", e.title());
+            details.put("url", e.url());
+            audit.add(new AuditEntry(0, e.addedAt(), e.addedBy(), AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
+                    Long.toString(claim.claimId()), null, Json.write(details)));
         }
 
         /** One audit entry per history row a staff member wrote, as {@link Workflow} writes it. */
@@ -314,14 +378,14 @@ public final class DemoData {
         /** Writes the claim's outbox row and its attempts; returns the row's id. */
         private long writeSubmission(Claim claim, Submission s) {
             eventId++;
-            String payload = Json.write(SubmissionPayload.of(claim, s.key()));
+            String payload = Json.write(SubmissionPayload.of(claim, s.evidence(), s.key()));
             loader.outboxRow(new OutboxEvent(eventId, claim.claimId(), OutboxEvent.SUBMISSION_REQUESTED, payload, s.state(),
                     s.attempts().size(), s.lastError(), s.key(), s.nextAttemptAt(), null, null, s.submittedAt(),
                     s.sentAt(), s.caseId(), s.updatedAt()), s.retryCount());
             int no = 0;
             for (Attempt a : s.attempts()) {
                 loader.attempt(new DeliveryAttempt(0, eventId, ++no, a.started(), a.durationMs(), a.outcome(),
-                        a.httpStatus(), a.detail(), WORKER));
+                        a.httpStatus(), a.detail(), WORKER, a.field()));
             }
             outboxRows++;
             attempts += no;
@@ -340,7 +404,7 @@ public final class DemoData {
          * now. A {@code delivered} one was sent within seconds; otherwise the row is pending (submitted or
          * re-queued recently) or failed.
          */
-        private Submission submission(Claim claim, Instant readyAt, boolean delivered) {
+        private Submission submission(Claim claim, List<Evidence> evidence, Instant readyAt, boolean delivered) {
             String key = String.format(Locale.ROOT, "sub-demo-%d-%08x", seed, claim.claimId() * 2654435761L & 0xffffffffL);
             String actor = staff();
             if (delivered) {
@@ -355,26 +419,36 @@ public final class DemoData {
                 sent = new Attempt(sent.started(), sent.durationMs(), sent.outcome(), sent.httpStatus(),
                         "{\"caseId\":\"" + caseId + "\"}");
                 return new Submission(submittedAt, actor, key, DeliveryState.SENT, List.of(sent), 0, null, submittedAt,
-                        sent.ended(), caseId, sent.ended(), null);
+                        sent.ended(), caseId, sent.ended(), null, claim, evidence);
             }
             int r = random.nextInt(100);
             if (r < 45) {
-                return pending(readyAt, actor, key);
+                return pending(readyAt, actor, key, claim, evidence);
             }
             boolean requeued = r < 55;
-            String[] failure = requeued ? FAILURES[3 + random.nextInt(3)] : FAILURES[random.nextInt(FAILURES.length)];
-            boolean permanent = failure[1].equals("PERMANENT");
-            int tries = permanent ? 1 + random.nextInt(3) : pace.maxAttempts();
-            String error = failure[0].contains("holder id")
-                    ? String.format(Locale.ROOT, failure[0], claim.holderId(), claim.filedOn().getYear() - 1)
-                    : failure[0].contains("property id")
-                    ? String.format(Locale.ROOT, failure[0], claim.statePropertyId())
-                    : failure[0].contains("$%d")
-                    ? String.format(Locale.ROOT, failure[0], 1000)
-                    : String.format(Locale.ROOT, failure[0], tries);
-            Integer finalStatus = failure[2].isEmpty() ? null : Integer.valueOf(failure[2]);
-            AttemptOutcome finalOutcome = permanent ? AttemptOutcome.PERMANENT : AttemptOutcome.TRANSIENT;
-            List<Attempt> schedule = failing(Instant.EPOCH, tries, finalOutcome, finalStatus, error);
+            boolean permanent = !requeued && random.nextBoolean();
+            int tries;
+            String error;
+            Attempt finalAnswer;
+            if (permanent) {
+                Breach breach = Breach.values()[random.nextInt(Breach.values().length)];
+                claim = breaking(claim, breach);
+                if (breach == Breach.NO_PROOF_OF_ADDRESS) {
+                    evidence = evidence.stream().filter(e -> e.kind() != EvidenceKind.ADDRESS).toList();
+                }
+                StateAnswer answer = refusal(claim, evidence, key);
+                tries = 1 + random.nextInt(3);
+                error = answer.message();
+                finalAnswer = new Attempt(Instant.EPOCH, 0, AttemptOutcome.PERMANENT, answer.httpStatus(),
+                        answer.attemptDetail(), answer.field());
+            } else {
+                String[] gaveUp = GAVE_UP[random.nextInt(GAVE_UP.length)];
+                tries = pace.maxAttempts();
+                error = String.format(Locale.ROOT, gaveUp[0], tries);
+                finalAnswer = new Attempt(Instant.EPOCH, 0, AttemptOutcome.TRANSIENT,
+                        gaveUp[1].isEmpty() ? null : Integer.valueOf(gaveUp[1]), error);
+            }
+            List<Attempt> schedule = failing(Instant.EPOCH, tries, finalAnswer);
             long span = schedule.get(schedule.size() - 1).ended().toEpochMilli();
             Instant submittedAt = within(stepForward(readyAt, random), readyAt, now.minusMillis(span));
             if (submittedAt == null) {
@@ -384,18 +458,56 @@ public final class DemoData {
             Attempt lastAttempt = made.get(made.size() - 1);
             if (!requeued) {
                 return new Submission(submittedAt, actor, key, DeliveryState.FAILED, made, tries, error,
-                        lastAttempt.started(), null, null, lastAttempt.ended(), null);
+                        lastAttempt.started(), null, null, lastAttempt.ended(), null, claim, evidence);
             }
             Instant requeuedAt = recent(lastAttempt.ended());
             return new Submission(submittedAt, actor, key, DeliveryState.PENDING, made, 0, error, requeuedAt, null, null,
-                    requeuedAt, staff());
+                    requeuedAt, staff(), claim, evidence);
+        }
+
+        /** {@code claim} with data that breaks {@code breach}'s rule, as a mistake at intake would. */
+        private Claim breaking(Claim claim, Breach breach) {
+            String jurisdiction = claim.jurisdiction();
+            String propertyId = claim.statePropertyId();
+            String holderId = claim.holderId();
+            String taxId = claim.taxId();
+            long amount = claim.amountCents();
+            switch (breach) {
+                case UNREGISTERED_HOLDER -> holderId = REGISTRY.unregisteredHolderId(claim.claimId());
+                case ALREADY_PAID -> propertyId = PropertyLedger.paidPropertyId(jurisdiction, claim.claimId());
+                case NO_PROOF_OF_ADDRESS -> {
+                    long threshold = StateRules.addressEvidenceThresholdCents(jurisdiction);
+                    amount = Math.max(amount, threshold + random.nextLong(threshold));
+                }
+                case OTHER_TAX_ID -> {
+                    propertyId = PropertyLedger.ownerRecordedPropertyId(jurisdiction, claim.claimId());
+                    String owner = PropertyLedger.ownerTaxIdLast4(jurisdiction, propertyId).orElseThrow();
+                    taxId = taxId.substring(0, taxId.length() - 4) + PropertyLedger.otherTaxIdLast4(owner);
+                }
+                default -> throw new IllegalStateException("unknown breach " + breach);
+            }
+            return new Claim(claim.claimId(), claim.claimNumber(), jurisdiction, propertyId, claim.holderName(), holderId,
+                    claim.propertyType(), claim.claimType(), claim.claimantName(), taxId, amount, claim.status(),
+                    claim.stateCaseId(), claim.filedOn(), claim.decisionDueOn(), claim.version(), claim.createdAt(),
+                    claim.updatedAt());
+        }
+
+        /** The simulated state's answer to this claim's payload, which must be a refusal for good. */
+        private StateAnswer refusal(Claim claim, List<Evidence> evidence, String key) {
+            SubmissionPayload payload = SubmissionPayload.of(claim, evidence, key);
+            StateAnswer answer = state.submit(key, payload, Json.write(payload));
+            if (answer.outcome() != AttemptOutcome.PERMANENT) {
+                throw new IllegalStateException("demo claim " + claim.claimNumber() + " was meant to be refused, but the"
+                        + " simulated state answered " + answer.message());
+            }
+            return answer;
         }
 
         /**
          * A row submitted in the last two days: none, one or two attempts answered 503, each after the
          * backoff of the one before, and due now or when its backoff ends.
          */
-        private Submission pending(Instant readyAt, String actor, String key) {
+        private Submission pending(Instant readyAt, String actor, String key, Claim claim, List<Evidence> evidence) {
             Instant submittedAt = recent(readyAt);
             int tries = random.nextInt(3);
             List<Attempt> made = new ArrayList<>();
@@ -411,20 +523,22 @@ public final class DemoData {
             }
             Instant updatedAt = made.isEmpty() ? submittedAt : made.get(made.size() - 1).ended();
             return new Submission(submittedAt, actor, key, DeliveryState.PENDING, made, made.size(),
-                    made.isEmpty() ? null : BUSY, due, null, null, updatedAt, null);
+                    made.isEmpty() ? null : BUSY, due, null, null, updatedAt, null, claim, evidence);
         }
 
         /**
          * Attempts of a delivery that failed for good, the first picked up at {@code start}: 503 and the
          * backoff until the last one, which gets the final answer.
          */
-        private List<Attempt> failing(Instant start, int tries, AttemptOutcome finalOutcome, Integer finalStatus,
-                String error) {
+        private List<Attempt> failing(Instant start, int tries, Attempt finalAnswer) {
             List<Attempt> made = new ArrayList<>(tries);
             Instant at = start.plusMillis(random.nextLong(pace.interval().toMillis()));
             for (int n = 1; n <= tries; n++) {
-                Attempt a = n < tries ? attemptAt(at, AttemptOutcome.TRANSIENT, 503, BUSY_DETAIL)
-                        : attemptAt(at, finalOutcome, finalStatus, error);
+                Attempt a = attemptAt(at, AttemptOutcome.TRANSIENT, 503, BUSY_DETAIL);
+                if (n == tries) {
+                    a = new Attempt(a.started(), a.durationMs(), finalAnswer.outcome(), finalAnswer.httpStatus(),
+                            finalAnswer.detail(), finalAnswer.field());
+                }
                 made.add(a);
                 at = a.ended().plus(backoff(n));
             }
@@ -469,7 +583,7 @@ public final class DemoData {
         List<Attempt> shifted = new ArrayList<>(schedule.size());
         for (Attempt a : schedule) {
             shifted.add(new Attempt(start.plusMillis(a.started().toEpochMilli()), a.durationMs(), a.outcome(),
-                    a.httpStatus(), a.detail()));
+                    a.httpStatus(), a.detail(), a.field()));
         }
         return shifted;
     }

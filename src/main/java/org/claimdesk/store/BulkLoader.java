@@ -10,6 +10,7 @@ import java.util.function.Function;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.StatusChange;
 import org.jdbi.v3.core.Handle;
@@ -33,14 +34,15 @@ public final class BulkLoader {
     private final PreparedStatement outbox;
     private final PreparedStatement attempt;
     private final PreparedStatement audit;
+    private final PreparedStatement evidence;
     private int held;
 
     private BulkLoader(Connection c) throws SQLException {
         this.claim = c.prepareStatement("""
                 INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, holder_id,
                     property_type, claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on,
-                    decision_due_on, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
+                    decision_due_on, version, created_at, updated_at, claimant_email, claimant_phone, claimant_address)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
         this.history = c.prepareStatement("""
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
                 VALUES (?, ?, ?, ?, ?, ?)""");
@@ -51,10 +53,13 @@ public final class BulkLoader {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
         this.attempt = c.prepareStatement("""
                 INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
-                    http_status, detail, worker_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""");
+                    http_status, detail, worker_id, field)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""");
         this.audit = c.prepareStatement("""
                 INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
+                VALUES (?, ?, ?, ?, ?, ?, ?)""");
+        this.evidence = c.prepareStatement("""
+                INSERT INTO evidence (evidence_id, claim_id, kind, title, url, added_by, added_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)""");
     }
 
@@ -101,6 +106,9 @@ public final class BulkLoader {
             claim.setLong(16, c.version());
             claim.setLong(17, c.createdAt().toEpochMilli());
             claim.setLong(18, c.updatedAt().toEpochMilli());
+            claim.setString(19, c.claimantEmail());
+            claim.setString(20, c.claimantPhone());
+            claim.setString(21, c.claimantAddress());
             claim.addBatch();
         });
     }
@@ -157,6 +165,7 @@ public final class BulkLoader {
             }
             attempt.setString(7, DeliveryAttempt.truncate(a.detail()));
             attempt.setString(8, a.workerId());
+            attempt.setString(9, a.field());
             attempt.addBatch();
         });
     }
@@ -172,6 +181,23 @@ public final class BulkLoader {
             audit.setString(6, e.reason());
             audit.setString(7, e.details());
             audit.addBatch();
+        });
+    }
+
+    /** An evidence reference by web address, with its id (evidence files are not bulk loaded). */
+    public void evidence(Evidence e) {
+        if (e.isFile()) {
+            throw new IllegalArgumentException("the bulk loader writes web-address evidence only");
+        }
+        run(() -> {
+            evidence.setLong(1, e.evidenceId());
+            evidence.setLong(2, e.claimId());
+            evidence.setString(3, e.kind().code());
+            evidence.setString(4, e.title());
+            evidence.setString(5, e.url());
+            evidence.setString(6, e.addedBy());
+            evidence.setLong(7, e.addedAt().toEpochMilli());
+            evidence.addBatch();
         });
     }
 
@@ -204,7 +230,7 @@ public final class BulkLoader {
     }
 
     private PreparedStatement[] statements() {
-        return new PreparedStatement[] {claim, history, outbox, attempt, audit};
+        return new PreparedStatement[] {claim, history, outbox, attempt, audit, evidence};
     }
 
     private void close() {

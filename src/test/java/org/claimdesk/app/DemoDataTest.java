@@ -11,7 +11,12 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.SplittableRandom;
+import org.claimdesk.delivery.StateRules;
+import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;
@@ -20,9 +25,11 @@ import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.StatusChange;
+import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.domain.Transitions;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -79,7 +86,7 @@ class DemoDataTest {
                 List<DeliveryAttempt> attempts = queries.attempts(row.outboxEventId());
                 assertThat(row.lastError()).isNotBlank();
                 assertThat(attempts).hasSize(row.attempts());
-                assertThat(attempts.get(attempts.size() - 1).detail()).isEqualTo(row.lastError());
+                assertThat(attempts.get(attempts.size() - 1).detail()).startsWith(row.lastError());
                 assertThat(queries.claim(row.aggregateId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
             }
             assertThat(failed.stream().map(OutboxEvent::lastError).map(e -> e.substring(0, 12)).distinct().count())
@@ -144,6 +151,41 @@ class DemoDataTest {
         try (Database db = generate("twice.db", 10, 1)) {
             assertThatThrownBy(() -> new DemoData(db, TODAY, Deadlines.statutory()).generate(10, 1, n -> { }))
                     .hasMessageContaining("already holds 10 claims");
+        }
+    }
+
+    @Test
+    void rowsRefusedForGoodBreakTheStatesRulesAndEveryOtherRowPassesThem() throws Exception {
+        try (Database db = generate("rules.db", 5_000, 11)) {
+            Queries queries = new Queries(db, Clock.systemUTC());
+            StateRules rules = StateRules.standard();
+            Set<String> fields = new TreeSet<>();
+            int refused = 0;
+            for (OutboxEvent row : queries.outbox(OutboxQuery.all())) {
+                List<DeliveryAttempt> attempts = queries.attempts(row.outboxEventId());
+                DeliveryAttempt last = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1);
+                Optional<StateRules.Refusal> judged = rules.judge(Json.mapper().readTree(row.payload()));
+                boolean refusedForGood = row.deliveryState() == DeliveryState.FAILED && last != null
+                        && last.outcome() == AttemptOutcome.PERMANENT;
+                if (!refusedForGood) {
+                    assertThat(judged).as("row %d (%s) passes the rules", row.outboxEventId(), row.deliveryState())
+                            .isEmpty();
+                    continue;
+                }
+                refused++;
+                assertThat(judged).as("row %d breaks a rule", row.outboxEventId()).isPresent();
+                StateRules.Refusal refusal = judged.orElseThrow();
+                assertThat(row.lastError()).isEqualTo(refusal.status() + " " + refusal.error() + ": " + refusal.message());
+                assertThat(last.field()).isEqualTo(refusal.field());
+                assertThat(last.httpStatus()).isEqualTo(refusal.status());
+                fields.add(refusal.field());
+                // the claim as stored is the claim that was sent: correcting it is what makes it pass
+                SubmissionPayload now = SubmissionPayload.of(queries.claim(row.aggregateId()).orElseThrow(),
+                        new ClaimEvidence(db, Clock.systemUTC()).list(row.aggregateId()), row.idempotencyKey());
+                assertThat(Json.write(now)).isEqualTo(row.payload());
+            }
+            assertThat(refused).isPositive();
+            assertThat(fields).containsExactly("evidence.address", "holderId", "statePropertyId", "taxIdLast4");
         }
     }
 

@@ -164,9 +164,15 @@ class DemoDataTimelineTest {
                 }).list());
         List<String> written = new ArrayList<>();
         List<AuditEntry> requeues = new ArrayList<>();
+        List<String> evidenceEntries = new ArrayList<>();
         for (AuditEntry e : new Queries(db, CLOCK).audit(null, null, null, 0, 0)) {
             if (e.subjectType().equals(AuditActions.SUBJECT_OUTBOX)) {
                 requeues.add(e);
+                continue;
+            }
+            if (e.action().equals(AuditActions.EVIDENCE_ADD)) {
+                evidenceEntries.add(e.subjectId() + "|" + json(e.details()).path("evidenceId").asLong() + "|" + e.actor()
+                        + "|" + e.at().toEpochMilli() + "|" + json(e.details()).path("url").asText());
                 continue;
             }
             JsonNode d = json(e.details());
@@ -179,6 +185,13 @@ class DemoDataTimelineTest {
         assertThat(implied).isNotEmpty();
         // sorted and compared whole: AssertJ's any-order comparison is quadratic in the 60,000 entries of 20,000 claims
         assertThat(sorted(written)).isEqualTo(sorted(implied));
+
+        // Each evidence reference carries the entry of the staff member who added it.
+        List<String> evidence = db.read(h -> h.createQuery("SELECT claim_id, evidence_id, added_by, added_at, url FROM evidence")
+                .map((rs, ctx) -> rs.getLong(1) + "|" + rs.getLong(2) + "|" + rs.getString(3) + "|" + rs.getLong(4) + "|"
+                        + rs.getString(5))
+                .list());
+        assertThat(sorted(evidenceEntries)).isEqualTo(sorted(evidence));
 
         // Re-queued rows (pending again with attempts behind them and no counted one) carry the staff entry.
         List<String> requeued = db.read(h -> h.createQuery("""
@@ -244,7 +257,7 @@ class DemoDataTimelineTest {
             demoEntries.putIfAbsent(e.action(), e);
         }
         assertThat(demoEntries).containsOnlyKeys(AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT,
-                AuditActions.OUTBOX_REQUEUE);
+                AuditActions.OUTBOX_REQUEUE, AuditActions.EVIDENCE_ADD);
 
         Path copy = own.resolve("workflow.db");
         try (Database workflowDb = Database.open(copy)) {
@@ -256,7 +269,9 @@ class DemoDataTimelineTest {
             workflow.advance(evidence.claimId(), ClaimStatus.READY_FOR_SUBMISSION, "m.alvarez", null,
                     "proof of address link and ownership received", null);
             workflow.submit(ready.claimId(), "j.chen", null);
-            for (AuditEntry real : queries.audit(null, null, null, 0, 2)) {
+            workflow.evidence().addUrl(evidence.claimId(), "identity", "https://docs.claims-office.example/id",
+                    "Passport", "m.alvarez");
+            for (AuditEntry real : queries.audit(null, null, null, 0, 3)) {
                 AuditEntry demo = demoEntries.get(real.action());
                 assertThat(demo).as(real.action()).isNotNull();
                 assertThat(demo.subjectType()).isEqualTo(real.subjectType());

@@ -11,7 +11,7 @@ import java.time.LocalDate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.claimdesk.app.OutboxOperations;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
@@ -25,6 +25,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PropertyType;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.NewClaim;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.Test;
@@ -94,10 +95,10 @@ class RefusalFieldTest {
                 });
             }
 
-            OutboxOperations operations = new OutboxOperations(db, Clock.systemUTC(), Deadlines.statutory());
+            OutboxTriage triage = new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null);
             List<Long> failed = errors.keySet().stream().map(k -> queued.get(k).outboxEventId()).toList();
-            operations.requeue(operations.preview(OutboxOperations.RequeueFilter.byIds(failed)), "m.alvarez",
-                    "try again unchanged", null, null);
+            triage.apply(triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(failed)), "m.alvarez",
+                    "try again unchanged", false, n -> { });
             Drain.Summary second = drain(db, sim);
             assertThat(second.sent()).isZero();
             assertThat(second.failed()).isEqualTo(4);

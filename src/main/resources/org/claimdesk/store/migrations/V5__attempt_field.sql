@@ -1,4 +1,4 @@
--- ClaimDesk schema, version 4: the field a state's refusal names.
+-- ClaimDesk schema, version 5: the field a state's refusal names.
 
 -- The submission field the state named as at fault in its answer ("holderId", "evidence.address", ...),
 -- as its error body's `field` says; NULL when the answer named none (acceptances, transient trouble,

@@ -1,4 +1,4 @@
--- ClaimDesk schema, version 4: claim editing and evidence references.
+-- ClaimDesk schema, version 6: claim editing and evidence references.
 
 -- How to reach the claimant; optional, checked by the claim field rules (domain ClaimField).
 ALTER TABLE claim ADD COLUMN claimant_email TEXT;
