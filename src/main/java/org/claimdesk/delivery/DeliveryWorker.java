@@ -4,14 +4,12 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,22 +21,18 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.Deadlines;
-import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DeliveryRecord;
 import org.claimdesk.store.DeliveryStore;
 import org.claimdesk.store.LeasedRow;
 import org.claimdesk.store.WalCheckpointer;
-import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,13 +46,14 @@ import org.slf4j.LoggerFactory;
  *   <li>loader: reads the rows just leased (after the lease's commit, on a pooled connection) and
  *       queues them for the senders, so that the one writer copies no payloads;</li>
  *   <li>senders: at most {@link WorkerSettings#concurrency()} calls to the state at once, each outside
- *       every database transaction;</li>
- *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction, and
- *       leases the next rows in the same transaction while there is room in the window. A
- *       row's lease is released only by the commit that records its outcome, so a crash at any moment
- *       leaves the row leased until its lease expires, and then another worker delivers it again
- *       (the state answers a replayed key with 200 and the same case id);</li>
- *   <li>publisher: a {@link WorkerSnapshot} to listeners at most every 100 ms;</li>
+ *       every database transaction; {@link OutcomePolicy} turns each answer into the row's outcome;</li>
+ *   <li>committer: writes the outcomes of every delivery finished meanwhile in one transaction
+ *       ({@link OutcomeQueue} gathers them), and leases the next rows in the same transaction while there
+ *       is room in the {@link LeaseWindow}. A row's lease is released only by the commit that records its
+ *       outcome, so a crash at any moment leaves the row leased until its lease expires, and then another
+ *       worker delivers it again (the state answers a replayed key with 200 and the same case id);</li>
+ *   <li>publisher: a {@link WorkerSnapshot} to listeners at most every 100 ms ({@link SnapshotPublisher},
+ *       from the {@link WorkerCounters});</li>
  *   <li>checkpoint: copies the write-ahead log into the database file every 50 ms, so that the
  *       committer does not stop to do it (see {@link WalCheckpointer}).</li>
  * </ul>
@@ -70,59 +65,39 @@ public final class DeliveryWorker implements WorkerControl {
     static final int UNREACHABLE_LIMIT = 3;
     /** A call starts only if the row's lease outlives its longest possible end by this much. */
     static final Duration LEASE_MARGIN = Duration.ofMillis(100);
-    static final long PUBLISH_EVERY_MS = 100;
-    private static final long COUNTS_EVERY_MS = 250;
-    private static final long SENT_TOTAL_EVERY_MS = 2_000;
-    private static final int MAX_BATCH = 1_000;
-    /** Most rows leased and unfinished at once, however fast the state answers. */
-    static final int MAX_WINDOW = 1_000;
-    /** How far ahead of the senders the window reaches, in their own pace (see {@link #window}). */
-    static final long WINDOW_AHEAD_MS = 250;
-    /** How long the committer waits for more outcomes when it has fewer than one per sender. */
-    static final long GATHER_MS = 5;
+    static final long PUBLISH_EVERY_MS = SnapshotPublisher.EVERY_MS;
     private static final int COMMIT_TRIES = 5;
 
     private final Database database;
     private final StateAdapter state;
     private final Clock clock;
-    private final Deadlines deadlines;
     private final String workerId;
-    private final DoubleSupplier random;
     private final DeliveryStore store = new DeliveryStore();
+    private final OutcomePolicy policy;
+    private final LeaseWindow window = new LeaseWindow();
+    private final OutcomeQueue outcomes = new OutcomeQueue();
+    private final WorkerCounters counters = new WorkerCounters();
+    private final SnapshotPublisher publisher;
+    private final WriterConnection writer;
 
     private volatile WorkerSettings settings;
     private final ScheduledExecutorService control;
-    private final ScheduledExecutorService publisher;
+    private final ScheduledExecutorService publishing;
     private final ExecutorService loader;
     private final ThreadPoolExecutor senders;
     private final Thread committer;
-    private final LinkedBlockingQueue<DeliveryRecord> results = new LinkedBlockingQueue<>();
-    private final List<Consumer<WorkerSnapshot>> listeners = new CopyOnWriteArrayList<>();
 
     /** Rows leased and not yet released by a commit. */
     private final AtomicInteger outstanding = new AtomicInteger();
-    private final AtomicInteger inFlight = new AtomicInteger();
-    /** Rows leased by the write transaction under way, uncounted again if it rolls back; guarded by the write lock. */
+    /** Rows leased by the write transaction under way, uncounted again if it rolls back; guarded by the writer's lock. */
     private final AtomicInteger pendingLease = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
     private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
     private volatile boolean filling;
-    /** Moving average of one call's duration, in milliseconds; sizes the lease window. */
-    private volatile double averageCallMillis = -1;
     private volatile boolean closing;
     private volatile boolean committerStop;
 
     private final Object lock = new Object();
-    /**
-     * Taken around this worker's own write transactions (leasing, recording outcomes). SQLite allows one
-     * writer at a time, and a writer that finds the file locked sleeps in the busy handler for up to
-     * tens of milliseconds; queueing here instead keeps the leasing and committing threads from making
-     * each other sleep. Other processes are still kept apart by SQLite's own lock.
-     */
-    private final ReentrantLock writeLock = new ReentrantLock();
-    /** The connection this worker writes on, with its statements prepared once; guarded by {@link #writeLock}. */
-    private Handle writer;
-    private DeliveryStore.Session session;
     private RunState runState = RunState.STOPPED;
     private String pauseReason;
     private boolean pausedBySystem;
@@ -131,23 +106,6 @@ public final class DeliveryWorker implements WorkerControl {
     private ScheduledFuture<?> ticks;
     /** Checkpoints the log while the worker runs, off the committer's thread; guarded by {@link #lock}. */
     private WalCheckpointer checkpointer;
-
-    private final AtomicLong sentThisRun = new AtomicLong();
-    private final AtomicLong retriedThisRun = new AtomicLong();
-    private final AtomicLong failedThisRun = new AtomicLong();
-    private final AtomicLong attemptsThisRun = new AtomicLong();
-    private final AtomicLong drainDone = new AtomicLong();
-    private final AtomicLong commits = new AtomicLong();
-    private final AtomicLong leases = new AtomicLong();
-    private final AtomicLong drainTotal = new AtomicLong();
-    private final RateMeter rate = new RateMeter(5_000);
-    private volatile DeliveryStore.Counts counts = new DeliveryStore.Counts(0, 0, 0);
-    private volatile long sentTotal;
-    private volatile long countsAt;
-    private volatile long sentTotalAt;
-    private volatile String lastError;
-    private volatile WorkerSnapshot lastPublished;
-    private volatile long lastPublishedAt;
 
     public DeliveryWorker(Database database, StateAdapter state, WorkerSettings settings, Clock clock,
             Deadlines deadlines) {
@@ -165,11 +123,14 @@ public final class DeliveryWorker implements WorkerControl {
         this.state = Objects.requireNonNull(state, "state");
         this.settings = checkLease(Objects.requireNonNull(settings, "settings"), state);
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.deadlines = Objects.requireNonNull(deadlines, "deadlines");
         this.workerId = Objects.requireNonNull(workerId, "workerId");
-        this.random = Objects.requireNonNull(random, "random");
+        this.policy = new OutcomePolicy(() -> this.settings, Objects.requireNonNull(deadlines, "deadlines"),
+                clock.getZone(), Objects.requireNonNull(random, "random"));
+        this.publisher = new SnapshotPublisher(workerId, SnapshotPublisher.RowCounts.of(database, store, clock),
+                this::snapshot, System::currentTimeMillis);
+        this.writer = new WriterConnection(database, store, workerId);
         this.control = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-control"));
-        this.publisher = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-publisher"));
+        this.publishing = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-publisher"));
         this.loader = Executors.newSingleThreadExecutor(new NamedThreads("claimdesk-delivery-loader"));
         this.senders = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), new NamedThreads("claimdesk-delivery-sender"));
@@ -206,7 +167,11 @@ public final class DeliveryWorker implements WorkerControl {
         return settings;
     }
 
-    /** A lease owner name unique to this process and worker: "host-pid-xxxx". */
+    /**
+     * A lease owner name unique to this process and worker: "worker-", the JVM's own name for itself
+     * ("pid@host", any character other than letters, digits, '.', '@' and '-' dropped), "-" and five
+     * random hex digits, e.g. "worker-4242@office-pc-3fa9c".
+     */
     public static String newWorkerId() {
         String runtime = ManagementFactory.getRuntimeMXBean().getName();
         return "worker-" + runtime.replaceAll("[^A-Za-z0-9.@-]", "") + "-"
@@ -234,7 +199,7 @@ public final class DeliveryWorker implements WorkerControl {
                     "claimdesk-delivery-checkpoint");
             committer.start();
             scheduleTicks(settings.interval());
-            publisher.scheduleWithFixedDelay(this::publishTick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
+            publishing.scheduleWithFixedDelay(publisher::tick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);
         }
         LOG.info("delivery worker {} started against {}", workerId, state.endpoint());
     }
@@ -281,11 +246,7 @@ public final class DeliveryWorker implements WorkerControl {
     @Override
     public void refreshCounts() {
         try {
-            publisher.execute(() -> {
-                countsAt = 0;
-                sentTotalAt = 0;
-                publishTick();
-            });
+            publishing.execute(publisher::refresh);
         } catch (RejectedExecutionException closing) {
             LOG.debug("delivery worker {}: counts not refreshed, the worker is closed", workerId);
         }
@@ -341,21 +302,21 @@ public final class DeliveryWorker implements WorkerControl {
             reason = pauseReason;
             bySystem = pausedBySystem;
         }
-        DeliveryStore.Counts c = counts;
+        DeliveryStore.Counts c = publisher.counts();
+        WorkerCounters n = counters;
         return new WorkerSnapshot(clock.instant(), rs, reason, bySystem, state.endpoint(), c.pending(), c.due(),
-                inFlight.get(), drainDone.get(), drainTotal.get(), sentThisRun.get(), retriedThisRun.get(),
-                failedThisRun.get(), attemptsThisRun.get(), sentTotal, c.failed(), rate.perSecond(System.nanoTime()),
-                lastError);
+                n.inFlight(), n.drainDone(), n.drainTotal(), n.sent(), n.retried(), n.failed(), n.attempts(),
+                publisher.sentTotal(), c.failed(), n.perSecond(System.nanoTime()), n.lastError());
     }
 
     @Override
     public void addListener(Consumer<WorkerSnapshot> listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        publisher.addListener(listener);
     }
 
     @Override
     public void removeListener(Consumer<WorkerSnapshot> listener) {
-        listeners.remove(listener);
+        publisher.removeListener(listener);
     }
 
     /**
@@ -371,7 +332,7 @@ public final class DeliveryWorker implements WorkerControl {
      * before and after looking at the database knows the worker did nothing meanwhile.
      */
     public long activity() {
-        return leases.get() + commits.get();
+        return counters.activity();
     }
 
     @Override
@@ -409,7 +370,7 @@ public final class DeliveryWorker implements WorkerControl {
                 Thread.currentThread().interrupt();
             }
         }
-        closeWriter();
+        writer.close();
         WalCheckpointer stopping;
         synchronized (lock) {
             stopping = checkpointer;
@@ -427,15 +388,12 @@ public final class DeliveryWorker implements WorkerControl {
             LOG.error("delivery worker {} could not release its leases at shutdown; they expire on their own",
                     workerId, e);
         }
-        publisher.shutdownNow();
-        awaitQuietly(publisher, 2_000);
-        WorkerSnapshot last = snapshot();
-        for (Consumer<WorkerSnapshot> listener : listeners) {
-            notify(listener, last);
-        }
+        publishing.shutdownNow();
+        awaitQuietly(publishing, 2_000);
+        publisher.publish(snapshot());
         LOG.info("delivery worker {} stopped: {} sent, {} retried, {} failed, {} attempts; {} lease and {} outcome"
-                + " transactions", workerId, sentThisRun.get(), retriedThisRun.get(), failedThisRun.get(),
-                attemptsThisRun.get(), leases.get(), commits.get());
+                + " transactions", workerId, counters.sent(), counters.retried(), counters.failed(), counters.attempts(),
+                counters.leases(), counters.commits());
     }
 
     private static boolean awaitQuietly(ExecutorService executor, long millis) {
@@ -462,7 +420,7 @@ public final class DeliveryWorker implements WorkerControl {
             }
         } catch (Throwable t) {
             LOG.error("delivery worker {}: tick failed", workerId, t);
-            lastError = "internal error: " + t;
+            counters.error("internal error: " + t);
         }
     }
 
@@ -478,7 +436,7 @@ public final class DeliveryWorker implements WorkerControl {
                         fill();
                     } catch (Throwable t) {
                         LOG.error("delivery worker {}: leasing rows failed", workerId, t);
-                        lastError = "cannot lease rows: " + t.getMessage();
+                        counters.error("cannot lease rows: " + t.getMessage());
                     }
                 });
             } catch (RejectedExecutionException shuttingDown) {
@@ -493,44 +451,18 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
-    /**
-     * How many rows may be leased and unfinished at once: twice the concurrency, and more when the state
-     * answers fast, as many as the senders get through in {@value #WINDOW_AHEAD_MS} ms (and never more
-     * than in a quarter of the lease, so a leased row never waits long enough for its lease to run out),
-     * at most {@value #MAX_WINDOW}. Larger windows mean fewer, larger lease and completion transactions;
-     * but every lease walks past the rows still leased at the head of the due index, reading each one, so
-     * a window deeper than the senders need costs the committer for nothing (a thousand rows queued ahead
-     * of a state answering in 20 ms kept it busy 40 % of the time at 750 deliveries a second).
-     */
-    int window(WorkerSettings s) {
-        int floor = 2 * s.concurrency();
-        double average = averageCallMillis;
-        if (average < 0) {
-            return floor;
-        }
-        double perSecond = s.concurrency() * 1000.0 / Math.max(average, 0.1);
-        double ahead = Math.min(WINDOW_AHEAD_MS, s.lease().toMillis() / 4.0) / 1000.0;
-        long fit = (long) (perSecond * ahead);
-        return (int) Math.max(floor, Math.min(MAX_WINDOW, fit));
-    }
-
-    private void observeCall(double millis) {
-        double average = averageCallMillis;
-        averageCallMillis = average < 0 ? millis : average * 0.9 + millis * 0.1;
-    }
-
-    /** Leases due rows while there is room in the {@link #window}. */
+    /** Leases due rows while there is room in the {@link LeaseWindow}. */
     private void fill() {
         filling = true;
         try {
             while (running()) {
                 WorkerSettings s = settings;
-                if (window(s) - outstanding.get() <= 0) {
+                if (window.size(s) - outstanding.get() <= 0) {
                     return;
                 }
                 int[] room = {0};
                 List<Long> rows = leaseWithin(session -> {
-                    room[0] = window(s) - outstanding.get();
+                    room[0] = window.size(s) - outstanding.get();
                     return room[0] <= 0 ? List.<Long>of() : leaseMore(session, s, room[0]);
                 });
                 if (room[0] <= 0) {
@@ -538,8 +470,7 @@ public final class DeliveryWorker implements WorkerControl {
                 }
                 if (rows.isEmpty()) {
                     if (outstanding.get() == 0) {
-                        drainDone.set(0);
-                        drainTotal.set(0);
+                        counters.drainEnded();
                     }
                     return;
                 }
@@ -569,7 +500,7 @@ public final class DeliveryWorker implements WorkerControl {
     private <T> T leaseWithin(Function<DeliveryStore.Session, T> work) {
         pendingLease.set(0);
         try {
-            T result = write(work);
+            T result = writer.write(work);
             pendingLease.set(0);
             return result;
         } catch (RuntimeException e) {
@@ -583,11 +514,7 @@ public final class DeliveryWorker implements WorkerControl {
      * senders; {@code outstanding} already counts them. Called after the lease's commit.
      */
     private void dispatch(List<Long> ids) {
-        leases.incrementAndGet();
-        if (drainTotal.get() == 0) {
-            drainTotal.set(ids.size() + Math.max(0, counts.due() - ids.size()));
-        }
-        drainTotal.accumulateAndGet(drainDone.get() + outstanding.get(), Math::max);
+        counters.leased(ids.size(), publisher.counts().due(), outstanding.get());
         try {
             loader.execute(() -> load(ids));
         } catch (RejectedExecutionException shuttingDown) {
@@ -610,7 +537,7 @@ public final class DeliveryWorker implements WorkerControl {
         } catch (RuntimeException e) {
             LOG.warn("delivery worker {}: reading {} leased row(s) failed; their leases are given back", workerId,
                     ids.size(), e);
-            lastError = "cannot read leased rows: " + e.getMessage();
+            counters.error("cannot read leased rows: " + e.getMessage());
             rows = List.of();
         }
         Set<Long> read = new HashSet<>();
@@ -619,65 +546,15 @@ public final class DeliveryWorker implements WorkerControl {
             try {
                 senders.execute(() -> deliver(row));
             } catch (RejectedExecutionException shuttingDown) {
-                results.add(DeliveryRecord.release(row));
+                outcomes.add(DeliveryRecord.released(row));
             }
         }
         if (read.size() < ids.size()) {
             for (Long id : ids) {
                 if (!read.contains(id)) {
-                    results.add(DeliveryRecord.release(id));
+                    outcomes.add(DeliveryRecord.released(id));
                 }
             }
-        }
-    }
-
-    /**
-     * Runs {@code work} in one write transaction on this worker's own connection. The statements stay
-     * prepared from one transaction to the next; after a failure the connection is given back and a
-     * fresh one is taken next time.
-     */
-    private <T> T write(Function<DeliveryStore.Session, T> work) {
-        writeLock.lock();
-        try {
-            if (session == null) {
-                writer = database.jdbi().open();
-                DeliveryStore.prepareWriter(writer);
-                session = store.session(writer);
-            }
-            try {
-                return writer.inTransaction(h -> work.apply(session));
-            } catch (RuntimeException e) {
-                closeWriter();
-                throw e;
-            }
-        } finally {
-            writeLock.unlock();
-        }
-    }
-
-    private void closeWriter() {
-        writeLock.lock();
-        try {
-            if (session != null) {
-                session.close();
-                session = null;
-            }
-            if (writer != null) {
-                try {
-                    DeliveryStore.restoreWriter(writer);
-                } catch (RuntimeException e) {
-                    LOG.debug("delivery worker {}: could not restore the settings of a connection that is being"
-                            + " closed", workerId, e);
-                }
-                try {
-                    writer.close();
-                } catch (RuntimeException e) {
-                    LOG.warn("delivery worker {}: closing its database connection failed", workerId, e);
-                }
-                writer = null;
-            }
-        } finally {
-            writeLock.unlock();
         }
     }
 
@@ -710,7 +587,7 @@ public final class DeliveryWorker implements WorkerControl {
             pausedBySystem = true;
             pauseReason = reason;
         }
-        lastError = reason;
+        counters.error(reason);
         LOG.warn("delivery worker {} paused itself: {}", workerId, reason);
     }
 
@@ -718,102 +595,56 @@ public final class DeliveryWorker implements WorkerControl {
 
     private void deliver(LeasedRow row) {
         DeliveryRecord record;
-        inFlight.incrementAndGet();
+        counters.callStarted();
         try {
             record = attempt(row);
         } catch (RuntimeException e) {
             LOG.error("delivery worker {}: delivering outbox row {} failed unexpectedly", workerId,
                     row.outboxEventId(), e);
-            record = DeliveryRecord.release(row);
-            lastError = "internal error delivering row " + row.outboxEventId() + ": " + e;
+            record = DeliveryRecord.released(row);
+            counters.error("internal error delivering row " + row.outboxEventId() + ": " + e);
         } finally {
-            inFlight.decrementAndGet();
+            counters.callEnded();
         }
-        results.add(record);
+        outcomes.add(record);
     }
 
     private DeliveryRecord attempt(LeasedRow row) {
         Instant started = clock.instant();
-        if (!OutboxEvent.SUBMISSION_REQUESTED.equals(row.eventType())) {
-            return failedNow(row, started, "unknown event type '" + row.eventType()
-                    + "': this worker delivers only " + OutboxEvent.SUBMISSION_REQUESTED);
-        }
-        if (row.jurisdiction() == null) {
-            return failedNow(row, started, "claim " + row.claimId() + " no longer exists: there is nothing to submit");
-        }
-        PayloadCheck.Result payload = PayloadCheck.check(row);
-        if (payload.error() != null) {
-            return failedNow(row, started, "malformed payload: " + payload.error());
+        OutcomePolicy.Sendable sendable = OutcomePolicy.sendable(row);
+        if (sendable.refusal() != null) {
+            return OutcomePolicy.refused(row, sendable.refusal(), started);
         }
         if (!running()) {
-            return DeliveryRecord.release(row);
+            return DeliveryRecord.released(row);
         }
         if (started.plus(state.maxCallDuration()).plus(LEASE_MARGIN).isAfter(row.leaseExpiresAt())) {
-            return DeliveryRecord.release(row);
+            return DeliveryRecord.released(row);
         }
         long t0 = System.nanoTime();
-        StateAnswer answer = state.submit(row.idempotencyKey(), payload.payload(), row.payload());
+        StateAnswer answer = state.submit(row.idempotencyKey(), sendable.payload(), row.payload());
         long durationNanos = System.nanoTime() - t0;
-        long durationMs = durationNanos / 1_000_000;
-        observeCall(durationNanos / 1_000_000.0);
-        return outcome(row, payload, answer, started, durationMs);
+        window.observeCall(durationNanos / 1_000_000.0);
+        OutcomePolicy.Decision decision = policy.decide(row, sendable.payload(), answer, started,
+                durationNanos / 1_000_000, clock.instant());
+        heed(decision.health(), answer);
+        return decision.record();
     }
 
-    private DeliveryRecord failedNow(LeasedRow row, Instant started, String error) {
-        return new DeliveryRecord(DeliveryRecord.Kind.FAILED, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
-                row.attempts() + 1, row.retryCount() + 1, error, null, null, null, started, 0,
-                AttemptOutcome.PERMANENT, null, error);
-    }
-
-    private DeliveryRecord outcome(LeasedRow row, PayloadCheck.Result payload, StateAnswer answer, Instant started,
-            long durationMs) {
-        int attemptNo = row.attempts() + 1;
-        Instant now = clock.instant();
-        WorkerSettings s = settings;
-        if (answer.unreachable()) {
-            int n = consecutiveUnreachable.incrementAndGet();
-            if (n >= UNREACHABLE_LIMIT) {
-                pauseBySystem(answer.message() + " (" + n + " calls in a row could not connect)");
-            }
-            Duration wait = Backoff.delay(1, s.backoffBase(), s.backoffCap(), null, random);
-            return new DeliveryRecord(DeliveryRecord.Kind.RETRY, row.outboxEventId(), row.claimId(),
-                    row.idempotencyKey(), attemptNo, row.retryCount(), answer.message(), now.plus(wait), null, null,
-                    started, durationMs, AttemptOutcome.SYSTEMIC, null, answer.attemptDetail());
-        }
-        consecutiveUnreachable.set(0);
-        switch (answer.outcome()) {
-            case DELIVERED -> {
-                String jurisdiction = row.jurisdiction() != null ? row.jurisdiction() : payload.payload().jurisdiction();
-                LocalDate dueOn = deadlines.dueDate(jurisdiction, LocalDate.ofInstant(now, clock.getZone()));
-                return new DeliveryRecord(DeliveryRecord.Kind.SENT, row.outboxEventId(), row.claimId(),
-                        row.idempotencyKey(), attemptNo, row.retryCount(), null, null, answer.caseId(), dueOn, started,
-                        durationMs, AttemptOutcome.DELIVERED, answer.httpStatus(), answer.attemptDetail());
-            }
-            case TRANSIENT -> {
-                int retry = row.retryCount() + 1;
-                if (retry >= s.maxAttempts()) {
-                    return new DeliveryRecord(DeliveryRecord.Kind.FAILED, row.outboxEventId(), row.claimId(),
-                            row.idempotencyKey(), attemptNo, retry,
-                            answer.message() + " (gave up after " + retry + " attempts)", null, null, null, started,
-                            durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail());
+    /** Pauses at once when the state refuses every call, and after {@value #UNREACHABLE_LIMIT} unreachable calls in a row. */
+    private void heed(OutcomePolicy.StateHealth health, StateAnswer answer) {
+        switch (health) {
+            case UNREACHABLE -> {
+                int n = consecutiveUnreachable.incrementAndGet();
+                if (n >= UNREACHABLE_LIMIT) {
+                    pauseBySystem(answer.message() + " (" + n + " calls in a row could not connect)");
                 }
-                Duration wait = Backoff.delay(retry, s.backoffBase(), s.backoffCap(), answer.retryAfter(), random);
-                return new DeliveryRecord(DeliveryRecord.Kind.RETRY, row.outboxEventId(), row.claimId(),
-                        row.idempotencyKey(), attemptNo, retry, answer.message(), now.plus(wait), null, null, started,
-                        durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail());
             }
-            case PERMANENT -> {
-                return new DeliveryRecord(DeliveryRecord.Kind.FAILED, row.outboxEventId(), row.claimId(),
-                        row.idempotencyKey(), attemptNo, row.retryCount() + 1, answer.message(), null, null, null,
-                        started, durationMs, AttemptOutcome.PERMANENT, answer.httpStatus(), answer.attemptDetail());
-            }
-            case SYSTEMIC -> {
+            case REFUSING -> {
+                consecutiveUnreachable.set(0);
                 pauseBySystem(answer.message());
-                return new DeliveryRecord(DeliveryRecord.Kind.RETRY, row.outboxEventId(), row.claimId(),
-                        row.idempotencyKey(), attemptNo, row.retryCount(), answer.message(), now, null, null, started,
-                        durationMs, AttemptOutcome.SYSTEMIC, answer.httpStatus(), answer.attemptDetail());
             }
-            default -> throw new IllegalStateException("unknown outcome " + answer.outcome());
+            case ANSWERED -> consecutiveUnreachable.set(0);
         }
     }
 
@@ -822,53 +653,19 @@ public final class DeliveryWorker implements WorkerControl {
     private void commitLoop() {
         List<DeliveryRecord> batch = new ArrayList<>();
         while (true) {
-            DeliveryRecord first;
-            try {
-                first = results.poll(20, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                first = null;
-            }
-            if (first == null) {
-                if (committerStop && results.isEmpty()) {
+            outcomes.nextBatch(batch, settings.concurrency(), () -> committerStop);
+            if (batch.isEmpty()) {
+                if (committerStop && outcomes.isEmpty()) {
                     return;
                 }
                 continue;
             }
-            batch.add(first);
-            gather(batch);
             try {
                 commit(batch);
             } catch (Throwable t) {
                 LOG.error("delivery worker {}: recording {} outcome(s) failed", workerId, batch.size(), t);
             }
             batch.clear();
-        }
-    }
-
-    /**
-     * Adds the outcomes already waiting and, while the batch holds fewer than one per sender, those that
-     * arrive within {@value #GATHER_MS} ms. With a state that answers in tens of milliseconds the senders
-     * finish one after the other; committing each outcome as it came made a transaction, a lease scan and
-     * a write of every touched page per handful of rows. Waiting a few milliseconds adds that much to an
-     * outcome's commit and nothing to the lease, which is held until the commit.
-     */
-    private void gather(List<DeliveryRecord> batch) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GATHER_MS);
-        while (true) {
-            results.drainTo(batch, MAX_BATCH - batch.size());
-            long left = deadline - System.nanoTime();
-            if (batch.size() >= Math.min(MAX_BATCH, settings.concurrency()) || left <= 0 || committerStop) {
-                return;
-            }
-            try {
-                DeliveryRecord next = results.poll(left, TimeUnit.NANOSECONDS);
-                if (next == null) {
-                    return;
-                }
-                batch.add(next);
-            } catch (InterruptedException e) {
-                return;
-            }
         }
     }
 
@@ -886,21 +683,21 @@ public final class DeliveryWorker implements WorkerControl {
                         return List.<Long>of();
                     }
                     WorkerSettings s = settings;
-                    int room = window(s) - (outstanding.get() - batch.size());
+                    int room = window.size(s) - (outstanding.get() - batch.size());
                     return room <= 0 ? List.<Long>of() : leaseMore(session, s, room);
                 });
                 applied = result[0];
             } catch (RuntimeException e) {
                 LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
                         attempt, COMMIT_TRIES, e);
-                lastError = "cannot record delivery outcomes: " + e.getMessage();
+                counters.error("cannot record delivery outcomes: " + e.getMessage());
                 if (attempt < COMMIT_TRIES) {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100L * attempt));
                 }
             }
         }
         outstanding.addAndGet(-batch.size());
-        commits.incrementAndGet();
+        counters.outcomesCommitted();
         if (!next.isEmpty()) {
             dispatch(next);
         }
@@ -911,84 +708,8 @@ public final class DeliveryWorker implements WorkerControl {
             requestFill();
             return;
         }
-        long finished = 0;
-        for (int i = 0; i < batch.size(); i++) {
-            DeliveryRecord r = batch.get(i);
-            if (!r.hasAttempt()) {
-                continue;
-            }
-            attemptsThisRun.incrementAndGet();
-            if (!applied[i]) {
-                continue;
-            }
-            finished++;
-            switch (r.kind()) {
-                case SENT -> sentThisRun.incrementAndGet();
-                case FAILED -> {
-                    failedThisRun.incrementAndGet();
-                    lastError = r.lastError();
-                }
-                case RETRY -> {
-                    if (r.outcome() == AttemptOutcome.TRANSIENT) {
-                        retriedThisRun.incrementAndGet();
-                    }
-                    lastError = r.lastError();
-                }
-                default -> {
-                }
-            }
-        }
-        drainDone.addAndGet(finished);
-        rate.record(finished, System.nanoTime());
+        counters.recorded(batch, applied, System.nanoTime());
         requestFill();
-    }
-
-    // ---- publisher thread -------------------------------------------------------------------------
-
-    private void publishTick() {
-        try {
-            long nowMs = System.currentTimeMillis();
-            if (nowMs - countsAt >= COUNTS_EVERY_MS) {
-                Instant now = clock.instant();
-                counts = database.read(h -> store.counts(h, now));
-                countsAt = nowMs;
-            }
-            if (nowMs - sentTotalAt >= SENT_TOTAL_EVERY_MS) {
-                sentTotal = database.read(store::countSent);
-                sentTotalAt = nowMs;
-            }
-            if (listeners.isEmpty()) {
-                return;
-            }
-            WorkerSnapshot next = snapshot();
-            WorkerSnapshot previous = lastPublished;
-            if (previous != null && sameExceptTime(previous, next) && nowMs - lastPublishedAt < 1_000) {
-                return;
-            }
-            lastPublished = next;
-            lastPublishedAt = nowMs;
-            for (Consumer<WorkerSnapshot> listener : listeners) {
-                notify(listener, next);
-            }
-        } catch (Throwable t) {
-            LOG.error("delivery worker {}: publishing a snapshot failed", workerId, t);
-        }
-    }
-
-    private void notify(Consumer<WorkerSnapshot> listener, WorkerSnapshot snapshot) {
-        try {
-            listener.accept(snapshot);
-        } catch (RuntimeException e) {
-            LOG.error("delivery worker {}: a snapshot listener failed", workerId, e);
-        }
-    }
-
-    private static boolean sameExceptTime(WorkerSnapshot a, WorkerSnapshot b) {
-        return a.runState() == b.runState() && Objects.equals(a.pauseReason(), b.pauseReason())
-                && a.pending() == b.pending() && a.due() == b.due() && a.inFlight() == b.inFlight()
-                && a.drainDone() == b.drainDone() && a.drainTotal() == b.drainTotal()
-                && a.attemptsThisRun() == b.attemptsThisRun() && a.sentTotal() == b.sentTotal()
-                && a.failedTotal() == b.failedTotal() && Objects.equals(a.lastError(), b.lastError());
     }
 
     @Override

@@ -6,7 +6,9 @@ import org.claimdesk.domain.AttemptOutcome;
 
 /**
  * What one delivery did, as the worker writes it in a batch: the row's new state and, unless the
- * lease is merely given back, the attempt that produced it.
+ * lease is merely given back, the attempt that produced it. Made through the named factories
+ * ({@link #delivered}, {@link #retry}, {@link #failed}, {@link #released}), which fill in what each kind
+ * leaves empty.
  *
  * @param attempts the row's attempt count after this attempt
  * @param retryCount the row's count toward backoff and the limit after this attempt
@@ -42,18 +44,53 @@ public record DeliveryRecord(
         RELEASE
     }
 
+    /**
+     * One attempt as {@code delivery_attempt} keeps it.
+     *
+     * @param httpStatus null when no HTTP answer came, or no call was made
+     * @param detail the text kept with the attempt
+     */
+    public record Attempt(Instant startedAt, long durationMs, AttemptOutcome outcome, Integer httpStatus,
+            String detail) {
+    }
+
     public boolean hasAttempt() {
         return kind != Kind.RELEASE;
     }
 
-    public static DeliveryRecord release(LeasedRow row) {
+    /** The state accepted {@code row} under {@code caseId}; its retry count stays as it was. */
+    public static DeliveryRecord delivered(LeasedRow row, String caseId, LocalDate decisionDueOn, Attempt attempt) {
+        return of(Kind.SENT, row, row.retryCount(), null, null, caseId, decisionDueOn, attempt);
+    }
+
+    /** {@code row} goes back to pending, due again at {@code nextAttemptAt}. */
+    public static DeliveryRecord retry(LeasedRow row, int retryCount, String error, Instant nextAttemptAt,
+            Attempt attempt) {
+        return of(Kind.RETRY, row, retryCount, error, nextAttemptAt, null, null, attempt);
+    }
+
+    /** {@code row} failed for good. */
+    public static DeliveryRecord failed(LeasedRow row, int retryCount, String error, Attempt attempt) {
+        return of(Kind.FAILED, row, retryCount, error, null, null, null, attempt);
+    }
+
+    /** {@code row} was not attempted: its lease is given back and nothing else changes. */
+    public static DeliveryRecord released(LeasedRow row) {
         return new DeliveryRecord(Kind.RELEASE, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
                 row.attempts(), row.retryCount(), null, null, null, null, null, 0, null, null, null);
     }
 
     /** Gives back the lease of a row that was leased but never read (a release uses nothing but the id). */
-    public static DeliveryRecord release(long outboxEventId) {
+    public static DeliveryRecord released(long outboxEventId) {
         return new DeliveryRecord(Kind.RELEASE, outboxEventId, 0, null, 0, 0, null, null, null, null, null, 0, null,
                 null, null);
+    }
+
+    /** An attempted outcome: the row's attempt count goes up by one. */
+    private static DeliveryRecord of(Kind kind, LeasedRow row, int retryCount, String error, Instant nextAttemptAt,
+            String caseId, LocalDate decisionDueOn, Attempt attempt) {
+        return new DeliveryRecord(kind, row.outboxEventId(), row.claimId(), row.idempotencyKey(), row.attempts() + 1,
+                retryCount, error, nextAttemptAt, caseId, decisionDueOn, attempt.startedAt(), attempt.durationMs(),
+                attempt.outcome(), attempt.httpStatus(), attempt.detail());
     }
 }

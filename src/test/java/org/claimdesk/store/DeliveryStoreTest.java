@@ -124,11 +124,11 @@ class DeliveryStoreTest {
         Instant later = Instant.parse("2030-01-01T00:00:00Z");
         List<DeliveryRecord> records = List.of(
                 sent(rows.get(0), "CASE-1"),
-                record(DeliveryRecord.Kind.RETRY, rows.get(1), "503 state portal busy", later, null,
-                        AttemptOutcome.TRANSIENT, 503),
-                record(DeliveryRecord.Kind.FAILED, rows.get(2), "422 invalid_claim", null, null,
-                        AttemptOutcome.PERMANENT, 422),
-                DeliveryRecord.release(rows.get(3)));
+                DeliveryRecord.retry(rows.get(1), rows.get(1).retryCount() + 1, "503 state portal busy", later,
+                        attempt(AttemptOutcome.TRANSIENT, 503, "503 state portal busy")),
+                DeliveryRecord.failed(rows.get(2), rows.get(2).retryCount() + 1, "422 invalid_claim",
+                        attempt(AttemptOutcome.PERMANENT, 422, "422 invalid_claim")),
+                DeliveryRecord.released(rows.get(3)));
 
         boolean[] applied = complete(records);
 
@@ -224,14 +224,11 @@ class DeliveryStoreTest {
     }
 
     private static DeliveryRecord sent(LeasedRow row, String caseId) {
-        return new DeliveryRecord(DeliveryRecord.Kind.SENT, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
-                row.attempts() + 1, row.retryCount(), null, null, caseId, DUE, Instant.now(), 3,
-                AttemptOutcome.DELIVERED, 201, "201 accepted: case id " + caseId);
+        return DeliveryRecord.delivered(row, caseId, DUE,
+                new DeliveryRecord.Attempt(Instant.now(), 3, AttemptOutcome.DELIVERED, 201, "201 accepted: case id " + caseId));
     }
 
-    private static DeliveryRecord record(DeliveryRecord.Kind kind, LeasedRow row, String error, Instant next,
-            String caseId, AttemptOutcome outcome, int status) {
-        return new DeliveryRecord(kind, row.outboxEventId(), row.claimId(), row.idempotencyKey(), row.attempts() + 1,
-                row.retryCount() + 1, error, next, caseId, null, Instant.now(), 3, outcome, status, error);
+    private static DeliveryRecord.Attempt attempt(AttemptOutcome outcome, int status, String detail) {
+        return new DeliveryRecord.Attempt(Instant.now(), 3, outcome, status, detail);
     }
 }
