@@ -3,13 +3,9 @@ package org.claimdesk.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.OwnerOnly;
 
 /**
@@ -41,30 +37,12 @@ public final class Backup {
         }
         long started = System.nanoTime();
         createPrivate(file);
-        database.read(h -> h.createUpdate("VACUUM INTO :file").bind("file", file.toString()).execute());
-        int claims = verify(file);
+        DatabaseCopy.write(database, file);
+        int claims = DatabaseCopy.check(file);
         try {
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000);
         } catch (IOException e) {
             throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + e.getMessage(), e);
-        }
-    }
-
-    private static int verify(Path file) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");
-             Statement s = c.createStatement()) {
-            try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
-                rs.next();
-                if (!"ok".equals(rs.getString(1))) {
-                    throw new ClaimDeskException("the backup " + file + " failed its integrity check: " + rs.getString(1));
-                }
-            }
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM claim")) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        } catch (SQLException e) {
-            throw new ClaimDeskException("the backup " + file + " cannot be opened: " + e.getMessage(), e);
         }
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.HealthStore;
 import org.claimdesk.store.Migrations;
 import org.jdbi.v3.core.Handle;
 
@@ -30,6 +31,7 @@ public final class Doctor {
     private final Database database;
     private final Clock clock;
     private final Duration stuckAfter;
+    private final HealthStore health = new HealthStore();
 
     public Doctor(Database database, Clock clock, Duration stuckAfter) {
         this.database = database;
@@ -49,22 +51,21 @@ public final class Doctor {
         });
     }
 
-    private static void integrity(Handle h, List<Finding> findings) {
-        List<String> problems = h.createQuery("PRAGMA integrity_check(20)").mapTo(String.class).list();
+    private void integrity(Handle h, List<Finding> findings) {
+        List<String> problems = health.integrityProblems(h, 20);
         if (problems.size() == 1 && "ok".equals(problems.get(0))) {
             findings.add(new Finding(Level.OK, "integrity", "SQLite integrity check passed"));
         } else {
             findings.add(new Finding(Level.FAIL, "integrity", "SQLite integrity check found " + problems.size()
                     + " problem(s), first: " + problems.get(0) + "; restore from a backup"));
         }
-        int version = h.createQuery("PRAGMA user_version").mapTo(Integer.class).one();
+        int version = health.userVersion(h);
         findings.add(new Finding(version == Migrations.latestVersion() ? Level.OK : Level.WARN, "schema",
                 "schema version " + version + " (this ClaimDesk writes version " + Migrations.latestVersion() + ")"));
     }
 
-    private static void orphans(Handle h, List<Finding> findings) {
-        List<String> orphans = h.createQuery("SELECT \"table\" || ' -> ' || parent FROM pragma_foreign_key_check")
-                .mapTo(String.class).list();
+    private void orphans(Handle h, List<Finding> findings) {
+        List<String> orphans = health.orphans(h);
         if (orphans.isEmpty()) {
             findings.add(new Finding(Level.OK, "orphans", "every outbox row, attempt and history row has its parent"));
         } else {
@@ -74,10 +75,7 @@ public final class Doctor {
     }
 
     private void leases(Handle h, List<Finding> findings) {
-        int expired = h.createQuery("""
-                SELECT count(*) FROM outbox_event
-                WHERE delivery_state = 'pending' AND lease_owner IS NOT NULL AND lease_expires_at < :now""")
-                .bind("now", clock.millis()).mapTo(Integer.class).one();
+        int expired = health.expiredLeases(h, clock.instant());
         findings.add(expired == 0
                 ? new Finding(Level.OK, "leases", "no expired leases")
                 : new Finding(Level.WARN, "leases", expired + " pending row(s) hold an expired lease (a worker stopped"
@@ -85,25 +83,16 @@ public final class Doctor {
     }
 
     private void stuck(Handle h, List<Finding> findings) {
-        int stuck = h.createQuery("""
-                SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND created_at < :cutoff""")
-                .bind("cutoff", clock.millis() - stuckAfter.toMillis()).mapTo(Integer.class).one();
+        int stuck = health.pendingQueuedBefore(h, clock.instant().minus(stuckAfter));
         findings.add(stuck == 0
                 ? new Finding(Level.OK, "stuck", "no row pending for more than " + human(stuckAfter))
                 : new Finding(Level.WARN, "stuck", stuck + " row(s) pending for more than " + human(stuckAfter)
                         + "; check that the worker runs and the state endpoint answers"));
     }
 
-    private static void consistency(Handle h, List<Finding> findings) {
-        int submittingWithoutRow = h.createQuery("""
-                SELECT count(*) FROM claim c WHERE c.status = 'SUBMITTING' AND NOT EXISTS (
-                    SELECT 1 FROM outbox_event o WHERE o.aggregate_id = c.claim_id
-                    AND o.delivery_state IN ('pending', 'failed'))""").mapTo(Integer.class).one();
-        int sentNotSubmitted = h.createQuery("""
-                SELECT count(*) FROM outbox_event o JOIN claim c ON c.claim_id = o.aggregate_id
-                WHERE o.delivery_state = 'sent' AND c.status IN ('SUBMITTING', 'READY_FOR_SUBMISSION')
-                AND NOT EXISTS (SELECT 1 FROM outbox_event o2 WHERE o2.aggregate_id = c.claim_id
-                    AND o2.outbox_event_id > o.outbox_event_id)""").mapTo(Integer.class).one();
+    private void consistency(Handle h, List<Finding> findings) {
+        int submittingWithoutRow = health.submittingWithoutOpenRow(h);
+        int sentNotSubmitted = health.sentButNotSubmitted(h);
         if (submittingWithoutRow == 0 && sentNotSubmitted == 0) {
             findings.add(new Finding(Level.OK, "workflow", "claim statuses agree with their outbox rows"));
             return;

@@ -17,11 +17,12 @@ public record OutboxView(
         Instant sentAt,
         String stateCaseId,
         String leaseOwner,
-        Instant leaseExpiresAt) {
+        Instant leaseExpiresAt,
+        Instant updatedAt) {
 
     public static OutboxView of(OutboxEvent e) {
         return new OutboxView(e.outboxEventId(), e.aggregateId(), e.eventType(), e.deliveryState().dbValue(),
                 e.attempts(), e.lastError(), e.idempotencyKey(), e.nextAttemptAt(), e.createdAt(), e.sentAt(),
-                e.stateCaseId(), e.leaseOwner(), e.leaseExpiresAt());
+                e.stateCaseId(), e.leaseOwner(), e.leaseExpiresAt(), e.updatedAt());
     }
 }

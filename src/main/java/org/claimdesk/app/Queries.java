@@ -12,7 +12,6 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
-import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.AuditStore;
@@ -109,11 +108,6 @@ public final class Queries {
 
     public List<DeliveryAttempt> attempts(long outboxEventId) {
         return database.read(h -> outbox.attempts(h, outboxEventId));
-    }
-
-    /** Failed rows grouped by error signature, largest group first. */
-    public List<FailureGroup> failureGroups() {
-        return database.read(outbox::failureGroups);
     }
 
     public List<AuditEntry> audit(String subjectId, String actor, String action, int offset, int limit) {

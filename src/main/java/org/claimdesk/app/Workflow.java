@@ -22,11 +22,12 @@ import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.OutboxStore;
+import org.claimdesk.store.RequestKeyStore;
 import org.jdbi.v3.core.Handle;
 
 /**
- * The claim workflow's use cases. Each one checks the transition table and the claim's version, then
- * writes the claim, its status history and an audit entry in one transaction.
+ * The claim workflow's use cases. Each one writes the claim's status through {@link ClaimStore#changeStatus}
+ * (the transition table, then the claim's version), its status history and an audit entry in one transaction.
  */
 public final class Workflow {
     private final Database database;
@@ -35,6 +36,7 @@ public final class Workflow {
     private final ClaimStore claims = new ClaimStore();
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
+    private final RequestKeyStore requestKeys = new RequestKeyStore();
 
     public Workflow(Database database, Clock clock, Deadlines deadlines) {
         this.database = database;
@@ -66,6 +68,7 @@ public final class Workflow {
                         + expectedVersion + ", it is now at version " + claim.version() + " in "
                         + claim.status() + "); reload it and try again");
             }
+            // the table's refusal comes before the workflow's own ones (submit, a submission in flight)
             Transitions.check(claim.status(), target);
             if (target == ClaimStatus.SUBMITTING) {
                 throw new ClaimDeskException("use submit to send claim " + claim.claimNumber()
@@ -79,7 +82,7 @@ public final class Workflow {
             Instant now = clock.instant();
             LocalDate dueOn = target == ClaimStatus.SUBMITTED_TO_STATE && claim.decisionDueOn() == null
                     ? deadlines.dueDate(claim.jurisdiction(), today()) : null;
-            moveStatus(h, claim, target, null, dueOn, who, why, now);
+            claims.changeStatus(h, claim, target, null, dueOn, who, why, now);
             audit.append(h, now, who, AuditActions.CLAIM_ADVANCE, AuditActions.SUBJECT_CLAIM,
                     Long.toString(claimId), why,
                     Json.write(Map.of("from", claim.status().name(), "to", target.name(), "claimNumber",
@@ -113,9 +116,8 @@ public final class Workflow {
                 return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true);
             }
             Claim claim = load(h, claimId);
-            Transitions.check(claim.status(), ClaimStatus.SUBMITTING);
             Instant now = clock.instant();
-            moveStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
+            claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
             String payload = Json.write(SubmissionPayload.of(claim, key));
             long eventId = outbox.insert(h, claimId, OutboxEvent.SUBMISSION_REQUESTED, payload, key, now);
             audit.append(h, now, who, AuditActions.CLAIM_SUBMIT, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
@@ -139,15 +141,6 @@ public final class Workflow {
         });
     }
 
-    /** Writes the status change and its history row; fails with a conflict if the version moved. */
-    void moveStatus(Handle h, Claim claim, ClaimStatus target, String caseId, LocalDate dueOn, String actor,
-            String reason, Instant now) {
-        if (!claims.updateStatus(h, claim.claimId(), claim.version(), target, caseId, dueOn, now)) {
-            throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else; reload it and try again");
-        }
-        claims.recordStatusChange(h, claim.claimId(), claim.status(), target, actor, reason, now);
-    }
-
     private Claim load(Handle h, long claimId) {
         return claims.find(h, claimId)
                 .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
@@ -158,32 +151,18 @@ public final class Workflow {
     }
 
     private Optional<AdvanceResult> replay(Handle h, String key, long claimId, ClaimStatus target) {
-        return h.createQuery("SELECT * FROM request_key WHERE request_key = :key")
-                .bind("key", key)
-                .map((rs, ctx) -> {
-                    long keyClaim = rs.getLong("claim_id");
-                    ClaimStatus keyTarget = ClaimStatus.valueOf(rs.getString("target_status"));
-                    if (keyClaim != claimId || keyTarget != target) {
-                        throw new ConflictException("the request key " + key + " was already used to move claim id "
-                                + keyClaim + " to " + keyTarget + "; use a new key for a different request");
-                    }
-                    Claim claim = load(h, claimId);
-                    return new AdvanceResult(claimId, claim.claimNumber(),
-                            ClaimStatus.valueOf(rs.getString("from_status")), keyTarget,
-                            rs.getLong("result_version"), true);
-                })
-                .findOne();
+        return requestKeys.find(h, key).map(used -> {
+            if (used.claimId() != claimId || used.to() != target) {
+                throw new ConflictException("the request key " + key + " was already used to move claim id "
+                        + used.claimId() + " to " + used.to() + "; use a new key for a different request");
+            }
+            Claim claim = load(h, claimId);
+            return new AdvanceResult(claimId, claim.claimNumber(), used.from(), used.to(), used.resultVersion(), true);
+        });
     }
 
     private void rememberKey(Handle h, String key, long claimId, String operation, ClaimStatus from, ClaimStatus to,
             long resultVersion, Instant now) {
-        h.createUpdate("""
-                INSERT INTO request_key (request_key, claim_id, operation, target_status, from_status, result_version, at)
-                VALUES (:key, :claimId, :operation, :to, :from, :version, :at)
-                """)
-                .bind("key", key).bind("claimId", claimId).bind("operation", operation)
-                .bind("to", to.name()).bind("from", from.name()).bind("version", resultVersion)
-                .bind("at", now.toEpochMilli())
-                .execute();
+        requestKeys.remember(h, new RequestKeyStore.Used(key, claimId, operation, from, to, resultVersion), now);
     }
 }

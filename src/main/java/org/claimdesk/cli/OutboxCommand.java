@@ -1,12 +1,12 @@
 package org.claimdesk.cli;
 
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DeadlineSettings;
-import org.claimdesk.app.OutboxOperations;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.OutboxView;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.StateAdapter;
@@ -33,11 +33,8 @@ final class OutboxCommand {
         @Option(names = "--state", paramLabel = "STATE", description = "pending, sent, failed or abandoned.")
         String state;
 
-        @Option(names = "--jurisdiction", paramLabel = "J", description = "Only rows of claims in this jurisdiction.")
-        String jurisdiction;
-
-        @Option(names = "--error-like", paramLabel = "TEXT", description = "Text in the last error.")
-        String errorLike;
+        @Mixin
+        OutboxFilterOptions filter;
 
         @Option(names = "--limit", paramLabel = "N", description = "At most N rows.")
         int limit;
@@ -49,8 +46,7 @@ final class OutboxCommand {
         public Integer call() {
             DeliveryState wanted = parseState(state);
             try (Database db = openDatabase()) {
-                OutboxQuery query = OutboxQuery.all().withState(wanted).withJurisdiction(jurisdiction)
-                        .withErrorText(errorLike).withPage(0, Math.max(0, limit));
+                OutboxQuery query = filter.narrow(OutboxQuery.all().withState(wanted)).withPage(0, Math.max(0, limit));
                 List<OutboxView> rows = new Queries(db, clock()).outbox(query).stream().map(OutboxView::of).toList();
                 if (json) {
                     printJson(rows);
@@ -74,20 +70,11 @@ final class OutboxCommand {
         @Option(names = "--id", paramLabel = "ID", split = ",", description = "Outbox row ids.")
         List<Long> ids;
 
-        @Option(names = "--all-failed", description = "Every failed row matching the filters below.")
+        @Option(names = "--all-failed", description = "Every failed row matching the filter options.")
         boolean allFailed;
 
-        @Option(names = "--error-like", paramLabel = "TEXT", description = "With --all-failed: text in the last error (any case).")
-        String errorLike;
-
-        @Option(names = "--signature", paramLabel = "SIGNATURE", description = "With --all-failed: this error signature (see outbox failures).")
-        String signature;
-
-        @Option(names = "--jurisdiction", paramLabel = "J", description = "With --all-failed: claims in this jurisdiction.")
-        String jurisdiction;
-
-        @Option(names = "--failed-before", paramLabel = "INSTANT", description = "With --all-failed: rows failed before this instant (e.g. 2026-11-29T00:00:00Z).")
-        Instant failedBefore;
+        @Mixin
+        OutboxFilterOptions filter;
 
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
@@ -113,47 +100,49 @@ final class OutboxCommand {
             if (byId == allFailed) {
                 throw new IllegalArgumentException("choose the rows with either --id or --all-failed");
             }
-            if (byId && (errorLike != null || signature != null || jurisdiction != null || failedBefore != null)) {
+            if (byId && filter.given()) {
                 throw new IllegalArgumentException("filters go with --all-failed, not with --id");
             }
-            OutboxOperations.RequeueFilter filter = byId ? OutboxOperations.RequeueFilter.byIds(ids)
-                    : OutboxOperations.RequeueFilter.allFailed().withErrorText(errorLike).withSignature(signature)
-                            .withJurisdiction(jurisdiction).withFailedBefore(failedBefore);
-            try (Database db = openDatabase()) {
-                OutboxOperations operations = new OutboxOperations(db, clock(), DeadlineSettings.current());
-                OutboxOperations.Preview preview = operations.preview(filter);
-                preview.notFailed().forEach((id, st) ->
-                        err().printf("outbox row %d is %s: only failed rows are re-queued; skipped%n", id, st));
+            OutboxQuery rows = byId ? OutboxQuery.byIds(ids) : filter.narrow(OutboxQuery.all().withState(DeliveryState.FAILED));
+            try (Database db = openDatabase(); StateAdapter adapter = reconcile && !dryRun ? state.open() : null) {
+                OutboxTriage triage = new OutboxTriage(db, clock(), DeadlineSettings.current(), adapter);
+                OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
+                preview.notFailed().forEach((id, st) -> err().printf(
+                        "outbox row %d is %s: only failed rows are re-queued; skipped%n", id, st.dbValue()));
                 if (dryRun) {
                     if (json) {
-                        printJson(Map.of("dryRun", true, "wouldRequeue", preview.count(),
-                                "ids", preview.targets().stream().map(OutboxOperations.Target::outboxEventId).toList()));
+                        printJson(Map.of("dryRun", true, "wouldRequeue", preview.eligible(), "ids", preview.targetIds()));
                     } else {
-                        out().printf("would re-queue %d failed row(s)%s%n", preview.count(),
+                        out().printf("would re-queue %d failed row(s)%s%n", preview.eligible(),
                                 reconcile ? " (after asking the state about each)" : "");
                     }
                     return ClaimDeskCommand.EXIT_OK;
                 }
-                if (preview.count() == 0) {
+                if (preview.eligible() == 0) {
                     throw new ClaimDeskException("no failed row matches: nothing was re-queued");
                 }
-                OutboxOperations.RequeueResult result;
-                try (StateAdapter adapter = reconcile ? state.open() : null) {
-                    if (adapter != null && !json) {
-                        out().printf("reconciling with the %s%n", StateOptions.describe(adapter));
-                    }
-                    result = operations.requeue(preview, actor, reason, adapter, done -> {
-                        if (!json && preview.count() > OutboxOperations.CHUNK) {
-                            err().printf("requeue: %d of %d%n", done, preview.count());
-                            err().flush();
-                        }
-                    });
+                if (adapter != null && !json) {
+                    out().printf("reconciling with the %s%n", StateOptions.describe(adapter));
                 }
+                OutboxTriage.Result result = triage.apply(preview, actor, reason, reconcile, done -> {
+                    if (!json && preview.eligible() > OutboxTriage.CHUNK) {
+                        err().printf("requeue: %d of %d%n", done, preview.eligible());
+                        err().flush();
+                    }
+                });
                 if (json) {
-                    printJson(result);
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("requeued", result.changed());
+                    out.put("reconciled", result.reconciled());
+                    out.put("unconfirmed", result.unconfirmed());
+                    out.put("skipped", result.changedSinceIds().size());
+                    out.put("requeuedIds", result.changedIds());
+                    out.put("reconciledIds", result.reconciledIds());
+                    out.put("skippedIds", result.changedSinceIds());
+                    printJson(out);
                 } else {
                     out().printf("re-queued %d row(s), reconciled %d with the state's case id, skipped %d changed since the preview%s%n",
-                            result.requeued(), result.reconciled(), result.skipped(),
+                            result.changed(), result.reconciled(), result.changedSinceIds().size(),
                             result.unconfirmed() == 0 ? "" : "; " + result.unconfirmed()
                                     + " re-queued without an answer from the state (resending under the same key is safe)");
                 }
@@ -179,15 +168,25 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                OutboxOperations.AbandonResult result = new OutboxOperations(db, clock(), DeadlineSettings.current())
-                        .abandon(ids, actor, reason);
+                OutboxTriage triage = new OutboxTriage(db, clock(), DeadlineSettings.current(), null);
+                OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids));
+                OutboxTriage.Result result = triage.apply(preview, actor, reason, false, null);
+                Map<Long, String> skipped = new LinkedHashMap<>();
+                result.notFailed().forEach((id, st) -> skipped.put(id,
+                        "outbox row " + id + " is " + st.dbValue() + ": only failed rows can be abandoned"));
+                result.changedSinceIds().forEach(id -> skipped.put(id, "outbox row " + id + " changed meanwhile"));
                 if (json) {
-                    printJson(result);
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("abandoned", result.changed());
+                    out.put("skipped", result.skipped());
+                    out.put("abandonedIds", result.changedIds());
+                    out.put("skippedReasons", skipped);
+                    printJson(out);
                 } else {
-                    result.skippedReasons().values().forEach(r -> err().println(r + "; skipped"));
-                    out().printf("abandoned %d row(s); their claims are back in READY_FOR_SUBMISSION%n", result.abandoned());
+                    skipped.values().forEach(r -> err().println(r + "; skipped"));
+                    out().printf("abandoned %d row(s); their claims are back in READY_FOR_SUBMISSION%n", result.changed());
                 }
-                if (result.abandoned() == 0) {
+                if (result.changed() == 0) {
                     throw new ClaimDeskException("nothing was abandoned: none of the rows is failed");
                 }
             }
@@ -226,15 +225,19 @@ final class OutboxCommand {
         }
     }
 
-    @Command(name = "failures", description = "Failed rows grouped by error signature, largest group first.")
+    @Command(name = "failures", description = "Failed rows matching the filter, grouped by error signature, largest group first.")
     static final class Failures extends CliSupport implements Callable<Integer> {
+        @Mixin
+        OutboxFilterOptions filter;
+
         @Option(names = "--json", description = "One JSON array.")
         boolean json;
 
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                List<FailureGroup> groups = new Queries(db, clock()).failureGroups();
+                List<FailureGroup> groups = new OutboxTriage(db, clock(), DeadlineSettings.current(), null)
+                        .groups(filter.narrow(OutboxQuery.all()));
                 if (json) {
                     printJson(groups);
                     return ClaimDeskCommand.EXIT_OK;

@@ -2,11 +2,15 @@ package org.claimdesk.delivery;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.store.OutboxStore;
 
 /**
  * One drain of the outbox by a worker of its own, as {@code claimdesk drain} and the benchmark run it:
@@ -14,6 +18,8 @@ import org.claimdesk.store.Database;
  */
 public final class Drain {
     private static final long CHECK_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final OutboxStore OUTBOX = new OutboxStore();
+    private static final OutboxQuery PENDING = OutboxQuery.all().withState(DeliveryState.PENDING);
 
     private Drain() {
     }
@@ -75,8 +81,7 @@ public final class Drain {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         WorkerSnapshot last = worker.snapshot();
-        long pending = database.read(h -> h.createQuery(
-                "SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'").mapTo(Long.class).one());
+        long pending = database.read(h -> OUTBOX.count(h, PENDING));
         long finished = last.sentThisRun() + last.failedThisRun();
         return new Summary(ending, pauseReason, state.endpoint(), state.simulated(), last.sentThisRun(),
                 last.failedThisRun(), last.retriedThisRun(), last.attemptsThisRun(), seconds,
@@ -93,13 +98,8 @@ public final class Drain {
         if (worker.busy()) {
             return false;
         }
-        long now = clock.millis();
-        long left = database.read(h -> untilIdle
-                ? h.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'")
-                        .mapTo(Long.class).one()
-                : h.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'"
-                                + " AND next_attempt_at <= :now AND (lease_owner IS NULL OR lease_expires_at <= :now)")
-                        .bind("now", now).mapTo(Long.class).one());
+        Instant now = clock.instant();
+        long left = database.read(h -> untilIdle ? OUTBOX.count(h, PENDING) : OUTBOX.countLeasable(h, now));
         return left == 0 && !worker.busy() && worker.activity() == activity;
     }
 }

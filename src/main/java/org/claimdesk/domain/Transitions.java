@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The workflow's transition table, held as data in one place. Every status change in ClaimDesk is
- * checked here first.
+ * The workflow's transition table, held as data in one place: the single authority on status changes.
+ * Staff paths write a claim's status only through the store's {@code ClaimStore.changeStatus}, which
+ * checks here first; the delivery worker writes only {@link #DELIVERED}, a change taken from this table.
  */
 public final class Transitions {
 
@@ -29,6 +30,16 @@ public final class Transitions {
         allow(PAID);
         allow(WITHDRAWN);
     }
+
+    /** One allowed status change. */
+    public record Change(ClaimStatus from, ClaimStatus to) {
+        public Change {
+            check(from, to);
+        }
+    }
+
+    /** What delivery does when the state acknowledges a submission: SUBMITTING to SUBMITTED_TO_STATE. */
+    public static final Change DELIVERED = new Change(SUBMITTING, SUBMITTED_TO_STATE);
 
     private Transitions() {
     }

@@ -13,7 +13,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.StatusChange;
+import org.claimdesk.domain.TransitionRefusedException;
+import org.claimdesk.domain.Transitions;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.Query;
 
@@ -72,38 +75,45 @@ public final class ClaimStore {
     }
 
     /**
-     * Moves the claim to {@code to} if it is still at {@code expectedVersion}; returns false when
-     * someone else changed it first.
+     * Moves {@code claim} (as the caller read it) to {@code to} and records the change in its history: the one
+     * write of a claim's status on the paths staff drive (the workflow, abandoning and reconciling outbox
+     * rows). The transition table decides first ({@link TransitionRefusedException}); then a claim changed by
+     * someone else since it was read is a {@link ConflictException}. The delivery worker's own change is
+     * written in {@link DeliveryStore}'s batch, from a change taken from the same table.
+     *
+     * @param stateCaseId set when not null
+     * @param decisionDueOn set when not null
      */
-    public boolean updateStatus(Handle handle, long claimId, long expectedVersion, ClaimStatus to, String stateCaseId,
-            LocalDate decisionDueOn, Instant now) {
-        return handle.createUpdate("""
+    public void changeStatus(Handle handle, Claim claim, ClaimStatus to, String stateCaseId, LocalDate decisionDueOn,
+            String actor, String reason, Instant now) {
+        Transitions.check(claim.status(), to);
+        int changed = handle.createUpdate("""
                 UPDATE claim SET status = :to, version = version + 1, updated_at = :now,
                     state_case_id = coalesce(:caseId, state_case_id),
                     decision_due_on = coalesce(:dueOn, decision_due_on)
-                WHERE claim_id = :id AND version = :version
+                WHERE claim_id = :id AND version = :version AND status = :from
                 """)
                 .bind("to", to.name())
                 .bind("now", now.toEpochMilli())
                 .bind("caseId", stateCaseId)
                 .bind("dueOn", decisionDueOn == null ? null : decisionDueOn.toString())
-                .bind("id", claimId)
-                .bind("version", expectedVersion)
-                .execute() == 1;
-    }
-
-    public void recordStatusChange(Handle handle, long claimId, ClaimStatus from, ClaimStatus to, String actor,
-            String reason, Instant at) {
+                .bind("id", claim.claimId())
+                .bind("version", claim.version())
+                .bind("from", claim.status().name())
+                .execute();
+        if (changed != 1) {
+            throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else; reload it and try again");
+        }
         handle.createUpdate("""
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
                 VALUES (:id, :from, :to, :actor, :reason, :at)
                 """)
-                .bind("id", claimId)
-                .bind("from", from == null ? null : from.name())
+                .bind("id", claim.claimId())
+                .bind("from", claim.status().name())
                 .bind("to", to.name())
                 .bind("actor", actor)
                 .bind("reason", reason)
-                .bind("at", at.toEpochMilli())
+                .bind("at", now.toEpochMilli())
                 .execute();
     }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.Transitions;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -29,6 +30,9 @@ import org.jdbi.v3.core.Handle;
 public final class DeliveryStore {
     /** The actor written to a claim's status history when the worker moves it to SUBMITTED_TO_STATE. */
     public static final String ACTOR = "delivery-worker";
+
+    /** The one status change the worker writes, taken from the transition table. */
+    private static final Transitions.Change DELIVERED = Transitions.DELIVERED;
 
     private static final String LEASE = """
             UPDATE outbox_event SET lease_owner = ?, lease_expires_at = ?, updated_at = ?
@@ -121,17 +125,18 @@ public final class DeliveryStore {
                 WHERE outbox_event_id = v.column1 AND lease_owner = ?2 AND delivery_state = 'pending'
                 RETURNING outbox_event_id""", 2, 4);
             // ?1 now; rows (claim_id, case id, decision due on)
+            // the status change is Transitions.DELIVERED, checked against the table when it was made
             this.claims = new MultiRowStatement(c, """
-                UPDATE claim SET status = 'SUBMITTED_TO_STATE', state_case_id = v.column2,
+                UPDATE claim SET status = '%2$s', state_case_id = v.column2,
                     decision_due_on = coalesce(decision_due_on, v.column3), version = version + 1, updated_at = ?1
-                FROM (VALUES %s) AS v
-                WHERE claim_id = v.column1 AND status = 'SUBMITTING'
-                RETURNING claim_id""", 1, 3);
+                FROM (VALUES %%s) AS v
+                WHERE claim_id = v.column1 AND status = '%1$s'
+                RETURNING claim_id""".formatted(DELIVERED.from().name(), DELIVERED.to().name()), 1, 3);
             // ?1 actor, ?2 now; rows (claim_id, reason)
             this.history = new MultiRowStatement(c, """
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                SELECT v.column1, 'SUBMITTING', 'SUBMITTED_TO_STATE', ?1, v.column2, ?2 FROM (VALUES %s) AS v""",
-                    2, 2);
+                SELECT v.column1, '%1$s', '%2$s', ?1, v.column2, ?2 FROM (VALUES %%s) AS v"""
+                    .formatted(DELIVERED.from().name(), DELIVERED.to().name()), 2, 2);
             // ?1 worker; rows (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status, detail)
             this.attempts = new MultiRowStatement(c, """
                 INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
@@ -230,7 +235,7 @@ public final class DeliveryStore {
 
         /**
          * Rows {@code sent} (those this owner still holds), then their claims SUBMITTING to
-         * SUBMITTED_TO_STATE with a history entry each (actor {@value #ACTOR}, the case id in the reason);
+         * SUBMITTED_TO_STATE ({@link Transitions#DELIVERED}) with a history entry each (actor {@value #ACTOR}, the case id in the reason);
          * a claim already past SUBMITTING is left alone (idempotent success). The audit trail is for what
          * staff do; what the worker did is in the history and the attempt rows. Returns the rows marked sent.
          */

@@ -1,52 +1,104 @@
 package org.claimdesk.store;
 
 import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.ErrorSignature;
 
 /**
- * A filter and a page over outbox rows.
+ * Which outbox rows, and optionally a page of them. This one description serves the Outbox table, its error
+ * groups, the CSV export, the command line and every bulk action's preview; {@link OutboxStore} turns it
+ * into SQL in one place. Every criterion is optional (null, or a blank text, means any) and the given ones
+ * must all hold. Texts are stripped; a blank one is kept as null.
  *
- * @param state null for every state
- * @param jurisdiction the claim's jurisdiction, null for every one
- * @param errorText text found in {@code last_error}
- * @param createdBefore only rows created before this instant (age filter)
+ * @param state the row's delivery state
+ * @param jurisdiction the claim's jurisdiction, in any case
+ * @param errorText text contained in the last error, ignoring case (ASCII letters); {@code %}, {@code _} and
+ *     quotes are plain characters
+ * @param changedBefore only rows that last changed before this instant: the row's age. A row changes when it
+ *     is queued, taken by the worker, retried, failed, sent, re-queued or abandoned, so for a failed row this
+ *     is when it failed
  * @param claimId only this claim's rows
- * @param limit at most this many rows; 0 or less for every match
+ * @param signature only rows whose last error has this {@link ErrorSignature}
+ * @param ids only these rows; empty for no such limit ({@link #byIds} refuses an empty list)
+ * @param limit at most this many rows from {@code offset}; 0 or less for every match
  */
 public record OutboxQuery(
         DeliveryState state,
         String jurisdiction,
         String errorText,
-        Instant createdBefore,
+        Instant changedBefore,
         Long claimId,
+        String signature,
+        List<Long> ids,
         int offset,
         int limit) {
 
+    public OutboxQuery {
+        jurisdiction = text(jurisdiction);
+        jurisdiction = jurisdiction == null ? null : jurisdiction.toUpperCase(Locale.ROOT);
+        errorText = text(errorText);
+        signature = text(signature);
+        ids = ids == null ? List.of() : List.copyOf(new LinkedHashSet<>(ids));
+        offset = Math.max(0, offset);
+    }
+
+    private static String text(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
+    /** Every row. */
     public static OutboxQuery all() {
-        return new OutboxQuery(null, null, null, null, null, 0, 0);
+        return new OutboxQuery(null, null, null, null, null, null, List.of(), 0, 0);
+    }
+
+    /** Exactly the rows {@code ids} (those that exist), whatever their state; at least one id. */
+    public static OutboxQuery byIds(Collection<Long> ids) {
+        if (ids == null || ids.isEmpty()) {
+            throw new ClaimDeskException("name at least one outbox row");
+        }
+        return all().withIds(ids);
     }
 
     public OutboxQuery withState(DeliveryState value) {
-        return new OutboxQuery(value, jurisdiction, errorText, createdBefore, claimId, offset, limit);
+        return new OutboxQuery(value, jurisdiction, errorText, changedBefore, claimId, signature, ids, offset, limit);
     }
 
     public OutboxQuery withJurisdiction(String value) {
-        return new OutboxQuery(state, value, errorText, createdBefore, claimId, offset, limit);
+        return new OutboxQuery(state, value, errorText, changedBefore, claimId, signature, ids, offset, limit);
     }
 
     public OutboxQuery withErrorText(String value) {
-        return new OutboxQuery(state, jurisdiction, value, createdBefore, claimId, offset, limit);
+        return new OutboxQuery(state, jurisdiction, value, changedBefore, claimId, signature, ids, offset, limit);
     }
 
-    public OutboxQuery withCreatedBefore(Instant value) {
-        return new OutboxQuery(state, jurisdiction, errorText, value, claimId, offset, limit);
+    public OutboxQuery withChangedBefore(Instant value) {
+        return new OutboxQuery(state, jurisdiction, errorText, value, claimId, signature, ids, offset, limit);
     }
 
     public OutboxQuery withClaimId(Long value) {
-        return new OutboxQuery(state, jurisdiction, errorText, createdBefore, value, offset, limit);
+        return new OutboxQuery(state, jurisdiction, errorText, changedBefore, value, signature, ids, offset, limit);
+    }
+
+    public OutboxQuery withSignature(String value) {
+        return new OutboxQuery(state, jurisdiction, errorText, changedBefore, claimId, value, ids, offset, limit);
+    }
+
+    public OutboxQuery withIds(Collection<Long> value) {
+        return new OutboxQuery(state, jurisdiction, errorText, changedBefore, claimId, signature,
+                value == null ? List.of() : List.copyOf(value), offset, limit);
     }
 
     public OutboxQuery withPage(int newOffset, int newLimit) {
-        return new OutboxQuery(state, jurisdiction, errorText, createdBefore, claimId, newOffset, newLimit);
+        return new OutboxQuery(state, jurisdiction, errorText, changedBefore, claimId, signature, ids, newOffset, newLimit);
+    }
+
+    /** The same rows, without a page. */
+    public OutboxQuery unpaged() {
+        return withPage(0, 0);
     }
 }

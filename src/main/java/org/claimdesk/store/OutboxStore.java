@@ -2,21 +2,17 @@ package org.claimdesk.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
-import org.claimdesk.domain.ErrorSignature;
 import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.Query;
 
 /** SQL for {@code outbox_event} and {@code delivery_attempt}. Every method runs on the caller's handle. */
 public final class OutboxStore {
@@ -72,24 +68,35 @@ public final class OutboxStore {
                 .bind("id", claimId).map(Rows.OUTBOX_EVENT).list();
     }
 
+    /** The rows {@code query} selects (its page), in id order. */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
-        StringBuilder sql = new StringBuilder("SELECT o.* FROM outbox_event o");
-        List<Map.Entry<String, Object>> bindings = where(query, sql);
-        sql.append(" ORDER BY o.outbox_event_id");
-        if (query.limit() > 0) {
-            sql.append(" LIMIT ").append(query.limit()).append(" OFFSET ").append(query.offset());
-        }
-        Query q = handle.createQuery(sql.toString());
-        bindings.forEach(b -> q.bind(b.getKey(), b.getValue()));
-        return q.map(Rows.OUTBOX_EVENT).list();
+        OutboxWhere w = OutboxWhere.of(handle, query);
+        return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id"
+                + page(query))).map(Rows.OUTBOX_EVENT).list();
     }
 
+    /** How many rows {@code query} selects (its page ignored). */
     public int count(Handle handle, OutboxQuery query) {
-        StringBuilder sql = new StringBuilder("SELECT count(*) FROM outbox_event o");
-        List<Map.Entry<String, Object>> bindings = where(query, sql);
-        Query q = handle.createQuery(sql.toString());
-        bindings.forEach(b -> q.bind(b.getKey(), b.getValue()));
-        return q.mapTo(Integer.class).one();
+        OutboxWhere w = OutboxWhere.of(handle, query);
+        return w.bind(handle.createQuery("SELECT count(*) FROM " + w.from + w.where)).mapTo(Integer.class).one();
+    }
+
+    /**
+     * The rows {@code query} selects (its page), in id order, as a bulk action's preview sees them: without
+     * their payloads, with what tells later whether they changed since.
+     */
+    public List<OutboxStamp> stamps(Handle handle, OutboxQuery query) {
+        OutboxWhere w = OutboxWhere.of(handle, query);
+        return w.bind(handle.createQuery("""
+                SELECT o.outbox_event_id, o.aggregate_id, o.idempotency_key, o.last_error, o.delivery_state, o.updated_at
+                FROM\s""" + w.from + w.where + " ORDER BY o.outbox_event_id" + page(query)))
+                .map((rs, ctx) -> new OutboxStamp(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                        DeliveryState.fromDb(rs.getString(5)), rs.getLong(6)))
+                .list();
+    }
+
+    private static String page(OutboxQuery query) {
+        return query.limit() > 0 ? " LIMIT " + query.limit() + " OFFSET " + query.offset() : "";
     }
 
     public Map<DeliveryState, Integer> countByState(Handle handle) {
@@ -127,56 +134,62 @@ public final class OutboxStore {
     }
 
     /**
-     * Failed rows grouped by {@link ErrorSignature}: count, first and last failure, and the newest full
-     * error text of each group; largest group first. SQLite groups the distinct texts, Java merges
-     * texts that share a signature.
+     * The failed rows among those {@code query} selects (its state and page ignored: the groups are always of
+     * failed rows), grouped by {@link ErrorSignature}: count, first and last failure, and the newest full error
+     * text of each group; {@link FailureGroup#LARGEST_FIRST}. SQLite groups the distinct texts, {@link
+     * FailureGroup#bySignature} merges the texts that share a signature.
      */
-    public List<FailureGroup> failureGroups(Handle handle) {
-        Map<String, FailureGroup> groups = new HashMap<>();
-        handle.createQuery("""
-                SELECT last_error, count(*) AS n, min(updated_at) AS first_at, max(updated_at) AS last_at
-                FROM outbox_event WHERE delivery_state = 'failed' GROUP BY last_error""")
-                .map((rs, ctx) -> new FailureGroup(ErrorSignature.of(rs.getString("last_error")), rs.getInt("n"),
-                        Instant.ofEpochMilli(rs.getLong("first_at")), Instant.ofEpochMilli(rs.getLong("last_at")),
-                        rs.getString("last_error")))
-                .forEach(g -> groups.merge(g.signature(), g, (a, b) -> new FailureGroup(a.signature(),
-                        a.count() + b.count(),
-                        a.firstSeen().isBefore(b.firstSeen()) ? a.firstSeen() : b.firstSeen(),
-                        a.lastSeen().isAfter(b.lastSeen()) ? a.lastSeen() : b.lastSeen(),
-                        a.lastSeen().isAfter(b.lastSeen()) ? a.sampleError() : b.sampleError())));
-        List<FailureGroup> sorted = new ArrayList<>(groups.values());
-        sorted.sort(Comparator.comparingInt(FailureGroup::count).reversed()
-                .thenComparing(FailureGroup::lastSeen, Comparator.reverseOrder()));
-        return sorted;
+    public List<FailureGroup> failureGroups(Handle handle, OutboxQuery query) {
+        OutboxWhere w = OutboxWhere.of(handle, query.withState(DeliveryState.FAILED).unpaged());
+        List<FailureGroup> texts = w.bind(handle.createQuery("SELECT o.last_error, count(*) AS n, min(o.updated_at) AS first_at,"
+                + " max(o.updated_at) AS last_at FROM " + w.from + w.where + " GROUP BY o.last_error"))
+                .map((rs, ctx) -> FailureGroup.of(rs.getString("last_error"), rs.getInt("n"),
+                        Instant.ofEpochMilli(rs.getLong("first_at")), Instant.ofEpochMilli(rs.getLong("last_at"))))
+                .list();
+        return FailureGroup.bySignature(texts);
     }
 
-    private static List<Map.Entry<String, Object>> where(OutboxQuery query, StringBuilder sql) {
-        List<String> clauses = new ArrayList<>();
-        List<Map.Entry<String, Object>> bindings = new ArrayList<>();
-        if (query.jurisdiction() != null && !query.jurisdiction().isBlank()) {
-            sql.append(" JOIN claim c ON c.claim_id = o.aggregate_id");
-            clauses.add("c.jurisdiction = :jurisdiction");
-            bindings.add(Map.entry("jurisdiction", query.jurisdiction().trim().toUpperCase(Locale.ROOT)));
-        }
-        if (query.state() != null) {
-            clauses.add("o.delivery_state = :state");
-            bindings.add(Map.entry("state", query.state().dbValue()));
-        }
-        if (query.errorText() != null && !query.errorText().isBlank()) {
-            clauses.add("o.last_error LIKE :error ESCAPE '!'");
-            bindings.add(Map.entry("error", Like.contains(query.errorText().trim())));
-        }
-        if (query.createdBefore() != null) {
-            clauses.add("o.created_at < :before");
-            bindings.add(Map.entry("before", query.createdBefore().toEpochMilli()));
-        }
-        if (query.claimId() != null) {
-            clauses.add("o.aggregate_id = :claimId");
-            bindings.add(Map.entry("claimId", query.claimId()));
-        }
-        if (!clauses.isEmpty()) {
-            sql.append(" WHERE ").append(String.join(" AND ", clauses));
-        }
-        return bindings;
+    /**
+     * Puts a failed row back to {@code pending}, due now, its backoff restarted from the base (attempt
+     * numbering and history go on). Only if it is still as {@code seen}; returns whether it was.
+     */
+    public boolean requeue(Handle handle, OutboxStamp seen, Instant now) {
+        return handle.createUpdate("""
+                UPDATE outbox_event SET delivery_state = 'pending', next_attempt_at = :now, retry_count = 0,
+                    lease_owner = NULL, lease_expires_at = NULL, updated_at = :now
+                WHERE outbox_event_id = :id AND delivery_state = 'failed' AND updated_at = :seen""")
+                .bind("now", now.toEpochMilli()).bind("id", seen.outboxEventId()).bind("seen", seen.updatedAt())
+                .execute() == 1;
+    }
+
+    /**
+     * Marks a failed row {@code sent} with the case id under which the state already holds it (reconcile).
+     * Only if it is still as {@code seen}; returns whether it was.
+     */
+    public boolean markReconciled(Handle handle, OutboxStamp seen, String caseId, Instant now) {
+        return handle.createUpdate("""
+                UPDATE outbox_event SET delivery_state = 'sent', state_case_id = :caseId, sent_at = :now,
+                    lease_owner = NULL, lease_expires_at = NULL, updated_at = :now
+                WHERE outbox_event_id = :id AND delivery_state = 'failed' AND updated_at = :seen""")
+                .bind("caseId", caseId).bind("now", now.toEpochMilli()).bind("id", seen.outboxEventId())
+                .bind("seen", seen.updatedAt())
+                .execute() == 1;
+    }
+
+    /** Gives a failed row up for good ({@code abandoned}). Only if it is still as {@code seen}; returns whether it was. */
+    public boolean abandon(Handle handle, OutboxStamp seen, Instant now) {
+        return handle.createUpdate("""
+                UPDATE outbox_event SET delivery_state = 'abandoned', updated_at = :now
+                WHERE outbox_event_id = :id AND delivery_state = 'failed' AND updated_at = :seen""")
+                .bind("now", now.toEpochMilli()).bind("id", seen.outboxEventId()).bind("seen", seen.updatedAt())
+                .execute() == 1;
+    }
+
+    /** Pending rows a worker could lease at {@code now}: due, and not leased or their lease expired. */
+    public long countLeasable(Handle handle, Instant now) {
+        return handle.createQuery("""
+                SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now
+                  AND (lease_owner IS NULL OR lease_expires_at <= :now)""")
+                .bind("now", now.toEpochMilli()).mapTo(Long.class).one();
     }
 }

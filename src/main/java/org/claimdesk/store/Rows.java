@@ -55,7 +55,8 @@ public final class Rows {
             instant(rs, "lease_expires_at"),
             instant(rs, "created_at"),
             instant(rs, "sent_at"),
-            rs.getString("state_case_id"));
+            rs.getString("state_case_id"),
+            instant(rs, "updated_at"));
 
     public static final RowMapper<DeliveryAttempt> DELIVERY_ATTEMPT = (rs, ctx) -> new DeliveryAttempt(
             rs.getLong("attempt_id"),

@@ -4,10 +4,10 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AuditedWorker;
+import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.Operators;
-import org.claimdesk.app.OutboxOperations;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.delivery.DeliveryWorker;
@@ -19,8 +19,6 @@ import org.claimdesk.delivery.WorkerControl;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
-import org.claimdesk.ui.outbox.OperationsTriage;
-import org.claimdesk.ui.outbox.OutboxTriage;
 
 /**
  * What the console works with: one open database, its read and write use cases, the state endpoint, the
@@ -60,7 +58,7 @@ public record ConsoleServices(
         String actor = Operators.osUser();
         WorkerControl worker = new AuditedWorker(new DeliveryWorker(database, state, settings, clock, deadlines),
                 database, clock, actor);
-        OutboxTriage triage = new OperationsTriage(new OutboxOperations(database, clock, deadlines), queries, state);
+        OutboxTriage triage = new OutboxTriage(database, clock, deadlines, state);
         return new ConsoleServices(database, queries, new Workflow(database, clock, deadlines), state, worker, triage,
                 actor);
     }

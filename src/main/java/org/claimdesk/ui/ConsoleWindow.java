@@ -12,8 +12,10 @@ import javafx.scene.Node;
 import javafx.scene.Scene;
 import javafx.stage.Screen;
 import javafx.stage.Stage;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.ui.audit.AuditView;
 import org.claimdesk.ui.audit.AuditViewModel;
@@ -35,7 +37,6 @@ import org.claimdesk.ui.main.MainView;
 import org.claimdesk.ui.main.MainViewModel;
 import org.claimdesk.ui.main.Page;
 import org.claimdesk.ui.outbox.OutboxRow;
-import org.claimdesk.ui.outbox.OutboxTriage;
 import org.claimdesk.ui.outbox.OutboxView;
 import org.claimdesk.ui.outbox.OutboxViewModel;
 import org.claimdesk.ui.worker.RateHistory;
@@ -55,7 +56,7 @@ public final class ConsoleWindow {
     static final long TICK_MS = 2_000;
     /** Records the FX thread compares on every refresh (rows in place, notices, snapshots). */
     static final List<Class<? extends Record>> COMPARED_ON_FX_THREAD = List.of(ClaimRow.class, OutboxRow.class,
-            OutboxEvent.class, AuditEntry.class, OutboxTriage.ErrorGroup.class, Notice.class, WorkerSnapshot.class,
+            OutboxEvent.class, AuditEntry.class, FailureGroup.class, Notice.class, WorkerSnapshot.class,
             RateHistory.Point.class);
 
     private final Stage stage;

@@ -151,6 +151,17 @@ class DeliveryCommandsTest {
         Run failures = run("outbox", "failures", "--json");
         assertThat(failures.json().get(0).get("count").asInt()).isEqualTo(2);
 
+        // one filter for list, failures and requeue: text in any case, % literal, age by the last change
+        assertThat(run("outbox", "list", "--state", "failed", "--error-like", "holder ID", "--json").json()).hasSize(2);
+        assertThat(run("outbox", "list", "--error-like", "%", "--json").json()).isEmpty();
+        assertThat(run("outbox", "failures", "--error-like", "no such text", "--json").json()).isEmpty();
+        assertThat(run("outbox", "failures", "--changed-before", "2000-01-01T00:00:00Z", "--json").json()).isEmpty();
+        String tomorrow = java.time.Instant.now().plus(java.time.Duration.ofDays(1)).toString();
+        assertThat(run("outbox", "requeue", "--all-failed", "--failed-before", tomorrow, "--error-like", "HOLDER",
+                "--actor", "m.alvarez", "--reason", "x", "--dry-run").out()).isEqualTo("would re-queue 2 failed row(s)\n");
+        assertThat(run("outbox", "requeue", "--all-failed", "--changed-before", "2000-01-01T00:00:00Z",
+                "--actor", "m.alvarez", "--reason", "x", "--dry-run").out()).isEqualTo("would re-queue 0 failed row(s)\n");
+
         Run dry = run("outbox", "requeue", "--all-failed", "--error-like", "HOLDER ID", "--actor", "m.alvarez",
                 "--reason", "holder file reloaded", "--dry-run");
         assertThat(dry.exit()).isZero();

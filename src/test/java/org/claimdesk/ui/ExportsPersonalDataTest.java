@@ -11,7 +11,6 @@ import org.claimdesk.store.Database;
 import org.claimdesk.ui.audit.AuditViewModel;
 import org.claimdesk.ui.outbox.OutboxViewModel;
 import org.claimdesk.ui.testing.DirectTaskRunner;
-import org.claimdesk.ui.testing.FakeTriage;
 import org.claimdesk.ui.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +27,9 @@ class ExportsPersonalDataTest {
             List<String> taxIds = db.read(h -> h.createQuery("SELECT tax_id FROM claim").mapTo(String.class).list());
             TestDatabases.workflow(db).revealTaxId(1L, "j.chen", "claimant on the phone");
 
-            OutboxViewModel outbox = new OutboxViewModel(queries, new FakeTriage(), new DirectTaskRunner(), "j.chen");
+            OutboxViewModel outbox = new OutboxViewModel(queries,
+                    new org.claimdesk.app.OutboxTriage(db, java.time.Clock.systemUTC(), org.claimdesk.domain.Deadlines.statutory(), null),
+                    new DirectTaskRunner(), "j.chen");
             outbox.load();
             Path outboxCsv = dir.resolve("outbox.csv");
             outbox.exportCsv(outboxCsv);

@@ -6,10 +6,11 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
+import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.ui.common.Formats;
 
 /** One error group: its row count as a badge, the signature (wrapped) and when it was last seen. */
-final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
+final class ErrorGroupCell extends ListCell<FailureGroup> {
     private final Label count = new Label();
     private final Label signature = new Label();
     private final Label seen = new Label();
@@ -36,7 +37,7 @@ final class ErrorGroupCell extends ListCell<OutboxTriage.ErrorGroup> {
     }
 
     @Override
-    protected void updateItem(OutboxTriage.ErrorGroup group, boolean empty) {
+    protected void updateItem(FailureGroup group, boolean empty) {
         super.updateItem(group, empty);
         setText(null);
         if (empty || group == null) {

@@ -32,8 +32,10 @@ import javafx.scene.control.TextField;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.util.StringConverter;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
@@ -57,7 +59,7 @@ public final class OutboxView {
     @FXML private ProgressBar bulkProgress;
     @FXML private Label bulkProgressLabel;
     @FXML private SplitPane outboxSplit;
-    @FXML private ListView<OutboxTriage.ErrorGroup> errorGroups;
+    @FXML private ListView<FailureGroup> errorGroups;
     @FXML private Label groupSeenLabel;
     @FXML private Button clearGroupButton;
     @FXML private TableView<OutboxRow> outboxTable;
@@ -69,6 +71,7 @@ public final class OutboxView {
     @FXML private TableColumn<OutboxRow, String> stateColumn;
     @FXML private TableColumn<OutboxRow, String> attemptsColumn;
     @FXML private TableColumn<OutboxRow, String> errorColumn;
+    @FXML private TableColumn<OutboxRow, String> changedColumn;
     @FXML private TableColumn<OutboxRow, String> nextAttemptColumn;
     @FXML private TableColumn<OutboxRow, String> keyColumn;
     @FXML private TableColumn<OutboxRow, String> createdColumn;
@@ -201,7 +204,7 @@ public final class OutboxView {
     private void bindGroups() {
         // Added before the list's own selection model listens to the groups, and the listener below after it:
         // a selection the list moves by itself while groups change does not reach the model.
-        model.groups().addListener((ListChangeListener<OutboxTriage.ErrorGroup>) c -> syncing = true);
+        model.groups().addListener((ListChangeListener<FailureGroup>) c -> syncing = true);
         errorGroups.setItems(model.groups());
         errorGroups.setCellFactory(list -> new ErrorGroupCell());
         errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
@@ -221,9 +224,9 @@ public final class OutboxView {
             }
         });
         // A refresh updates the groups in place: keep the selection on the same signature.
-        model.groups().addListener((ListChangeListener<OutboxTriage.ErrorGroup>) c -> {
+        model.groups().addListener((ListChangeListener<FailureGroup>) c -> {
             syncing = false;
-            OutboxTriage.ErrorGroup g = model.selectedGroupProperty().get();
+            FailureGroup g = model.selectedGroupProperty().get();
             if (g == null) {
                 return;
             }
@@ -269,6 +272,7 @@ public final class OutboxView {
         Cells.badge(stateColumn, r -> r.event().deliveryState().name(), Formats::label);
         Cells.number(attemptsColumn, r -> Integer.toString(r.event().attempts()));
         Cells.textWithTooltip(errorColumn, r -> Formats.oneLine(r.event().lastError(), 160), r -> r.event().lastError());
+        Cells.text(changedColumn, r -> Formats.time(r.event().updatedAt()));
         Cells.text(nextAttemptColumn, r -> r.event().deliveryState() == DeliveryState.PENDING
                 ? Formats.age(r.event().nextAttemptAt(), Instant.now()) : "");
         Cells.text(keyColumn, r -> r.event().idempotencyKey());

@@ -18,10 +18,12 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
@@ -41,13 +43,16 @@ public final class OutboxViewModel {
     public static final int PAGE_SIZE = 200;
     static final int EXPORT_BATCH = 2_000;
 
-    /** How old a row must be to show. */
+    /**
+     * How long ago a row must have last changed to show (for a failed row: when it failed), the same age for
+     * the table, the error groups, the export and the bulk actions ({@link OutboxQuery#changedBefore()}).
+     */
     public enum Age {
-        ANY("Any age", null),
-        HOUR("Older than 1 hour", Duration.ofHours(1)),
-        DAY("Older than 1 day", Duration.ofDays(1)),
-        WEEK("Older than 7 days", Duration.ofDays(7)),
-        MONTH("Older than 30 days", Duration.ofDays(30));
+        ANY("Changed any time", null),
+        HOUR("Changed over 1 hour ago", Duration.ofHours(1)),
+        DAY("Changed over 1 day ago", Duration.ofDays(1)),
+        WEEK("Changed over 7 days ago", Duration.ofDays(7)),
+        MONTH("Changed over 30 days ago", Duration.ofDays(30));
 
         private final String label;
         private final Duration age;
@@ -80,7 +85,10 @@ public final class OutboxViewModel {
     }
 
     /** A previewed bulk action waiting for staff to confirm it with a reason. */
-    public record Plan(OutboxTriage.Action action, Scope scope, List<Long> ids, OutboxTriage.Preview preview) {
+    public record Plan(Scope scope, OutboxTriage.Preview preview) {
+        public OutboxTriage.Action action() {
+            return preview.action();
+        }
     }
 
     /** The selected row in full: pretty payload and attempt history. */
@@ -98,10 +106,10 @@ public final class OutboxViewModel {
     private final ObjectProperty<Age> age = new SimpleObjectProperty<>(Age.ANY);
 
     private final RowList<OutboxRow> rows = new RowList<>();
-    private final RowList<OutboxTriage.ErrorGroup> groups = new RowList<>();
+    private final RowList<FailureGroup> groups = new RowList<>();
     private final ObservableList<String> jurisdictions = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> stateCounts = new ReadOnlyObjectWrapper<>(Map.of());
-    private final ReadOnlyObjectWrapper<OutboxTriage.ErrorGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<FailureGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Paging> paging = new ReadOnlyObjectWrapper<>(Paging.first(PAGE_SIZE));
     private final ReadOnlyObjectWrapper<List<OutboxRow>> selection = new ReadOnlyObjectWrapper<>(List.of());
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>();
@@ -112,12 +120,14 @@ public final class OutboxViewModel {
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
 
-    private List<Long> groupIds;
     private long pageRequest;
     private long groupRequest;
     /** The filter the error groups were last loaded for: a change of the state filter alone keeps them. */
-    private GroupFilter groupsLoadedFor;
+    private OutboxQuery groupsLoadedFor;
     private long detailRequest;
+    /** The age filter's "now": set when the age is chosen and at every refresh, so every read agrees on it. */
+    private Instant ageFrom = Instant.now();
+    private Age ageFromFor;
 
     public OutboxViewModel(Queries queries, OutboxTriage triage, TaskRunner tasks, String actor) {
         this.queries = queries;
@@ -148,7 +158,7 @@ public final class OutboxViewModel {
         return rows;
     }
 
-    public ObservableList<OutboxTriage.ErrorGroup> groups() {
+    public ObservableList<FailureGroup> groups() {
         return groups;
     }
 
@@ -160,7 +170,7 @@ public final class OutboxViewModel {
         return stateCounts.getReadOnlyProperty();
     }
 
-    public ReadOnlyObjectProperty<OutboxTriage.ErrorGroup> selectedGroupProperty() {
+    public ReadOnlyObjectProperty<FailureGroup> selectedGroupProperty() {
         return selectedGroup.getReadOnlyProperty();
     }
 
@@ -219,8 +229,11 @@ public final class OutboxViewModel {
     }
 
     public void applyFilters() {
+        if (age.get() != ageFromFor) {
+            ageFrom = Instant.now();
+            ageFromFor = age.get();
+        }
         selectedGroup.set(null);
-        groupIds = null;
         paging.set(paging.get().firstPage());
         loadPage();
         if (!groupFilter().equals(groupsLoadedFor)) {
@@ -229,55 +242,50 @@ public final class OutboxViewModel {
     }
 
     /** What the error groups depend on: they always group failed rows, whatever state the table shows. */
-    private record GroupFilter(String jurisdiction, String errorText, Age age) {
-    }
-
-    private GroupFilter groupFilter() {
-        return new GroupFilter(jurisdiction.get(), errorText.get() == null ? "" : errorText.get().strip(), age.get());
+    private OutboxQuery groupFilter() {
+        return filter().withState(DeliveryState.FAILED);
     }
 
     /** Reloads counts, groups and the current page, keeping the selection where its rows remain. */
     public void refresh() {
+        ageFrom = Instant.now();
+        ageFromFor = age.get();
         tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
         loadGroups();
-        OutboxTriage.ErrorGroup group = selectedGroup.get();
-        if (group == null) {
-            loadPage();
-        } else {
-            selectGroup(group);
-        }
+        loadPage();
     }
 
     /** The rows on screen and the state counts (one indexed read), without regrouping the failures. */
     public void refreshRows() {
         tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
-        if (selectedGroup.get() == null) {
-            loadPage();
-        } else {
-            selectGroup(selectedGroup.get());
-        }
+        loadPage();
     }
 
+    /** The rows the filters select: what the table shows when no group is selected, and the "filter" scope. */
     OutboxQuery filter() {
-        Instant before = age.get() == null || age.get().age == null ? null : Instant.now().minus(age.get().age);
-        String text = errorText.get() == null || errorText.get().isBlank() ? null : errorText.get().strip();
-        return new OutboxQuery(state.get(), jurisdiction.get(), text, before, null, 0, 0);
+        Instant before = age.get() == null || age.get().age == null ? null : ageFrom.minus(age.get().age);
+        return OutboxQuery.all().withState(state.get()).withJurisdiction(jurisdiction.get())
+                .withErrorText(errorText.get()).withChangedBefore(before);
+    }
+
+    /** The rows the table shows: the filter's, or the failed rows of the selected error group. */
+    OutboxQuery shown() {
+        FailureGroup group = selectedGroup.get();
+        return group == null ? filter() : groupQuery(group);
+    }
+
+    private OutboxQuery groupQuery(FailureGroup group) {
+        return groupFilter().withSignature(group.signature());
     }
 
     private void loadPage() {
-        OutboxQuery filter = filter();
+        OutboxQuery shown = shown();
         Paging page = paging.get();
-        List<Long> ids = groupIds;
         long request = ++pageRequest;
         loading.set(true);
         tasks.submitInteractive("load outbox page", p -> {
-            if (ids != null) {
-                int from = Math.min(page.offset(), ids.size());
-                int to = Math.min(ids.size(), from + PAGE_SIZE);
-                return new PageResult(withClaims(queries.outboxEvents(ids.subList(from, to))), ids.size());
-            }
-            List<OutboxEvent> events = queries.outbox(filter.withPage(page.offset(), PAGE_SIZE));
-            return new PageResult(withClaims(events), queries.countOutbox(filter));
+            List<OutboxEvent> events = queries.outbox(shown.withPage(page.offset(), PAGE_SIZE));
+            return new PageResult(withClaims(events), queries.countOutbox(shown));
         }, result -> {
             if (request != pageRequest) {
                 return;
@@ -311,10 +319,10 @@ public final class OutboxViewModel {
     }
 
     private void loadGroups() {
-        groupsLoadedFor = groupFilter();
-        OutboxQuery filter = filter().withState(DeliveryState.FAILED);
+        OutboxQuery filter = groupFilter();
+        groupsLoadedFor = filter;
         long request = ++groupRequest;
-        tasks.submit("group failed rows", p -> triage.errorGroups(filter), list -> {
+        tasks.submit("group failed rows", p -> triage.groups(filter), list -> {
             if (request == groupRequest) {
                 groups.showInPlace(list);
             }
@@ -327,30 +335,17 @@ public final class OutboxViewModel {
     }
 
     /** Shows only the rows of {@code group} (null shows the filter's rows again). */
-    public void selectGroup(OutboxTriage.ErrorGroup group) {
-        if (group == null) {
-            if (selectedGroup.get() != null) {
-                selectedGroup.set(null);
-                groupIds = null;
-                paging.set(paging.get().firstPage());
-                loadPage();
-            }
+    public void selectGroup(FailureGroup group) {
+        FailureGroup current = selectedGroup.get();
+        if (group == null && current == null) {
             return;
         }
-        boolean same = selectedGroup.get() != null && selectedGroup.get().signature().equals(group.signature());
+        boolean same = group != null && current != null && current.signature().equals(group.signature());
         selectedGroup.set(group);
-        OutboxQuery filter = filter().withState(DeliveryState.FAILED);
-        tasks.submit("load error group", p -> triage.idsInGroup(filter, group.signature()), ids -> {
-            OutboxTriage.ErrorGroup current = selectedGroup.get();
-            if (current == null || !current.signature().equals(group.signature())) {
-                return;
-            }
-            groupIds = ids;
-            if (!same) {
-                paging.set(paging.get().firstPage());
-            }
-            loadPage();
-        }, e -> notice.set(Notice.error("load the error group", e)));
+        if (!same) {
+            paging.set(paging.get().firstPage());
+        }
+        loadPage();
     }
 
     public void nextPage() {
@@ -416,8 +411,7 @@ public final class OutboxViewModel {
     /** Works out which rows {@code scope} means and what {@code action} would do to them; sets {@link #planProperty()}. */
     public void preview(OutboxTriage.Action action, Scope scope) {
         List<Long> selectedIds = selection.get().stream().map(OutboxRow::id).toList();
-        OutboxTriage.ErrorGroup group = selectedGroup.get();
-        OutboxQuery filter = filter();
+        FailureGroup group = selectedGroup.get();
         if (scope == Scope.SELECTION && selectedIds.isEmpty()) {
             notice.set(Notice.warning("Select rows first (click, Shift+click, Ctrl+A), or act on a group or the filter"));
             return;
@@ -426,15 +420,13 @@ public final class OutboxViewModel {
             notice.set(Notice.warning("Select an error group first"));
             return;
         }
+        OutboxQuery rows = switch (scope) {
+            case SELECTION -> OutboxQuery.byIds(selectedIds);
+            case GROUP -> groupQuery(group);
+            case FILTER -> filter();
+        };
         busy.set(true);
-        tasks.submit("preview " + action.verb(), p -> {
-            List<Long> ids = switch (scope) {
-                case SELECTION -> selectedIds;
-                case GROUP -> triage.idsInGroup(filter.withState(DeliveryState.FAILED), group.signature());
-                case FILTER -> triage.ids(filter);
-            };
-            return new Plan(action, scope, ids, triage.preview(action, ids));
-        }, p -> {
+        tasks.submit("preview " + action.verb(), p -> new Plan(scope, triage.preview(action, rows)), p -> {
             busy.set(false);
             if (p.preview().eligible() == 0) {
                 notice.set(Notice.warning("Nothing to " + action.verb().toLowerCase() + " in " + scope.words() + ": "
@@ -460,9 +452,13 @@ public final class OutboxViewModel {
             return;
         }
         busy.set(true);
-        progress.set(new TaskRunner.ProgressUpdate(0, confirmed.ids().size(), "starting"));
+        OutboxTriage.Preview preview = confirmed.preview();
+        int total = preview.eligible();
+        String doing = preview.action() == OutboxTriage.Action.REQUEUE && reconcile ? "reconciled and re-queued"
+                : preview.action().past();
+        progress.set(new TaskRunner.ProgressUpdate(0, total, "starting"));
         tasks.submit(confirmed.action().verb() + " outbox rows",
-                p -> triage.apply(confirmed.preview(), actor, reason, reconcile, p), result -> {
+                p -> triage.apply(preview, actor, reason, reconcile, done -> p.update(done, total, doing)), result -> {
                     busy.set(false);
                     progress.set(null);
                     lastResult.set(result);
@@ -481,11 +477,16 @@ public final class OutboxViewModel {
         if (r.reconciled() > 0) {
             s.append(", ").append(Formats.count(r.reconciled())).append(" already at the state and marked sent");
         }
-        if (r.skipped() > 0) {
-            s.append(", ").append(Formats.count(r.skipped())).append(" skipped because their state changed");
+        if (!r.notFailed().isEmpty()) {
+            s.append(", ").append(Formats.count(r.notFailed().size())).append(" skipped because they are not failed");
         }
-        if (!r.notes().isEmpty()) {
-            s.append(" (").append(String.join("; ", r.notes())).append(')');
+        if (!r.changedSinceIds().isEmpty()) {
+            s.append(", ").append(Formats.count(r.changedSinceIds().size()))
+                    .append(" skipped because their state changed since the preview");
+        }
+        if (r.unconfirmed() > 0) {
+            s.append(" (").append(Formats.count(r.unconfirmed())).append(" re-queued without an answer from the state;"
+                    + " resending is safe: same idempotency key)");
         }
         return s.toString();
     }
@@ -494,27 +495,21 @@ public final class OutboxViewModel {
 
     /** Writes every row of the current filter (or the selected group) to {@code file}. */
     public void exportCsv(Path file) {
-        OutboxQuery filter = filter();
-        List<Long> ids = groupIds;
+        OutboxQuery shown = shown();
         busy.set(true);
         tasks.submit("export outbox CSV", p -> {
             CsvWriter csv = new CsvWriter(file, List.of("outbox_event_id", "claim_id", "claim_number", "jurisdiction", "event_type",
                     "delivery_state", "attempts", "last_error", "next_attempt_at", "idempotency_key", "created_at",
-                    "sent_at", "state_case_id"));
+                    "sent_at", "state_case_id", "last_changed_at"));
             try {
-                int total = ids != null ? ids.size() : queries.countOutbox(filter);
+                int total = queries.countOutbox(shown);
                 for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
-                    List<OutboxEvent> batch;
-                    if (ids != null) {
-                        batch = queries.outboxEvents(ids.subList(offset, Math.min(ids.size(), offset + EXPORT_BATCH)));
-                    } else {
-                        batch = queries.outbox(filter.withPage(offset, EXPORT_BATCH));
-                    }
+                    List<OutboxEvent> batch = queries.outbox(shown.withPage(offset, EXPORT_BATCH));
                     for (OutboxRow r : withClaims(batch)) {
                         OutboxEvent e = r.event();
                         csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), r.jurisdiction(), e.eventType(),
                                 e.deliveryState().dbValue(), e.attempts(), nz(e.lastError()), nz(e.nextAttemptAt()),
-                                e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId())));
+                                e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId()), nz(e.updatedAt())));
                     }
                     p.update(csv.rows(), total, "exporting");
                     if (batch.isEmpty()) {

@@ -27,7 +27,6 @@ import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.main.Page;
 import org.claimdesk.ui.outbox.OutboxRow;
-import org.claimdesk.ui.outbox.OutboxTriage;
 import org.testfx.matcher.control.LabeledMatchers;
 import org.junit.jupiter.api.Test;
 import org.testfx.util.WaitForAsyncUtils;
@@ -178,12 +177,12 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     void aFailedGroupIsReQueuedWithAReasonAndAudited() {
         waitReady();
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
-        javafx.scene.control.ListView<OutboxTriage.ErrorGroup> groups = robot.lookup("#errorGroups").queryListView();
+        javafx.scene.control.ListView<org.claimdesk.domain.FailureGroup> groups = robot.lookup("#errorGroups").queryListView();
         TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
         waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty()
                 && rows.getItems().stream().allMatch(r -> r.event().deliveryState() == DeliveryState.FAILED));
 
-        OutboxTriage.ErrorGroup group = onFx(() -> groups.getItems().get(0));
+        org.claimdesk.domain.FailureGroup group = onFx(() -> groups.getItems().get(0));
         String signature = onFx(() -> groups.getItems().get(0).signature());
         robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(signature))
                 .queryAs(javafx.scene.Node.class));

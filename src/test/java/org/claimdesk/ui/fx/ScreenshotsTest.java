@@ -16,7 +16,6 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.main.Page;
 import org.claimdesk.ui.outbox.OutboxRow;
-import org.claimdesk.ui.outbox.OutboxTriage;
 import org.junit.jupiter.api.Test;
 import org.testfx.matcher.control.LabeledMatchers;
 
@@ -56,7 +55,7 @@ class ScreenshotsTest extends ConsoleFxTest {
         fx(() -> window.mainModel().darkProperty().set(false));
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
-        javafx.scene.control.ListView<OutboxTriage.ErrorGroup> groups = robot.lookup("#errorGroups").queryListView();
+        javafx.scene.control.ListView<org.claimdesk.domain.FailureGroup> groups = robot.lookup("#errorGroups").queryListView();
         TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
         waitUntil("groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty());
         String signature = onFx(() -> groups.getItems().get(0).signature());

@@ -5,14 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
+import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.ErrorSignature;
+import org.claimdesk.domain.FailureGroup;
+import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.testing.DirectTaskRunner;
-import org.claimdesk.ui.testing.FakeTriage;
 import org.claimdesk.ui.testing.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,12 +27,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class OutboxViewModelTest {
+    private static final String GROUPING = "group failed rows";
+
     @TempDir
     Path dir;
     Database db;
     Queries queries;
     DirectTaskRunner tasks;
-    FakeTriage triage;
+    OutboxTriage triage;
     OutboxViewModel model;
 
     @BeforeEach
@@ -33,7 +42,8 @@ class OutboxViewModelTest {
         db = TestDatabases.demo(dir, 800);
         queries = TestDatabases.queries(db);
         tasks = new DirectTaskRunner();
-        triage = new FakeTriage();
+        triage = new OutboxTriage(db, Clock.systemDefaultZone(), Deadlines.statutory(),
+                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())));
         model = new OutboxViewModel(queries, triage, tasks, "tester");
     }
 
@@ -42,10 +52,18 @@ class OutboxViewModelTest {
         db.close();
     }
 
+    private static OutboxQuery failed() {
+        return OutboxQuery.all().withState(DeliveryState.FAILED);
+    }
+
+    private long groupings() {
+        return tasks.ran.stream().filter(GROUPING::equals).count();
+    }
+
     @Test
     void showsFailedRowsByDefaultWhenThereAreAny() {
         model.load();
-        int failed = queries.countOutbox(OutboxQuery.all().withState(DeliveryState.FAILED));
+        int failed = queries.countOutbox(failed());
         assertThat(failed).isPositive();
         assertThat(model.stateProperty().get()).isEqualTo(DeliveryState.FAILED);
         assertThat(model.pagingProperty().get().total()).isEqualTo(failed);
@@ -53,8 +71,8 @@ class OutboxViewModelTest {
             assertThat(r.event().deliveryState()).isEqualTo(DeliveryState.FAILED);
             assertThat(r.claimNumber()).startsWith("UPC-");
         });
-        assertThat(model.groups()).hasSize(2);
-        assertThat(triage.lastFilter.state()).isEqualTo(DeliveryState.FAILED);
+        assertThat(model.groups()).isNotEmpty().containsExactlyElementsOf(triage.groups(OutboxQuery.all()));
+        assertThat(model.groups().stream().mapToInt(FailureGroup::count).sum()).isEqualTo(failed);
     }
 
     @Test
@@ -68,45 +86,51 @@ class OutboxViewModelTest {
     @Test
     void filtersByErrorTextJurisdictionAndAge() {
         model.load();
-        model.errorTextProperty().set("holder id");
+        model.errorTextProperty().set("HOLDER id");
         model.applyFilters();
-        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.event().lastError()).contains("holder id"));
+        assertThat(model.rows()).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.event().lastError().toLowerCase()).contains("holder id"));
         model.jurisdictionProperty().set("CA");
         model.applyFilters();
         assertThat(model.rows()).allSatisfy(r -> assertThat(r.jurisdiction()).isEqualTo("CA"));
         model.ageProperty().set(OutboxViewModel.Age.MONTH);
-        assertThat(model.filter().createdBefore()).isNotNull();
+        model.applyFilters();
+        assertThat(model.filter().changedBefore()).isNotNull();
+        assertThat(model.rows()).allSatisfy(r -> assertThat(r.event().updatedAt())
+                .isBefore(model.filter().changedBefore()));
     }
 
     @Test
     void changingTheStateFilterAloneKeepsTheErrorGroupsOtherFiltersAndRefreshRegroup() {
         model.load();
-        assertThat(triage.calls).containsExactly("groups");
+        assertThat(groupings()).isEqualTo(1);
+        List<FailureGroup> groups = List.copyOf(model.groups());
         model.stateProperty().set(DeliveryState.PENDING);
         model.applyFilters();
         assertThat(model.rows()).isNotEmpty()
                 .allSatisfy(r -> assertThat(r.event().deliveryState()).isEqualTo(DeliveryState.PENDING));
-        assertThat(triage.calls).as("the groups are of failed rows whatever state the table shows")
-                .containsExactly("groups");
-        assertThat(model.groups()).hasSize(2);
+        assertThat(groupings()).as("the groups are of failed rows whatever state the table shows").isEqualTo(1);
+        assertThat(model.groups()).containsExactlyElementsOf(groups);
         model.jurisdictionProperty().set("CA");
         model.applyFilters();
-        assertThat(triage.calls).containsExactly("groups", "groups");
-        assertThat(triage.lastFilter.jurisdiction()).isEqualTo("CA");
+        assertThat(groupings()).isEqualTo(2);
+        assertThat(model.groups()).containsExactlyElementsOf(triage.groups(OutboxQuery.all().withJurisdiction("CA")));
         model.refresh();
-        assertThat(triage.calls).containsExactly("groups", "groups", "groups");
+        assertThat(groupings()).isEqualTo(3);
     }
 
     @Test
     void selectingAGroupShowsItsRows() {
         model.load();
-        List<Long> ids = model.rows().stream().limit(3).map(OutboxRow::id).toList();
-        triage.groupIds = ids;
-        model.selectGroup(model.groups().get(0));
-        assertThat(model.rows()).extracting(OutboxRow::id).containsExactlyElementsOf(ids);
-        assertThat(model.pagingProperty().get().total()).isEqualTo(3);
+        FailureGroup group = model.groups().get(0);
+        model.selectGroup(group);
+        assertThat(model.pagingProperty().get().total()).isEqualTo(group.count());
+        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.event().deliveryState()).isEqualTo(DeliveryState.FAILED);
+            assertThat(ErrorSignature.of(r.event().lastError())).isEqualTo(group.signature());
+        });
         model.selectGroup(null);
-        assertThat(model.rows().size()).isGreaterThan(3);
+        assertThat(model.pagingProperty().get().total()).isEqualTo(queries.countOutbox(failed()));
     }
 
     @Test
@@ -124,19 +148,25 @@ class OutboxViewModelTest {
         model.load();
         List<OutboxRow> selected = model.rows().subList(0, 4);
         List<Long> ids = selected.stream().map(OutboxRow::id).toList();
-        triage.changedSincePreview = java.util.Set.of(ids.get(3));
         model.select(selected);
 
         model.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
         OutboxViewModel.Plan plan = model.planProperty().get();
-        assertThat(plan.ids()).containsExactlyElementsOf(ids);
-        assertThat(plan.preview().describe()).isEqualTo("3 will be re-queued, 1 skipped because their state changed");
+        assertThat(plan.preview().targetIds()).containsExactlyElementsOf(ids);
+        assertThat(plan.preview().describe()).isEqualTo("4 will be re-queued");
+        // someone else abandons one of them before staff confirm
+        triage.apply(triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(List.of(ids.get(3)))), "j.chen",
+                "claimant withdrew the evidence", false, null);
 
         model.execute(plan, "state portal is back", true);
-        assertThat(triage.calls).contains("apply:REQUEUE:" + ids + ":tester:state portal is back:true");
         assertThat(model.planProperty().get()).isNull();
-        assertThat(model.lastResultProperty().get().changed()).isEqualTo(3);
-        assertThat(model.noticeProperty().get().text()).isEqualTo("3 row(s) re-queued, 1 skipped because their state changed");
+        assertThat(model.lastResultProperty().get().changedIds()).containsExactlyElementsOf(ids.subList(0, 3));
+        assertThat(model.noticeProperty().get().text())
+                .isEqualTo("3 row(s) re-queued, 1 skipped because their state changed since the preview");
+        assertThat(queries.outboxEvents(ids)).extracting(OutboxEvent::deliveryState).containsExactly(
+                DeliveryState.PENDING, DeliveryState.PENDING, DeliveryState.PENDING, DeliveryState.ABANDONED);
+        assertThat(queries.audit(Long.toString(ids.get(0)), "tester", null, 0, 0)).singleElement()
+                .satisfies(a -> assertThat(a.reason()).isEqualTo("state portal is back"));
         assertThat(tasks.progress).last().satisfies(p -> assertThat(p.fraction()).isEqualTo(1.0));
         assertThat(model.progressProperty().get()).isNull();
         assertThat(model.busyProperty().get()).isFalse();
@@ -145,10 +175,12 @@ class OutboxViewModelTest {
     @Test
     void aBulkActionWithoutReasonChangesNothing() {
         model.load();
+        int failed = queries.countOutbox(failed());
         model.select(model.rows().subList(0, 2));
         model.preview(OutboxTriage.Action.ABANDON, OutboxViewModel.Scope.SELECTION);
         model.execute(model.planProperty().get(), " ", false);
-        assertThat(triage.calls).noneMatch(c -> c.startsWith("apply"));
+        assertThat(tasks.ran).noneMatch(t -> t.startsWith("Abandon"));
+        assertThat(queries.countOutbox(failed())).isEqualTo(failed);
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
     }
 
@@ -159,14 +191,21 @@ class OutboxViewModelTest {
         assertThat(model.planProperty().get()).as("no group selected").isNull();
         assertThat(model.noticeProperty().get().text()).contains("Select an error group");
 
-        model.selectGroup(model.groups().get(1));
+        FailureGroup group = model.groups().get(model.groups().size() - 1);
+        model.selectGroup(group);
         model.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.GROUP);
-        assertThat(model.planProperty().get().ids()).isEqualTo(triage.groupIds);
+        assertThat(model.planProperty().get().preview().targetIds()).hasSize(group.count())
+                .containsExactlyElementsOf(ids(failed().withSignature(group.signature())));
         model.cancelPlan();
 
         model.preview(OutboxTriage.Action.ABANDON, OutboxViewModel.Scope.FILTER);
-        assertThat(model.planProperty().get().ids()).isEqualTo(triage.filterIds);
-        assertThat(triage.lastFilter.state()).isEqualTo(DeliveryState.FAILED);
+        assertThat(model.planProperty().get().preview().targetIds())
+                .as("the filter's rows, not only the page on screen nor the group")
+                .hasSizeGreaterThan(model.rows().size()).containsExactlyElementsOf(ids(failed()));
+    }
+
+    private List<Long> ids(OutboxQuery query) {
+        return queries.outbox(query).stream().map(OutboxEvent::outboxEventId).toList();
     }
 
     @Test
@@ -183,7 +222,7 @@ class OutboxViewModelTest {
         Path file = dir.resolve("outbox.csv");
         model.exportCsv(file);
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        int failed = queries.countOutbox(OutboxQuery.all().withState(DeliveryState.FAILED));
+        int failed = queries.countOutbox(failed());
         assertThat(lines).hasSize(failed + 1);
         assertThat(lines.get(0)).startsWith("\uFEFFoutbox_event_id,claim_id,claim_number");
         assertThat(lines.subList(1, lines.size())).allSatisfy(l -> assertThat(l).contains(",failed,"));

@@ -10,10 +10,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.claimdesk.app.OutboxOperations.AbandonResult;
-import org.claimdesk.app.OutboxOperations.Preview;
-import org.claimdesk.app.OutboxOperations.RequeueFilter;
-import org.claimdesk.app.OutboxOperations.RequeueResult;
+import org.claimdesk.app.OutboxTriage.Action;
+import org.claimdesk.app.OutboxTriage.Preview;
+import org.claimdesk.app.OutboxTriage.Result;
 import org.claimdesk.delivery.DeliveryWorker;
 import org.claimdesk.delivery.HttpStateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
@@ -30,6 +29,7 @@ import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.FaultyStateServer.Fault;
 import org.claimdesk.testing.Outbox;
@@ -39,13 +39,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class OutboxOperationsTest {
+class OutboxTriageTest {
     @TempDir
     Path dir;
 
     Database db;
     Queries queries;
-    OutboxOperations operations;
+    OutboxTriage triage;
     FaultyStateServer server;
     final List<AutoCloseable> closeables = new ArrayList<>();
 
@@ -53,8 +53,8 @@ class OutboxOperationsTest {
     void open() throws Exception {
         db = Database.open(dir.resolve("claims.db"));
         queries = new Queries(db, Clock.systemUTC());
-        operations = new OutboxOperations(db, Clock.systemUTC(), Deadlines.statutory());
         server = FaultyStateServer.start((key, n) -> Fault.NONE, Duration.ofSeconds(1));
+        triage = triage(null);
     }
 
     @AfterEach
@@ -64,6 +64,18 @@ class OutboxOperationsTest {
         }
         server.close();
         db.close();
+    }
+
+    private OutboxTriage triage(org.claimdesk.delivery.StateAdapter state) {
+        return new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), state);
+    }
+
+    private static OutboxQuery failed() {
+        return OutboxQuery.all().withState(DeliveryState.FAILED);
+    }
+
+    private Result abandon(List<Long> ids, String actor, String reason) {
+        return triage.apply(triage.preview(Action.ABANDON, OutboxQuery.byIds(ids)), actor, reason, false, null);
     }
 
     /** Drains every due row with a fresh worker against the test server, then stops it. */
@@ -91,11 +103,11 @@ class OutboxOperationsTest {
         assertThat(queries.outboxEvent(q.outboxEventId()).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
         assertThat(Outbox.retryCount(db, q.outboxEventId())).isEqualTo(2);
 
-        Preview preview = operations.preview(RequeueFilter.byIds(List.of(q.outboxEventId())));
-        assertThat(preview.count()).isEqualTo(1);
-        RequeueResult result = operations.requeue(preview, "m.alvarez", "state portal back after maintenance", null, null);
+        Preview preview = triage.preview(Action.REQUEUE, OutboxQuery.byIds(List.of(q.outboxEventId())));
+        assertThat(preview.eligible()).isEqualTo(1);
+        Result result = triage.apply(preview, "m.alvarez", "state portal back after maintenance", false, null);
 
-        assertThat(result.requeued()).isEqualTo(1);
+        assertThat(result.changed()).isEqualTo(1);
         OutboxEvent row = queries.outboxEvent(q.outboxEventId()).orElseThrow();
         assertThat(row.deliveryState()).isEqualTo(DeliveryState.PENDING);
         assertThat(row.attempts()).isEqualTo(2);
@@ -131,21 +143,20 @@ class OutboxOperationsTest {
         fail(ny.get(1).outboxEventId(), "503 unavailable: busy (gave up after 8 attempts)", old);
 
         String holderSignature = ErrorSignature.of("422 invalid_claim: holder id X1 not found in the holder's 1 report");
-        assertThat(operations.preview(RequeueFilter.allFailed()).count()).isEqualTo(5);
-        assertThat(operations.preview(RequeueFilter.allFailed().withSignature(holderSignature)).count()).isEqualTo(3);
-        assertThat(operations.preview(RequeueFilter.allFailed().withErrorText("GAVE UP")).count()).isEqualTo(2);
-        assertThat(operations.preview(RequeueFilter.allFailed().withJurisdiction("ny")).count()).isEqualTo(2);
-        assertThat(operations.preview(RequeueFilter.allFailed().withFailedBefore(Instant.parse("2026-06-01T00:00:00Z")))
-                .targets()).extracting(OperationsTarget::id)
-                .containsExactly(ca.get(0).outboxEventId(), ny.get(1).outboxEventId());
+        assertThat(triage.preview(Action.REQUEUE, failed()).eligible()).isEqualTo(5);
+        assertThat(triage.preview(Action.REQUEUE, failed().withSignature(holderSignature)).eligible()).isEqualTo(3);
+        assertThat(triage.preview(Action.REQUEUE, failed().withErrorText("GAVE UP")).eligible()).isEqualTo(2);
+        assertThat(triage.preview(Action.REQUEUE, failed().withJurisdiction("ny")).eligible()).isEqualTo(2);
+        assertThat(triage.preview(Action.REQUEUE, failed().withChangedBefore(Instant.parse("2026-06-01T00:00:00Z")))
+                .targetIds()).containsExactly(ca.get(0).outboxEventId(), ny.get(1).outboxEventId());
 
-        Preview preview = operations.preview(RequeueFilter.allFailed().withSignature(holderSignature));
-        operations.abandon(List.of(ca.get(1).outboxEventId()), "j.chen", "holder id typo, claimant to resubmit");
-        RequeueResult result = operations.requeue(preview, "m.alvarez", "holder reports reloaded", null, null);
+        Preview preview = triage.preview(Action.REQUEUE, failed().withSignature(holderSignature));
+        abandon(List.of(ca.get(1).outboxEventId()), "j.chen", "holder id typo, claimant to resubmit");
+        Result result = triage.apply(preview, "m.alvarez", "holder reports reloaded", false, null);
 
-        assertThat(result.requeued()).isEqualTo(2);
+        assertThat(result.changed()).isEqualTo(2);
         assertThat(result.skipped()).isEqualTo(1);
-        assertThat(result.skippedIds()).containsExactly(ca.get(1).outboxEventId());
+        assertThat(result.changedSinceIds()).containsExactly(ca.get(1).outboxEventId());
         assertThat(queries.outboxEvent(ca.get(1).outboxEventId()).orElseThrow().deliveryState())
                 .isEqualTo(DeliveryState.ABANDONED);
     }
@@ -160,14 +171,14 @@ class OutboxOperationsTest {
         assertThat(Outbox.count(db, DeliveryState.FAILED)).isEqualTo(2);
         int postsBefore = server.totalPosts();
 
-        Preview preview = operations.preview(RequeueFilter.allFailed());
-        RequeueResult result;
+        Preview preview = triage.preview(Action.REQUEUE, failed());
+        Result result;
         try (HttpStateAdapter adapter = Workers.http(server.baseUrl(), 2_000)) {
-            result = operations.requeue(preview, "supervisor.kim", "portal outage on Friday", adapter, null);
+            result = triage(adapter).apply(preview, "supervisor.kim", "portal outage on Friday", true, null);
         }
 
         assertThat(result.reconciled()).isEqualTo(1);
-        assertThat(result.requeued()).isEqualTo(1);
+        assertThat(result.changed()).isEqualTo(1);
         assertThat(result.unconfirmed()).isZero();
         assertThat(server.totalPosts()).as("reconcile only asks, it never POSTs").isEqualTo(postsBefore);
         String stateCase = server.state().caseIds().get(lostReply.claimId());
@@ -191,12 +202,11 @@ class OutboxOperationsTest {
         List<SubmitResult> queued = Outbox.submitted(db, 2);
         fail(queued.get(0).outboxEventId(), "422 invalid_claim: state property id 123 was already paid", System.currentTimeMillis());
 
-        AbandonResult result = operations.abandon(List.of(queued.get(0).outboxEventId(), queued.get(1).outboxEventId()),
+        Result result = abandon(List.of(queued.get(0).outboxEventId(), queued.get(1).outboxEventId()),
                 "j.chen", "claimant sent the wrong property id");
 
-        assertThat(result.abandoned()).isEqualTo(1);
-        assertThat(result.skippedReasons()).containsEntry(queued.get(1).outboxEventId(),
-                "outbox row " + queued.get(1).outboxEventId() + " is pending: only failed rows can be abandoned");
+        assertThat(result.changed()).isEqualTo(1);
+        assertThat(result.notFailed()).containsExactly(java.util.Map.entry(queued.get(1).outboxEventId(), DeliveryState.PENDING));
         assertThat(queries.outboxEvent(queued.get(0).outboxEventId()).orElseThrow().deliveryState())
                 .isEqualTo(DeliveryState.ABANDONED);
         assertThat(queries.claim(queued.get(0).claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
@@ -212,9 +222,9 @@ class OutboxOperationsTest {
                 .submit(queued.get(0).claimId(), "j.chen", null);
         assertThat(again.idempotencyKey()).isNotEqualTo(queued.get(0).idempotencyKey());
 
-        assertThatThrownBy(() -> operations.abandon(List.of(999_999L), "j.chen", "x"))
+        assertThatThrownBy(() -> abandon(List.of(999_999L), "j.chen", "x"))
                 .isInstanceOf(NotFoundException.class).hasMessage("no outbox row with id 999999");
-        assertThatThrownBy(() -> operations.abandon(List.of(queued.get(1).outboxEventId()), "j.chen", " "))
+        assertThatThrownBy(() -> abandon(List.of(queued.get(1).outboxEventId()), "j.chen", " "))
                 .isInstanceOf(ClaimDeskException.class).hasMessage("a reason is required for this action");
     }
 
@@ -226,7 +236,7 @@ class OutboxOperationsTest {
         fail(queued.get(2).outboxEventId(), "422 invalid_claim: holder id HLD-3 not found", 2_000);
         fail(queued.get(3).outboxEventId(), "timeout: no reply within 15000 ms", 5_000);
 
-        List<FailureGroup> groups = queries.failureGroups();
+        List<FailureGroup> groups = triage.groups(OutboxQuery.all());
 
         assertThat(groups).hasSize(2);
         assertThat(groups.get(0)).satisfies(g -> {
@@ -237,12 +247,5 @@ class OutboxOperationsTest {
             assertThat(g.sampleError()).isEqualTo("422 invalid_claim: holder id HLD-2 not found");
         });
         assertThat(groups.get(1).count()).isEqualTo(1);
-    }
-
-    /** Shorthand for extracting ids from previews. */
-    interface OperationsTarget {
-        static long id(OutboxOperations.Target t) {
-            return t.outboxEventId();
-        }
     }
 }

@@ -1,0 +1,42 @@
+package org.claimdesk.store;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.claimdesk.domain.ClaimDeskException;
+
+/** The SQL of a backup: an online copy of a database and the check of a copy. */
+public final class DatabaseCopy {
+    private DatabaseCopy() {
+    }
+
+    /**
+     * Copies {@code database} into {@code file} with {@code VACUUM INTO}: one read transaction, so the console
+     * and the worker go on writing meanwhile. {@code file} must be new or empty.
+     */
+    public static void write(Database database, Path file) {
+        database.read(h -> h.createUpdate("VACUUM INTO :file").bind("file", file.toString()).execute());
+    }
+
+    /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
+    public static int check(Path file) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");
+             Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
+                rs.next();
+                if (!"ok".equals(rs.getString(1))) {
+                    throw new ClaimDeskException("the backup " + file + " failed its integrity check: " + rs.getString(1));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM claim")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new ClaimDeskException("the backup " + file + " cannot be opened: " + e.getMessage(), e);
+        }
+    }
+}

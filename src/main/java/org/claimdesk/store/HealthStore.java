@@ -1,0 +1,56 @@
+package org.claimdesk.store;
+
+import java.time.Instant;
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/** The reads behind {@code doctor}: SQLite's own checks and counts of rows in states that need a look. Reads only. */
+public final class HealthStore {
+
+    /** SQLite's integrity check, at most {@code max} problems; {@code ["ok"]} for a sound file. */
+    public List<String> integrityProblems(Handle handle, int max) {
+        return handle.createQuery("PRAGMA integrity_check(" + Math.max(1, max) + ")").mapTo(String.class).list();
+    }
+
+    public int userVersion(Handle handle) {
+        return Migrations.pragmaInt(handle, "user_version");
+    }
+
+    /** One "table -> parent" line per row whose foreign key names a missing parent. */
+    public List<String> orphans(Handle handle) {
+        return handle.createQuery("SELECT \"table\" || ' -> ' || parent FROM pragma_foreign_key_check")
+                .mapTo(String.class).list();
+    }
+
+    /** Pending rows whose lease expired before {@code now} (a worker stopped mid-delivery). */
+    public int expiredLeases(Handle handle, Instant now) {
+        return handle.createQuery("""
+                SELECT count(*) FROM outbox_event
+                WHERE delivery_state = 'pending' AND lease_owner IS NOT NULL AND lease_expires_at < :now""")
+                .bind("now", now.toEpochMilli()).mapTo(Integer.class).one();
+    }
+
+    /** Pending rows queued before {@code cutoff}. */
+    public int pendingQueuedBefore(Handle handle, Instant cutoff) {
+        return handle.createQuery("""
+                SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND created_at < :cutoff""")
+                .bind("cutoff", cutoff.toEpochMilli()).mapTo(Integer.class).one();
+    }
+
+    /** SUBMITTING claims with no pending or failed outbox row: nothing will ever move them on. */
+    public int submittingWithoutOpenRow(Handle handle) {
+        return handle.createQuery("""
+                SELECT count(*) FROM claim c WHERE c.status = 'SUBMITTING' AND NOT EXISTS (
+                    SELECT 1 FROM outbox_event o WHERE o.aggregate_id = c.claim_id
+                    AND o.delivery_state IN ('pending', 'failed'))""").mapTo(Integer.class).one();
+    }
+
+    /** Claims whose newest outbox row was sent while they are still SUBMITTING or READY_FOR_SUBMISSION. */
+    public int sentButNotSubmitted(Handle handle) {
+        return handle.createQuery("""
+                SELECT count(*) FROM outbox_event o JOIN claim c ON c.claim_id = o.aggregate_id
+                WHERE o.delivery_state = 'sent' AND c.status IN ('SUBMITTING', 'READY_FOR_SUBMISSION')
+                AND NOT EXISTS (SELECT 1 FROM outbox_event o2 WHERE o2.aggregate_id = c.claim_id
+                    AND o2.outbox_event_id > o.outbox_event_id)""").mapTo(Integer.class).one();
+    }
+}

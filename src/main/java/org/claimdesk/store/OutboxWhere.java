@@ -1,0 +1,92 @@
+package org.claimdesk.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.claimdesk.domain.ErrorSignature;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatement;
+
+/**
+ * The one translation of an {@link OutboxQuery} into SQL: the {@code FROM} (the claim joined only when the
+ * jurisdiction is asked for), the {@code WHERE} and their bindings. The outbox row is {@code o}.
+ *
+ * <p>Error text: {@code LIKE '%text%' ESCAPE '!'} with the text's {@code %}, {@code _} and {@code !}
+ * escaped, so it is found as typed, ignoring the case of ASCII letters. Signature: SQLite cannot compute an
+ * {@link ErrorSignature}, so the distinct error texts of the rows matching the other criteria are read
+ * first, and the rows whose text has the signature are kept ({@code null} and blank texts share one).
+ */
+final class OutboxWhere {
+    final String from;
+    final String where;
+    private final Map<String, Object> bindings;
+
+    private OutboxWhere(String from, String where, Map<String, Object> bindings) {
+        this.from = from;
+        this.where = where;
+        this.bindings = bindings;
+    }
+
+    static OutboxWhere of(Handle handle, OutboxQuery query) {
+        List<String> clauses = new ArrayList<>();
+        Map<String, Object> bindings = new LinkedHashMap<>();
+        String from = "outbox_event o";
+        if (query.jurisdiction() != null) {
+            from += " JOIN claim c ON c.claim_id = o.aggregate_id";
+            clauses.add("c.jurisdiction = :jurisdiction");
+            bindings.put("jurisdiction", query.jurisdiction());
+        }
+        if (query.state() != null) {
+            clauses.add("o.delivery_state = :state");
+            bindings.put("state", query.state().dbValue());
+        }
+        if (query.errorText() != null) {
+            clauses.add("o.last_error LIKE :errorText ESCAPE '!'");
+            bindings.put("errorText", Like.contains(query.errorText()));
+        }
+        if (query.changedBefore() != null) {
+            clauses.add("o.updated_at < :changedBefore");
+            bindings.put("changedBefore", query.changedBefore().toEpochMilli());
+        }
+        if (query.claimId() != null) {
+            clauses.add("o.aggregate_id = :claimId");
+            bindings.put("claimId", query.claimId());
+        }
+        if (!query.ids().isEmpty()) {
+            clauses.add("o.outbox_event_id IN (SELECT value FROM json_each(:ids))");
+            bindings.put("ids", Json.write(query.ids()));
+        }
+        OutboxWhere others = new OutboxWhere(from, whereOf(clauses), Map.copyOf(bindings));
+        if (query.signature() == null) {
+            return others;
+        }
+        clauses.add("coalesce(o.last_error, '') IN (SELECT value FROM json_each(:errorsOfSignature))");
+        bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, others, query.signature())));
+        return new OutboxWhere(from, whereOf(clauses), bindings);
+    }
+
+    private static String whereOf(List<String> clauses) {
+        return clauses.isEmpty() ? "" : " WHERE " + String.join(" AND ", clauses);
+    }
+
+    /** The distinct error texts of the rows {@code others} selects whose signature is {@code signature}. */
+    private static List<String> errorsOfSignature(Handle handle, OutboxWhere others, String signature) {
+        Set<String> texts = new LinkedHashSet<>();
+        others.bind(handle.createQuery("SELECT DISTINCT o.last_error FROM " + others.from + others.where))
+                .mapTo(String.class)
+                .forEach(text -> {
+                    if (ErrorSignature.of(text).equals(signature)) {
+                        texts.add(text == null ? "" : text);
+                    }
+                });
+        return List.copyOf(texts);
+    }
+
+    <S extends SqlStatement<S>> S bind(S statement) {
+        bindings.forEach(statement::bind);
+        return statement;
+    }
+}
