@@ -1,34 +1,54 @@
 package org.claimdesk.app;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Types;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
+import org.claimdesk.delivery.Backoff;
+import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.AttemptOutcome;
-import org.claimdesk.store.Json;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PropertyType;
+import org.claimdesk.domain.StatusChange;
 import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.store.BulkLoader;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
-import org.claimdesk.store.SearchIndex;
+import org.claimdesk.store.DeliveryStore;
+import org.claimdesk.store.Json;
 
 /**
  * Synthetic claims that look like a real office's: jurisdictions, holders, NAUPA property types,
  * log-normal amounts (median $100, mean about $1,600), claim types, a realistic status mix, status
  * histories, and SUBMITTING claims whose outbox rows are pending or failed with attempt histories.
- * Tax ids are non-issuable (group 00). The same seed and the same {@code today} give the same data.
+ * Tax ids are non-issuable (group 00). The same seed and the same clock give the same data.
+ *
+ * <p>Everything lies in the past of the clock's now: claims were filed over the past fourteen months
+ * and each moved through its workflow steps after that; a claim whose next step would come after now
+ * stays where it is. Staff steps carry their audit entries as {@link Workflow} writes them; the
+ * delivery worker's step to SUBMITTED_TO_STATE is in the history only, as in the product. Outbox rows
+ * follow the worker's pace with the default {@link WorkerSettings}: delivered rows were sent within
+ * seconds of their submission, pending rows were submitted or re-queued by staff in the last two days
+ * and are due now or within their backoff, failed rows wait for staff.
  */
 public final class DemoData {
     private static final String[] JURISDICTIONS = {"CA", "NY", "TX", "FL", "IL", "WA", "UT", "CO", "KY", "NC", "HI"};
@@ -67,18 +87,50 @@ public final class DemoData {
         {"429 rate_limited: Retry-After 120 s (gave up after %d attempts)", "TRANSIENT", "429"},
     };
 
-    private final Database database;
-    private final LocalDate today;
-    private final Deadlines deadlines;
+    private static final String INTAKE = "intake";
+    private static final String WORKER = "worker-demo";
+    private static final String BUSY = "503 Service Unavailable: state portal busy";
+    private static final String BUSY_DETAIL = "{\"error\":\"unavailable\",\"message\":\"state portal busy\"}";
+    private static final String REQUEUE_REASON = "state portal back after maintenance; sending again";
+    /** How far back pending rows were submitted or re-queued: a worker that runs leaves none older. */
+    private static final Duration RECENT = Duration.ofHours(48);
+    private static final int DAYS_OF_FILINGS = 420;
 
-    public DemoData(Database database, LocalDate today, Deadlines deadlines) {
+    private final Database database;
+    private final Clock clock;
+    private final Deadlines deadlines;
+    private final WorkerSettings pace = WorkerSettings.defaults();
+
+    /** Demo data that ends at the clock's now. */
+    public DemoData(Database database, Clock clock, Deadlines deadlines) {
         this.database = database;
-        this.today = today;
+        this.clock = clock;
         this.deadlines = deadlines;
     }
 
+    /** Demo data as of {@code today} ({@link #asOf}, against the system clock). */
+    public DemoData(Database database, LocalDate today, Deadlines deadlines) {
+        this(database, asOf(today, Clock.systemDefaultZone()), deadlines);
+    }
+
+    /**
+     * The clock demo data "as of {@code day}" ends at: {@code clock} itself when {@code day} is its
+     * today, the last millisecond of {@code day} when it is earlier. A later day is refused: demo data
+     * describes the past.
+     */
+    public static Clock asOf(LocalDate day, Clock clock) {
+        ZoneId zone = clock.getZone();
+        LocalDate today = LocalDate.ofInstant(clock.instant(), zone);
+        if (day.isAfter(today)) {
+            throw new ClaimDeskException("demo data ends today (" + today + "); " + day
+                    + " lies in the future: give today or an earlier day");
+        }
+        return day.equals(today) ? clock
+                : Clock.fixed(day.plusDays(1).atStartOfDay(zone).toInstant().minusMillis(1), zone);
+    }
+
     /** Counts of what {@link #generate} wrote. */
-    public record Summary(int claims, int outboxRows, int attempts, int historyRows, long millis) {
+    public record Summary(int claims, int outboxRows, int attempts, int historyRows, int auditEntries, long millis) {
     }
 
     /**
@@ -92,19 +144,13 @@ public final class DemoData {
         }
         long started = System.nanoTime();
         return database.inTransaction(h -> {
-            int existing = h.createQuery("SELECT count(*) FROM claim").mapTo(Integer.class).one();
+            int existing = new ClaimStore().count(h, ClaimQuery.all());
             if (existing > 0) {
                 throw new ClaimDeskException("the database already holds " + existing
                         + " claims; demo data goes only into an empty database");
             }
-            Summary s = SearchIndex.bulkLoad(h, () -> {
-                try {
-                    return write(h.getConnection(), count, seed, progress);
-                } catch (SQLException e) {
-                    throw new IllegalStateException("cannot write demo data: " + e.getMessage(), e);
-                }
-            });
-            return new Summary(s.claims, s.outboxRows, s.attempts, s.historyRows,
+            Summary s = BulkLoader.load(h, loader -> new Generator(loader, seed).write(count, progress));
+            return new Summary(s.claims, s.outboxRows, s.attempts, s.historyRows, s.auditEntries,
                     (System.nanoTime() - started) / 1_000_000);
         });
     }
@@ -112,189 +158,328 @@ public final class DemoData {
     private static final ClaimStatus[] PATH = {ClaimStatus.IDENTITY_PENDING, ClaimStatus.EVIDENCE_PENDING,
         ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.SUBMITTING, ClaimStatus.SUBMITTED_TO_STATE};
 
-    private Summary write(Connection c, int count, long seed, IntConsumer progress) throws SQLException {
-        SplittableRandom random = new SplittableRandom(seed);
-        int outboxRows = 0;
-        int attempts = 0;
-        int historyRows = 0;
-        long eventId = 0;
-        try (PreparedStatement claim = c.prepareStatement("""
-                INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, holder_id,
-                    property_type, claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on,
-                    decision_due_on, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-             PreparedStatement history = c.prepareStatement("""
-                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                VALUES (?, ?, ?, ?, ?, ?)""");
-             PreparedStatement outbox = c.prepareStatement("""
-                INSERT INTO outbox_event (outbox_event_id, aggregate_id, event_type, payload, delivery_state, attempts,
-                    last_error, idempotency_key, next_attempt_at, created_at, sent_at, state_case_id, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-             PreparedStatement attempt = c.prepareStatement("""
-                INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
-                    http_status, detail, worker_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""")) {
+    /** The holder id a claim names for its holder. */
+    static String holderId(String holderName) {
+        return "HLD-" + (100_000 + Math.abs(holderName.hashCode() % 900_000));
+    }
+
+    /** One delivery attempt as the worker records it. */
+    private record Attempt(Instant started, long durationMs, AttemptOutcome outcome, Integer httpStatus, String detail) {
+        Instant ended() {
+            return started.plusMillis(durationMs);
+        }
+    }
+
+    /**
+     * A claim's submission: its outbox row as it stands now and the attempts made for it.
+     *
+     * @param requeuedBy the staff member who re-queued the failed row, or null
+     */
+    private record Submission(Instant submittedAt, String actor, String key, DeliveryState state, List<Attempt> attempts,
+            int retryCount, String lastError, Instant nextAttemptAt, Instant sentAt, String caseId, Instant updatedAt,
+            String requeuedBy) {
+    }
+
+    /** One run of {@link #generate}: the random draws, the clock's now and what was written. */
+    private final class Generator {
+        private final BulkLoader loader;
+        private final long seed;
+        private final SplittableRandom random;
+        private final Instant now;
+        private final ZoneId zone;
+        private final LocalDate today;
+        /** Staff actions of every claim, written in time order at the end so that audit ids follow time. */
+        private final List<AuditEntry> audit = new ArrayList<>();
+        private int outboxRows;
+        private int attempts;
+        private int historyRows;
+        private long eventId;
+
+        Generator(BulkLoader loader, long seed) {
+            this.loader = loader;
+            this.seed = seed;
+            this.random = new SplittableRandom(seed);
+            this.now = clock.instant();
+            this.zone = clock.getZone();
+            this.today = LocalDate.ofInstant(now, zone);
+        }
+
+        Summary write(int count, IntConsumer progress) {
             int step = Math.max(1, count / 100);
             for (int i = 1; i <= count; i++) {
-                String jurisdiction = pick(random, JURISDICTIONS, JURISDICTION_WEIGHTS);
-                String[] holder = HOLDERS[random.nextInt(HOLDERS.length)];
-                PropertyType propertyType = random.nextInt(5) == 0
-                        ? PropertyType.values()[random.nextInt(PropertyType.values().length)]
-                        : PropertyType.valueOf(holder[1]);
-                ClaimType claimType = claimType(random);
-                String claimant = claimType == ClaimType.BUSINESS ? BUSINESSES[random.nextInt(BUSINESSES.length)]
-                        : FIRST[random.nextInt(FIRST.length)] + " " + LAST[random.nextInt(LAST.length)];
-                if (claimType == ClaimType.HEIR) {
-                    claimant = claimant + " (heir of " + LAST[random.nextInt(LAST.length)] + " estate)";
-                }
-                LocalDate filedOn = today.minusDays(random.nextInt(420));
-                ClaimStatus status = status(random);
-                long amount = amountCents(random);
-                String statePropertyId = Long.toString(1_000_000L + random.nextLong(998_999_999L));
-                String taxId = String.format(Locale.ROOT, "%03d-00-%04d", 1 + random.nextInt(665), 1 + random.nextInt(9999));
-                String claimNumber = String.format(Locale.ROOT, "UPC-%d-%06d", filedOn.getYear(), i);
-                Instant filedAt = filedOn.atTime(9 + random.nextInt(8), random.nextInt(60)).toInstant(ZoneOffset.UTC);
-
-                List<ClaimStatus> path = path(status, random);
-                Instant at = filedAt;
-                ClaimStatus previous = null;
-                LocalDate submittedOn = null;
-                for (ClaimStatus next : path) {
-                    history.setLong(1, i);
-                    history.setString(2, previous == null ? null : previous.name());
-                    history.setString(3, next.name());
-                    history.setString(4, previous == null ? "intake" : ACTORS[random.nextInt(ACTORS.length)]);
-                    history.setString(5, reasonFor(next));
-                    history.setLong(6, at.toEpochMilli());
-                    history.addBatch();
-                    historyRows++;
-                    if (next == ClaimStatus.SUBMITTED_TO_STATE && submittedOn == null) {
-                        submittedOn = LocalDate.ofInstant(at, ZoneOffset.UTC);
-                    }
-                    previous = next;
-                    at = stepForward(at, random);
-                }
-                Instant updatedAt = at;
-                String caseId = submittedOn == null ? null
-                        : jurisdiction + "-" + submittedOn.getYear() + "-" + (100_000 + random.nextInt(900_000));
-                LocalDate dueOn = submittedOn == null ? null : deadlines.dueDate(jurisdiction, submittedOn);
-
-                claim.setLong(1, i);
-                claim.setString(2, claimNumber);
-                claim.setString(3, jurisdiction);
-                claim.setString(4, statePropertyId);
-                claim.setString(5, holder[0]);
-                claim.setString(6, "HLD-" + (100_000 + Math.abs(holder[0].hashCode() % 900_000)));
-                claim.setString(7, propertyType.name());
-                claim.setString(8, claimType.name());
-                claim.setString(9, claimant);
-                claim.setString(10, taxId);
-                claim.setLong(11, amount);
-                claim.setString(12, status.name());
-                claim.setString(13, caseId);
-                claim.setString(14, filedOn.toString());
-                claim.setString(15, dueOn == null ? null : dueOn.toString());
-                claim.setLong(16, path.size() - 1L);
-                claim.setLong(17, filedAt.toEpochMilli());
-                claim.setLong(18, updatedAt.toEpochMilli());
-                claim.addBatch();
-
-                if (path.contains(ClaimStatus.SUBMITTING)) {
-                    eventId++;
-                    String key = String.format(Locale.ROOT, "sub-demo-%d-%08x", seed, i * 2654435761L & 0xffffffffL);
-                    SubmissionPayload payload = new SubmissionPayload(i, key, claimNumber, jurisdiction, statePropertyId,
-                            holder[0], "HLD", propertyType.name(), claimType.name(), claimant,
-                            taxId.substring(taxId.length() - 4), amount, filedOn.toString());
-                    Instant created = submittedOn != null ? submittedOn.atStartOfDay().toInstant(ZoneOffset.UTC) : updatedAt;
-                    outbox.setLong(1, eventId);
-                    outbox.setLong(2, i);
-                    outbox.setString(3, OutboxEvent.SUBMISSION_REQUESTED);
-                    outbox.setString(4, Json.write(payload));
-                    outbox.setLong(7, 0);
-                    outbox.setString(8, key);
-                    outbox.setLong(10, created.toEpochMilli());
-                    int tries;
-                    if (status != ClaimStatus.SUBMITTING) {
-                        tries = 1;
-                        outbox.setString(5, "sent");
-                        outbox.setNull(7, Types.VARCHAR);
-                        outbox.setLong(9, created.toEpochMilli());
-                        outbox.setLong(11, created.toEpochMilli() + 400);
-                        outbox.setString(12, caseId);
-                        addAttempt(attempt, eventId, 1, created, AttemptOutcome.DELIVERED, 201,
-                                "{\"caseId\":\"" + caseId + "\"}", random);
-                    } else if (random.nextInt(100) < 55) {
-                        tries = random.nextInt(3);
-                        outbox.setString(5, "pending");
-                        outbox.setString(7, tries == 0 ? null : "503 Service Unavailable: state portal busy");
-                        outbox.setLong(9, updatedAt.toEpochMilli() + random.nextInt(120_000));
-                        outbox.setNull(11, Types.INTEGER);
-                        outbox.setNull(12, Types.VARCHAR);
-                        for (int n = 1; n <= tries; n++) {
-                            addAttempt(attempt, eventId, n, created.plusSeconds(n * 30L), AttemptOutcome.TRANSIENT, 503,
-                                    "{\"error\":\"unavailable\",\"message\":\"state portal busy\"}", random);
-                        }
-                    } else {
-                        String[] failure = FAILURES[random.nextInt(FAILURES.length)];
-                        boolean permanent = failure[1].equals("PERMANENT");
-                        tries = permanent ? 1 + random.nextInt(3) : 8;
-                        String error = failure[0].contains("holder id")
-                                ? String.format(Locale.ROOT, failure[0], "HLD-" + (100_000 + random.nextInt(900_000)), filedOn.getYear() - 1)
-                                : failure[0].contains("property id")
-                                ? String.format(Locale.ROOT, failure[0], statePropertyId)
-                                : failure[0].contains("$%d")
-                                ? String.format(Locale.ROOT, failure[0], 1000)
-                                : String.format(Locale.ROOT, failure[0], tries);
-                        outbox.setString(5, "failed");
-                        outbox.setString(7, error);
-                        outbox.setLong(9, updatedAt.toEpochMilli());
-                        outbox.setNull(11, Types.INTEGER);
-                        outbox.setNull(12, Types.VARCHAR);
-                        Instant t = created;
-                        for (int n = 1; n <= tries; n++) {
-                            boolean last = n == tries;
-                            AttemptOutcome outcome = last && permanent ? AttemptOutcome.PERMANENT : AttemptOutcome.TRANSIENT;
-                            Integer http = last ? (failure[2].isEmpty() ? null : Integer.valueOf(failure[2])) : Integer.valueOf(503);
-                            addAttempt(attempt, eventId, n, t, outcome, http,
-                                    last ? error : "503 Service Unavailable: state portal busy", random);
-                            t = t.plusSeconds(2L << Math.min(n, 9));
-                        }
-                    }
-                    outbox.setInt(6, tries);
-                    outbox.setLong(13, updatedAt.toEpochMilli());
-                    outbox.addBatch();
-                    outboxRows++;
-                    attempts += tries;
-                }
-                if (i % 2_000 == 0 || i == count) {
-                    claim.executeBatch();
-                    history.executeBatch();
-                    outbox.executeBatch();
-                    attempt.executeBatch();
-                }
+                claim(i);
                 if (i % step == 0 || i == count) {
                     progress.accept(i);
                 }
             }
+            audit.sort(Comparator.comparing(AuditEntry::at));
+            audit.forEach(loader::auditEntry);
+            return new Summary(count, outboxRows, attempts, historyRows, audit.size(), 0);
         }
-        return new Summary(count, outboxRows, attempts, historyRows, 0);
+
+        private void claim(long id) {
+            String jurisdiction = pick(random, JURISDICTIONS, JURISDICTION_WEIGHTS);
+            String[] holder = HOLDERS[random.nextInt(HOLDERS.length)];
+            PropertyType propertyType = random.nextInt(5) == 0
+                    ? PropertyType.values()[random.nextInt(PropertyType.values().length)]
+                    : PropertyType.valueOf(holder[1]);
+            ClaimType claimType = claimType(random);
+            String claimant = claimType == ClaimType.BUSINESS ? BUSINESSES[random.nextInt(BUSINESSES.length)]
+                    : FIRST[random.nextInt(FIRST.length)] + " " + LAST[random.nextInt(LAST.length)];
+            if (claimType == ClaimType.HEIR) {
+                claimant = claimant + " (heir of " + LAST[random.nextInt(LAST.length)] + " estate)";
+            }
+            LocalDate filedOn = today.minusDays(random.nextInt(DAYS_OF_FILINGS));
+            ClaimStatus headedFor = status(random);
+            long amount = amountCents(random);
+            String statePropertyId = Long.toString(1_000_000L + random.nextLong(998_999_999L));
+            String taxId = String.format(Locale.ROOT, "%03d-00-%04d", 1 + random.nextInt(665), 1 + random.nextInt(9999));
+            String claimNumber = String.format(Locale.ROOT, "UPC-%d-%06d", filedOn.getYear(), id);
+            Instant filedAt = earliest(filedOn.atTime(9 + random.nextInt(8), random.nextInt(60)).atZone(zone).toInstant(),
+                    now);
+            Claim filed = new Claim(id, claimNumber, jurisdiction, statePropertyId, holder[0], holderId(holder[0]),
+                    propertyType, claimType, claimant, taxId, amount, ClaimStatus.IDENTITY_PENDING, null, filedOn, null,
+                    0, filedAt, filedAt);
+
+            List<ClaimStatus> plan = path(headedFor, random);
+            List<StatusChange> history = new ArrayList<>();
+            history.add(new StatusChange(id, null, ClaimStatus.IDENTITY_PENDING, INTAKE, null, filedAt));
+            Submission submission = null;
+            Instant at = filedAt;
+            for (int k = 1; k < plan.size(); k++) {
+                ClaimStatus from = plan.get(k - 1);
+                ClaimStatus to = plan.get(k);
+                if (to == ClaimStatus.SUBMITTING) {
+                    submission = submission(filed, at, plan.get(plan.size() - 1) != ClaimStatus.SUBMITTING);
+                    if (submission == null) {
+                        break;
+                    }
+                    at = submission.submittedAt();
+                    history.add(new StatusChange(id, from, to, submission.actor(), null, at));
+                } else if (to == ClaimStatus.SUBMITTED_TO_STATE) {
+                    at = submission.sentAt();
+                    history.add(new StatusChange(id, from, to, DeliveryStore.ACTOR, "state case id " + submission.caseId(),
+                            at));
+                } else {
+                    Instant next = stepForward(at, random);
+                    if (next.isAfter(now)) {
+                        break;
+                    }
+                    at = next;
+                    history.add(new StatusChange(id, from, to, staff(), reasonFor(to), at));
+                }
+            }
+
+            StatusChange last = history.get(history.size() - 1);
+            boolean delivered = submission != null && submission.sentAt() != null;
+            Claim claim = new Claim(id, claimNumber, jurisdiction, statePropertyId, filed.holderName(), filed.holderId(),
+                    propertyType, claimType, claimant, taxId, amount, last.toStatus(),
+                    delivered ? submission.caseId() : null, filedOn,
+                    delivered ? deadlines.dueDate(jurisdiction, LocalDate.ofInstant(submission.sentAt(), zone)) : null,
+                    history.size() - 1L, filedAt, last.at());
+            loader.claim(claim);
+            for (StatusChange change : history) {
+                loader.statusChange(change);
+            }
+            historyRows += history.size();
+            long outboxEventId = submission == null ? 0 : writeSubmission(claim, submission);
+            auditStaffSteps(claim, history, submission, outboxEventId);
+        }
+
+        /** One audit entry per history row a staff member wrote, as {@link Workflow} writes it. */
+        private void auditStaffSteps(Claim claim, List<StatusChange> history, Submission submission,
+                long outboxEventId) {
+            String subject = Long.toString(claim.claimId());
+            for (StatusChange change : history) {
+                if (change.fromStatus() == null || change.actor().equals(DeliveryStore.ACTOR)) {
+                    continue;
+                }
+                Map<String, Object> details = new LinkedHashMap<>();
+                String action;
+                if (change.toStatus() == ClaimStatus.SUBMITTING) {
+                    action = AuditActions.CLAIM_SUBMIT;
+                    details.put("outboxEventId", outboxEventId);
+                    details.put("idempotencyKey", submission.key());
+                } else {
+                    action = AuditActions.CLAIM_ADVANCE;
+                    details.put("from", change.fromStatus().name());
+                    details.put("to", change.toStatus().name());
+                }
+                details.put("claimNumber", claim.claimNumber());
+                audit.add(new AuditEntry(0, change.at(), change.actor(), action, AuditActions.SUBJECT_CLAIM, subject,
+                        change.reason(), Json.write(details)));
+            }
+        }
+
+        /** Writes the claim's outbox row and its attempts; returns the row's id. */
+        private long writeSubmission(Claim claim, Submission s) {
+            eventId++;
+            String payload = Json.write(SubmissionPayload.of(claim, s.key()));
+            loader.outboxRow(new OutboxEvent(eventId, claim.claimId(), OutboxEvent.SUBMISSION_REQUESTED, payload, s.state(),
+                    s.attempts().size(), s.lastError(), s.key(), s.nextAttemptAt(), null, null, s.submittedAt(),
+                    s.sentAt(), s.caseId()), s.retryCount(), s.updatedAt());
+            int no = 0;
+            for (Attempt a : s.attempts()) {
+                loader.attempt(new DeliveryAttempt(0, eventId, ++no, a.started(), a.durationMs(), a.outcome(),
+                        a.httpStatus(), a.detail(), WORKER));
+            }
+            outboxRows++;
+            attempts += no;
+            if (s.requeuedBy() != null) {
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("claimId", claim.claimId());
+                details.put("previousError", s.lastError());
+                audit.add(new AuditEntry(0, s.updatedAt(), s.requeuedBy(), AuditActions.OUTBOX_REQUEUE,
+                        AuditActions.SUBJECT_OUTBOX, Long.toString(eventId), REQUEUE_REASON, Json.write(details)));
+            }
+            return eventId;
+        }
+
+        /**
+         * The submission of a claim that became ready at {@code readyAt}, or null when it would come after
+         * now. A {@code delivered} one was sent within seconds; otherwise the row is pending (submitted or
+         * re-queued recently) or failed.
+         */
+        private Submission submission(Claim claim, Instant readyAt, boolean delivered) {
+            String key = String.format(Locale.ROOT, "sub-demo-%d-%08x", seed, claim.claimId() * 2654435761L & 0xffffffffL);
+            String actor = staff();
+            if (delivered) {
+                Instant submittedAt = stepForward(readyAt, random);
+                Attempt sent = attemptAt(submittedAt.plusMillis(random.nextLong(pace.interval().toMillis())),
+                        AttemptOutcome.DELIVERED, 201, null);
+                if (sent.ended().isAfter(now)) {
+                    return null;
+                }
+                String caseId = claim.jurisdiction() + "-" + LocalDate.ofInstant(sent.ended(), zone).getYear() + "-"
+                        + (100_000 + random.nextInt(900_000));
+                sent = new Attempt(sent.started(), sent.durationMs(), sent.outcome(), sent.httpStatus(),
+                        "{\"caseId\":\"" + caseId + "\"}");
+                return new Submission(submittedAt, actor, key, DeliveryState.SENT, List.of(sent), 0, null, submittedAt,
+                        sent.ended(), caseId, sent.ended(), null);
+            }
+            int r = random.nextInt(100);
+            if (r < 45) {
+                return pending(readyAt, actor, key);
+            }
+            boolean requeued = r < 55;
+            String[] failure = requeued ? FAILURES[3 + random.nextInt(3)] : FAILURES[random.nextInt(FAILURES.length)];
+            boolean permanent = failure[1].equals("PERMANENT");
+            int tries = permanent ? 1 + random.nextInt(3) : pace.maxAttempts();
+            String error = failure[0].contains("holder id")
+                    ? String.format(Locale.ROOT, failure[0], claim.holderId(), claim.filedOn().getYear() - 1)
+                    : failure[0].contains("property id")
+                    ? String.format(Locale.ROOT, failure[0], claim.statePropertyId())
+                    : failure[0].contains("$%d")
+                    ? String.format(Locale.ROOT, failure[0], 1000)
+                    : String.format(Locale.ROOT, failure[0], tries);
+            Integer finalStatus = failure[2].isEmpty() ? null : Integer.valueOf(failure[2]);
+            AttemptOutcome finalOutcome = permanent ? AttemptOutcome.PERMANENT : AttemptOutcome.TRANSIENT;
+            List<Attempt> schedule = failing(Instant.EPOCH, tries, finalOutcome, finalStatus, error);
+            long span = schedule.get(schedule.size() - 1).ended().toEpochMilli();
+            Instant submittedAt = within(stepForward(readyAt, random), readyAt, now.minusMillis(span));
+            if (submittedAt == null) {
+                return null;
+            }
+            List<Attempt> made = shift(schedule, submittedAt);
+            Attempt lastAttempt = made.get(made.size() - 1);
+            if (!requeued) {
+                return new Submission(submittedAt, actor, key, DeliveryState.FAILED, made, tries, error,
+                        lastAttempt.started(), null, null, lastAttempt.ended(), null);
+            }
+            Instant requeuedAt = recent(lastAttempt.ended());
+            return new Submission(submittedAt, actor, key, DeliveryState.PENDING, made, 0, error, requeuedAt, null, null,
+                    requeuedAt, staff());
+        }
+
+        /**
+         * A row submitted in the last two days: none, one or two attempts answered 503, each after the
+         * backoff of the one before, and due now or when its backoff ends.
+         */
+        private Submission pending(Instant readyAt, String actor, String key) {
+            Instant submittedAt = recent(readyAt);
+            int tries = random.nextInt(3);
+            List<Attempt> made = new ArrayList<>();
+            Instant due = submittedAt;
+            for (int n = 1; n <= tries; n++) {
+                Attempt a = attemptAt(n == 1 ? due.plusMillis(random.nextLong(pace.interval().toMillis())) : due,
+                        AttemptOutcome.TRANSIENT, 503, BUSY_DETAIL);
+                if (a.ended().isAfter(now)) {
+                    break;
+                }
+                made.add(a);
+                due = a.ended().plus(backoff(n));
+            }
+            Instant updatedAt = made.isEmpty() ? submittedAt : made.get(made.size() - 1).ended();
+            return new Submission(submittedAt, actor, key, DeliveryState.PENDING, made, made.size(),
+                    made.isEmpty() ? null : BUSY, due, null, null, updatedAt, null);
+        }
+
+        /**
+         * Attempts of a delivery that failed for good, the first picked up at {@code start}: 503 and the
+         * backoff until the last one, which gets the final answer.
+         */
+        private List<Attempt> failing(Instant start, int tries, AttemptOutcome finalOutcome, Integer finalStatus,
+                String error) {
+            List<Attempt> made = new ArrayList<>(tries);
+            Instant at = start.plusMillis(random.nextLong(pace.interval().toMillis()));
+            for (int n = 1; n <= tries; n++) {
+                Attempt a = n < tries ? attemptAt(at, AttemptOutcome.TRANSIENT, 503, BUSY_DETAIL)
+                        : attemptAt(at, finalOutcome, finalStatus, error);
+                made.add(a);
+                at = a.ended().plus(backoff(n));
+            }
+            return made;
+        }
+
+        private Attempt attemptAt(Instant started, AttemptOutcome outcome, Integer httpStatus, String detail) {
+            return new Attempt(started, 80 + random.nextInt(900), outcome, httpStatus, detail);
+        }
+
+        /** The worker's wait after its {@code retry}-th counted failure (503: no Retry-After). */
+        private Duration backoff(int retry) {
+            return Backoff.delay(retry, pace.backoffBase(), pace.backoffCap(), null, random::nextDouble);
+        }
+
+        /** A moment between {@code notBefore} and now, within the last two days when {@code notBefore} allows. */
+        private Instant recent(Instant notBefore) {
+            Instant from = latest(notBefore, now.minus(RECENT));
+            return from.plusMillis(random.nextLong(Duration.between(from, now).toMillis() + 1));
+        }
+
+        /**
+         * {@code wanted} when it is no later than {@code latest}; else a moment between {@code earliest}
+         * and {@code latest}; null when {@code latest} comes before {@code earliest}.
+         */
+        private Instant within(Instant wanted, Instant earliest, Instant latest) {
+            if (!wanted.isAfter(latest)) {
+                return wanted;
+            }
+            if (latest.isBefore(earliest)) {
+                return null;
+            }
+            return earliest.plusMillis(random.nextLong(Duration.between(earliest, latest).toMillis() + 1));
+        }
+
+        private String staff() {
+            return ACTORS[random.nextInt(ACTORS.length)];
+        }
     }
 
-    private static void addAttempt(PreparedStatement attempt, long eventId, int no, Instant started,
-            AttemptOutcome outcome, Integer http, String detail, SplittableRandom random) throws SQLException {
-        attempt.setLong(1, eventId);
-        attempt.setInt(2, no);
-        attempt.setLong(3, started.toEpochMilli());
-        attempt.setLong(4, 80 + random.nextInt(900));
-        attempt.setString(5, outcome.name());
-        if (http == null) {
-            attempt.setNull(6, Types.INTEGER);
-        } else {
-            attempt.setInt(6, http);
+    private static List<Attempt> shift(List<Attempt> schedule, Instant start) {
+        List<Attempt> shifted = new ArrayList<>(schedule.size());
+        for (Attempt a : schedule) {
+            shifted.add(new Attempt(start.plusMillis(a.started().toEpochMilli()), a.durationMs(), a.outcome(),
+                    a.httpStatus(), a.detail()));
         }
-        attempt.setString(7, detail);
-        attempt.setString(8, "worker-demo");
-        attempt.addBatch();
+        return shifted;
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        return a.isBefore(b) ? a : b;
+    }
+
+    private static Instant latest(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     /** The statuses a claim went through to reach {@code status}, first to last. */

@@ -1,9 +1,10 @@
 package org.claimdesk.cli;
 
+import java.time.Clock;
+import java.time.LocalDate;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
-import org.claimdesk.app.Queries;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,15 +17,15 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", paramLabel = "S", description = "Random seed: the same seed gives the same data (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--today", paramLabel = "YYYY-MM-DD", description = "The day the data is relative to (default: today).")
-    java.time.LocalDate today;
+    @Option(names = "--today", paramLabel = "YYYY-MM-DD", description = "The day the data ends on: today (the default, data up to now) or an earlier day (data up to its end).")
+    LocalDate today;
 
     @Override
     public Integer call() {
+        Clock asOf = today != null ? DemoData.asOf(today, clock()) : clock();
         try (Database db = openDatabase()) {
-            java.time.LocalDate anchor = today != null ? today : new Queries(db, clock()).today();
             int[] lastPercent = {-1};
-            DemoData.Summary summary = new DemoData(db, anchor, DeadlineSettings.current()).generate(claims, seed, written -> {
+            DemoData.Summary summary = new DemoData(db, asOf, DeadlineSettings.current()).generate(claims, seed, written -> {
                 int percent = (int) (100L * written / claims);
                 if (percent / 10 != lastPercent[0] / 10) {
                     err().printf("demo: %d%% (%d of %d claims)%n", percent, written, claims);
@@ -32,9 +33,9 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
                     lastPercent[0] = percent;
                 }
             });
-            out().printf("%d claims, %d outbox rows, %d delivery attempts, %d history rows written to %s in %d ms%n",
-                    summary.claims(), summary.outboxRows(), summary.attempts(), summary.historyRows(), db.path(),
-                    summary.millis());
+            out().printf("%d claims, %d outbox rows, %d delivery attempts, %d history rows, %d audit entries written"
+                    + " to %s in %d ms%n", summary.claims(), summary.outboxRows(), summary.attempts(),
+                    summary.historyRows(), summary.auditEntries(), db.path(), summary.millis());
         }
         return 0;
     }
