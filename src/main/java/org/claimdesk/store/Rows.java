@@ -56,7 +56,8 @@ public final class Rows {
             instant(rs, "created_at"),
             instant(rs, "sent_at"),
             rs.getString("state_case_id"),
-            instant(rs, "updated_at"));
+            instant(rs, "updated_at"),
+            nullableLong(rs, "superseded_by"));
 
     public static final RowMapper<DeliveryAttempt> DELIVERY_ATTEMPT = (rs, ctx) -> new DeliveryAttempt(
             rs.getLong("attempt_id"),
@@ -99,6 +100,11 @@ public final class Rows {
 
     static Integer nullableInt(ResultSet rs, String column) throws SQLException {
         int value = rs.getInt(column);
+        return rs.wasNull() ? null : value;
+    }
+
+    static Long nullableLong(ResultSet rs, String column) throws SQLException {
+        long value = rs.getLong(column);
         return rs.wasNull() ? null : value;
     }
 
