@@ -89,7 +89,9 @@ public final class ConsoleWindow {
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
         main = new MainViewModel(services.database(), services.queries(), tasks, services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
-        outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
+        outbox = new OutboxViewModel(services.queries(), services.triage(),
+                new org.claimdesk.app.Resubmission(services.database(), java.time.Clock.systemDefaultZone()), tasks,
+                services.actor());
         worker = new WorkerViewModel(services.worker(), tasks, services.actor());
         audit = new AuditViewModel(services.queries(), tasks);
         toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
