@@ -520,7 +520,7 @@ public final class OutboxViewModel {
         busy.set(true);
         tasks.submit("check outbox row for resubmission", p -> resubmission.check(id), check -> {
             busy.set(false);
-            if (check.state() != DeliveryState.FAILED) {
+            if (check.state() != DeliveryState.FAILED || (check.refusal() != null && !check.diff().isEmpty())) {
                 notice.set(Notice.warning(check.refusal()));
                 return;
             }
