@@ -317,7 +317,7 @@ public final class DemoData {
             String payload = Json.write(SubmissionPayload.of(claim, s.key()));
             loader.outboxRow(new OutboxEvent(eventId, claim.claimId(), OutboxEvent.SUBMISSION_REQUESTED, payload, s.state(),
                     s.attempts().size(), s.lastError(), s.key(), s.nextAttemptAt(), null, null, s.submittedAt(),
-                    s.sentAt(), s.caseId()), s.retryCount(), s.updatedAt());
+                    s.sentAt(), s.caseId(), s.updatedAt()), s.retryCount(), s.updatedAt());
             int no = 0;
             for (Attempt a : s.attempts()) {
                 loader.attempt(new DeliveryAttempt(0, eventId, ++no, a.started(), a.durationMs(), a.outcome(),
