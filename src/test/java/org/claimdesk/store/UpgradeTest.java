@@ -10,7 +10,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -93,7 +95,8 @@ class UpgradeTest {
 
         try (Database db = Database.open(file)) {
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion()).isGreaterThanOrEqualTo(4);
-            assertThat(db.read(h -> new OutboxStore().find(h, 1).orElseThrow()))
+            OutboxEvent kept = db.read(h -> new OutboxStore().find(h, 1).orElseThrow());
+            assertThat(kept)
                     .satisfies(e -> {
                         assertThat(e.deliveryState()).isEqualTo(DeliveryState.FAILED);
                         assertThat(e.lastError()).isEqualTo("422 invalid_claim: holder id not found");
@@ -102,7 +105,8 @@ class UpgradeTest {
                         assertThat(e.updatedAt().toEpochMilli()).isEqualTo(5);
                     });
             assertThat(Sql.scalar(db, "SELECT retry_count FROM outbox_event WHERE outbox_event_id = 1", Integer.class)).isEqualTo(2);
-            assertThat(db.read(h -> new OutboxStore().attempts(h, 1))).hasSize(2);
+            List<DeliveryAttempt> attempts = db.read(h -> new OutboxStore().attempts(h, 1));
+            assertThat(attempts).hasSize(2);
             assertThat(Sql.count(db, "delivery_attempt")).isEqualTo(3);
             List<String> indexes = db.read(h -> h.createQuery(
                     "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox_event' AND sql IS NOT NULL")
@@ -112,11 +116,13 @@ class UpgradeTest {
             assertThat(Sql.scalar(db, "SELECT count(*) FROM pragma_foreign_key_check", Integer.class)).isZero();
             assertThat(Sql.scalar(db, "PRAGMA foreign_keys", Integer.class)).isEqualTo(1);
             // the search index and its triggers on claim survive
-            assertThat(db.read(h -> new ClaimStore().count(h, ClaimQuery.all().withSearch("garcia")))).isEqualTo(1);
+            int found = db.read(h -> new ClaimStore().count(h, ClaimQuery.all().withSearch("garcia")));
+            assertThat(found).isEqualTo(1);
             // the new state, its successor and the rule that ties them
             db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'superseded', superseded_by = 2"
                     + " WHERE outbox_event_id = 1"));
-            assertThat(db.read(h -> new OutboxStore().find(h, 1).orElseThrow().supersededBy())).isEqualTo(2L);
+            Long successor = db.read(h -> new OutboxStore().find(h, 1).orElseThrow().supersededBy());
+            assertThat(successor).isEqualTo(2L);
             assertThatThrownBy(() -> db.useTransaction(h -> h.execute(
                     "UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id = 1")))
                     .hasMessageContaining("CHECK");
