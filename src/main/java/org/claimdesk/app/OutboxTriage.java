@@ -23,6 +23,8 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
+import org.claimdesk.domain.KeyPolicy;
+import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
@@ -38,7 +40,8 @@ import org.jdbi.v3.core.Handle;
  * {@link OutboxQuery} selects, then re-queue them (optionally reconciled with the state first) or abandon them.
  * Every change is audited with actor and reason. An action applies to exactly the rows its preview saw; a row
  * whose state changed since the preview is skipped and counted, never forced. Bulk actions run in
- * transactions of {@link #CHUNK} rows, so other writers are never held up for long.
+ * transactions of {@link #CHUNK} rows, so other writers are never held up for long. A re-queue sends a row
+ * unchanged under its old key; a row whose claim was corrected is resubmitted instead ({@link Resubmission}).
  */
 public final class OutboxTriage {
     /** Rows changed per transaction in bulk actions. */
@@ -71,12 +74,26 @@ public final class OutboxTriage {
      *
      * @param targets the failed rows it would change, as it saw them
      * @param notFailed rows selected that are not failed, with their state: it leaves them alone
+     * @param refusedUnchanged re-queue only: targets the state refused for a permanent reason whose claim has not
+     *     changed since; the {@link KeyPolicy} asks for a confirmation with a reason before sending them again
      */
-    public record Preview(Action action, List<OutboxStamp> targets, Map<Long, DeliveryState> notFailed) {
+    public record Preview(Action action, List<OutboxStamp> targets, Map<Long, DeliveryState> notFailed,
+            List<Long> refusedUnchanged) {
         public Preview {
             Objects.requireNonNull(action, "action");
             targets = List.copyOf(targets);
             notFailed = Collections.unmodifiableMap(new LinkedHashMap<>(notFailed));
+            refusedUnchanged = List.copyOf(refusedUnchanged);
+        }
+
+        public Preview(Action action, List<OutboxStamp> targets, Map<Long, DeliveryState> notFailed) {
+            this(action, targets, notFailed, List.of());
+        }
+
+        /** The confirmation a re-queue of rows refused for good, unchanged, needs; null when none is needed. */
+        public String confirmation() {
+            return refusedUnchanged.isEmpty() ? null : refusedUnchanged.size() + " of them: "
+                    + KeyPolicy.UNCHANGED_REFUSAL_WARNING;
         }
 
         public int eligible() {
@@ -93,7 +110,8 @@ public final class OutboxTriage {
 
         public String describe() {
             return eligible() + " will be " + action.past() + (skipped() == 0 ? ""
-                    : ", " + skipped() + " skipped because they are not failed (pending, sent or abandoned)");
+                    : ", " + skipped() + " skipped because they are not failed (pending, sent, abandoned or superseded)")
+                    + (confirmation() == null ? "" : "; " + confirmation());
         }
     }
 
@@ -166,8 +184,33 @@ public final class OutboxTriage {
                     notFailed.put(row.outboxEventId(), row.state());
                 }
             }
-            return new Preview(action, targets, notFailed);
+            return new Preview(action, targets, notFailed,
+                    action == Action.REQUEUE ? refusedUnchanged(h, targets) : List.of());
         });
+    }
+
+    /**
+     * The targets whose last attempt the state refused for a permanent reason and whose claim's payload is the
+     * same as the row's ({@link KeyPolicy#decide}), read {@link #CHUNK} rows at a time.
+     */
+    private List<Long> refusedUnchanged(Handle h, List<OutboxStamp> targets) {
+        List<Long> found = new ArrayList<>();
+        List<Long> ids = targets.stream().map(OutboxStamp::outboxEventId).toList();
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            Map<Long, AttemptOutcome> last = outbox.lastOutcomes(h, chunk);
+            List<Long> permanent = chunk.stream().filter(id -> last.get(id) == AttemptOutcome.PERMANENT).toList();
+            List<OutboxEvent> rows = outbox.findAll(h, permanent);
+            Map<Long, Claim> byId = claims.findAll(h, rows.stream().map(OutboxEvent::aggregateId).toList());
+            for (OutboxEvent row : rows) {
+                Claim claim = byId.get(row.aggregateId());
+                if (claim != null && KeyPolicy.decide(!Resubmission.diff(row, claim).isEmpty(), AttemptOutcome.PERMANENT)
+                        == KeyPolicy.Decision.REQUEUE_NEEDS_CONFIRMATION) {
+                    found.add(row.outboxEventId());
+                }
+            }
+        }
+        return found;
     }
 
     /**

@@ -18,11 +18,12 @@ public record OutboxView(
         String stateCaseId,
         String leaseOwner,
         Instant leaseExpiresAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        Long supersededBy) {
 
     public static OutboxView of(OutboxEvent e) {
         return new OutboxView(e.outboxEventId(), e.aggregateId(), e.eventType(), e.deliveryState().dbValue(),
                 e.attempts(), e.lastError(), e.idempotencyKey(), e.nextAttemptAt(), e.createdAt(), e.sentAt(),
-                e.stateCaseId(), e.leaseOwner(), e.leaseExpiresAt(), e.updatedAt());
+                e.stateCaseId(), e.leaseOwner(), e.leaseExpiresAt(), e.updatedAt(), e.supersededBy());
     }
 }

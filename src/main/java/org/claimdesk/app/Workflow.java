@@ -6,7 +6,6 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.store.Json;
@@ -14,6 +13,7 @@ import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.SubmissionPayload;
@@ -105,7 +105,7 @@ public final class Workflow {
     public SubmitResult submit(long claimId, String actor, String idempotencyKey) {
         String who = Inputs.actor(actor);
         String givenKey = Inputs.key(idempotencyKey);
-        String key = givenKey != null ? givenKey : "sub-" + UUID.randomUUID();
+        String key = givenKey != null ? givenKey : KeyPolicy.newKey();
         return database.inTransaction(h -> {
             Optional<OutboxEvent> existing = outbox.findByKey(h, key);
             if (existing.isPresent()) {

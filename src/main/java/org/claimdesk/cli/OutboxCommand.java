@@ -9,6 +9,7 @@ import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.OutboxView;
 import org.claimdesk.app.Queries;
+import org.claimdesk.app.Resubmission;
 import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.DeliveryAttempt;
@@ -24,13 +25,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "outbox", description = "Outbox rows: the submissions on their way to the state.",
-        subcommands = {OutboxCommand.ListOutbox.class, OutboxCommand.Requeue.class, OutboxCommand.Abandon.class,
+        subcommands = {OutboxCommand.ListOutbox.class, OutboxCommand.Requeue.class, OutboxCommand.Resubmit.class,
+            OutboxCommand.Abandon.class,
             OutboxCommand.Attempts.class, OutboxCommand.Failures.class})
 final class OutboxCommand {
 
     @Command(name = "list", description = "Outbox rows, oldest first; every match unless --limit.")
     static final class ListOutbox extends CliSupport implements Callable<Integer> {
-        @Option(names = "--state", paramLabel = "STATE", description = "pending, sent, failed or abandoned.")
+        @Option(names = "--state", paramLabel = "STATE", description = "pending, sent, failed, abandoned or superseded.")
         String state;
 
         @Mixin
@@ -121,6 +123,10 @@ final class OutboxCommand {
                 if (preview.eligible() == 0) {
                     throw new ClaimDeskException("no failed row matches: nothing was re-queued");
                 }
+                if (preview.confirmation() != null) {
+                    // the required --reason is the confirmation the key policy asks for
+                    err().printf("warning: %s (confirmed by --reason)%n", preview.confirmation());
+                }
                 if (adapter != null && !json) {
                     out().printf("reconciling with the %s%n", StateOptions.describe(adapter));
                 }
@@ -145,6 +151,48 @@ final class OutboxCommand {
                             result.changed(), result.reconciled(), result.changedSinceIds().size(),
                             result.unconfirmed() == 0 ? "" : "; " + result.unconfirmed()
                                     + " re-queued without an answer from the state (resending under the same key is safe)");
+                }
+            }
+            return ClaimDeskCommand.EXIT_OK;
+        }
+    }
+
+    @Command(name = "resubmit", description = {
+        "Send a failed row's corrected claim as a new submission under a new idempotency key.",
+        "The row becomes superseded (its attempts kept) by a new pending row; the claim stays SUBMITTING.",
+        "Refused when the row is not failed, was already resubmitted, or its claim has not changed since the refusal."})
+    static final class Resubmit extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ROW_ID", description = "The failed outbox row.")
+        long id;
+
+        @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
+        String actor;
+
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (kept in the audit trail).")
+        String reason;
+
+        @Option(names = "--json", description = "Print the result as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Resubmission.Result r = new Resubmission(db, clock()).resubmit(id, actor, reason);
+                if (json) {
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("oldOutboxEventId", r.oldOutboxEventId());
+                    out.put("newOutboxEventId", r.newOutboxEventId());
+                    out.put("claimId", r.claimId());
+                    out.put("claimNumber", r.claimNumber());
+                    out.put("oldIdempotencyKey", r.oldKey());
+                    out.put("newIdempotencyKey", r.newKey());
+                    out.put("refusedWith", r.refusedWith());
+                    out.put("changes", r.diff().changes());
+                    printJson(out);
+                } else {
+                    out().printf("outbox row %d superseded by row %d (claim %s), new key %s%n", r.oldOutboxEventId(),
+                            r.newOutboxEventId(), r.claimNumber(), r.newKey());
+                    r.diff().changes().forEach(c -> out().printf("  %s%n", c));
                 }
             }
             return ClaimDeskCommand.EXIT_OK;
@@ -262,7 +310,7 @@ final class OutboxCommand {
             return DeliveryState.fromDb(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown delivery state '" + text
-                    + "'; expected pending, sent, failed or abandoned");
+                    + "'; expected pending, sent, failed, abandoned or superseded");
         }
     }
 }

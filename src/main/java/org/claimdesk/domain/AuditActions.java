@@ -16,6 +16,7 @@ public final class AuditActions {
     public static final String OUTBOX_REQUEUE = "outbox.requeue";
     public static final String OUTBOX_ABANDON = "outbox.abandon";
     public static final String OUTBOX_RECONCILE = "outbox.reconcile";
+    public static final String OUTBOX_RESUBMIT = "outbox.resubmit";
     public static final String SETTINGS_CHANGE = "settings.change";
     public static final String WORKER_PAUSE = "worker.pause";
     public static final String WORKER_RESUME = "worker.resume";

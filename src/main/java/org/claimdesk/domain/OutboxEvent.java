@@ -7,6 +7,7 @@ import java.time.Instant;
  *
  * @param updatedAt when the row last changed (queued, taken by the worker, tried, failed, sent, re-queued or
  *     abandoned): the age the Outbox filters on
+ * @param supersededBy the row that resubmitted this one's claim with corrected data, when {@code superseded}
  */
 public record OutboxEvent(
         long outboxEventId,
@@ -23,7 +24,17 @@ public record OutboxEvent(
         Instant createdAt,
         Instant sentAt,
         String stateCaseId,
-        Instant updatedAt) {
+        Instant updatedAt,
+        Long supersededBy) {
+
+    /** A row that no later row supersedes. */
+    public OutboxEvent(long outboxEventId, long aggregateId, String eventType, String payload,
+            DeliveryState deliveryState, int attempts, String lastError, String idempotencyKey, Instant nextAttemptAt,
+            String leaseOwner, Instant leaseExpiresAt, Instant createdAt, Instant sentAt, String stateCaseId,
+            Instant updatedAt) {
+        this(outboxEventId, aggregateId, eventType, payload, deliveryState, attempts, lastError, idempotencyKey,
+                nextAttemptAt, leaseOwner, leaseExpiresAt, createdAt, sentAt, stateCaseId, updatedAt, null);
+    }
 
     public static final String SUBMISSION_REQUESTED = "state_claim_submission_requested";
 }

@@ -183,6 +183,36 @@ public final class ClaimStore {
                 .bind("id", claimId).map(Rows.STATUS_CHANGE).findOne();
     }
 
+    /**
+     * Records in the claim's history an event that keeps its status (e.g. a resubmission while SUBMITTING): a row
+     * from and to the current status with {@code reason}, and the claim's version moved on, so that a writer who
+     * read the claim before this sees a conflict. A claim changed by someone else since it was read is a {@link
+     * ConflictException}.
+     */
+    public void note(Handle handle, Claim claim, String actor, String reason, Instant now) {
+        int changed = handle.createUpdate("""
+                UPDATE claim SET version = version + 1, updated_at = :now
+                WHERE claim_id = :id AND version = :version
+                """)
+                .bind("now", now.toEpochMilli())
+                .bind("id", claim.claimId())
+                .bind("version", claim.version())
+                .execute();
+        if (changed != 1) {
+            throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else; reload it and try again");
+        }
+        handle.createUpdate("""
+                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
+                VALUES (:id, :status, :status, :actor, :reason, :at)
+                """)
+                .bind("id", claim.claimId())
+                .bind("status", claim.status().name())
+                .bind("actor", actor)
+                .bind("reason", reason)
+                .bind("at", now.toEpochMilli())
+                .execute();
+    }
+
     public List<StatusChange> history(Handle handle, long claimId) {
         return handle.createQuery("SELECT * FROM claim_status_history WHERE claim_id = :id ORDER BY history_id")
                 .bind("id", claimId).map(Rows.STATUS_CHANGE).list();

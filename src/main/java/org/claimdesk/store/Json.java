@@ -1,10 +1,13 @@
 package org.claimdesk.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** The one Jackson configuration ClaimDesk uses for outbox payloads, reports and CLI output. */
 public final class Json {
@@ -26,6 +29,16 @@ public final class Json {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON for " + value.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** A JSON object as a map, its fields in order; an empty map when the text is not a JSON object. */
+    public static Map<String, Object> readObject(String json) {
+        try {
+            Map<String, Object> read = MAPPER.readValue(json, new TypeReference<LinkedHashMap<String, Object>>() { });
+            return read == null ? Map.of() : read;
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return Map.of();
         }
     }
 

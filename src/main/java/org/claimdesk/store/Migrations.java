@@ -18,7 +18,7 @@ public final class Migrations {
     public static final int APPLICATION_ID = 0x436C6D44;
 
     private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql",
-            "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql");
+            "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql");
 
     private Migrations() {
     }
@@ -49,15 +49,32 @@ public final class Migrations {
         });
     }
 
+    /**
+     * Runs one script with its version bump in one transaction. Foreign keys are off while it runs (SQLite
+     * allows that switch only outside a transaction), so a script may rebuild a table others refer to; every
+     * reference is checked before the transaction commits, and a dangling one rolls the migration back.
+     */
     private static void apply(Handle handle, int version) {
         String script = load(SCRIPTS.get(version - 1));
-        handle.useTransaction(tx -> {
-            for (String statement : SqlScript.statements(script)) {
-                tx.execute(statement);
-            }
-            tx.execute("PRAGMA user_version = " + version);
-            tx.execute("PRAGMA application_id = " + APPLICATION_ID);
-        });
+        handle.execute("PRAGMA foreign_keys = OFF");
+        try {
+            handle.useTransaction(tx -> {
+                for (String statement : SqlScript.statements(script)) {
+                    tx.execute(statement);
+                }
+                List<String> dangling = tx.createQuery("SELECT \"table\" || ' row ' || rowid FROM pragma_foreign_key_check")
+                        .mapTo(String.class).list();
+                if (!dangling.isEmpty()) {
+                    throw new DatabaseException("migration " + SCRIPTS.get(version - 1) + " would leave references to"
+                            + " missing rows (" + String.join(", ", dangling.subList(0, Math.min(5, dangling.size())))
+                            + "); the database was not modified");
+                }
+                tx.execute("PRAGMA user_version = " + version);
+                tx.execute("PRAGMA application_id = " + APPLICATION_ID);
+            });
+        } finally {
+            handle.execute("PRAGMA foreign_keys = ON");
+        }
     }
 
     static int pragmaInt(Handle handle, String pragma) {

@@ -185,6 +185,37 @@ public final class OutboxStore {
                 .execute() == 1;
     }
 
+    /**
+     * Marks a failed row {@code superseded} by {@code newRowId}, the row that resubmits its claim with corrected
+     * data. Only if it is still as {@code seen}; returns whether it was.
+     */
+    public boolean supersede(Handle handle, OutboxStamp seen, long newRowId, Instant now) {
+        return handle.createUpdate("""
+                UPDATE outbox_event SET delivery_state = 'superseded', superseded_by = :newId,
+                    lease_owner = NULL, lease_expires_at = NULL, updated_at = :now
+                WHERE outbox_event_id = :id AND delivery_state = 'failed' AND updated_at = :seen""")
+                .bind("newId", newRowId).bind("now", now.toEpochMilli()).bind("id", seen.outboxEventId())
+                .bind("seen", seen.updatedAt())
+                .execute() == 1;
+    }
+
+    /** How each row's last attempt ended, for the rows among {@code outboxEventIds} that were tried. */
+    public Map<Long, AttemptOutcome> lastOutcomes(Handle handle, List<Long> outboxEventIds) {
+        Map<Long, AttemptOutcome> outcomes = new HashMap<>();
+        if (outboxEventIds.isEmpty()) {
+            return outcomes;
+        }
+        handle.createQuery("""
+                SELECT a.outbox_event_id, a.outcome FROM delivery_attempt a
+                WHERE a.outbox_event_id IN (SELECT value FROM json_each(:ids))
+                  AND a.attempt_id = (SELECT max(b.attempt_id) FROM delivery_attempt b
+                                      WHERE b.outbox_event_id = a.outbox_event_id)""")
+                .bind("ids", Json.write(outboxEventIds))
+                .map((rs, ctx) -> Map.entry(rs.getLong(1), AttemptOutcome.valueOf(rs.getString(2))))
+                .forEach(e -> outcomes.put(e.getKey(), e.getValue()));
+        return outcomes;
+    }
+
     /** Pending rows a worker could lease at {@code now}: due, and not leased or their lease expired. */
     public long countLeasable(Handle handle, Instant now) {
         return handle.createQuery("""

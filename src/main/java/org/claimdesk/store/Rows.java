@@ -61,7 +61,8 @@ public final class Rows {
             instant(rs, "created_at"),
             instant(rs, "sent_at"),
             rs.getString("state_case_id"),
-            instant(rs, "updated_at"));
+            instant(rs, "updated_at"),
+            nullableLong(rs, "superseded_by"));
 
     public static final RowMapper<DeliveryAttempt> DELIVERY_ATTEMPT = (rs, ctx) -> new DeliveryAttempt(
             rs.getLong("attempt_id"),

@@ -11,6 +11,7 @@ import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Operators;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
+import org.claimdesk.app.Resubmission;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.delivery.DeliveryWorker;
 import org.claimdesk.delivery.HttpStateAdapter;
@@ -96,6 +97,11 @@ public record ConsoleServices(
     /** The open database's file. */
     public Path databaseFile() {
         return database.path();
+    }
+
+    /** Resubmitting corrected claims and re-queueing unchanged ones, on this database. */
+    public Resubmission resubmission() {
+        return new Resubmission(database, Clock.systemDefaultZone());
     }
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */

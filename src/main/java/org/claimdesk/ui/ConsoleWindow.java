@@ -97,7 +97,8 @@ public final class ConsoleWindow {
                 settings.startWorker, tasks,
                 services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
-        outbox = new OutboxViewModel(services.queries(), services.triage(), tasks, services.actor());
+        outbox = new OutboxViewModel(services.queries(), services.triage(), services.resubmission(), tasks,
+                services.actor());
         worker = new WorkerViewModel(services.worker(), tasks, services.actor(), settings.startWorker,
                 on -> settingsStore.update(kept -> kept.startWorker = on));
         worker.startWithConsoleProperty().addListener((obs, old, on) -> settings.startWorker = on);

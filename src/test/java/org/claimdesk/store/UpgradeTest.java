@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,8 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -67,6 +70,75 @@ class UpgradeTest {
         }
         try (Database again = Database.open(file)) {
             assertThat(again.schemaVersion()).isEqualTo(Migrations.latestVersion());
+        }
+    }
+
+    @Test
+    void aVersionThreeDatabaseGainsTheSupersededStateAndKeepsRowsAttemptsIndexesAndSearch() throws Exception {
+        Path file = dir.resolve("v3.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            for (String name : List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql")) {
+                try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+                    for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                        s.execute(statement);
+                    }
+                }
+            }
+            s.execute("PRAGMA user_version = 3");
+            s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+            s.execute("""
+                    INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, property_type,
+                        claim_type, claimant_name, tax_id, amount_cents, status, filed_on, created_at, updated_at)
+                    VALUES (1, 'UPC-2025-000001', 'CA', '1234567', 'Holder', 'AC01', 'OWNER', 'Maria Garcia',
+                        '123-00-4567', 1000, 'SUBMITTING', '2025-06-01', 0, 0)""");
+            s.execute("""
+                    INSERT INTO outbox_event (outbox_event_id, aggregate_id, event_type, payload, delivery_state, attempts,
+                        last_error, idempotency_key, next_attempt_at, created_at, updated_at, retry_count)
+                    VALUES (1, 1, 'state_claim_submission_requested', '{"holderId":"HLD"}', 'failed', 2,
+                        '422 invalid_claim: holder id not found', 'sub-old-1', 0, 0, 5, 2),
+                           (2, 1, 'state_claim_submission_requested', '{}', 'sent', 1, NULL, 'sub-old-2', 0, 0, 6, 0)""");
+            s.execute("""
+                    INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status, detail)
+                    VALUES (1, 1, 1, 10, 'TRANSIENT', 503, 'busy'), (1, 2, 2, 10, 'PERMANENT', 422, 'holder id not found'),
+                           (2, 1, 3, 10, 'DELIVERED', 201, 'case')""");
+        }
+
+        try (Database db = Database.open(file)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion()).isGreaterThanOrEqualTo(4);
+            OutboxEvent kept = db.read(h -> new OutboxStore().find(h, 1).orElseThrow());
+            assertThat(kept)
+                    .satisfies(e -> {
+                        assertThat(e.deliveryState()).isEqualTo(DeliveryState.FAILED);
+                        assertThat(e.lastError()).isEqualTo("422 invalid_claim: holder id not found");
+                        assertThat(e.payload()).isEqualTo("{\"holderId\":\"HLD\"}");
+                        assertThat(e.supersededBy()).isNull();
+                        assertThat(e.updatedAt().toEpochMilli()).isEqualTo(5);
+                    });
+            assertThat(Sql.scalar(db, "SELECT retry_count FROM outbox_event WHERE outbox_event_id = 1", Integer.class)).isEqualTo(2);
+            List<DeliveryAttempt> attempts = db.read(h -> new OutboxStore().attempts(h, 1));
+            assertThat(attempts).hasSize(2);
+            assertThat(Sql.count(db, "delivery_attempt")).isEqualTo(3);
+            List<String> indexes = db.read(h -> h.createQuery(
+                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'outbox_event' AND sql IS NOT NULL")
+                    .mapTo(String.class).list());
+            assertThat(indexes).contains("outbox_due_idx", "outbox_aggregate_idx", "outbox_superseded_by_idx");
+            assertThat(Sql.scalar(db, "SELECT count(*) FROM sqlite_master WHERE name = 'outbox_event_v4'", Integer.class)).isZero();
+            assertThat(Sql.scalar(db, "SELECT count(*) FROM pragma_foreign_key_check", Integer.class)).isZero();
+            assertThat(Sql.scalar(db, "PRAGMA foreign_keys", Integer.class)).isEqualTo(1);
+            // the search index and its triggers on claim survive
+            int found = db.read(h -> new ClaimStore().count(h, ClaimQuery.all().withSearch("garcia")));
+            assertThat(found).isEqualTo(1);
+            // the new state, its successor and the rule that ties them
+            db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'superseded', superseded_by = 2"
+                    + " WHERE outbox_event_id = 1"));
+            Long successor = db.read(h -> new OutboxStore().find(h, 1).orElseThrow().supersededBy());
+            assertThat(successor).isEqualTo(2L);
+            assertThatThrownBy(() -> db.useTransaction(h -> h.execute(
+                    "UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id = 1")))
+                    .hasMessageContaining("CHECK");
+            assertThatThrownBy(() -> db.useTransaction(h -> h.execute(
+                    "UPDATE outbox_event SET superseded_by = 99 WHERE outbox_event_id = 1")))
+                    .hasMessageContaining("FOREIGN KEY");
         }
     }
 }

@@ -29,6 +29,7 @@ class ExportsPersonalDataTest {
 
             OutboxViewModel outbox = new OutboxViewModel(queries,
                     new org.claimdesk.app.OutboxTriage(db, java.time.Clock.systemUTC(), org.claimdesk.domain.Deadlines.statutory(), null),
+                    new org.claimdesk.app.Resubmission(db, java.time.Clock.systemUTC()),
                     new DirectTaskRunner(), "j.chen");
             outbox.load();
             Path outboxCsv = dir.resolve("outbox.csv");

@@ -33,6 +33,7 @@ import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Notice;
@@ -428,7 +429,7 @@ public final class ClaimsViewModel {
         }
         busy.set(true);
         if (action.submit()) {
-            tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, "sub-" + UUID.randomUUID()),
+            tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, KeyPolicy.newKey()),
                     (SubmitResult r) -> {
                         busy.set(false);
                         notice.set(Notice.success("Claim " + r.claimNumber() + " queued for the state (outbox row "

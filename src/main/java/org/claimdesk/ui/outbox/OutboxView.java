@@ -33,9 +33,11 @@ import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
 import javafx.util.StringConverter;
 import org.claimdesk.app.OutboxTriage;
+import org.claimdesk.app.Resubmission;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
@@ -55,6 +57,7 @@ public final class OutboxView {
     @FXML private Button outboxExportButton;
     @FXML private ChoiceBox<OutboxViewModel.Scope> bulkScope;
     @FXML private Button requeueButton;
+    @FXML private Button resubmitButton;
     @FXML private Button abandonButton;
     @FXML private ProgressBar bulkProgress;
     @FXML private Label bulkProgressLabel;
@@ -390,6 +393,65 @@ public final class OutboxView {
                 javafx.application.Platform.runLater(() -> confirm(plan));
             }
         });
+        bindResubmit();
+    }
+
+    private void bindResubmit() {
+        resubmitButton.setOnAction(e -> model.prepareResubmit());
+        resubmitButton.disableProperty().bind(model.busyProperty());
+        model.resubmitCheckProperty().addListener((obs, old, check) -> {
+            if (check != null) {
+                javafx.application.Platform.runLater(() -> askResubmit(check));
+            }
+        });
+        outboxTable.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == javafx.scene.input.KeyCode.ENTER && e.isShortcutDown()) {
+                selectNextFailed();
+                e.consume();
+            }
+        });
+    }
+
+    /** Ctrl+Enter: the next failed row of the group (after the one just resubmitted, or the one selected). */
+    void selectNextFailed() {
+        Resubmission.Result last = model.lastResubmitProperty().get();
+        OutboxRow selected = outboxTable.getSelectionModel().getSelectedItem();
+        long after = last != null ? last.oldOutboxEventId() : selected == null ? -1 : selected.id();
+        model.nextFailedRow(after).ifPresent(row -> {
+            outboxTable.getSelectionModel().clearSelection();
+            outboxTable.getSelectionModel().select(row);
+            outboxTable.scrollTo(row);
+        });
+    }
+
+    private void askResubmit(Resubmission.Check check) {
+        if (model.resubmitCheckProperty().get() != check) {
+            return;
+        }
+        ResubmitDialogView content = ResubmitDialogView.load();
+        content.show(check);
+        Dialog<ButtonType> dialog = new Dialog<>();
+        dialog.initOwner(outboxTable.getScene().getWindow());
+        dialog.setTitle("Resubmit outbox row " + check.outboxEventId());
+        dialog.getDialogPane().setContent(content.root());
+        boolean changed = check.decision() == KeyPolicy.Decision.RESUBMIT;
+        ButtonType ok = changed ? new ButtonType("Resubmit under a new key", ButtonBar.ButtonData.OK_DONE)
+                : new ButtonType("Re-queue unchanged…", ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+        dialog.getDialogPane().lookupButton(ok).setId("dialogOkButton");
+        if (changed) {
+            dialog.getDialogPane().lookupButton(ok).disableProperty()
+                    .bind(content.reasonField().textProperty().map(String::isBlank));
+            javafx.application.Platform.runLater(content.reasonField()::requestFocus);
+        }
+        boolean confirmed = dialog.showAndWait().filter(b -> b == ok).isPresent();
+        if (!confirmed) {
+            model.cancelResubmit();
+        } else if (changed) {
+            model.resubmit(check, content.reasonField().getText().strip());
+        } else {
+            model.requeueInstead(check);
+        }
     }
 
     private void confirm(OutboxViewModel.Plan plan) {

@@ -20,6 +20,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
+import org.claimdesk.app.Resubmission;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
@@ -97,6 +98,7 @@ public final class OutboxViewModel {
 
     private final Queries queries;
     private final OutboxTriage triage;
+    private final Resubmission resubmission;
     private final TaskRunner tasks;
     private final String actor;
 
@@ -114,6 +116,8 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<List<OutboxRow>> selection = new ReadOnlyObjectWrapper<>(List.of());
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Plan> plan = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Resubmission.Check> resubmitCheck = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Resubmission.Result> lastResubmit = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<OutboxTriage.Result> lastResult = new ReadOnlyObjectWrapper<>();
@@ -129,9 +133,11 @@ public final class OutboxViewModel {
     private Instant ageFrom = Instant.now();
     private Age ageFromFor;
 
-    public OutboxViewModel(Queries queries, OutboxTriage triage, TaskRunner tasks, String actor) {
+    public OutboxViewModel(Queries queries, OutboxTriage triage, Resubmission resubmission, TaskRunner tasks,
+            String actor) {
         this.queries = queries;
         this.triage = triage;
+        this.resubmission = resubmission;
         this.tasks = tasks;
         this.actor = actor;
     }
@@ -189,6 +195,16 @@ public final class OutboxViewModel {
     /** A previewed bulk action awaiting confirmation; the view asks for the reason when it appears. */
     public ReadOnlyObjectProperty<Plan> planProperty() {
         return plan.getReadOnlyProperty();
+    }
+
+    /** A failed row checked for resubmission, its diff against the refused payload; the view asks when it appears. */
+    public ReadOnlyObjectProperty<Resubmission.Check> resubmitCheckProperty() {
+        return resubmitCheck.getReadOnlyProperty();
+    }
+
+    /** The last resubmission done from this page. */
+    public ReadOnlyObjectProperty<Resubmission.Result> lastResubmitProperty() {
+        return lastResubmit.getReadOnlyProperty();
     }
 
     public ReadOnlyBooleanProperty busyProperty() {
@@ -489,6 +505,79 @@ public final class OutboxViewModel {
                     + " resending is safe: same idempotency key)");
         }
         return s.toString();
+    }
+
+    // ---- fix and resubmit ---------------------------------------------------------------------------
+
+    /** Checks the first selected row for resubmission off the FX thread; sets {@link #resubmitCheckProperty()}. */
+    public void prepareResubmit() {
+        List<OutboxRow> selected = selection.get();
+        if (selected.isEmpty()) {
+            notice.set(Notice.warning("Select a failed row first"));
+            return;
+        }
+        long id = selected.get(0).id();
+        busy.set(true);
+        tasks.submit("check outbox row for resubmission", p -> resubmission.check(id), check -> {
+            busy.set(false);
+            if (check.state() != DeliveryState.FAILED || (check.refusal() != null && !check.diff().isEmpty())) {
+                notice.set(Notice.warning(check.refusal()));
+                return;
+            }
+            resubmitCheck.set(check);
+        }, e -> {
+            busy.set(false);
+            notice.set(Notice.error("check the row for resubmission", e));
+        });
+    }
+
+    public void cancelResubmit() {
+        resubmitCheck.set(null);
+    }
+
+    /** Resubmits the checked row with its reason; refused when the row or its claim changed since the check. */
+    public void resubmit(Resubmission.Check seen, String reason) {
+        resubmitCheck.set(null);
+        if (reason == null || reason.isBlank()) {
+            notice.set(Notice.warning("Resubmit needs a reason; nothing was changed"));
+            return;
+        }
+        busy.set(true);
+        tasks.submit("resubmit outbox row", p -> resubmission.resubmit(seen, actor, reason), r -> {
+            busy.set(false);
+            lastResubmit.set(r);
+            notice.set(Notice.success("Row " + r.oldOutboxEventId() + " superseded by row " + r.newOutboxEventId()
+                    + " (claim " + r.claimNumber() + ", new key " + r.newKey() + "; changed: "
+                    + r.diff().describeFields() + "). Ctrl+Enter: next failed row"));
+            refresh();
+        }, e -> {
+            busy.set(false);
+            notice.set(Notice.error("resubmit the row", e));
+            refresh();
+        });
+    }
+
+    /** The unchanged row offered for re-queue instead: the re-queue preview, with the key policy's warning. */
+    public void requeueInstead(Resubmission.Check check) {
+        resubmitCheck.set(null);
+        busy.set(true);
+        tasks.submit("preview re-queue", p -> new Plan(Scope.SELECTION,
+                triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(check.outboxEventId())))), p -> {
+                    busy.set(false);
+                    plan.set(p);
+                }, e -> {
+                    busy.set(false);
+                    notice.set(Notice.error("preview re-queue", e));
+                });
+    }
+
+    /**
+     * Stepping through an error group: the failed row on this page after {@code afterId} (the row just handled),
+     * or the first failed row when none comes after it.
+     */
+    public Optional<OutboxRow> nextFailedRow(long afterId) {
+        List<OutboxRow> failed = rows.stream().filter(r -> r.event().deliveryState() == DeliveryState.FAILED).toList();
+        return failed.stream().filter(r -> r.id() > afterId).findFirst().or(() -> failed.stream().findFirst());
     }
 
     // ---- export -------------------------------------------------------------------------------------

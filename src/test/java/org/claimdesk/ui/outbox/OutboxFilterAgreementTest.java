@@ -93,7 +93,8 @@ class OutboxFilterAgreementTest {
         }
         assertThat(rows.stream().filter(r -> r.state() == DeliveryState.FAILED).count()).isGreaterThan(50);
         tasks = new DirectTaskRunner();
-        model = new OutboxViewModel(queries, new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null), tasks,
+        model = new OutboxViewModel(queries, new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null),
+                new org.claimdesk.app.Resubmission(db, Clock.systemUTC()), tasks,
                 "tester");
         model.load();
     }

@@ -44,7 +44,8 @@ class OutboxViewModelTest {
         tasks = new DirectTaskRunner();
         triage = new OutboxTriage(db, Clock.systemDefaultZone(), Deadlines.statutory(),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())));
-        model = new OutboxViewModel(queries, triage, tasks, "tester");
+        model = new OutboxViewModel(queries, triage, new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), tasks,
+                "tester");
     }
 
     @AfterEach

@@ -1,0 +1,172 @@
+package org.claimdesk.app;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.KeyPolicy;
+import org.claimdesk.domain.NotFoundException;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.PayloadDiff;
+import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.store.OutboxStamp;
+import org.claimdesk.store.OutboxStore;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * Fix and resubmit: a failed row whose claim was corrected since the refusal is superseded by a new outbox row
+ * carrying the payload built now from the claim, under a new idempotency key ({@link KeyPolicy}). In one
+ * transaction: the old row {@code superseded} (kept with its attempts, naming the new row), the new row queued,
+ * a note in the claim's history (the claim stays SUBMITTING) and an audit entry. A row another workstation
+ * changed meanwhile is refused, never overwritten.
+ */
+public final class Resubmission {
+
+    /**
+     * A failed row as staff see it before resubmitting: the state's last error, how its last attempt ended, and
+     * the diff of the claim's payload now against the refused one.
+     *
+     * @param claimVersion the claim's version the diff was built from: a resubmission of this check refuses a
+     *     claim changed since, so the data sent is the data staff saw
+     * @param rowUpdatedAt the row's {@code updatedAt} as seen: a row changed since is refused
+     */
+    public record Check(long outboxEventId, long claimId, String claimNumber, ClaimStatus claimStatus,
+            DeliveryState state, Long supersededBy, String idempotencyKey, String lastError,
+            AttemptOutcome lastOutcome, PayloadDiff diff, long claimVersion, long rowUpdatedAt) {
+
+        public KeyPolicy.Decision decision() {
+            return KeyPolicy.decide(!diff.isEmpty(), lastOutcome);
+        }
+
+        /** Why this row cannot be resubmitted now, in one line; null when it can. */
+        public String refusal() {
+            if (state == DeliveryState.SUPERSEDED) {
+                return "outbox row " + outboxEventId + " was already resubmitted as row " + supersededBy;
+            }
+            if (state != DeliveryState.FAILED) {
+                return "outbox row " + outboxEventId + " is " + state.dbValue() + ": only a failed row can be resubmitted";
+            }
+            if (claimStatus != ClaimStatus.SUBMITTING) {
+                return "claim " + claimNumber + " is " + claimStatus + ", not SUBMITTING: submit it again instead";
+            }
+            if (diff.isEmpty()) {
+                return "the data of claim " + claimNumber + " has not changed since the state refused outbox row "
+                        + outboxEventId + ": correct the claim first, or re-queue the row unchanged";
+            }
+            return null;
+        }
+    }
+
+    /** What a resubmission did. */
+    public record Result(long oldOutboxEventId, long newOutboxEventId, long claimId, String claimNumber,
+            String oldKey, String newKey, String refusedWith, PayloadDiff diff) {
+    }
+
+    private final Database database;
+    private final Clock clock;
+    private final ClaimStore claims = new ClaimStore();
+    private final OutboxStore outbox = new OutboxStore();
+    private final AuditStore audit = new AuditStore();
+
+    public Resubmission(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /** The row as it stands, with its diff; nothing is changed. */
+    public Check check(long outboxEventId) {
+        return database.read(h -> check(h, outboxEventId));
+    }
+
+    /** Resubmits the row as it stands now (the CLI): refused with one line when {@link Check#refusal} says so. */
+    public Result resubmit(long outboxEventId, String actor, String reason) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        return database.inTransaction(h -> apply(h, check(h, outboxEventId), who, why));
+    }
+
+    /**
+     * Resubmits the row as {@code seen} showed it (the console): refused when the row or the claim changed since,
+     * so what is sent is the diff staff saw.
+     */
+    public Result resubmit(Check seen, String actor, String reason) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        return database.inTransaction(h -> {
+            Check now = check(h, seen.outboxEventId());
+            if (now.refusal() == null && (now.claimVersion() != seen.claimVersion()
+                    || now.rowUpdatedAt() != seen.rowUpdatedAt())) {
+                throw new ConflictException("outbox row " + seen.outboxEventId() + " or claim " + seen.claimNumber()
+                        + " changed since you opened it; look at the new diff and resubmit again");
+            }
+            return apply(h, now, who, why);
+        });
+    }
+
+    private Result apply(Handle h, Check check, String who, String why) {
+        String refusal = check.refusal();
+        if (refusal != null) {
+            throw new ClaimDeskException(refusal);
+        }
+        Claim claim = claims.find(h, check.claimId())
+                .orElseThrow(() -> new NotFoundException("no claim with id " + check.claimId()));
+        Instant now = clock.instant();
+        String newKey = KeyPolicy.newKey();
+        long newId = outbox.insert(h, claim.claimId(), OutboxEvent.SUBMISSION_REQUESTED,
+                Json.write(SubmissionPayload.of(claim, newKey)), newKey, now);
+        OutboxStamp seen = new OutboxStamp(check.outboxEventId(), check.claimId(), check.idempotencyKey(),
+                check.lastError(), check.state(), check.rowUpdatedAt());
+        if (!outbox.supersede(h, seen, newId, now)) {
+            // the transaction rolls the new row back
+            throw new ConflictException("outbox row " + check.outboxEventId()
+                    + " changed meanwhile (another workstation may have resubmitted it); nothing was changed");
+        }
+        String refused = check.lastError() == null ? "it" : "\"" + check.lastError() + "\"";
+        claims.note(h, claim, who, "resubmitted after the state refused " + refused + " (outbox row "
+                + check.outboxEventId() + " superseded by row " + newId + "; changed: " + check.diff().describeFields()
+                + "): " + why, now);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("claimId", claim.claimId());
+        details.put("claimNumber", claim.claimNumber());
+        details.put("oldOutboxEventId", check.outboxEventId());
+        details.put("newOutboxEventId", newId);
+        details.put("oldIdempotencyKey", check.idempotencyKey());
+        details.put("newIdempotencyKey", newKey);
+        details.put("refusedWith", check.lastError());
+        details.put("changes", check.diff().changes());
+        audit.append(h, now, who, AuditActions.OUTBOX_RESUBMIT, AuditActions.SUBJECT_OUTBOX,
+                Long.toString(check.outboxEventId()), why, Json.write(details));
+        return new Result(check.outboxEventId(), newId, claim.claimId(), claim.claimNumber(), check.idempotencyKey(),
+                newKey, check.lastError(), check.diff());
+    }
+
+    private Check check(Handle h, long outboxEventId) {
+        OutboxEvent row = outbox.find(h, outboxEventId)
+                .orElseThrow(() -> new NotFoundException("no outbox row with id " + outboxEventId));
+        Claim claim = claims.find(h, row.aggregateId())
+                .orElseThrow(() -> new NotFoundException("no claim with id " + row.aggregateId()));
+        PayloadDiff diff = diff(row, claim);
+        AttemptOutcome last = outbox.lastOutcomes(h, List.of(outboxEventId)).get(outboxEventId);
+        return new Check(row.outboxEventId(), claim.claimId(), claim.claimNumber(), claim.status(), row.deliveryState(),
+                row.supersededBy(), row.idempotencyKey(), row.lastError(), last, diff, claim.version(),
+                row.updatedAt().toEpochMilli());
+    }
+
+    /** The claim's payload now against the row's, the key left out: the one definition of "changed". */
+    static PayloadDiff diff(OutboxEvent row, Claim claim) {
+        return PayloadDiff.of(Json.readObject(row.payload()),
+                Json.readObject(Json.write(SubmissionPayload.of(claim, row.idempotencyKey()))));
+    }
+}

@@ -1,0 +1,51 @@
+package org.claimdesk.domain;
+
+import java.util.UUID;
+
+/**
+ * Which idempotency key a submission travels under, written once (docs/delivery.md repeats it for staff).
+ * The state treats a key as one submission: it answers a replay with its first answer, and refuses the same
+ * key with a different body. So:
+ * <ul>
+ *   <li>a payload that changed always gets a {@link #newKey() new key} (a resubmission, a new outbox row);</li>
+ *   <li>an unchanged payload is re-queued under its old key (resending is safe, the state deduplicates);</li>
+ *   <li>re-queueing a row the state refused for a permanent reason, unchanged, needs a confirmation with a
+ *       reason ({@link #UNCHANGED_REFUSAL_WARNING}): sent unchanged it will be refused again.</li>
+ * </ul>
+ * "Changed" compares the payload built now from the claim with the row's payload, the key left out
+ * ({@link PayloadDiff}).
+ */
+public final class KeyPolicy {
+    /** What staff are told before re-queueing rows the state refused for good, unchanged. */
+    public static final String UNCHANGED_REFUSAL_WARNING =
+            "the state refused this data; sent unchanged it will be refused again";
+
+    /** What may be done with a failed row. */
+    public enum Decision {
+        /** Unchanged, failed for a reason a retry can fix: re-queue under the old key. */
+        REQUEUE,
+        /** Unchanged, refused for a permanent reason: re-queue under the old key only when confirmed with a reason. */
+        REQUEUE_NEEDS_CONFIRMATION,
+        /** Changed: resubmit as a new row under a new key; the old key must not carry the new data. */
+        RESUBMIT
+    }
+
+    private KeyPolicy() {
+    }
+
+    /** A fresh idempotency key for a new submission of a claim. */
+    public static String newKey() {
+        return "sub-" + UUID.randomUUID();
+    }
+
+    /**
+     * @param payloadChanged the claim's payload now differs from the failed row's
+     * @param lastOutcome how the row's last attempt ended; null when it was never tried
+     */
+    public static Decision decide(boolean payloadChanged, AttemptOutcome lastOutcome) {
+        if (payloadChanged) {
+            return Decision.RESUBMIT;
+        }
+        return lastOutcome == AttemptOutcome.PERMANENT ? Decision.REQUEUE_NEEDS_CONFIRMATION : Decision.REQUEUE;
+    }
+}

@@ -1,0 +1,184 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.claimdesk.delivery.DeliveryWorker;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.KeyPolicy;
+import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.PayloadDiff;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.testing.HolderRegistryState;
+import org.claimdesk.testing.Sql;
+import org.claimdesk.testing.TestClaims;
+import org.claimdesk.testing.Workers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Fix and resubmit against a real database and the real worker with the in-process simulated state. */
+class ResubmissionTest {
+    @TempDir
+    Path dir;
+
+    Database db;
+    Queries queries;
+    Resubmission resubmission;
+    long claimId;
+    long refusedRow;
+
+    @BeforeEach
+    void refusedForAnUnknownHolder() {
+        db = Database.open(dir.resolve("claims.db"));
+        queries = new Queries(db, Clock.systemUTC());
+        resubmission = new Resubmission(db, Clock.systemUTC());
+        claimId = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        HolderRegistryState.setHolderId(db, claimId, HolderRegistryState.UNKNOWN_HOLDER);
+        refusedRow = new Workflow(db, Clock.systemUTC(), Deadlines.statutory()).submit(claimId, "s.patel", null).outboxEventId();
+        drain();
+        assertThat(queries.outboxEvent(refusedRow).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private void drain() {
+        try (HolderRegistryState state = new HolderRegistryState();
+                DeliveryWorker worker = new DeliveryWorker(db, state, Workers.fast(), Clock.systemUTC(), Deadlines.statutory())) {
+            worker.start();
+            await().atMost(Duration.ofSeconds(20)).until(() -> queries.countOutboxByState().get(DeliveryState.PENDING) == 0);
+        }
+    }
+
+    @Test
+    void aCorrectedClaimIsResubmittedUnderANewKeyAndTheWorkerDeliversIt() {
+        OutboxEvent old = queries.outboxEvent(refusedRow).orElseThrow();
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+
+        Resubmission.Result r = resubmission.resubmit(refusedRow, "r.okafor", "holder id corrected from the report");
+
+        OutboxEvent superseded = queries.outboxEvent(refusedRow).orElseThrow();
+        OutboxEvent queued = queries.outboxEvent(r.newOutboxEventId()).orElseThrow();
+        assertThat(superseded.deliveryState()).isEqualTo(DeliveryState.SUPERSEDED);
+        assertThat(superseded.supersededBy()).isEqualTo(r.newOutboxEventId());
+        assertThat(superseded.payload()).isEqualTo(old.payload());
+        assertThat(queued.deliveryState()).isEqualTo(DeliveryState.PENDING);
+        assertThat(queued.idempotencyKey()).isEqualTo(r.newKey()).isNotEqualTo(old.idempotencyKey()).startsWith("sub-");
+        assertThat(Json.readObject(queued.payload())).containsEntry("holderId", "HLD-100200")
+                .containsEntry("idempotencyKey", r.newKey());
+        assertThat(r.diff().changes()).containsExactly(
+                new PayloadDiff.Change("holderId", HolderRegistryState.UNKNOWN_HOLDER, "HLD-100200"));
+        assertThat(queries.claim(claimId).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+
+        drain();
+
+        assertThat(queries.outboxEvent(r.newOutboxEventId()).orElseThrow().deliveryState()).isEqualTo(DeliveryState.SENT);
+        assertThat(queries.claim(claimId).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+        // the chain: the old row keeps its refused attempt, the new one has the accepted attempt
+        List<DeliveryAttempt> oldAttempts = queries.attempts(refusedRow);
+        assertThat(oldAttempts).extracting(DeliveryAttempt::outcome).containsExactly(AttemptOutcome.PERMANENT);
+        assertThat(queries.attempts(r.newOutboxEventId())).extracting(DeliveryAttempt::outcome)
+                .containsExactly(AttemptOutcome.DELIVERED);
+        List<StatusChange> history = queries.history(claimId);
+        assertThat(history).extracting(StatusChange::toStatus).containsSubsequence(
+                ClaimStatus.SUBMITTING, ClaimStatus.SUBMITTING, ClaimStatus.SUBMITTED_TO_STATE);
+        assertThat(history).anySatisfy(c -> assertThat(c.reason())
+                .startsWith("resubmitted after the state refused \"" + HolderRegistryState.REFUSAL)
+                .contains("holderId").contains("holder id corrected from the report"));
+        List<AuditEntry> audit = queries.audit(Long.toString(refusedRow), null, AuditActions.OUTBOX_RESUBMIT, 0, 10);
+        assertThat(audit).singleElement().satisfies(a -> {
+            assertThat(a.actor()).isEqualTo("r.okafor");
+            assertThat(a.reason()).isEqualTo("holder id corrected from the report");
+            Map<String, Object> details = Json.readObject(a.details());
+            assertThat(details).containsEntry("oldIdempotencyKey", old.idempotencyKey())
+                    .containsEntry("newIdempotencyKey", r.newKey())
+                    .containsEntry("newOutboxEventId", (int) r.newOutboxEventId())
+                    .containsEntry("oldOutboxEventId", (int) refusedRow);
+            assertThat(a.details()).contains("\"field\":\"holderId\"");
+        });
+    }
+
+    @Test
+    void anUnchangedPayloadIsRefusedAndTheKeyPolicyAsksForConfirmationToRequeueIt() {
+        assertThatThrownBy(() -> resubmission.resubmit(refusedRow, "r.okafor", "try again"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessageContaining("has not changed since the state refused outbox row " + refusedRow);
+        assertThat(queries.outboxEvent(refusedRow).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(Sql.count(db, "outbox_event")).isEqualTo(1);
+
+        Resubmission.Check check = resubmission.check(refusedRow);
+        assertThat(check.decision()).isEqualTo(KeyPolicy.Decision.REQUEUE_NEEDS_CONFIRMATION);
+        OutboxTriage.Preview preview = new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null)
+                .preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(refusedRow)));
+        assertThat(preview.refusedUnchanged()).containsExactly(refusedRow);
+        assertThat(preview.describe()).contains(KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+    }
+
+    @Test
+    void aRowThatIsNotFailedIsRefused() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        long other = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        long pending = new Workflow(db, Clock.systemUTC(), Deadlines.statutory()).submit(other, "s.patel", null).outboxEventId();
+        assertThatThrownBy(() -> resubmission.resubmit(pending, "r.okafor", "why"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("outbox row " + pending + " is pending: only a failed row can be resubmitted");
+    }
+
+    @Test
+    void aSecondResubmitSeesTheRowSupersededAndChangesNothing() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        Resubmission.Check seenByOther = resubmission.check(refusedRow);
+        Resubmission.Result first = resubmission.resubmit(refusedRow, "r.okafor", "corrected");
+
+        assertThatThrownBy(() -> resubmission.resubmit(refusedRow, "j.chen", "corrected too"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("outbox row " + refusedRow + " was already resubmitted as row " + first.newOutboxEventId());
+        // a workstation that looked before the first resubmission is refused the same way
+        assertThatThrownBy(() -> resubmission.resubmit(seenByOther, "j.chen", "corrected too"))
+                .hasMessage("outbox row " + refusedRow + " was already resubmitted as row " + first.newOutboxEventId());
+        assertThat(Sql.count(db, "outbox_event")).isEqualTo(2);
+        assertThat(queries.audit(null, null, AuditActions.OUTBOX_RESUBMIT, 0, 10)).hasSize(1);
+    }
+
+    @Test
+    void aClaimChangedAfterTheDiffWasShownIsAConflict() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        Resubmission.Check seen = resubmission.check(refusedRow);
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100201");
+        assertThatThrownBy(() -> resubmission.resubmit(seen, "r.okafor", "corrected"))
+                .isInstanceOf(ConflictException.class).hasMessageContaining("changed since you opened it");
+        assertThat(queries.outboxEvent(refusedRow).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(Sql.count(db, "outbox_event")).isEqualTo(1);
+    }
+
+    @Test
+    void supersededRowsAreListedByTheirState() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        Resubmission.Result r = resubmission.resubmit(refusedRow, "r.okafor", "corrected");
+        assertThat(queries.outbox(OutboxQuery.all().withState(DeliveryState.SUPERSEDED)))
+                .extracting(OutboxEvent::outboxEventId, OutboxEvent::supersededBy)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(refusedRow, r.newOutboxEventId()));
+        assertThat(queries.countOutboxByState()).containsEntry(DeliveryState.SUPERSEDED, 1);
+    }
+}

@@ -1,0 +1,85 @@
+package org.claimdesk.ui.outbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import org.claimdesk.app.OutboxTriage;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.Resubmission;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.KeyPolicy;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.testing.DirectTaskRunner;
+import org.claimdesk.ui.testing.TestDatabases;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Outbox page's Resubmit: check, diff, resubmit off the FX thread, then the next failed row. */
+class ResubmitViewModelTest {
+    @TempDir
+    Path dir;
+
+    Database db;
+    Queries queries;
+    OutboxViewModel model;
+
+    @BeforeEach
+    void setUp() {
+        db = TestDatabases.demo(dir, 800);
+        queries = TestDatabases.queries(db);
+        model = new OutboxViewModel(queries, new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null),
+                new Resubmission(db, Clock.systemUTC()), new DirectTaskRunner(), "tester");
+        model.load();
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private OutboxRow firstFailedOfASubmittingClaim() {
+        return model.rows().stream().filter(r -> r.event().deliveryState() == DeliveryState.FAILED)
+                .filter(r -> queries.claim(r.event().aggregateId()).orElseThrow().status().name().equals("SUBMITTING"))
+                .findFirst().orElseThrow();
+    }
+
+    @Test
+    void anUnchangedRowIsCheckedAndTheRequeueIsOfferedWithTheWarning() {
+        OutboxRow row = firstFailedOfASubmittingClaim();
+        model.select(java.util.List.of(row));
+        model.prepareResubmit();
+        Resubmission.Check check = model.resubmitCheckProperty().get();
+        assertThat(check).isNotNull();
+        assertThat(check.diff().isEmpty()).isTrue();
+        assertThat(check.decision()).isNotEqualTo(KeyPolicy.Decision.RESUBMIT);
+        model.requeueInstead(check);
+        assertThat(model.planProperty().get().preview().targetIds()).containsExactly(row.id());
+    }
+
+    @Test
+    void aCorrectedRowIsResubmittedAndCtrlEnterFindsTheNextFailedRow() {
+        OutboxRow row = firstFailedOfASubmittingClaim();
+        db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
+                .bind("id", row.event().aggregateId()).execute());
+        model.select(java.util.List.of(row));
+        model.prepareResubmit();
+        Resubmission.Check check = model.resubmitCheckProperty().get();
+        assertThat(check.diff().fields()).containsExactly("holderId");
+
+        model.resubmit(check, "holder id corrected");
+
+        Resubmission.Result result = model.lastResubmitProperty().get();
+        assertThat(result).isNotNull();
+        assertThat(result.oldOutboxEventId()).isEqualTo(row.id());
+        assertThat(queries.outboxEvent(row.id()).orElseThrow().deliveryState()).isEqualTo(DeliveryState.SUPERSEDED);
+        assertThat(model.noticeProperty().get().text()).contains("superseded by row " + result.newOutboxEventId());
+        assertThat(model.rows()).noneMatch(r -> r.id() == row.id());
+        assertThat(model.nextFailedRow(row.id())).get()
+                .satisfies(next -> assertThat(next.event().deliveryState()).isEqualTo(DeliveryState.FAILED))
+                .satisfies(next -> assertThat(next.id()).isNotEqualTo(row.id()));
+    }
+}
