@@ -204,7 +204,7 @@ public final class OutboxTriage {
             Map<Long, Claim> byId = claims.findAll(h, rows.stream().map(OutboxEvent::aggregateId).toList());
             for (OutboxEvent row : rows) {
                 Claim claim = byId.get(row.aggregateId());
-                if (claim != null && KeyPolicy.decide(!Resubmission.diff(row, claim).isEmpty(), AttemptOutcome.PERMANENT)
+                if (claim != null && KeyPolicy.decide(!Resubmission.diff(h, row, claim).isEmpty(), AttemptOutcome.PERMANENT)
                         == KeyPolicy.Decision.REQUEUE_NEEDS_CONFIRMATION) {
                     found.add(row.outboxEventId());
                 }

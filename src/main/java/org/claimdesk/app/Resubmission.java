@@ -16,7 +16,6 @@ import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PayloadDiff;
-import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
@@ -125,7 +124,7 @@ public final class Resubmission {
         Instant now = clock.instant();
         String newKey = KeyPolicy.newKey();
         long newId = outbox.insert(h, claim.claimId(), OutboxEvent.SUBMISSION_REQUESTED,
-                Json.write(SubmissionPayload.of(claim, newKey)), newKey, now);
+                Submissions.json(h, claim, newKey), newKey, now);
         OutboxStamp seen = new OutboxStamp(check.outboxEventId(), check.claimId(), check.idempotencyKey(),
                 check.lastError(), check.state(), check.rowUpdatedAt());
         if (!outbox.supersede(h, seen, newId, now)) {
@@ -157,7 +156,7 @@ public final class Resubmission {
                 .orElseThrow(() -> new NotFoundException("no outbox row with id " + outboxEventId));
         Claim claim = claims.find(h, row.aggregateId())
                 .orElseThrow(() -> new NotFoundException("no claim with id " + row.aggregateId()));
-        PayloadDiff diff = diff(row, claim);
+        PayloadDiff diff = diff(h, row, claim);
         AttemptOutcome last = outbox.lastOutcomes(h, List.of(outboxEventId)).get(outboxEventId);
         return new Check(row.outboxEventId(), claim.claimId(), claim.claimNumber(), claim.status(), row.deliveryState(),
                 row.supersededBy(), row.idempotencyKey(), row.lastError(), last, diff, claim.version(),
@@ -165,8 +164,8 @@ public final class Resubmission {
     }
 
     /** The claim's payload now against the row's, the key left out: the one definition of "changed". */
-    static PayloadDiff diff(OutboxEvent row, Claim claim) {
+    static PayloadDiff diff(Handle h, OutboxEvent row, Claim claim) {
         return PayloadDiff.of(Json.readObject(row.payload()),
-                Json.readObject(Json.write(SubmissionPayload.of(claim, row.idempotencyKey()))));
+                Json.readObject(Submissions.json(h, claim, row.idempotencyKey())));
     }
 }

@@ -16,12 +16,10 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
-import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.domain.Transitions;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
-import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.OutboxStore;
 import org.claimdesk.store.RequestKeyStore;
 import org.jdbi.v3.core.Handle;
@@ -38,7 +36,6 @@ public final class Workflow {
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
     private final RequestKeyStore requestKeys = new RequestKeyStore();
-    private final EvidenceStore evidence = new EvidenceStore();
 
     public Workflow(Database database, Clock clock, Deadlines deadlines) {
         this.database = database;
@@ -120,7 +117,7 @@ public final class Workflow {
             Claim claim = load(h, claimId);
             Instant now = clock.instant();
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
-            String payload = Json.write(SubmissionPayload.of(claim, evidence.forClaim(h, claimId), key));
+            String payload = Submissions.json(h, claim, key);
             long eventId = outbox.insert(h, claimId, OutboxEvent.SUBMISSION_REQUESTED, payload, key, now);
             audit.append(h, now, who, AuditActions.CLAIM_SUBMIT, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
                     null, Json.write(Map.of("outboxEventId", eventId, "idempotencyKey", key, "claimNumber",

@@ -1,0 +1,27 @@
+package org.claimdesk.app;
+
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.SubmissionPayload;
+import org.claimdesk.store.EvidenceStore;
+import org.claimdesk.store.Json;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * What the state is sent for a claim: its fields and its evidence references as they stand on the
+ * caller's transaction. Queueing a claim, resubmitting it and comparing it with a refused row all build
+ * the payload here, so "the claim's payload" means one thing.
+ */
+final class Submissions {
+    private static final EvidenceStore EVIDENCE = new EvidenceStore();
+
+    private Submissions() {
+    }
+
+    static SubmissionPayload payload(Handle h, Claim claim, String idempotencyKey) {
+        return SubmissionPayload.of(claim, EVIDENCE.forClaim(h, claim.claimId()), idempotencyKey);
+    }
+
+    static String json(Handle h, Claim claim, String idempotencyKey) {
+        return Json.write(payload(h, claim, idempotencyKey));
+    }
+}
