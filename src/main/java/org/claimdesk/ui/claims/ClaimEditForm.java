@@ -117,7 +117,7 @@ final class ClaimEditForm {
             TableColumn<Evidence, String> kindColumn, TableColumn<Evidence, String> titleColumn,
             TableColumn<Evidence, String> sourceColumn, TableColumn<Evidence, String> addedColumn,
             ComboBox<EvidenceKind> kind, TextField title, TextField url, Button addUrl, Button addFile,
-            Label hint) {
+            Label hint, Label error) {
         table.setItems(editor.evidence());
         Cells.textWithTooltip(kindColumn, e -> Formats.label(e.kind().name()), e -> e.kind().label());
         Cells.textWithTooltip(titleColumn, Evidence::title, e -> e.isFile()
@@ -133,17 +133,30 @@ final class ClaimEditForm {
             n.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty()));
         }
         addUrl.disableProperty().unbind();
+        javafx.beans.binding.StringBinding urlBroken = javafx.beans.binding.Bindings.createStringBinding(
+                () -> url.getText() == null || url.getText().isBlank() ? null : editor.urlRule(url.getText()),
+                url.textProperty());
         addUrl.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty())
-                .or(kind.valueProperty().isNull()).or(url.textProperty().isEmpty()));
+                .or(kind.valueProperty().isNull()).or(url.textProperty().isEmpty()).or(urlBroken.isNotNull()));
+        urlBroken.addListener((obs, old, broken) -> url.pseudoClassStateChanged(DANGER, broken != null));
+        // the address's rule as staff type it, else why the last add was refused
+        error.textProperty().bind(javafx.beans.binding.Bindings.createStringBinding(
+                () -> urlBroken.get() != null ? urlBroken.get() : editor.evidenceErrorProperty().get(),
+                urlBroken, editor.evidenceErrorProperty()));
+        error.visibleProperty().bind(error.textProperty().isNotEmpty());
+        error.managedProperty().bind(error.visibleProperty());
         addFile.disableProperty().unbind();
         addFile.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty())
                 .or(kind.valueProperty().isNull()));
         addUrl.setTooltip(new Tooltip("Adds the http or https address as evidence; audited"));
         addFile.setTooltip(new Tooltip("Copies a file of at most 25 MB into ClaimDesk's evidence folder; audited"));
-        addUrl.setOnAction(e -> {
-            editor.addUrl(kind.getValue(), url.getText(), title.getText());
-            url.clear();
-            title.clear();
+        addUrl.setOnAction(e -> editor.addUrl(kind.getValue(), url.getText(), title.getText()));
+        // what was typed stays when the add is refused, to be corrected
+        editor.evidenceBusyProperty().addListener((obs, was, busy) -> {
+            if (was && !busy && editor.evidenceErrorProperty().get() == null) {
+                url.clear();
+                title.clear();
+            }
         });
         addFile.setOnAction(e -> {
             FileChooser chooser = new FileChooser();
@@ -151,7 +164,6 @@ final class ClaimEditForm {
             File chosen = chooser.showOpenDialog(table.getScene().getWindow());
             if (chosen != null) {
                 editor.addFile(kind.getValue(), chosen.toPath(), title.getText());
-                title.clear();
             }
         });
         hint.textProperty().bind(editor.readOnlyReasonProperty().map(r -> "Read-only: " + r)

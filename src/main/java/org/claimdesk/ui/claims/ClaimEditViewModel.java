@@ -28,6 +28,7 @@ import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.ui.common.Notice;
@@ -154,6 +155,7 @@ public final class ClaimEditViewModel {
     private final ReadOnlyStringWrapper conflict = new ReadOnlyStringWrapper();
     private final ObservableList<Evidence> evidence = FXCollections.observableArrayList();
     private final ReadOnlyBooleanWrapper evidenceBusy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper evidenceError = new ReadOnlyStringWrapper();
 
     /** The claim as last read; the one being edited keeps the version staff started from. */
     private EditableClaim shown;
@@ -259,6 +261,16 @@ public final class ClaimEditViewModel {
         return evidenceBusy.getReadOnlyProperty();
     }
 
+    /** Why the last evidence add was refused (a missing, unreadable or too large file, ...); null after a success. */
+    public ReadOnlyStringProperty evidenceErrorProperty() {
+        return evidenceError.getReadOnlyProperty();
+    }
+
+    /** The evidence address rule (the one in {@link EvidenceRules#url}) for the field as typed: its message, or null. */
+    public String urlRule(String text) {
+        return firstMessage(EvidenceRules.url(text).violations());
+    }
+
     // ---- commands -----------------------------------------------------------------------------------
 
     /** The claim shown in the detail pane (null for none). In edit mode the fields keep what staff typed. */
@@ -272,6 +284,9 @@ public final class ClaimEditViewModel {
         }
         shown = claim;
         evidence.setAll(claim == null ? List.of() : references);
+        if (!sameClaim) {
+            evidenceError.set(null);
+        }
         readOnlyReason.set(claim == null ? null : claim.editRefusal().orElse(null));
         canEdit.set(claim != null && readOnlyReason.get() == null);
         if (!active.get()) {
@@ -460,6 +475,7 @@ public final class ClaimEditViewModel {
 
     private void addEvidence(EditableClaim claim, String doing, Supplier<Evidence> add) {
         evidenceBusy.set(true);
+        evidenceError.set(null);
         tasks.submit("add evidence", p -> {
             Evidence added = add.get();
             return new Added(added, evidenceCases.list(claim.claimId()));
@@ -475,7 +491,9 @@ public final class ClaimEditViewModel {
                     + a.added().kind().label() + ", " + a.added().title()));
         }, e -> {
             evidenceBusy.set(false);
-            notices.accept(Notice.error(doing, e));
+            Notice refused = Notice.error(doing, e);
+            evidenceError.set(refused.text());
+            notices.accept(refused);
         });
     }
 

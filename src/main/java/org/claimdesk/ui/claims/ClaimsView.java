@@ -99,6 +99,7 @@ public final class ClaimsView {
     @FXML private TableColumn<AuditEntry, String> auditActorColumn;
     @FXML private TableColumn<AuditEntry, String> auditActionColumn;
     @FXML private TableColumn<AuditEntry, String> auditReasonColumn;
+    @FXML private TableColumn<AuditEntry, String> auditChangeColumn;
     @FXML private TableView<ClaimDetail.Delivery> claimOutboxTable;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryIdColumn;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryStateColumn;
@@ -139,6 +140,7 @@ public final class ClaimsView {
     @FXML private Button addEvidenceUrlButton;
     @FXML private Button addEvidenceFileButton;
     @FXML private Label evidenceHint;
+    @FXML private Label evidenceError;
 
     private final Map<ClaimStatus, ToggleButton> chips = new EnumMap<>(ClaimStatus.class);
     private boolean syncingSelection;
@@ -362,6 +364,7 @@ public final class ClaimsView {
         Cells.text(auditActorColumn, AuditEntry::actor);
         Cells.text(auditActionColumn, AuditEntry::action);
         Cells.text(auditReasonColumn, AuditEntry::reason);
+        Cells.textWithTooltip(auditChangeColumn, ClaimsView::change, AuditEntry::details);
         Cells.text(deliveryIdColumn, d -> Long.toString(d.event().outboxEventId()));
         Cells.badge(deliveryStateColumn, d -> d.event().deliveryState().name(), Formats::label);
         Cells.number(deliveryAttemptsColumn, d -> Integer.toString(d.event().attempts()));
@@ -432,6 +435,27 @@ public final class ClaimsView {
         v.getStyleClass().add("field-value");
         detailGrid.addRow(row, n, v);
         return row + 1;
+    }
+
+    /** An edit's entry as "holderId: HLD-1 → HLD-2" (the tax id is audited masked); other details on one line. */
+    private static String change(AuditEntry entry) {
+        if (entry.details() == null || entry.details().isBlank()) {
+            return "";
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode details = org.claimdesk.store.Json.mapper().readTree(entry.details());
+            if (details.hasNonNull("field")) {
+                return details.path("field").asText() + ": " + orDash(details.path("before").asText(""))
+                        + " → " + orDash(details.path("after").asText(""));
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // not JSON: shown as written
+        }
+        return Formats.oneLine(entry.details(), 200);
+    }
+
+    private static String orDash(String text) {
+        return text.isEmpty() ? "—" : text;
     }
 
     private void showTaxId() {
@@ -572,7 +596,7 @@ public final class ClaimsView {
         claimsTable.disableProperty().bind(editor.activeProperty());
         ClaimEditForm.bindEvidence(editor, evidenceTable, evidenceKindColumn, evidenceTitleColumn,
                 evidenceSourceColumn, evidenceAddedColumn, evidenceKind, evidenceTitle, evidenceUrl,
-                addEvidenceUrlButton, addEvidenceFileButton, evidenceHint);
+                addEvidenceUrlButton, addEvidenceFileButton, evidenceHint, evidenceError);
         claimsPage.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (EDIT.match(e) && model.selectedProperty().get() != null) {
                 startEdit();

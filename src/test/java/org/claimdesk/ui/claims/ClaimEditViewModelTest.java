@@ -12,6 +12,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import org.claimdesk.ui.common.Notice;
@@ -161,17 +162,30 @@ class ClaimEditViewModelTest {
         assertThat(Files.readString(editor.fileOf(editor.evidence().get(1)))).isEqualTo("deed");
         assertThat(model.noticeProperty().get().text()).contains("Evidence added to claim " + claim.claimNumber());
 
+        assertThat(editor.evidenceErrorProperty().get()).isNull();
         editor.addFile(EvidenceKind.IDENTITY, dir.resolve("missing.pdf"), null);
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
         assertThat(model.noticeProperty().get().text()).contains("does not exist");
+        assertThat(editor.evidenceErrorProperty().get()).isEqualTo(model.noticeProperty().get().text());
+        Path big = dir.resolve("scan.tif");
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(EvidenceRules.MAX_FILE_BYTES + 1);
+        }
+        editor.addFile(EvidenceKind.IDENTITY, big, null);
+        assertThat(editor.evidenceErrorProperty().get()).contains("at most 25 MB");
+        assertThat(editor.urlRule("ftp://x.org/id")).startsWith("Address must be an http or https address");
+        assertThat(editor.urlRule("https://records.example.gov/id/1")).isNull();
         editor.addUrl(EvidenceKind.IDENTITY, "ftp://x.org/id", null);
         assertThat(model.noticeProperty().get().text()).contains("url must be an http or https address");
         assertThat(editor.evidence()).hasSize(2);
         assertThat(editor.evidenceBusyProperty().get()).isFalse();
+        editor.addUrl(EvidenceKind.IDENTITY, "https://records.example.gov/id/1", "Passport");
+        assertThat(editor.evidenceErrorProperty().get()).isNull();
 
         // another claim shows its own (none)
         select(ClaimStatus.EVIDENCE_PENDING);
         assertThat(editor.evidence()).isEmpty();
+        assertThat(editor.evidenceErrorProperty().get()).isNull();
     }
     @Test
     void theOutboxOpensTheEditorAtTheFieldTheStateRefused() {

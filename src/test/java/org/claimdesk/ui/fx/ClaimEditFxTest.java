@@ -67,8 +67,9 @@ class ClaimEditFxTest extends ConsoleFxTest {
                 });
         waitUntil("the detail shows the new value", () -> robot.lookup("#detailGrid .label")
                 .match(LabeledMatchers.hasText("123456789")).tryQuery().isPresent());
-        waitUntil("the claim's audit shows the edit", () -> robot.lookup("#claimAuditTable .table-cell")
-                .match(LabeledMatchers.hasText("claim.edit")).tryQuery().isPresent());
+        waitUntil("the claim's audit shows the field's change", () -> robot.lookup("#claimAuditTable .table-cell")
+                .match(LabeledMatchers.hasText("statePropertyId: " + claim.statePropertyId() + " → 123456789"))
+                .tryQuery().isPresent());
     }
 
     @Test
@@ -161,6 +162,39 @@ class ClaimEditFxTest extends ConsoleFxTest {
                 && visible(robot.lookup("#evidenceFault").query()));
         assertThat(robot.lookup("#evidenceFault").queryAs(Label.class).getText())
                 .isEqualTo("The state refused Proof of address evidence: proof of address required");
+    }
+
+    @Test
+    void theEvidenceTabSaysWhatIsWrongWithAnAddressAndAddsAGoodOne() {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.NEEDS_INFO);
+        selectClaim(claim);
+        // the tabs are below the fields: scrolled into view as staff would
+        javafx.scene.control.ScrollPane detail = robot.lookup("#detailScroll").queryAs(javafx.scene.control.ScrollPane.class);
+        fx(() -> detail.setVvalue(1.0));
+        robot.clickOn("Evidence");
+        @SuppressWarnings("unchecked")
+        ComboBox<EvidenceKind> kind = robot.lookup("#evidenceKind").queryAs(ComboBox.class);
+        fx(() -> kind.setValue(EvidenceKind.ADDRESS));
+        Button add = robot.lookup("#addEvidenceUrlButton").queryButton();
+        Label error = robot.lookup("#evidenceError").queryAs(Label.class);
+
+        robot.clickOn("#evidenceUrl").write("ftp://records.example.gov/u/1");
+        waitUntil("the address's rule shows and Add stays disabled", () -> visible(error) && add.isDisabled()
+                && error.getText().startsWith("Address must be an http or https address"));
+
+        TextField url = robot.lookup("#evidenceUrl").queryAs(TextField.class);
+        fx(() -> url.setText("https://records.example.gov/u/1"));
+        robot.clickOn("#evidenceTitle").write("Utility bill, March");
+        waitUntil("the message goes", () -> !visible(error) && !add.isDisabled());
+        robot.clickOn(add);
+
+        javafx.scene.control.TableView<?> table = robot.lookup("#evidenceTable").queryTableView();
+        waitUntil("the reference is listed", () -> table.getItems().size() == 1 && url.getText().isEmpty());
+        waitUntil("the row is drawn", () -> robot.lookup("#evidenceTable .table-cell")
+                .match(LabeledMatchers.hasText("Utility bill, March")).tryQuery().isPresent());
+        assertThat(services.workflow().evidence().list(claim.claimId())).singleElement()
+                .satisfies(e -> assertThat(e.url()).isEqualTo("https://records.example.gov/u/1"));
     }
 
     @Test
