@@ -136,7 +136,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
     }
 
     @Test
-    void theEditorOpensAtTheFieldTheStateRefused() {
+    void theEditorOpensAtTheFieldTheStateRefused() throws Exception {
         waitReady();
         Claim claim = firstClaim(ClaimStatus.NEEDS_INFO);
         fx(() -> window.claimsModel().editAtField(claim.claimId(), "holderId",
@@ -152,6 +152,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
         assertThat(banner.getText()).isEqualTo("The state refused Holder id: holder id is not in the state's holder registry");
         assertThat(fault.getText()).isEqualTo("The state: holder id is not in the state's holder registry");
         assertThat(holderId.getPseudoClassStates()).anyMatch(p -> p.getPseudoClassName().equals("danger"));
+        snapshot("claim-edit-refused");
 
         fx(() -> window.claimsModel().editAtField(claim.claimId(), "evidence.address", "proof of address required"));
         TabPane tabs = robot.lookup("#detailTabs").queryAs(TabPane.class);
@@ -165,7 +166,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
     }
 
     @Test
-    void theEvidenceTabSaysWhatIsWrongWithAnAddressAndAddsAGoodOne() {
+    void theEvidenceTabSaysWhatIsWrongWithAnAddressAndAddsAGoodOne() throws Exception {
         waitReady();
         Claim claim = firstClaim(ClaimStatus.NEEDS_INFO);
         selectClaim(claim);
@@ -195,6 +196,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
                 .match(LabeledMatchers.hasText("Utility bill, March")).tryQuery().isPresent());
         assertThat(services.workflow().evidence().list(claim.claimId())).singleElement()
                 .satisfies(e -> assertThat(e.url()).isEqualTo("https://records.example.gov/u/1"));
+        snapshot("claim-evidence");
     }
 
     @Test
