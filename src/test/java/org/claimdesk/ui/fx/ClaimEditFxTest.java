@@ -200,6 +200,35 @@ class ClaimEditFxTest extends ConsoleFxTest {
     }
 
     @Test
+    void theTaxIdIsReplacedWholeWithAReasonAndAuditedMasked() {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
+        selectClaim(claim);
+        robot.clickOn("#replaceTaxIdButton");
+        waitUntil("the question shows", () -> robot.lookup("#newTaxIdField").tryQuery().isPresent());
+        Button ok = robot.lookup("#dialogOkButton").queryButton();
+        Label error = robot.lookup("#newTaxIdError").queryAs(Label.class);
+
+        robot.clickOn("#newTaxIdField").write("12-34");
+        robot.clickOn("#reasonField").write("corrected from the claimant's W-9");
+        waitUntil("the tax id rule shows and Replace stays disabled", () -> visible(error) && ok.isDisabled()
+                && error.getText().equals("Tax id must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789"));
+        robot.doubleClickOn("#newTaxIdField").eraseText(5).write("987-65-4321");
+        waitUntil("the message goes", () -> !visible(error) && !ok.isDisabled());
+        robot.clickOn(ok);
+
+        Label shown = robot.lookup("#taxIdValue").queryAs(Label.class);
+        waitUntil("the detail shows the new tax id masked", () -> shown.getText().equals("***-**-4321"));
+        assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo("987-65-4321");
+        assertThat(robot.lookup("#claimsNotice").queryAs(Label.class).getText()).doesNotContain("987-65");
+        assertThat(queries.audit(Long.toString(claim.claimId()), null, "claim.replace_tax_id", 0, 0))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.reason()).isEqualTo("corrected from the claimant's W-9");
+                    assertThat(a.details()).contains("***-**-4321").doesNotContain("987-65");
+                });
+    }
+
+    @Test
     void aPaidClaimIsReadOnlyWithTheReason() {
         waitReady();
         selectClaim(firstClaim(ClaimStatus.PAID));
