@@ -58,6 +58,7 @@ public final class OutboxView {
     @FXML private ChoiceBox<OutboxViewModel.Scope> bulkScope;
     @FXML private Button requeueButton;
     @FXML private Button resubmitButton;
+    @FXML private Button fixClaimButton;
     @FXML private Button abandonButton;
     @FXML private ProgressBar bulkProgress;
     @FXML private Label bulkProgressLabel;
@@ -399,6 +400,8 @@ public final class OutboxView {
     private void bindResubmit() {
         resubmitButton.setOnAction(e -> model.prepareResubmit());
         resubmitButton.disableProperty().bind(model.busyProperty());
+        fixClaimButton.setOnAction(e -> model.fixSelectedClaim());
+        fixClaimButton.disableProperty().bind(model.busyProperty());
         model.resubmitCheckProperty().addListener((obs, old, check) -> {
             if (check != null) {
                 javafx.application.Platform.runLater(() -> askResubmit(check));
@@ -407,6 +410,9 @@ public final class OutboxView {
         outboxTable.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == javafx.scene.input.KeyCode.ENTER && e.isShortcutDown()) {
                 selectNextFailed();
+                e.consume();
+            } else if (e.getCode() == javafx.scene.input.KeyCode.E && e.isShortcutDown() && e.isShiftDown()) {
+                model.fixSelectedClaim();
                 e.consume();
             }
         });
