@@ -128,6 +128,10 @@ public final class ConsoleWindow {
             main.show(Page.CLAIMS);
             claims.editAtField(claimId, field, message);
         });
+        claims.setResubmitter(outboxEventId -> {
+            main.show(Page.OUTBOX);
+            outbox.prepareResubmit(outboxEventId);
+        });
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);

@@ -3,6 +3,8 @@ package org.claimdesk.ui.claims;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.MapChangeListener;
@@ -33,6 +35,7 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.ClaimStatus;
@@ -101,6 +104,8 @@ public final class ClaimsView {
     @FXML private TableColumn<AuditEntry, String> auditReasonColumn;
     @FXML private TableColumn<AuditEntry, String> auditChangeColumn;
     @FXML private TableView<ClaimDetail.Delivery> claimOutboxTable;
+    @FXML private Button fixDeliveryButton;
+    @FXML private Button resubmitDeliveryButton;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryIdColumn;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryStateColumn;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryAttemptsColumn;
@@ -377,6 +382,15 @@ public final class ClaimsView {
         Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
         claimOutboxTable.getSelectionModel().selectedItemProperty().addListener((obs, old, d) ->
                 claimAttemptsTable.getItems().setAll(d == null ? java.util.List.of() : d.attempts()));
+        BooleanBinding notFailed = Bindings.createBooleanBinding(() -> {
+            ClaimDetail.Delivery d = claimOutboxTable.getSelectionModel().getSelectedItem();
+            return d == null || d.event().deliveryState() != DeliveryState.FAILED;
+        }, claimOutboxTable.getSelectionModel().selectedItemProperty());
+        fixDeliveryButton.disableProperty().bind(notFailed);
+        resubmitDeliveryButton.disableProperty().bind(notFailed);
+        fixDeliveryButton.setOnAction(e -> model.fixDelivery(claimOutboxTable.getSelectionModel().getSelectedItem()));
+        resubmitDeliveryButton.setOnAction(e -> model.resubmitDelivery(
+                claimOutboxTable.getSelectionModel().getSelectedItem()));
         model.detailProperty().addListener((obs, old, d) -> showDetail(d));
         showClaim(null);
     }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -35,6 +36,8 @@ import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
@@ -83,6 +86,7 @@ public final class ClaimsViewModel {
     }
 
     private PendingFault pendingFault;
+    private LongConsumer resubmitter = id -> { };
     private long pageRequest;
     private long countRequest;
     /** Goes up with every filter that brings its own counts; read by the count scan to stop when outdated. */
@@ -156,6 +160,34 @@ public final class ClaimsViewModel {
     }
 
     /** The detail pane's edit mode and Evidence tab, for the selected claim. */
+    /** Sends a failed row of the claim shown to the Outbox page's resubmit (the console's navigation). */
+    public void setResubmitter(LongConsumer resubmitter) {
+        this.resubmitter = resubmitter;
+    }
+
+    /**
+     * Deliveries tab: edits the claim shown at the field the state named in {@code delivery}'s last answer,
+     * with the state's message next to it.
+     */
+    public void fixDelivery(ClaimDetail.Delivery delivery) {
+        if (delivery == null || delivery.event().deliveryState() != DeliveryState.FAILED) {
+            notice.set(Notice.warning("Select a failed delivery first"));
+            return;
+        }
+        List<DeliveryAttempt> attempts = delivery.attempts();
+        String field = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).field();
+        editAtField(delivery.event().aggregateId(), field, delivery.event().lastError());
+    }
+
+    /** Deliveries tab: the failed row's resubmit on the Outbox page (its diff, a reason, a new key). */
+    public void resubmitDelivery(ClaimDetail.Delivery delivery) {
+        if (delivery == null || delivery.event().deliveryState() != DeliveryState.FAILED) {
+            notice.set(Notice.warning("Select a failed delivery first"));
+            return;
+        }
+        resubmitter.accept(delivery.event().outboxEventId());
+    }
+
     public ClaimEditViewModel editor() {
         return editor;
     }

@@ -550,7 +550,11 @@ public final class OutboxViewModel {
             notice.set(Notice.warning("Select a failed row first"));
             return;
         }
-        long id = selected.get(0).id();
+        prepareResubmit(selected.get(0).id());
+    }
+
+    /** As {@link #prepareResubmit()} for row {@code id}, e.g. sent from a claim's Deliveries tab. */
+    public void prepareResubmit(long id) {
         busy.set(true);
         tasks.submit("check outbox row for resubmission", p -> resubmission.check(id), check -> {
             busy.set(false);

@@ -84,6 +84,41 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
                 .singleElement().satisfies(a -> assertThat(a.reason()).isEqualTo("holder id corrected"));
     }
 
+    @Test
+    void aClaimsDeliveriesTabOpensTheRefusedFieldAndTheResubmitOfItsFailedRow() {
+        waitReady();
+        OutboxEvent refused = queries.outbox(OutboxQuery.all().withState(DeliveryState.FAILED)).stream()
+                .filter(e -> "statePropertyId".equals(lastField(e.outboxEventId())))
+                .findFirst().orElseThrow();
+        Claim claim = queries.claim(refused.aggregateId()).orElseThrow();
+        selectClaim(claim);
+        javafx.scene.control.ScrollPane detail = robot.lookup("#detailScroll").queryAs(javafx.scene.control.ScrollPane.class);
+        fx(() -> detail.setVvalue(1.0));
+        robot.clickOn("Deliveries");
+        TableView<?> deliveries = robot.lookup("#claimOutboxTable").queryTableView();
+        waitUntil("the claim's deliveries are listed", () -> !deliveries.getItems().isEmpty());
+        fx(() -> deliveries.getSelectionModel().select(0));
+
+        robot.clickOn("#fixDeliveryButton");
+        waitUntil("the editor marks the refused property id", () -> visible(robot.lookup("#editForm").query())
+                && visible(robot.lookup("#fault-statePropertyId").query()));
+        assertThat(robot.lookup("#fault-statePropertyId").queryAs(Label.class).getText())
+                .isEqualTo("The state: " + refused.lastError());
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the form closes", () -> !visible(robot.lookup("#editForm").query()));
+
+        robot.clickOn("#resubmitDeliveryButton");
+        waitUntil("the Outbox page's resubmit dialog opens for the row", () -> window.mainModel().pageProperty().get()
+                == Page.OUTBOX && robot.lookup("#resubmitDiffTable").tryQuery().isPresent());
+        assertThat(robot.lookup("#resubmitDiffTable").queryTableView().getItems()).as("nothing corrected yet").isEmpty();
+        assertThat(robot.lookup("#resubmitExplanation").queryAs(Label.class).getText())
+                .contains("the state refused this data; sent unchanged it will be refused again");
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the dialog closes", () -> robot.lookup("#resubmitDiffTable").tryQuery().isEmpty());
+        assertThat(queries.outboxEvent(refused.outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.FAILED);
+    }
+
     private String lastField(long outboxEventId) {
         List<DeliveryAttempt> attempts = queries.attempts(outboxEventId);
         return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).field();
