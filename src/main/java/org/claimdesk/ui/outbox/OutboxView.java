@@ -382,6 +382,8 @@ public final class OutboxView {
         outboxExportButton.disableProperty().bind(model.busyProperty());
         bulkProgress.visibleProperty().bind(model.progressProperty().isNotNull());
         bulkProgressLabel.visibleProperty().bind(model.progressProperty().isNotNull());
+        bulkProgress.managedProperty().bind(bulkProgress.visibleProperty());
+        bulkProgressLabel.managedProperty().bind(bulkProgressLabel.visibleProperty());
         model.progressProperty().addListener((obs, old, p) -> {
             if (p != null) {
                 bulkProgress.setProgress(p.total() > 0 ? p.fraction() : ProgressBar.INDETERMINATE_PROGRESS);

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class FixAndResubmitFxTest extends ConsoleFxTest {
 
     @Test
-    void aRefusedHolderIdIsFixedAtItsFieldResubmittedUnderANewKeyAndDelivered() {
+    void aRefusedHolderIdIsFixedAtItsFieldResubmittedUnderANewKeyAndDelivered() throws Exception {
         waitReady();
         OutboxEvent refused = queries.outbox(OutboxQuery.all().withState(DeliveryState.FAILED)).stream()
                 .filter(e -> "holderId".equals(lastField(e.outboxEventId())))
@@ -64,6 +64,7 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
             assertThat(c.after()).isEqualTo(registered);
         });
         robot.clickOn("#reasonField").write("holder id corrected");
+        snapshot("resubmit-diff", onFx(() -> diff.getScene()));
         robot.clickOn("#dialogOkButton");
 
         waitUntil("the refused row is superseded", () -> queries.outboxEvent(refused.outboxEventId()).orElseThrow()
