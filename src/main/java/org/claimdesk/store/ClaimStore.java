@@ -109,17 +109,7 @@ public final class ClaimStore {
         if (changed != 1) {
             throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else; reload it and try again");
         }
-        handle.createUpdate("""
-                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                VALUES (:id, :from, :to, :actor, :reason, :at)
-                """)
-                .bind("id", claim.claimId())
-                .bind("from", claim.status().name())
-                .bind("to", to.name())
-                .bind("actor", actor)
-                .bind("reason", reason)
-                .bind("at", now.toEpochMilli())
-                .execute();
+        insertHistory(handle, claim.claimId(), claim.status(), to, actor, reason, now);
     }
 
     /** The column of each claim field staff edit. */
@@ -201,15 +191,21 @@ public final class ClaimStore {
         if (changed != 1) {
             throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else; reload it and try again");
         }
+        insertHistory(handle, claim.claimId(), claim.status(), claim.status(), actor, reason, now);
+    }
+
+    private static void insertHistory(Handle handle, long claimId, ClaimStatus from, ClaimStatus to, String actor,
+            String reason, Instant at) {
         handle.createUpdate("""
                 INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                VALUES (:id, :status, :status, :actor, :reason, :at)
+                VALUES (:id, :from, :to, :actor, :reason, :at)
                 """)
-                .bind("id", claim.claimId())
-                .bind("status", claim.status().name())
+                .bind("id", claimId)
+                .bind("from", from.name())
+                .bind("to", to.name())
                 .bind("actor", actor)
                 .bind("reason", reason)
-                .bind("at", now.toEpochMilli())
+                .bind("at", at.toEpochMilli())
                 .execute();
     }
 
