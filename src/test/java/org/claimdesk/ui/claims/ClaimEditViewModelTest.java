@@ -151,15 +151,17 @@ class ClaimEditViewModelTest {
     @Test
     void evidenceIsListedAndAddedInTheBackground() throws Exception {
         Claim claim = select(ClaimStatus.NEEDS_INFO);
-        assertThat(editor.evidence()).isEmpty();
+        // what the demo claim already carries (an identity document once it was ready)
+        int before = editor.evidence().size();
         Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
 
         editor.addUrl(EvidenceKind.ADDRESS, "https://records.example.gov/u/1", "Utility bill");
         editor.addFile(EvidenceKind.OWNERSHIP, deed, null);
 
-        assertThat(editor.evidence()).extracting(e -> e.kind()).containsExactly(EvidenceKind.ADDRESS,
-                EvidenceKind.OWNERSHIP);
-        assertThat(Files.readString(editor.fileOf(editor.evidence().get(1)))).isEqualTo("deed");
+        assertThat(editor.evidence()).hasSize(before + 2);
+        assertThat(editor.evidence().subList(before, before + 2)).extracting(e -> e.kind())
+                .containsExactly(EvidenceKind.ADDRESS, EvidenceKind.OWNERSHIP);
+        assertThat(Files.readString(editor.fileOf(editor.evidence().get(before + 1)))).isEqualTo("deed");
         assertThat(model.noticeProperty().get().text()).contains("Evidence added to claim " + claim.claimNumber());
 
         assertThat(editor.evidenceErrorProperty().get()).isNull();
@@ -177,7 +179,7 @@ class ClaimEditViewModelTest {
         assertThat(editor.urlRule("https://records.example.gov/id/1")).isNull();
         editor.addUrl(EvidenceKind.IDENTITY, "ftp://x.org/id", null);
         assertThat(model.noticeProperty().get().text()).contains("url must be an http or https address");
-        assertThat(editor.evidence()).hasSize(2);
+        assertThat(editor.evidence()).hasSize(before + 2);
         assertThat(editor.evidenceBusyProperty().get()).isFalse();
         editor.addUrl(EvidenceKind.IDENTITY, "https://records.example.gov/id/1", "Passport");
         assertThat(editor.evidenceErrorProperty().get()).isNull();
@@ -224,6 +226,7 @@ class ClaimEditViewModelTest {
     @Test
     void evidenceTheStateAskedForIsMarkedUntilItIsAdded() {
         Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
+        int before = editor.evidence().size();
         assertThat(editor.focusField("evidence.address", "proof of address required above $5,000.00")).isTrue();
         assertThat(editor.faultProperty().get().evidenceKind()).contains(EvidenceKind.ADDRESS);
         assertThat(editor.faultProperty().get().describe())
@@ -233,7 +236,7 @@ class ClaimEditViewModelTest {
         assertThat(editor.faultProperty().get()).isNotNull();
         editor.addUrl(EvidenceKind.ADDRESS, "https://records.example.gov/u/1", "Utility bill");
         assertThat(editor.faultProperty().get()).isNull();
-        assertThat(editor.evidence()).hasSize(2);
+        assertThat(editor.evidence()).hasSize(before + 2);
         assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
     }
 
