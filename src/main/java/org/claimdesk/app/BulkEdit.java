@@ -128,10 +128,13 @@ public final class BulkEdit {
         return ClaimField.all().stream().filter(f -> refusal(f) == null).toList();
     }
 
+    /** The rule that keeps personal data out of bulk edits, as a field rule reads ("taxId cannot be …"). */
+    static final String PERSONAL_RULE = "cannot be set on many claims at once: each claimant has their own, replaced"
+            + " whole one claim at a time through the audited reveal";
+
     /** Why {@code field} cannot be set in bulk; null when it can. */
     public static String refusal(ClaimField<?> field) {
-        return field.personal() ? field.name() + " cannot be set on many claims at once: each claimant has their own,"
-                + " replaced whole one claim at a time through the audited reveal (claims edit ID --set taxId=…)" : null;
+        return field.personal() ? field.name() + " " + PERSONAL_RULE : null;
     }
 
     /**
@@ -144,11 +147,8 @@ public final class BulkEdit {
             return Checked.broken(new FieldViolation(fieldName == null ? "" : fieldName, "Field",
                     "is not a claim field; the fields are " + ClaimField.names()));
         }
-        String refused = refusal(field.get());
-        if (refused != null) {
-            return Checked.broken(new FieldViolation(field.get().name(), field.get().label(),
-                    "cannot be set on many claims at once: each claimant has their own, replaced whole one claim at a"
-                            + " time through the audited reveal"));
+        if (refusal(field.get()) != null) {
+            return Checked.broken(new FieldViolation(field.get().name(), field.get().label(), PERSONAL_RULE));
         }
         return asText(field.get(), value);
     }
