@@ -29,10 +29,10 @@ final class EvidenceCommand {
     }
 
     static String line(Evidence e) {
-        return String.format("#%d %-9s %s  %s  (added by %s, %s)", e.evidenceId(), e.kind().code(), e.title(),
-                e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.megabytes(e.sizeBytes()) + ", sha256 "
-                        + e.sha256().substring(0, 12) + "…" : e.url(),
-                e.addedBy(), e.addedAt());
+        String source = e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.size(e.sizeBytes()) + ", sha256 "
+                + e.sha256().substring(0, 12) + "…" : e.url();
+        return String.format("#%d %-9s %s  (added by %s, %s)", e.evidenceId(), e.kind().code(),
+                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt());
     }
 
     @Command(name = "add", description = "Add a web address or a copy of a file (at most 25 MB) as evidence.")

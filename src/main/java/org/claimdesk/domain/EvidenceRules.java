@@ -72,6 +72,17 @@ public final class EvidenceRules {
         return String.format(Locale.ROOT, "%.1f MB", bytes / (1024.0 * 1024.0));
     }
 
+    /** A file's size for staff: "812 bytes", "14.2 KB", "3.1 MB". */
+    public static String size(long bytes) {
+        if (bytes < 1024) {
+            return bytes + (bytes == 1 ? " byte" : " bytes");
+        }
+        if (bytes < 1024 * 1024) {
+            return String.format(Locale.ROOT, "%.1f KB", bytes / 1024.0);
+        }
+        return megabytes(bytes);
+    }
+
     private static <T> Checked<T> broken(String field, String label, String rule) {
         return Checked.broken(new FieldViolation(field, label, rule));
     }

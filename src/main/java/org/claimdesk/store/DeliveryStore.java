@@ -61,9 +61,9 @@ public final class DeliveryStore {
     /**
      * Sets up the connection a worker writes on for its stream of transactions: its own automatic
      * checkpoint raised ({@link WalCheckpointer}), a page cache that holds what a batch touches (SQLite's
-     * default 2 MB is smaller than that, and the writer would read back pages it has just written), and temporary tables in memory: the
-     * lease's and the outcomes' intermediate results otherwise went to temporary files that SQLite
-     * created and deleted inside the statements. {@link #restoreWriter} undoes it before the connection
+     * default 2 MB is smaller than that, and the writer would read back pages it has just written), and
+     * temporary tables in memory (the lease's and the outcomes' intermediate results would otherwise go to
+     * temporary files that SQLite creates and deletes inside the statements). {@link #restoreWriter} undoes it before the connection
      * goes back to the pool.
      */
     public static void prepareWriter(Handle handle) {

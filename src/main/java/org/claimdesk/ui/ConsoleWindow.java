@@ -126,6 +126,14 @@ public final class ConsoleWindow {
         busyWatch.setCycleCount(javafx.animation.Animation.INDEFINITE);
         busyWatch.play();
         main.onRefresh(Page.CLAIMS, claims::refresh);
+        outbox.setClaimFixer((claimId, field, message) -> {
+            main.show(Page.CLAIMS);
+            claims.editAtField(claimId, field, message);
+        });
+        claims.setResubmitter(outboxEventId -> {
+            main.show(Page.OUTBOX);
+            outbox.prepareResubmit(outboxEventId);
+        });
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);

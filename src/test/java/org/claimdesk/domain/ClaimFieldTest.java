@@ -244,6 +244,10 @@ class ClaimFieldTest {
         assertThat(EvidenceRules.fileSize(EvidenceRules.MAX_FILE_BYTES)).isNull();
         assertThat(EvidenceRules.fileSize(EvidenceRules.MAX_FILE_BYTES + 1).describe())
                 .isEqualTo("file must be at most 25 MB (this one is 25.0 MB)");
+        assertThat(EvidenceRules.size(1)).isEqualTo("1 byte");
+        assertThat(EvidenceRules.size(812)).isEqualTo("812 bytes");
+        assertThat(EvidenceRules.size(14_541)).isEqualTo("14.2 KB");
+        assertThat(EvidenceRules.size(3_250_000)).isEqualTo("3.1 MB");
     }
 
     private static Claim claim(String propertyId, String holderId, String claimant, String taxId, long cents,

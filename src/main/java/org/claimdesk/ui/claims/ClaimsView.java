@@ -3,6 +3,8 @@ package org.claimdesk.ui.claims;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import javafx.beans.binding.Bindings;
+import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.MapChangeListener;
@@ -17,14 +19,25 @@ import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCombination;
+import javafx.scene.input.KeyEvent;
+import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.HBox;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
 import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.StatusChange;
@@ -76,6 +89,7 @@ public final class ClaimsView {
     @FXML private Label taxIdValue;
     @FXML private Button revealTaxIdButton;
     @FXML private Button hideTaxIdButton;
+    @FXML private Button replaceTaxIdButton;
     @FXML private FlowPane claimActions;
     @FXML private Label actionsHint;
     @FXML private TableView<StatusChange> historyTable;
@@ -88,7 +102,10 @@ public final class ClaimsView {
     @FXML private TableColumn<AuditEntry, String> auditActorColumn;
     @FXML private TableColumn<AuditEntry, String> auditActionColumn;
     @FXML private TableColumn<AuditEntry, String> auditReasonColumn;
+    @FXML private TableColumn<AuditEntry, String> auditChangeColumn;
     @FXML private TableView<ClaimDetail.Delivery> claimOutboxTable;
+    @FXML private Button fixDeliveryButton;
+    @FXML private Button resubmitDeliveryButton;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryIdColumn;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryStateColumn;
     @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryAttemptsColumn;
@@ -100,6 +117,35 @@ public final class ClaimsView {
     @FXML private TableColumn<DeliveryAttempt, String> attemptOutcomeColumn;
     @FXML private TableColumn<DeliveryAttempt, String> attemptDetailColumn;
     @FXML private Label claimsNotice;
+    @FXML private BorderPane claimsPage;
+    @FXML private HBox editBar;
+    @FXML private Button editButton;
+    @FXML private Label readOnlyLabel;
+    @FXML private VBox editForm;
+    @FXML private Label faultLabel;
+    @FXML private Tab evidenceTab;
+    @FXML private Label evidenceFault;
+    @FXML private HBox conflictBox;
+    @FXML private Label conflictLabel;
+    @FXML private Button reloadAfterConflictButton;
+    @FXML private GridPane editGrid;
+    @FXML private TextField editReason;
+    @FXML private Button saveEditButton;
+    @FXML private Button cancelEditButton;
+    @FXML private Label saveHintLabel;
+    @FXML private TabPane detailTabs;
+    @FXML private TableView<Evidence> evidenceTable;
+    @FXML private TableColumn<Evidence, String> evidenceKindColumn;
+    @FXML private TableColumn<Evidence, String> evidenceTitleColumn;
+    @FXML private TableColumn<Evidence, String> evidenceSourceColumn;
+    @FXML private TableColumn<Evidence, String> evidenceAddedColumn;
+    @FXML private ComboBox<EvidenceKind> evidenceKind;
+    @FXML private TextField evidenceTitle;
+    @FXML private TextField evidenceUrl;
+    @FXML private Button addEvidenceUrlButton;
+    @FXML private Button addEvidenceFileButton;
+    @FXML private Label evidenceHint;
+    @FXML private Label evidenceError;
 
     private final Map<ClaimStatus, ToggleButton> chips = new EnumMap<>(ClaimStatus.class);
     private boolean syncingSelection;
@@ -115,6 +161,7 @@ public final class ClaimsView {
         bindTable();
         bindPager();
         bindDetail();
+        bindEditing();
         NoticeLabel.bind(claimsNotice, model.noticeProperty());
         layout.split("claims", claimsSplit);
         layout.table("claims", claimsTable);
@@ -322,6 +369,7 @@ public final class ClaimsView {
         Cells.text(auditActorColumn, AuditEntry::actor);
         Cells.text(auditActionColumn, AuditEntry::action);
         Cells.text(auditReasonColumn, AuditEntry::reason);
+        Cells.textWithTooltip(auditChangeColumn, ClaimsView::change, AuditEntry::details);
         Cells.text(deliveryIdColumn, d -> Long.toString(d.event().outboxEventId()));
         Cells.badge(deliveryStateColumn, d -> d.event().deliveryState().name(), Formats::label);
         Cells.number(deliveryAttemptsColumn, d -> Integer.toString(d.event().attempts()));
@@ -334,6 +382,15 @@ public final class ClaimsView {
         Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
         claimOutboxTable.getSelectionModel().selectedItemProperty().addListener((obs, old, d) ->
                 claimAttemptsTable.getItems().setAll(d == null ? java.util.List.of() : d.attempts()));
+        BooleanBinding notFailed = Bindings.createBooleanBinding(() -> {
+            ClaimDetail.Delivery d = claimOutboxTable.getSelectionModel().getSelectedItem();
+            return d == null || d.event().deliveryState() != DeliveryState.FAILED;
+        }, claimOutboxTable.getSelectionModel().selectedItemProperty());
+        fixDeliveryButton.disableProperty().bind(notFailed);
+        resubmitDeliveryButton.disableProperty().bind(notFailed);
+        fixDeliveryButton.setOnAction(e -> model.fixDelivery(claimOutboxTable.getSelectionModel().getSelectedItem()));
+        resubmitDeliveryButton.setOnAction(e -> model.resubmitDelivery(
+                claimOutboxTable.getSelectionModel().getSelectedItem()));
         model.detailProperty().addListener((obs, old, d) -> showDetail(d));
         showClaim(null);
     }
@@ -367,6 +424,23 @@ public final class ClaimsView {
         showTaxId();
     }
 
+    /** The claimant's contact details, when the claim has any, below the read-only fields. */
+    private void showContact(EditableClaim claim) {
+        detailGrid.getChildren().removeIf(n -> "contact".equals(n.getUserData()));
+        if (claim == null) {
+            return;
+        }
+        String contact = String.join("   ", java.util.stream.Stream.of(ClaimField.CLAIMANT_EMAIL,
+                ClaimField.CLAIMANT_PHONE, ClaimField.CLAIMANT_ADDRESS)
+                .map(f -> claim.texts().getOrDefault(f, "")).filter(t -> !t.isEmpty()).toList());
+        if (!contact.isEmpty()) {
+            int row = detailGrid.getRowCount();
+            field(row, "Contact", contact);
+            detailGrid.getChildren().stream().filter(n -> GridPane.getRowIndex(n) != null
+                    && GridPane.getRowIndex(n) == row).forEach(n -> n.setUserData("contact"));
+        }
+    }
+
     private int field(int row, String name, String value) {
         Label n = new Label(name);
         n.getStyleClass().add("field-name");
@@ -375,6 +449,27 @@ public final class ClaimsView {
         v.getStyleClass().add("field-value");
         detailGrid.addRow(row, n, v);
         return row + 1;
+    }
+
+    /** An edit's entry as "holderId: HLD-1 → HLD-2" (the tax id is audited masked); other details on one line. */
+    private static String change(AuditEntry entry) {
+        if (entry.details() == null || entry.details().isBlank()) {
+            return "";
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode details = org.claimdesk.store.Json.mapper().readTree(entry.details());
+            if (details.hasNonNull("field")) {
+                return details.path("field").asText() + ": " + orDash(details.path("before").asText(""))
+                        + " → " + orDash(details.path("after").asText(""));
+            }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // not JSON: shown as written
+        }
+        return Formats.oneLine(entry.details(), 200);
+    }
+
+    private static String orDash(String text) {
+        return text.isEmpty() ? "—" : text;
     }
 
     private void showTaxId() {
@@ -444,6 +539,7 @@ public final class ClaimsView {
             return;
         }
         historyTable.getItems().setAll(d.history());
+        showContact(d.editable());
         claimAuditTable.getItems().setAll(d.audit());
         Long selectedDelivery = Optional.ofNullable(claimOutboxTable.getSelectionModel().getSelectedItem())
                 .map(x -> x.event().outboxEventId()).orElse(null);
@@ -457,6 +553,128 @@ public final class ClaimsView {
             }
             claimOutboxTable.getSelectionModel().select(index);
         }
+    }
+
+    private static final KeyCombination EDIT = KeyCombination.keyCombination("Shortcut+E");
+    private static final KeyCombination SAVE = KeyCombination.keyCombination("Shortcut+S");
+
+    /** Ctrl+E edits the selected claim, Ctrl+S saves, Esc cancels; the edit form replaces the read-only fields. */
+    private void bindEditing() {
+        ClaimEditViewModel editor = model.editor();
+        ClaimEditForm.build(editor, editGrid);
+        editForm.visibleProperty().bind(editor.activeProperty());
+        editForm.managedProperty().bind(editForm.visibleProperty());
+        detailGrid.visibleProperty().bind(editor.activeProperty().not());
+        detailGrid.managedProperty().bind(detailGrid.visibleProperty());
+        detailClaimant.visibleProperty().bind(editor.activeProperty().not());
+        detailClaimant.managedProperty().bind(detailClaimant.visibleProperty());
+        editBar.visibleProperty().bind(editor.activeProperty().not());
+        editBar.managedProperty().bind(editBar.visibleProperty());
+        editButton.disableProperty().bind(editor.canEditProperty().not());
+        editButton.setOnAction(e -> startEdit());
+        readOnlyLabel.textProperty().bind(editor.readOnlyReasonProperty().map(r -> "Read-only: " + r)
+                .orElse("Ctrl+E edits the fields; Ctrl+S saves, Esc cancels."));
+        // a status change or a reveal while editing would leave the edit on an old version
+        claimActions.disableProperty().unbind();
+        claimActions.disableProperty().bind(model.busyProperty().or(editor.activeProperty()));
+        revealTaxIdButton.disableProperty().unbind();
+        revealTaxIdButton.disableProperty().bind(model.busyProperty().or(editor.activeProperty()));
+        // replaced outside the form: an edit under way would then be on an old version
+        replaceTaxIdButton.disableProperty().bind(model.busyProperty().or(editor.busyProperty())
+                .or(editor.canEditProperty().not()).or(editor.activeProperty()));
+        replaceTaxIdButton.setOnAction(e -> replaceTaxId());
+        editReason.textProperty().bindBidirectional(editor.reasonProperty());
+        editReason.setOnAction(e -> editor.save());
+        saveEditButton.disableProperty().bind(editor.canSaveProperty().not());
+        saveEditButton.setOnAction(e -> editor.save());
+        cancelEditButton.disableProperty().bind(editor.busyProperty());
+        cancelEditButton.setOnAction(e -> cancelEdit());
+        saveHintLabel.textProperty().bind(editor.saveHintProperty());
+        conflictLabel.textProperty().bind(editor.conflictProperty());
+        conflictBox.visibleProperty().bind(editor.conflictProperty().isNotNull());
+        conflictBox.managedProperty().bind(conflictBox.visibleProperty());
+        reloadAfterConflictButton.setOnAction(e -> editor.reloadAfterConflict());
+        faultLabel.textProperty().bind(editor.faultProperty().map(ClaimEditViewModel.Fault::describe));
+        faultLabel.visibleProperty().bind(editor.faultProperty().isNotNull());
+        faultLabel.managedProperty().bind(faultLabel.visibleProperty());
+        evidenceFault.textProperty().bind(editor.faultProperty().map(f -> f.evidence() ? f.describe() : null));
+        evidenceFault.visibleProperty().bind(evidenceFault.textProperty().isNotEmpty());
+        evidenceFault.managedProperty().bind(evidenceFault.visibleProperty());
+        editor.faultProperty().addListener((obs, old, fault) -> {
+            if (fault != null) {
+                // after the form has been laid out for edit mode, so the field can take the focus
+                javafx.application.Platform.runLater(() -> bringToFault(fault));
+            }
+        });
+        // staff finish (save or cancel) an edit before choosing another claim
+        claimsTable.disableProperty().bind(editor.activeProperty());
+        ClaimEditForm.bindEvidence(editor, evidenceTable, evidenceKindColumn, evidenceTitleColumn,
+                evidenceSourceColumn, evidenceAddedColumn, evidenceKind, evidenceTitle, evidenceUrl,
+                addEvidenceUrlButton, addEvidenceFileButton, evidenceHint, evidenceError);
+        claimsPage.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (EDIT.match(e) && model.selectedProperty().get() != null) {
+                startEdit();
+                e.consume();
+            } else if (SAVE.match(e) && editor.activeProperty().get()) {
+                editor.save();
+                e.consume();
+            } else if (e.getCode() == KeyCode.ESCAPE && editor.activeProperty().get() && !popupShowing(e)) {
+                e.consume();
+                cancelEdit();
+            }
+        });
+    }
+
+    private void startEdit() {
+        if (model.editor().startEdit()) {
+            editGrid.getChildren().stream().filter(n -> n.getId() != null && n.getId().startsWith("edit-"))
+                    .findFirst().ifPresent(javafx.scene.Node::requestFocus);
+        }
+    }
+
+    /** Esc or Cancel: leaves edit mode; asks first when something was typed. */
+    private void cancelEdit() {
+        ClaimEditViewModel editor = model.editor();
+        if (!editor.activeProperty().get() || editor.busyProperty().get()) {
+            return;
+        }
+        ClaimRow row = model.selectedProperty().get();
+        if (editor.dirtyProperty().get() && !Dialogs.confirm(claimsTable.getScene().getWindow(), "Drop changes",
+                "Drop your unsaved changes to claim " + (row == null ? "" : row.claimNumber())
+                        + "? Nothing of them has been saved.", "Drop changes")) {
+            return;
+        }
+        editor.cancel();
+        editButton.requestFocus();
+    }
+
+    /** Takes staff to the field the state refused: its input, the Evidence tab, or the tax id's Replace. */
+    private void bringToFault(ClaimEditViewModel.Fault fault) {
+        if (fault.evidence()) {
+            detailTabs.getSelectionModel().select(evidenceTab);
+            fault.evidenceKind().ifPresent(evidenceKind::setValue);
+            (evidenceUrl.isDisabled() ? evidenceTable : evidenceUrl).requestFocus();
+        } else if (fault.taxId()) {
+            replaceTaxIdButton.requestFocus();
+        } else {
+            editGrid.getChildren().stream().filter(n -> ("edit-" + fault.field()).equals(n.getId())).findFirst()
+                    .ifPresent(javafx.scene.Node::requestFocus);
+        }
+    }
+
+    /** Replace…: asks for the new tax id, whole, and the reason; saved in the background and audited masked. */
+    private void replaceTaxId() {
+        ClaimRow row = model.selectedProperty().get();
+        if (row == null) {
+            return;
+        }
+        ClaimEditForm.askTaxId(claimsTable.getScene().getWindow(), model.editor(), row.claimNumber())
+                .ifPresent(a -> model.editor().replaceTaxId(a.taxId(), a.reason()));
+    }
+
+    /** An Esc that closes a drop-down list is for the list, not for the edit. */
+    private static boolean popupShowing(KeyEvent e) {
+        return e.getTarget() instanceof ComboBox<?> box && box.isShowing();
     }
 
     /** Ctrl+F: focus the search field with its text selected. */

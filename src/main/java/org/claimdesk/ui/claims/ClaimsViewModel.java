@@ -6,9 +6,11 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -27,12 +29,15 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.collections.ObservableMap;
 import org.claimdesk.app.AdvanceResult;
+import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
@@ -73,7 +78,15 @@ public final class ClaimsViewModel {
     private final ObservableList<ClaimAction> actions = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper revealedTaxId = new ReadOnlyStringWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    private final ClaimEvidence evidence;
+    private final ClaimEditViewModel editor;
 
+    /** A field to mark once the claim's detail has been read: see {@link #editAtField}. */
+    private record PendingFault(long claimId, String field, String message) {
+    }
+
+    private PendingFault pendingFault;
+    private LongConsumer resubmitter = id -> { };
     private long pageRequest;
     private long countRequest;
     /** Goes up with every filter that brings its own counts; read by the count scan to stop when outdated. */
@@ -88,6 +101,9 @@ public final class ClaimsViewModel {
         this.workflow = workflow;
         this.tasks = tasks;
         this.actor = actor;
+        this.evidence = workflow.evidence();
+        this.editor = new ClaimEditViewModel(workflow.editing(), evidence, tasks, actor, queries::today, notice::set,
+                this::refresh);
     }
 
     // ---- inputs -------------------------------------------------------------------------------------
@@ -141,6 +157,39 @@ public final class ClaimsViewModel {
 
     public ReadOnlyObjectProperty<ClaimDetail> detailProperty() {
         return detail.getReadOnlyProperty();
+    }
+
+    /** The detail pane's edit mode and Evidence tab, for the selected claim. */
+    /** Sends a failed row of the claim shown to the Outbox page's resubmit (the console's navigation). */
+    public void setResubmitter(LongConsumer resubmitter) {
+        this.resubmitter = resubmitter;
+    }
+
+    /**
+     * Deliveries tab: edits the claim shown at the field the state named in {@code delivery}'s last answer,
+     * with the state's message next to it.
+     */
+    public void fixDelivery(ClaimDetail.Delivery delivery) {
+        if (delivery == null || delivery.event().deliveryState() != DeliveryState.FAILED) {
+            notice.set(Notice.warning("Select a failed delivery first"));
+            return;
+        }
+        List<DeliveryAttempt> attempts = delivery.attempts();
+        String field = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).field();
+        editAtField(delivery.event().aggregateId(), field, delivery.event().lastError());
+    }
+
+    /** Deliveries tab: the failed row's resubmit on the Outbox page (its diff, a reason, a new key). */
+    public void resubmitDelivery(ClaimDetail.Delivery delivery) {
+        if (delivery == null || delivery.event().deliveryState() != DeliveryState.FAILED) {
+            notice.set(Notice.warning("Select a failed delivery first"));
+            return;
+        }
+        resubmitter.accept(delivery.event().outboxEventId());
+    }
+
+    public ClaimEditViewModel editor() {
+        return editor;
     }
 
     public ObservableList<ClaimAction> actions() {
@@ -371,6 +420,7 @@ public final class ClaimsViewModel {
         selected.set(row);
         revealedTaxId.set(null);
         detail.set(null);
+        editor.show(null, List.of());
         if (row == null) {
             actions.clear();
             return;
@@ -379,11 +429,63 @@ public final class ClaimsViewModel {
         loadDetail(row.claimId());
     }
 
+    /**
+     * Shows claim {@code claimId} in the detail pane, whether or not it is on the page of rows (read in the
+     * background). Refused with a notice while another claim's edit has unsaved changes.
+     */
+    public void openClaim(long claimId) {
+        ClaimRow current = selected.get();
+        if (current != null && current.claimId() == claimId) {
+            loadDetail(claimId);
+            return;
+        }
+        if (editor.dirtyProperty().get()) {
+            pendingFault = null;
+            notice.set(Notice.warning("Claim " + current.claimNumber() + " has unsaved changes: save them (Ctrl+S)"
+                    + " or cancel them (Esc) before opening another claim"));
+            return;
+        }
+        tasks.submitInteractive("open claim", p -> queries.claim(claimId).map(c -> ClaimRow.of(c, queries.today())),
+                (Optional<ClaimRow> row) -> {
+                    if (row.isEmpty()) {
+                        pendingFault = null;
+                        notice.set(Notice.warning("There is no claim with id " + claimId));
+                    } else {
+                        select(row.get());
+                    }
+                }, e -> {
+                    pendingFault = null;
+                    notice.set(Notice.error("open claim " + claimId, e));
+                });
+    }
+
+    /**
+     * Fix and resubmit: opens claim {@code claimId} (read again, so the edit starts from its newest version)
+     * and its editor with {@code fieldName} marked as the field the state refused, with the state's
+     * {@code message} next to it. See {@link ClaimEditViewModel#focusField(String, String)} for the names.
+     * A claim in a read-only status opens read-only with a notice saying why.
+     */
+    public void editAtField(long claimId, String fieldName, String message) {
+        ClaimRow current = selected.get();
+        if (editor.activeProperty().get() && current != null && current.claimId() == claimId) {
+            editor.focusField(fieldName, message);
+            return;
+        }
+        pendingFault = new PendingFault(claimId, fieldName, message);
+        openClaim(claimId);
+    }
+
     private void loadDetail(long claimId) {
         long request = ++detailRequest;
         tasks.submitInteractive("load claim detail", p -> readDetail(claimId), d -> {
             if (request == detailRequest && selected.get() != null && selected.get().claimId() == claimId) {
                 detail.set(d);
+                editor.show(d.editable(), d.evidence());
+                PendingFault pending = pendingFault;
+                if (pending != null && pending.claimId() == claimId) {
+                    pendingFault = null;
+                    editor.focusField(pending.field(), pending.message());
+                }
                 if (d.claim() != null && !d.claim().equals(selected.get())) {
                     selected.set(d.claim());
                     actions.setAll(ClaimAction.from(d.claim().status()));
@@ -398,7 +500,8 @@ public final class ClaimsViewModel {
 
     private ClaimDetail readDetail(long claimId) {
         LocalDate today = queries.today();
-        ClaimRow row = queries.claim(claimId).map(c -> ClaimRow.of(c, today)).orElse(null);
+        Optional<Claim> claim = queries.claim(claimId);
+        ClaimRow row = claim.map(c -> ClaimRow.of(c, today)).orElse(null);
         List<ClaimDetail.Delivery> deliveries = new ArrayList<>();
         for (OutboxEvent e : queries.outboxForClaim(claimId)) {
             deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
@@ -406,7 +509,7 @@ public final class ClaimsViewModel {
         return new ClaimDetail(row, queries.history(claimId),
                 queries.audit(Long.toString(claimId), null, null, 0, 200).stream()
                         .filter(a -> AuditActions.SUBJECT_CLAIM.equals(a.subjectType())).toList(),
-                deliveries);
+                deliveries, claim.map(EditableClaim::of).orElse(null), evidence.list(claimId));
     }
 
     /**

@@ -59,6 +59,7 @@ public final class OutboxView {
     @FXML private ChoiceBox<OutboxViewModel.Scope> bulkScope;
     @FXML private Button requeueButton;
     @FXML private Button resubmitButton;
+    @FXML private Button fixClaimButton;
     @FXML private Button abandonButton;
     @FXML private Button fixFieldButton;
     @FXML private ProgressBar bulkProgress;
@@ -384,6 +385,8 @@ public final class OutboxView {
         outboxExportButton.disableProperty().bind(model.busyProperty());
         bulkProgress.visibleProperty().bind(model.progressProperty().isNotNull());
         bulkProgressLabel.visibleProperty().bind(model.progressProperty().isNotNull());
+        bulkProgress.managedProperty().bind(bulkProgress.visibleProperty());
+        bulkProgressLabel.managedProperty().bind(bulkProgressLabel.visibleProperty());
         model.progressProperty().addListener((obs, old, p) -> {
             if (p != null) {
                 bulkProgress.setProgress(p.total() > 0 ? p.fraction() : ProgressBar.INDETERMINATE_PROGRESS);
@@ -434,6 +437,8 @@ public final class OutboxView {
     private void bindResubmit() {
         resubmitButton.setOnAction(e -> model.prepareResubmit());
         resubmitButton.disableProperty().bind(model.busyProperty());
+        fixClaimButton.setOnAction(e -> model.fixSelectedClaim());
+        fixClaimButton.disableProperty().bind(model.busyProperty());
         model.resubmitCheckProperty().addListener((obs, old, check) -> {
             if (check != null) {
                 javafx.application.Platform.runLater(() -> askResubmit(check));
@@ -442,6 +447,9 @@ public final class OutboxView {
         outboxTable.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == javafx.scene.input.KeyCode.ENTER && e.isShortcutDown()) {
                 selectNextFailed();
+                e.consume();
+            } else if (e.getCode() == javafx.scene.input.KeyCode.E && e.isShortcutDown() && e.isShiftDown()) {
+                model.fixSelectedClaim();
                 e.consume();
             }
         });

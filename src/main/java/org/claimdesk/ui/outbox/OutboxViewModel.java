@@ -96,6 +96,16 @@ public final class OutboxViewModel {
     public record Detail(OutboxRow row, String prettyPayload, List<DeliveryAttempt> attempts) {
     }
 
+    /** Opens a claim for correction at the field the state refused (the console's claim editor). */
+    @FunctionalInterface
+    public interface ClaimFixer {
+        /**
+         * @param field the submission field the state named as at fault, or null when it named none
+         * @param message the state's answer, shown next to the field
+         */
+        void fix(long claimId, String field, String message);
+    }
+
     private final Queries queries;
     private final OutboxTriage triage;
     private final Resubmission resubmission;
@@ -124,6 +134,7 @@ public final class OutboxViewModel {
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
 
+    private ClaimFixer claimFixer = (claimId, field, message) -> { };
     private long pageRequest;
     private long groupRequest;
     /** The filter the error groups were last loaded for: a change of the state filter alone keeps them. */
@@ -521,6 +532,29 @@ public final class OutboxViewModel {
 
     // ---- fix and resubmit ---------------------------------------------------------------------------
 
+    public void setClaimFixer(ClaimFixer fixer) {
+        this.claimFixer = fixer;
+    }
+
+    /**
+     * Fix: opens the selected failed row's claim in the editor, at the field its last refusal named (the
+     * attempts shown in the row's detail). After the fix, Resubmit on this page sends it under a new key.
+     */
+    public void fixSelectedClaim() {
+        List<OutboxRow> selected = selection.get();
+        if (selected.isEmpty() || selected.get(0).event().deliveryState() != DeliveryState.FAILED) {
+            notice.set(Notice.warning("Select a failed row first"));
+            return;
+        }
+        OutboxRow row = selected.get(0);
+        Detail shown = detail.get();
+        String field = null;
+        if (shown != null && shown.row().id() == row.id() && !shown.attempts().isEmpty()) {
+            field = shown.attempts().get(shown.attempts().size() - 1).field();
+        }
+        claimFixer.fix(row.event().aggregateId(), field, row.event().lastError());
+    }
+
     /** Checks the first selected row for resubmission off the FX thread; sets {@link #resubmitCheckProperty()}. */
     public void prepareResubmit() {
         List<OutboxRow> selected = selection.get();
@@ -528,7 +562,11 @@ public final class OutboxViewModel {
             notice.set(Notice.warning("Select a failed row first"));
             return;
         }
-        long id = selected.get(0).id();
+        prepareResubmit(selected.get(0).id());
+    }
+
+    /** As {@link #prepareResubmit()} for row {@code id}, e.g. sent from a claim's Deliveries tab. */
+    public void prepareResubmit(long id) {
         busy.set(true);
         tasks.submit("check outbox row for resubmission", p -> resubmission.check(id), check -> {
             busy.set(false);

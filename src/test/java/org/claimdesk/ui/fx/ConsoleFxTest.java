@@ -2,6 +2,7 @@ package org.claimdesk.ui.fx;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -10,9 +11,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javafx.application.Platform;
+import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Node;
+import javafx.scene.Scene;
 import javafx.scene.control.TableView;
+import javafx.scene.image.WritableImage;
 import javafx.stage.Stage;
+import javax.imageio.ImageIO;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
@@ -107,6 +112,23 @@ abstract class ConsoleFxTest {
         }
         Thread.setDefaultUncaughtExceptionHandler(previous);
         assertThat(uncaught).as("exceptions that escaped to a thread").isEmpty();
+    }
+
+    /**
+     * A picture of the console's window, into {@code target/screenshots} or the folder the system property
+     * {@code claimdesk.screenshots} names (docs/screenshots to refresh the documentation's pictures).
+     */
+    void snapshot(String name) throws Exception {
+        snapshot(name, onFx(window::scene));
+    }
+
+    /** As {@link #snapshot(String)}, for another window's scene (a dialog). */
+    static void snapshot(String name, Scene scene) throws Exception {
+        Path out = Path.of(System.getProperty("claimdesk.screenshots", "target/screenshots"));
+        Files.createDirectories(out);
+        WritableImage image = onFx(() -> scene.snapshot(null));
+        ImageIO.write(SwingFXUtils.fromFXImage(image, null), "png",
+                out.resolve(name + ".png").toFile());
     }
 
     /** Waits (polling, no sleeps) until {@code condition} holds on the FX thread. */

@@ -1,0 +1,559 @@
+package org.claimdesk.ui.claims;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.claimdesk.app.ClaimEditing;
+import org.claimdesk.app.ClaimEvidence;
+import org.claimdesk.app.EditResult;
+import org.claimdesk.domain.Amounts;
+import org.claimdesk.domain.Checked;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.EvidenceRules;
+import org.claimdesk.domain.FieldViolation;
+import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.TaskRunner;
+
+/**
+ * The edit mode of the claim detail pane and its Evidence tab. Each field is checked as staff type by its
+ * one rule ({@link ClaimField}); a save applies to the version staff started from, and a claim changed
+ * meanwhile is shown as a conflict naming who changed it, with nothing overwritten. Every read and write runs
+ * through the {@link TaskRunner}.
+ */
+public final class ClaimEditViewModel {
+
+    /** One editable field: the text staff type and the rule it breaks, if any. */
+    public static final class FieldEditor {
+        private final ClaimField<?> field;
+        private final StringProperty text = new SimpleStringProperty("");
+        private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper();
+        private final ReadOnlyStringWrapper hint = new ReadOnlyStringWrapper();
+        private final ReadOnlyStringWrapper fault = new ReadOnlyStringWrapper();
+        private String original = "";
+
+        private FieldEditor(ClaimField<?> field) {
+            this.field = field;
+        }
+
+        public ClaimField<?> field() {
+            return field;
+        }
+
+        public StringProperty textProperty() {
+            return text;
+        }
+
+        /** The broken rule's message, e.g. "State property id must be 7 to 9 digits"; null when the text is fine. */
+        public ReadOnlyStringProperty errorProperty() {
+            return error.getReadOnlyProperty();
+        }
+
+        /** What a valid value means, where the text alone does not say (the amount in dollars); null otherwise. */
+        public ReadOnlyStringProperty hintProperty() {
+            return hint.getReadOnlyProperty();
+        }
+
+        /**
+         * What the state said about this field when it refused the claim (see {@link #focusField}); null when
+         * the field is not at fault. Typing in the field clears it: staff have dealt with it.
+         */
+        public ReadOnlyStringProperty faultProperty() {
+            return fault.getReadOnlyProperty();
+        }
+
+        public boolean changed() {
+            return !original.equals(text.get() == null ? "" : text.get());
+        }
+    }
+
+    /**
+     * The field the state refused, as {@link #focusField} marked it.
+     *
+     * @param field the name as the state and {@code claims show --json} write it: {@code holderId},
+     *        {@code taxId}, {@code evidence.address}
+     * @param label the field as staff read it: "Holder id", "Tax id", "Proof of address evidence"
+     * @param message what the state said, e.g. "holder id not in the registry for CA"
+     */
+    public record Fault(String field, String label, String message) {
+        private static final String EVIDENCE = "evidence";
+
+        /** For {@code evidence.KIND}: the kind of evidence the state asked for. */
+        public Optional<EvidenceKind> evidenceKind() {
+            if (!field.startsWith(EVIDENCE + ".")) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(EvidenceKind.fromCode(field.substring(EVIDENCE.length() + 1)));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        }
+
+        /** The state asked for evidence ({@code evidence} or {@code evidence.KIND}). */
+        public boolean evidence() {
+            return field.equals(EVIDENCE) || field.startsWith(EVIDENCE + ".");
+        }
+
+        /** The tax id: replaced whole through its own audited action, not in the form. */
+        public boolean taxId() {
+            return field.equals(ClaimField.TAX_ID.name());
+        }
+
+        /** One line for the form's banner: "The state refused Holder id: holder id not in the registry". */
+        public String describe() {
+            return "The state refused " + label + (message == null || message.isBlank() ? "" : ": " + message.strip());
+        }
+
+        static Fault of(String field, String message) {
+            String name = field == null ? "" : field.strip();
+            Fault bare = new Fault(name, name, message);
+            String label = bare.evidence()
+                    ? bare.evidenceKind().map(k -> k.label() + " evidence").orElse("the evidence")
+                    : ClaimField.byName(name).map(ClaimField::label).orElse(name);
+            return new Fault(ClaimField.byName(name).map(ClaimField::name).orElse(name), label, message);
+        }
+    }
+
+    private final ClaimEditing editing;
+    private final ClaimEvidence evidenceCases;
+    private final TaskRunner tasks;
+    private final String actor;
+    private final Supplier<LocalDate> today;
+    private final Consumer<Notice> notices;
+    private final Runnable reload;
+
+    private final Map<ClaimField<?>, FieldEditor> fields = new LinkedHashMap<>();
+    private final StringProperty reason = new SimpleStringProperty("");
+    private final ReadOnlyBooleanWrapper active = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper canEdit = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper dirty = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<Fault> fault = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper saveHint = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper conflict = new ReadOnlyStringWrapper();
+    private final ObservableList<Evidence> evidence = FXCollections.observableArrayList();
+    private final ReadOnlyBooleanWrapper evidenceBusy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyStringWrapper evidenceError = new ReadOnlyStringWrapper();
+
+    /** The claim as last read; the one being edited keeps the version staff started from. */
+    private EditableClaim shown;
+    private EditableClaim base;
+
+    /**
+     * @param notices where a save's or an evidence add's outcome goes (the page's notice line)
+     * @param reload reads the selected claim again (its row and detail) after a change
+     */
+    public ClaimEditViewModel(ClaimEditing editing, ClaimEvidence evidence, TaskRunner tasks, String actor,
+            Supplier<LocalDate> today, Consumer<Notice> notices, Runnable reload) {
+        this.editing = editing;
+        this.evidenceCases = evidence;
+        this.tasks = tasks;
+        this.actor = actor;
+        this.today = today;
+        this.notices = notices;
+        this.reload = reload;
+        for (ClaimField<?> field : ClaimField.all()) {
+            if (!field.personal()) {
+                FieldEditor editor = new FieldEditor(field);
+                editor.text.addListener((obs, old, text) -> {
+                    editor.fault.set(null);
+                    Checked<?> checked = field.check(text, today.get());
+                    editor.error.set(firstMessage(checked.violations()));
+                    editor.hint.set(field == ClaimField.AMOUNT_CENTS && checked.value() instanceof Long cents
+                            ? "= " + Amounts.dollars(cents) : null);
+                    update();
+                });
+                fields.put(field, editor);
+            }
+        }
+        reason.addListener((obs, old, text) -> update());
+    }
+
+    // ---- state --------------------------------------------------------------------------------------
+
+    /** The editable fields in the order the form shows them. */
+    public List<FieldEditor> fields() {
+        return List.copyOf(fields.values());
+    }
+
+    public FieldEditor field(ClaimField<?> field) {
+        return fields.get(field);
+    }
+
+    /** Why the claim's changes are made; required, written to the audit trail with each field. */
+    public StringProperty reasonProperty() {
+        return reason;
+    }
+
+    /** True in edit mode. */
+    public ReadOnlyBooleanProperty activeProperty() {
+        return active.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** A claim is shown and its status allows editing. */
+    public ReadOnlyBooleanProperty canEditProperty() {
+        return canEdit.getReadOnlyProperty();
+    }
+
+    /** True in edit mode when a field differs from the claim as read, or a reason has been typed. */
+    public ReadOnlyBooleanProperty dirtyProperty() {
+        return dirty.getReadOnlyProperty();
+    }
+
+    /**
+     * The field the state refused, as {@link #focusField} last marked it; null when none is. The view brings
+     * the field (or the Evidence tab, or the tax id's Replace action) into focus when it changes.
+     */
+    public ReadOnlyObjectProperty<Fault> faultProperty() {
+        return fault.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty canSaveProperty() {
+        return canSave.getReadOnlyProperty();
+    }
+
+    /** What keeps Save disabled, in words ("Fix the fields marked in red", ...); empty when it may save. */
+    public ReadOnlyStringProperty saveHintProperty() {
+        return saveHint.getReadOnlyProperty();
+    }
+
+    /** Why the shown claim's fields are read-only; null when they can be edited. */
+    public ReadOnlyStringProperty readOnlyReasonProperty() {
+        return readOnlyReason.getReadOnlyProperty();
+    }
+
+    /** The last save's conflict (who changed the claim meanwhile, and when); null when there is none. */
+    public ReadOnlyStringProperty conflictProperty() {
+        return conflict.getReadOnlyProperty();
+    }
+
+    public ObservableList<Evidence> evidence() {
+        return evidence;
+    }
+
+    public ReadOnlyBooleanProperty evidenceBusyProperty() {
+        return evidenceBusy.getReadOnlyProperty();
+    }
+
+    /** Why the last evidence add was refused (a missing, unreadable or too large file, ...); null after a success. */
+    public ReadOnlyStringProperty evidenceErrorProperty() {
+        return evidenceError.getReadOnlyProperty();
+    }
+
+    /** The evidence address rule (the one in {@link EvidenceRules#url}) for the field as typed: its message, or null. */
+    public String urlRule(String text) {
+        return firstMessage(EvidenceRules.url(text).violations());
+    }
+
+    // ---- commands -----------------------------------------------------------------------------------
+
+    /** The claim shown in the detail pane (null for none). In edit mode the fields keep what staff typed. */
+    public void show(EditableClaim claim, List<Evidence> references) {
+        boolean sameClaim = claim != null && shown != null && claim.claimId() == shown.claimId();
+        if (!sameClaim && active.get()) {
+            leave();
+        }
+        if (!sameClaim) {
+            fault.set(null);
+        }
+        shown = claim;
+        evidence.setAll(claim == null ? List.of() : references);
+        if (!sameClaim) {
+            evidenceError.set(null);
+        }
+        readOnlyReason.set(claim == null ? null : claim.editRefusal().orElse(null));
+        canEdit.set(claim != null && readOnlyReason.get() == null);
+        if (!active.get()) {
+            fill(claim);
+        }
+        update();
+    }
+
+    /** Ctrl+E: edit the shown claim; returns false (and says why) when its status does not allow it. */
+    public boolean startEdit() {
+        if (shown == null || active.get()) {
+            return active.get();
+        }
+        if (readOnlyReason.get() != null) {
+            notices.accept(Notice.warning("Claim " + shown.claimNumber() + " is read-only: " + readOnlyReason.get()));
+            return false;
+        }
+        base = shown;
+        fill(base);
+        reason.set("");
+        conflict.set(null);
+        active.set(true);
+        update();
+        return true;
+    }
+
+    /**
+     * Opens the editor with {@code fieldName} marked as the field the state refused, so staff go straight to
+     * it: enters edit mode (when not in it already; what was typed stays) and shows {@code message} next to the
+     * field. For {@code evidence.KIND} the Evidence tab is the place, for {@code taxId} its Replace action.
+     *
+     * @param fieldName the field as the state names it: {@code holderId}, {@code amountCents},
+     *        {@code evidence.address}, {@code taxId}
+     * @param message the state's message for the field; null or blank shows the field's name only
+     * @return true with the field marked (in edit mode, except for {@code taxId}: the form does not hold it);
+     *         false when no claim is shown or its status does not allow editing (a notice then says why)
+     */
+    public boolean focusField(String fieldName, String message) {
+        Fault marked = Fault.of(fieldName, message);
+        if (marked.taxId()) {
+            // replaced whole through its own audited action, outside the form
+            if (shown == null || readOnlyReason.get() != null) {
+                return startEdit();
+            }
+            fault.set(null);
+            fault.set(marked);
+            return true;
+        }
+        if (!startEdit()) {
+            return false;
+        }
+        fields.values().forEach(f -> f.fault.set(null));
+        ClaimField.byName(marked.field()).map(fields::get)
+                .ifPresent(f -> f.fault.set(marked.message() == null || marked.message().isBlank()
+                        ? "The state refused this field" : "The state: " + marked.message().strip()));
+        fault.set(null);
+        fault.set(marked);
+        return true;
+    }
+
+    /** As {@link #focusField(String, String)}, without the state's message. */
+    public boolean focusField(String fieldName) {
+        return focusField(fieldName, null);
+    }
+
+    /** Esc: leave edit mode; what was typed is dropped. */
+    public void cancel() {
+        if (active.get()) {
+            leave();
+            fill(shown);
+            update();
+        }
+    }
+
+    /** After a conflict: drop what was typed and read the claim again, to start over from its new version. */
+    public void reloadAfterConflict() {
+        leave();
+        reload.run();
+    }
+
+    /** Ctrl+S: saves the changed fields against the version edited; ends in a notice, a conflict or marked fields. */
+    public void save() {
+        if (!canSave.get()) {
+            if (active.get() && !saveHint.get().isEmpty()) {
+                notices.accept(Notice.warning(saveHint.get() + "; nothing was saved"));
+            }
+            return;
+        }
+        EditableClaim claim = base;
+        Map<String, String> changes = new LinkedHashMap<>();
+        fields.values().stream().filter(FieldEditor::changed)
+                .forEach(f -> changes.put(f.field.name(), f.text.get()));
+        String why = reason.get();
+        busy.set(true);
+        update();
+        tasks.submit("save claim edit", p -> editing.edit(claim.claimId(), claim.version(), changes, actor, why),
+                (EditResult r) -> {
+                    busy.set(false);
+                    leave();
+                    notices.accept(Notice.success("Claim " + r.claimNumber() + " saved: " + r.changes().size()
+                            + (r.changes().size() == 1 ? " field" : " fields") + " changed (version " + r.version() + ")"));
+                    reload.run();
+                }, e -> {
+                    busy.set(false);
+                    if (e instanceof ConflictException c) {
+                        conflict.set(c.getMessage());
+                    } else if (e instanceof InvalidFieldsException invalid) {
+                        for (FieldViolation v : invalid.violations()) {
+                            ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> f.error.set(v.message()));
+                        }
+                        notices.accept(Notice.error("save claim " + claim.claimNumber(), e));
+                    } else {
+                        notices.accept(Notice.error("save claim " + claim.claimNumber(), e));
+                    }
+                    update();
+                });
+    }
+
+    /** The tax id rule (the one in {@link ClaimField#TAX_ID}) for the Replace dialog: its message, or null. */
+    public String taxIdRule(String text) {
+        return firstMessage(ClaimField.TAX_ID.check(text, today.get()).violations());
+    }
+
+    /**
+     * Replaces the shown claim's tax id whole, against the version shown; audited with the reason and masked
+     * to its last four digits. Not while the fields are being edited (the edit would then be on an old version).
+     */
+    public void replaceTaxId(String taxId, String why) {
+        EditableClaim claim = shown;
+        if (claim == null || active.get() || busy.get()) {
+            return;
+        }
+        if (readOnlyReason.get() != null) {
+            notices.accept(Notice.warning("Claim " + claim.claimNumber() + " is read-only: " + readOnlyReason.get()));
+            return;
+        }
+        String broken = taxIdRule(taxId);
+        if (broken != null) {
+            notices.accept(Notice.warning(broken + "; the tax id was not replaced"));
+            return;
+        }
+        if (why == null || why.isBlank()) {
+            notices.accept(Notice.warning("Replacing a tax id needs a reason; it was not replaced"));
+            return;
+        }
+        busy.set(true);
+        update();
+        tasks.submit("replace tax id", p -> editing.replaceTaxId(claim.claimId(), claim.version(), taxId, actor, why),
+                (EditResult r) -> {
+                    busy.set(false);
+                    update();
+                    if (fault.get() != null && fault.get().taxId()) {
+                        fault.set(null);
+                    }
+                    notices.accept(r.changes().isEmpty()
+                            ? Notice.info("Claim " + r.claimNumber() + " already has that tax id; nothing changed")
+                            : Notice.success("Tax id of claim " + r.claimNumber() + " replaced (now "
+                                    + r.changes().get(0).after() + "); the change is in the audit trail"));
+                    reload.run();
+                }, e -> {
+                    busy.set(false);
+                    update();
+                    notices.accept(Notice.error("replace the tax id of claim " + claim.claimNumber(), e));
+                });
+    }
+
+    /** Adds a web address as evidence of the shown claim. */
+    public void addUrl(EvidenceKind kind, String url, String title) {
+        EditableClaim claim = shown;
+        if (claim == null || kind == null) {
+            return;
+        }
+        addEvidence(claim, "add an address to claim " + claim.claimNumber(),
+                () -> evidenceCases.addUrl(claim.claimId(), kind.code(), url, title, actor));
+    }
+
+    /** Copies {@code file} in as evidence of the shown claim (in the background: it may be 25 MB). */
+    public void addFile(EvidenceKind kind, Path file, String title) {
+        EditableClaim claim = shown;
+        if (claim == null || kind == null || file == null) {
+            return;
+        }
+        addEvidence(claim, "add " + file.getFileName() + " to claim " + claim.claimNumber(),
+                () -> evidenceCases.addFile(claim.claimId(), kind.code(), file, title, actor));
+    }
+
+    private void addEvidence(EditableClaim claim, String doing, Supplier<Evidence> add) {
+        evidenceBusy.set(true);
+        evidenceError.set(null);
+        tasks.submit("add evidence", p -> {
+            Evidence added = add.get();
+            return new Added(added, evidenceCases.list(claim.claimId()));
+        }, (Added a) -> {
+            evidenceBusy.set(false);
+            if (shown != null && shown.claimId() == claim.claimId()) {
+                evidence.setAll(a.all());
+            }
+            if (fault.get() != null && fault.get().evidenceKind().filter(a.added().kind()::equals).isPresent()) {
+                fault.set(null);
+            }
+            notices.accept(Notice.success("Evidence added to claim " + claim.claimNumber() + ": "
+                    + a.added().kind().label() + ", " + a.added().title()));
+        }, e -> {
+            evidenceBusy.set(false);
+            Notice refused = Notice.error(doing, e);
+            evidenceError.set(refused.text());
+            notices.accept(refused);
+        });
+    }
+
+    private record Added(Evidence added, List<Evidence> all) {
+    }
+
+    /** Where a file reference's copy is kept, to open it. */
+    public Path fileOf(Evidence reference) {
+        return evidenceCases.fileOf(reference);
+    }
+
+    // ---- internals ----------------------------------------------------------------------------------
+
+    private void leave() {
+        active.set(false);
+        conflict.set(null);
+        fault.set(null);
+        fields.values().forEach(f -> f.fault.set(null));
+        base = null;
+        reason.set("");
+    }
+
+    private void fill(EditableClaim claim) {
+        for (FieldEditor editor : fields.values()) {
+            String text = claim == null ? "" : claim.texts().getOrDefault(editor.field, "");
+            editor.original = text;
+            editor.text.set(text);
+            editor.error.set(null);
+        }
+    }
+
+    private void update() {
+        List<String> broken = new ArrayList<>();
+        boolean changed = false;
+        for (FieldEditor editor : fields.values()) {
+            if (editor.error.get() != null) {
+                broken.add(editor.field.label());
+            }
+            changed |= editor.changed();
+        }
+        String hint;
+        if (!active.get()) {
+            hint = "";
+        } else if (!broken.isEmpty()) {
+            hint = "Fix " + String.join(", ", broken);
+        } else if (!changed) {
+            hint = "Nothing changed yet";
+        } else if (reason.get() == null || reason.get().isBlank()) {
+            hint = "Say why you change it";
+        } else if (conflict.get() != null) {
+            hint = "Reload the claim to edit its new version";
+        } else {
+            hint = "";
+        }
+        saveHint.set(hint);
+        dirty.set(active.get() && (changed || (reason.get() != null && !reason.get().isBlank())));
+        canSave.set(active.get() && !busy.get() && hint.isEmpty());
+    }
+
+    private static String firstMessage(List<FieldViolation> violations) {
+        return violations.isEmpty() ? null : violations.get(0).message();
+    }
+}

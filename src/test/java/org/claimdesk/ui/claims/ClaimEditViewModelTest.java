@@ -1,0 +1,297 @@
+package org.claimdesk.ui.claims;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.Workflow;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.EvidenceKind;
+import org.claimdesk.domain.EvidenceRules;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.testing.DirectTaskRunner;
+import org.claimdesk.ui.testing.TestDatabases;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The claim detail pane's edit mode and Evidence tab, on a real database, without the FX thread. */
+class ClaimEditViewModelTest {
+    @TempDir
+    Path dir;
+    Database db;
+    Queries queries;
+    Workflow workflow;
+    ClaimsViewModel model;
+    ClaimEditViewModel editor;
+
+    @BeforeEach
+    void setUp() {
+        db = TestDatabases.demo(dir, 300);
+        queries = TestDatabases.queries(db);
+        workflow = TestDatabases.workflow(db);
+        model = new ClaimsViewModel(queries, workflow, new DirectTaskRunner(), "tester");
+        model.load();
+        editor = model.editor();
+    }
+
+    @AfterEach
+    void tearDown() {
+        db.close();
+    }
+
+    private Claim select(ClaimStatus status) {
+        Claim claim = queries.claims(ClaimQuery.all().withStatuses(Set.of(status)).withPage(0, 1)).get(0);
+        model.select(ClaimRow.of(claim, queries.today()));
+        return claim;
+    }
+
+    private ClaimEditViewModel.FieldEditor field(ClaimField<?> field) {
+        return editor.field(field);
+    }
+
+    @Test
+    void fieldsAreCheckedAsStaffTypeAndSavedWithTheReason() {
+        Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(editor.canEditProperty().get()).isTrue();
+        assertThat(editor.readOnlyReasonProperty().get()).isNull();
+        assertThat(editor.fields()).extracting(f -> f.field().name()).doesNotContain("taxId");
+
+        assertThat(editor.startEdit()).isTrue();
+        assertThat(editor.activeProperty().get()).isTrue();
+        assertThat(field(ClaimField.STATE_PROPERTY_ID).textProperty().get()).isEqualTo(claim.statePropertyId());
+        assertThat(editor.saveHintProperty().get()).isEqualTo("Nothing changed yet");
+
+        field(ClaimField.STATE_PROPERTY_ID).textProperty().set("12");
+        assertThat(field(ClaimField.STATE_PROPERTY_ID).errorProperty().get())
+                .isEqualTo("State property id must be 7 to 9 digits");
+        field(ClaimField.AMOUNT_CENTS).textProperty().set("12.50");
+        assertThat(editor.saveHintProperty().get()).isEqualTo("Fix State property id, Amount (cents)");
+        assertThat(field(ClaimField.AMOUNT_CENTS).hintProperty().get()).isNull();
+        assertThat(editor.canSaveProperty().get()).isFalse();
+
+        field(ClaimField.STATE_PROPERTY_ID).textProperty().set("123456789");
+        field(ClaimField.AMOUNT_CENTS).textProperty().set("1250");
+        field(ClaimField.CLAIMANT_EMAIL).textProperty().set("maria@example.org");
+        assertThat(field(ClaimField.AMOUNT_CENTS).hintProperty().get()).isEqualTo("= $12.50");
+        assertThat(field(ClaimField.STATE_PROPERTY_ID).errorProperty().get()).isNull();
+        assertThat(editor.saveHintProperty().get()).isEqualTo("Say why you change it");
+        editor.reasonProperty().set("holder's corrected report");
+        assertThat(editor.canSaveProperty().get()).isTrue();
+
+        editor.save();
+
+        assertThat(editor.activeProperty().get()).isFalse();
+        Claim stored = queries.claim(claim.claimId()).orElseThrow();
+        assertThat(stored.statePropertyId()).isEqualTo("123456789");
+        assertThat(stored.amountCents()).isEqualTo(1250);
+        assertThat(stored.claimantEmail()).isEqualTo("maria@example.org");
+        assertThat(stored.version()).isEqualTo(claim.version() + 1);
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.SUCCESS);
+        assertThat(model.noticeProperty().get().text()).contains("3 fields changed");
+        // the detail was read again: the form starts from the new version
+        assertThat(model.detailProperty().get().editable().version()).isEqualTo(stored.version());
+        assertThat(model.detailProperty().get().audit()).anySatisfy(a ->
+                assertThat(a.reason()).isEqualTo("holder's corrected report"));
+    }
+
+    @Test
+    void cancelDropsWhatWasTyped() {
+        Claim claim = select(ClaimStatus.IDENTITY_PENDING);
+        editor.startEdit();
+        field(ClaimField.HOLDER_ID).textProperty().set("HLD-999");
+        editor.cancel();
+        assertThat(editor.activeProperty().get()).isFalse();
+        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo(claim.holderId());
+        assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
+    }
+
+    @Test
+    void aClaimTheStateHasIsReadOnlyWithTheReason() {
+        Claim claim = select(ClaimStatus.PAID);
+        assertThat(editor.canEditProperty().get()).isFalse();
+        assertThat(editor.readOnlyReasonProperty().get()).isEqualTo("the claim is paid; its data is final");
+        assertThat(editor.startEdit()).isFalse();
+        assertThat(editor.activeProperty().get()).isFalse();
+        assertThat(model.noticeProperty().get().text()).isEqualTo("Claim " + claim.claimNumber()
+                + " is read-only: the claim is paid; its data is final");
+    }
+
+    @Test
+    void aClaimChangedMeanwhileIsAConflictNamingWhoAndNothingIsOverwritten() {
+        Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
+        editor.startEdit();
+        workflow.editing().edit(claim.claimId(), claim.version(), Map.of("holderId", "HLD-777"), "r.okafor",
+                "holder merged");
+        field(ClaimField.HOLDER_ID).textProperty().set("HLD-888");
+        editor.reasonProperty().set("typo");
+
+        editor.save();
+
+        assertThat(editor.conflictProperty().get()).contains("was changed by r.okafor").contains("edited holderId")
+                .contains("nothing was saved");
+        assertThat(editor.activeProperty().get()).isTrue();
+        assertThat(editor.canSaveProperty().get()).isFalse();
+        assertThat(queries.claim(claim.claimId()).orElseThrow().holderId()).isEqualTo("HLD-777");
+
+        editor.reloadAfterConflict();
+        assertThat(editor.activeProperty().get()).isFalse();
+        assertThat(editor.conflictProperty().get()).isNull();
+        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-777");
+    }
+
+    @Test
+    void evidenceIsListedAndAddedInTheBackground() throws Exception {
+        Claim claim = select(ClaimStatus.NEEDS_INFO);
+        assertThat(editor.evidence()).isEmpty();
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+
+        editor.addUrl(EvidenceKind.ADDRESS, "https://records.example.gov/u/1", "Utility bill");
+        editor.addFile(EvidenceKind.OWNERSHIP, deed, null);
+
+        assertThat(editor.evidence()).extracting(e -> e.kind()).containsExactly(EvidenceKind.ADDRESS,
+                EvidenceKind.OWNERSHIP);
+        assertThat(Files.readString(editor.fileOf(editor.evidence().get(1)))).isEqualTo("deed");
+        assertThat(model.noticeProperty().get().text()).contains("Evidence added to claim " + claim.claimNumber());
+
+        assertThat(editor.evidenceErrorProperty().get()).isNull();
+        editor.addFile(EvidenceKind.IDENTITY, dir.resolve("missing.pdf"), null);
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("does not exist");
+        assertThat(editor.evidenceErrorProperty().get()).isEqualTo(model.noticeProperty().get().text());
+        Path big = dir.resolve("scan.tif");
+        try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            file.setLength(EvidenceRules.MAX_FILE_BYTES + 1);
+        }
+        editor.addFile(EvidenceKind.IDENTITY, big, null);
+        assertThat(editor.evidenceErrorProperty().get()).contains("at most 25 MB");
+        assertThat(editor.urlRule("ftp://x.org/id")).startsWith("Address must be an http or https address");
+        assertThat(editor.urlRule("https://records.example.gov/id/1")).isNull();
+        editor.addUrl(EvidenceKind.IDENTITY, "ftp://x.org/id", null);
+        assertThat(model.noticeProperty().get().text()).contains("url must be an http or https address");
+        assertThat(editor.evidence()).hasSize(2);
+        assertThat(editor.evidenceBusyProperty().get()).isFalse();
+        editor.addUrl(EvidenceKind.IDENTITY, "https://records.example.gov/id/1", "Passport");
+        assertThat(editor.evidenceErrorProperty().get()).isNull();
+
+        // another claim shows its own (none)
+        select(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(editor.evidence()).isEmpty();
+        assertThat(editor.evidenceErrorProperty().get()).isNull();
+    }
+    @Test
+    void theOutboxOpensTheEditorAtTheFieldTheStateRefused() {
+        Claim claim = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.NEEDS_INFO)).withPage(0, 1))
+                .get(0);
+        select(ClaimStatus.PAID);
+
+        model.editAtField(claim.claimId(), "holderId", "holder id HLD-9 is not in the CA holder registry");
+
+        assertThat(model.selectedProperty().get().claimId()).isEqualTo(claim.claimId());
+        assertThat(editor.activeProperty().get()).isTrue();
+        assertThat(editor.faultProperty().get()).isEqualTo(new ClaimEditViewModel.Fault("holderId", "Holder id",
+                "holder id HLD-9 is not in the CA holder registry"));
+        assertThat(editor.faultProperty().get().describe())
+                .isEqualTo("The state refused Holder id: holder id HLD-9 is not in the CA holder registry");
+        assertThat(field(ClaimField.HOLDER_ID).faultProperty().get())
+                .isEqualTo("The state: holder id HLD-9 is not in the CA holder registry");
+        assertThat(field(ClaimField.AMOUNT_CENTS).faultProperty().get()).isNull();
+        assertThat(editor.dirtyProperty().get()).isFalse();
+
+        // staff correct the field: its mark goes, the banner stays until the edit ends
+        field(ClaimField.HOLDER_ID).textProperty().set("HLD-100200");
+        assertThat(field(ClaimField.HOLDER_ID).faultProperty().get()).isNull();
+        assertThat(editor.dirtyProperty().get()).isTrue();
+
+        // another field of the same claim while editing: what was typed stays
+        model.editAtField(claim.claimId(), "amountCents", null);
+        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-100200");
+        assertThat(field(ClaimField.AMOUNT_CENTS).faultProperty().get()).isEqualTo("The state refused this field");
+
+        editor.cancel();
+        assertThat(editor.faultProperty().get()).isNull();
+        assertThat(field(ClaimField.AMOUNT_CENTS).faultProperty().get()).isNull();
+    }
+
+    @Test
+    void evidenceTheStateAskedForIsMarkedUntilItIsAdded() {
+        Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(editor.focusField("evidence.address", "proof of address required above $5,000.00")).isTrue();
+        assertThat(editor.faultProperty().get().evidenceKind()).contains(EvidenceKind.ADDRESS);
+        assertThat(editor.faultProperty().get().describe())
+                .isEqualTo("The state refused Proof of address evidence: proof of address required above $5,000.00");
+
+        editor.addUrl(EvidenceKind.IDENTITY, "https://records.example.gov/id/1", null);
+        assertThat(editor.faultProperty().get()).isNotNull();
+        editor.addUrl(EvidenceKind.ADDRESS, "https://records.example.gov/u/1", "Utility bill");
+        assertThat(editor.faultProperty().get()).isNull();
+        assertThat(editor.evidence()).hasSize(2);
+        assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
+    }
+
+    @Test
+    void aReadOnlyClaimOpensReadOnlyWithTheReason() {
+        Claim paid = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.PAID)).withPage(0, 1)).get(0);
+        model.editAtField(paid.claimId(), "holderId", "holder id not found");
+        assertThat(model.selectedProperty().get().claimId()).isEqualTo(paid.claimId());
+        assertThat(editor.activeProperty().get()).isFalse();
+        assertThat(editor.faultProperty().get()).isNull();
+        assertThat(model.noticeProperty().get().text()).endsWith("is read-only: the claim is paid; its data is final");
+
+        model.editAtField(Long.MAX_VALUE, "holderId", null);
+        assertThat(model.noticeProperty().get().text()).isEqualTo("There is no claim with id " + Long.MAX_VALUE);
+    }
+
+    @Test
+    void anotherClaimIsNotOpenedOverUnsavedChanges() {
+        Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
+        Claim other = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.NEEDS_INFO)).withPage(0, 1))
+                .get(0);
+        editor.startEdit();
+        field(ClaimField.HOLDER_NAME).textProperty().set("Acme Bank of Ohio");
+
+        model.editAtField(other.claimId(), "holderId", null);
+
+        assertThat(model.selectedProperty().get().claimId()).isEqualTo(claim.claimId());
+        assertThat(field(ClaimField.HOLDER_NAME).textProperty().get()).isEqualTo("Acme Bank of Ohio");
+        assertThat(model.noticeProperty().get().text()).contains("has unsaved changes");
+    }
+
+    @Test
+    void theTaxIdIsReplacedWholeAndAuditedMasked() {
+        Claim claim = select(ClaimStatus.IDENTITY_PENDING);
+        assertThat(editor.focusField("taxId", "last four do not match the property record")).isTrue();
+        assertThat(editor.activeProperty().get()).isFalse();
+        assertThat(editor.faultProperty().get().taxId()).isTrue();
+        assertThat(editor.taxIdRule("12-34")).isEqualTo(
+                "Tax id must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789");
+        assertThat(editor.taxIdRule("987-65-4321")).isNull();
+
+        editor.replaceTaxId("12-34", "from the claimant's W-9");
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
+        editor.replaceTaxId("987-65-4321", " ");
+        assertThat(model.noticeProperty().get().text()).contains("needs a reason");
+        assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo(claim.taxId());
+
+        editor.replaceTaxId("987-65-4321", "from the claimant's W-9");
+
+        assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo("987-65-4321");
+        assertThat(model.noticeProperty().get().text()).contains("replaced (now ***-**-4321)")
+                .doesNotContain("987-65");
+        assertThat(editor.faultProperty().get()).isNull();
+        assertThat(queries.audit(Long.toString(claim.claimId()), null, "claim.replace_tax_id", 0, 0))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.reason()).isEqualTo("from the claimant's W-9");
+                    assertThat(a.details()).contains("4321").doesNotContain("987-65");
+                });
+        assertThat(model.detailProperty().get().editable().version()).isEqualTo(claim.version() + 1);
+    }
+}
