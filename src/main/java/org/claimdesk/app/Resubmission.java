@@ -2,9 +2,16 @@ package org.claimdesk.app;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
@@ -19,7 +26,9 @@ import org.claimdesk.domain.PayloadDiff;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.Json;
+import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.OutboxStamp;
 import org.claimdesk.store.OutboxStore;
 import org.jdbi.v3.core.Handle;
@@ -29,7 +38,8 @@ import org.jdbi.v3.core.Handle;
  * carrying the payload built now from the claim, under a new idempotency key ({@link KeyPolicy}). In one
  * transaction: the old row {@code superseded} (kept with its attempts, naming the new row), the new row queued,
  * a note in the claim's history (the claim stays SUBMITTING) and an audit entry. A row another workstation
- * changed meanwhile is refused, never overwritten.
+ * changed meanwhile is refused, never overwritten. Many rows at once (e.g. an error group after its claims were
+ * corrected together): {@link #preview(OutboxQuery)} then {@link #resubmitAll}, one row per transaction.
  */
 public final class Resubmission {
 
@@ -73,6 +83,50 @@ public final class Resubmission {
             String oldKey, String newKey, String refusedWith, PayloadDiff diff) {
     }
 
+    /**
+     * What resubmitting the rows an {@link OutboxQuery} selects would do right now.
+     *
+     * @param targets the rows that would be resubmitted, as checked: failed, their claim changed since the refusal
+     * @param skipped every other row selected, by id, with the reason it would be left alone
+     */
+    public record BulkPreview(List<Check> targets, Map<Long, String> skipped) {
+        public BulkPreview {
+            targets = List.copyOf(targets);
+            skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+        }
+
+        public int eligible() {
+            return targets.size();
+        }
+
+        public String describe() {
+            return eligible() + " corrected row(s) will be resubmitted under new keys"
+                    + (skipped.isEmpty() ? "" : ", " + skipped.size() + " skipped (not failed, or their claim unchanged)");
+        }
+    }
+
+    /**
+     * What a bulk resubmission did.
+     *
+     * @param skipped rows left alone, with the reason: at the preview, or because they changed since
+     * @param notReached rows not handled because staff cancelled or the database failed
+     * @param failure why the database stopped the run, with the rows before kept; null when it did not
+     */
+    public record BulkResult(int previewed, List<Result> resubmitted, Map<Long, String> skipped, int notReached,
+            boolean cancelled, String failure) {
+        public BulkResult {
+            resubmitted = List.copyOf(resubmitted);
+            skipped = Collections.unmodifiableMap(new LinkedHashMap<>(skipped));
+        }
+
+        public String describe() {
+            return resubmitted.size() + " of " + previewed + " row(s) resubmitted under new keys"
+                    + (cancelled ? ", cancelled: " + notReached + " not reached" : "")
+                    + (failure == null ? "" : ", then stopped (" + notReached + " not reached): " + failure)
+                    + (skipped.isEmpty() ? "" : "; " + skipped.size() + " skipped");
+        }
+    }
+
     private final Database database;
     private final Clock clock;
     private final ClaimStore claims = new ClaimStore();
@@ -112,6 +166,71 @@ public final class Resubmission {
             }
             return apply(h, now, who, why);
         });
+    }
+
+    /**
+     * Checks every row {@code rows} selects (its page ignored); nothing is changed. A query naming ids is refused
+     * when one of them does not exist.
+     */
+    public BulkPreview preview(OutboxQuery rows) {
+        Objects.requireNonNull(rows, "rows");
+        return database.read(h -> {
+            List<OutboxStamp> stamps = outbox.stamps(h, rows.unpaged());
+            if (!rows.ids().isEmpty() && stamps.size() < rows.ids().size()) {
+                Set<Long> found = stamps.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
+                long missing = rows.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();
+                throw new NotFoundException("no outbox row with id " + missing);
+            }
+            List<Check> targets = new ArrayList<>();
+            Map<Long, String> skipped = new LinkedHashMap<>();
+            for (OutboxStamp stamp : stamps) {
+                Check check = check(h, stamp.outboxEventId());
+                if (check.refusal() == null) {
+                    targets.add(check);
+                } else {
+                    skipped.put(check.outboxEventId(), check.refusal());
+                }
+            }
+            return new BulkPreview(targets, skipped);
+        });
+    }
+
+    /**
+     * Resubmits each row of {@code preview} as it was checked ({@link #resubmit(Check, String, String)}), one row
+     * per transaction, with one required reason. A row or claim changed since the preview is skipped with the
+     * reason, never forced.
+     *
+     * @param progress told how many rows were handled so far, after each; may be null
+     * @param cancelled asked before each row: once it says so, the rows not reached are left alone; may be null
+     */
+    public BulkResult resubmitAll(BulkPreview preview, String actor, String reason, IntConsumer progress,
+            BooleanSupplier cancelled) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        List<Result> done = new ArrayList<>();
+        Map<Long, String> skipped = new LinkedHashMap<>(preview.skipped());
+        int handled = 0;
+        boolean stopped = false;
+        String failure = null;
+        for (Check seen : preview.targets()) {
+            if (cancelled != null && cancelled.getAsBoolean()) {
+                stopped = true;
+                break;
+            }
+            try {
+                done.add(resubmit(seen, who, why));
+            } catch (DatabaseException e) {
+                failure = e.getMessage();
+                break;
+            } catch (ClaimDeskException e) {
+                skipped.put(seen.outboxEventId(), e.getMessage());
+            }
+            handled++;
+            if (progress != null) {
+                progress.accept(handled);
+            }
+        }
+        return new BulkResult(preview.eligible(), done, skipped, preview.eligible() - handled, stopped, failure);
     }
 
     private Result apply(Handle h, Check check, String who, String why) {

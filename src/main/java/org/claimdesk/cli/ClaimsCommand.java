@@ -30,9 +30,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "claims", description = "List, show, edit, advance and submit claims; add and list their evidence.",
+@Command(name = "claims",
+        description = "List, show, edit (one claim, or one field on many), advance and submit claims; add and list their evidence.",
         subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimsCommand.Edit.class,
-            EvidenceCommand.class, ClaimsCommand.Advance.class, ClaimsCommand.Submit.class})
+            ClaimSetCommand.class, EvidenceCommand.class, ClaimsCommand.Advance.class, ClaimsCommand.Submit.class})
 final class ClaimsCommand {
 
     static Claim find(Queries queries, String idOrNumber) {

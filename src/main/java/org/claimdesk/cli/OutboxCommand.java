@@ -158,12 +158,23 @@ final class OutboxCommand {
     }
 
     @Command(name = "resubmit", description = {
-        "Send a failed row's corrected claim as a new submission under a new idempotency key.",
-        "The row becomes superseded (its attempts kept) by a new pending row; the claim stays SUBMITTING.",
-        "Refused when the row is not failed, was already resubmitted, or its claim has not changed since the refusal."})
+        "Send failed rows' corrected claims as new submissions under new idempotency keys.",
+        "Each row becomes superseded (its attempts kept) by a new pending row; the claim stays SUBMITTING.",
+        "One ROW_ID: refused when the row is not failed, was already resubmitted, or its claim has not changed since",
+        "the refusal. Many (--id, or --all-failed with filters): such rows are skipped with the reason, one line each;",
+        "the count is previewed first (--dry-run stops there)."})
     static final class Resubmit extends CliSupport implements Callable<Integer> {
-        @Parameters(paramLabel = "ROW_ID", description = "The failed outbox row.")
-        long id;
+        @Parameters(paramLabel = "ROW_ID", arity = "0..1", description = "One failed outbox row.")
+        Long id;
+
+        @Option(names = "--id", paramLabel = "ID", split = ",", description = "Outbox row ids.")
+        List<Long> ids;
+
+        @Option(names = "--all-failed", description = "Every failed row matching the filter options.")
+        boolean allFailed;
+
+        @Mixin
+        OutboxFilterOptions filter;
 
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
@@ -171,31 +182,102 @@ final class OutboxCommand {
         @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (kept in the audit trail).")
         String reason;
 
+        @Option(names = "--dry-run", description = "With --id or --all-failed: only preview which rows would be resubmitted.")
+        boolean dryRun;
+
         @Option(names = "--json", description = "Print the result as JSON.")
         boolean json;
 
         @Override
         public Integer call() {
+            boolean byIds = ids != null && !ids.isEmpty();
+            int ways = (id != null ? 1 : 0) + (byIds ? 1 : 0) + (allFailed ? 1 : 0);
+            if (ways != 1) {
+                throw new IllegalArgumentException("choose the rows with one ROW_ID, --id or --all-failed");
+            }
+            if (!allFailed && filter.given()) {
+                throw new IllegalArgumentException("filters go with --all-failed, not with a row id");
+            }
+            if (id != null && dryRun) {
+                throw new IllegalArgumentException("--dry-run goes with --id or --all-failed");
+            }
             try (Database db = openDatabase()) {
-                Resubmission.Result r = new Resubmission(db, clock()).resubmit(id, actor, reason);
+                Resubmission resubmission = new Resubmission(db, clock());
+                if (id != null) {
+                    printOne(resubmission.resubmit(id, actor, reason));
+                    return ClaimDeskCommand.EXIT_OK;
+                }
+                OutboxQuery rows = byIds ? OutboxQuery.byIds(ids)
+                        : filter.narrow(OutboxQuery.all().withState(DeliveryState.FAILED));
+                Resubmission.BulkPreview preview = resubmission.preview(rows);
+                if (dryRun) {
+                    if (json) {
+                        printJson(Map.of("dryRun", true, "wouldResubmit", preview.eligible(),
+                                "ids", preview.targets().stream().map(Resubmission.Check::outboxEventId).toList(),
+                                "skippedReasons", preview.skipped()));
+                    } else {
+                        preview.skipped().values().forEach(r -> out().println(r + "; skipped"));
+                        out().printf("would resubmit %d row(s), skip %d%n", preview.eligible(), preview.skipped().size());
+                    }
+                    return ClaimDeskCommand.EXIT_OK;
+                }
+                if (!json) {
+                    preview.skipped().values().forEach(r -> err().println(r + "; skipped"));
+                }
+                if (preview.eligible() == 0) {
+                    throw new ClaimDeskException("nothing was resubmitted: no selected row is failed with a corrected claim");
+                }
+                Resubmission.BulkResult result = resubmission.resubmitAll(preview, actor, reason, done -> {
+                    if (!json && preview.eligible() >= 100 && done % 100 == 0) {
+                        err().printf("resubmit: %d of %d%n", done, preview.eligible());
+                        err().flush();
+                    }
+                }, null);
                 if (json) {
                     Map<String, Object> out = new LinkedHashMap<>();
-                    out.put("oldOutboxEventId", r.oldOutboxEventId());
-                    out.put("newOutboxEventId", r.newOutboxEventId());
-                    out.put("claimId", r.claimId());
-                    out.put("claimNumber", r.claimNumber());
-                    out.put("oldIdempotencyKey", r.oldKey());
-                    out.put("newIdempotencyKey", r.newKey());
-                    out.put("refusedWith", r.refusedWith());
-                    out.put("changes", r.diff().changes());
+                    out.put("resubmitted", result.resubmitted().size());
+                    out.put("rows", result.resubmitted().stream().map(Resubmit::view).toList());
+                    out.put("skippedReasons", result.skipped());
+                    out.put("failure", result.failure());
                     printJson(out);
                 } else {
-                    out().printf("outbox row %d superseded by row %d (claim %s), new key %s%n", r.oldOutboxEventId(),
-                            r.newOutboxEventId(), r.claimNumber(), r.newKey());
-                    r.diff().changes().forEach(c -> out().printf("  %s%n", c));
+                    result.resubmitted().forEach(r -> out().printf("outbox row %d superseded by row %d (claim %s), new key %s%n",
+                            r.oldOutboxEventId(), r.newOutboxEventId(), r.claimNumber(), r.newKey()));
+                    result.skipped().forEach((row, why) -> {
+                        if (!preview.skipped().containsKey(row)) {
+                            err().println(why + "; skipped");
+                        }
+                    });
+                    out().println(result.describe());
+                }
+                if (result.failure() != null) {
+                    throw new ClaimDeskException(result.describe());
                 }
             }
             return ClaimDeskCommand.EXIT_OK;
+        }
+
+        private void printOne(Resubmission.Result r) {
+            if (json) {
+                printJson(view(r));
+            } else {
+                out().printf("outbox row %d superseded by row %d (claim %s), new key %s%n", r.oldOutboxEventId(),
+                        r.newOutboxEventId(), r.claimNumber(), r.newKey());
+                r.diff().changes().forEach(c -> out().printf("  %s%n", c));
+            }
+        }
+
+        private static Map<String, Object> view(Resubmission.Result r) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("oldOutboxEventId", r.oldOutboxEventId());
+            out.put("newOutboxEventId", r.newOutboxEventId());
+            out.put("claimId", r.claimId());
+            out.put("claimNumber", r.claimNumber());
+            out.put("oldIdempotencyKey", r.oldKey());
+            out.put("newIdempotencyKey", r.newKey());
+            out.put("refusedWith", r.refusedWith());
+            out.put("changes", r.diff().changes());
+            return out;
         }
     }
 

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDate;
 import org.claimdesk.app.AuditedWorker;
+import org.claimdesk.app.BulkEdit;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Operators;
@@ -97,6 +98,11 @@ public record ConsoleServices(
     /** The open database's file. */
     public Path databaseFile() {
         return database.path();
+    }
+
+    /** One field set on many claims at once, on this database. */
+    public BulkEdit bulkEdit() {
+        return new BulkEdit(database, Clock.systemDefaultZone());
     }
 
     /** Resubmitting corrected claims and re-queueing unchanged ones, on this database. */

@@ -37,6 +37,7 @@ import org.claimdesk.ui.common.ViewFactory;
 import org.claimdesk.ui.main.MainView;
 import org.claimdesk.ui.main.MainViewModel;
 import org.claimdesk.ui.main.Page;
+import org.claimdesk.ui.outbox.FixFieldViewModel;
 import org.claimdesk.ui.outbox.OutboxRow;
 import org.claimdesk.ui.outbox.OutboxView;
 import org.claimdesk.ui.outbox.OutboxViewModel;
@@ -112,7 +113,8 @@ public final class ConsoleWindow {
         views = new ViewFactory()
                 .register(MainView.class, () -> new MainView(main))
                 .register(ClaimsView.class, () -> new ClaimsView(claims, layout))
-                .register(OutboxView.class, () -> new OutboxView(outbox, layout))
+                .register(OutboxView.class, () -> new OutboxView(outbox, new FixFieldViewModel(services.bulkEdit(),
+                        services.resubmission(), tasks, services.actor()), layout))
                 .register(WorkerView.class, () -> new WorkerView(worker))
                 .register(AuditView.class, () -> new AuditView(audit, layout));
         ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);

@@ -46,6 +46,7 @@ import org.claimdesk.ui.common.NoticeLabel;
 /** The outbox page: binds {@link OutboxViewModel} to the FXML and asks for confirmation of bulk actions. */
 public final class OutboxView {
     private final OutboxViewModel model;
+    private final FixFieldViewModel fix;
     private final LayoutMemory layout;
 
     @FXML private ComboBox<DeliveryState> outboxStateFilter;
@@ -60,6 +61,7 @@ public final class OutboxView {
     @FXML private Button resubmitButton;
     @FXML private Button fixClaimButton;
     @FXML private Button abandonButton;
+    @FXML private Button fixFieldButton;
     @FXML private ProgressBar bulkProgress;
     @FXML private Label bulkProgressLabel;
     @FXML private SplitPane outboxSplit;
@@ -99,8 +101,9 @@ public final class OutboxView {
 
     private boolean syncing;
 
-    public OutboxView(OutboxViewModel model, LayoutMemory layout) {
+    public OutboxView(OutboxViewModel model, FixFieldViewModel fix, LayoutMemory layout) {
         this.model = model;
+        this.fix = fix;
         this.layout = layout;
     }
 
@@ -397,6 +400,38 @@ public final class OutboxView {
             }
         });
         bindResubmit();
+        bindFixField();
+    }
+
+    private void bindFixField() {
+        fix.setOnChange(model::refresh);
+        fixFieldButton.setOnAction(e -> fixField());
+        fixFieldButton.disableProperty().bind(model.busyProperty().or(fix.busyProperty()));
+    }
+
+    /** "Fix a field…": one field set on the claims of the rows the scope chooses, then those rows resubmitted. */
+    private void fixField() {
+        OutboxViewModel.Scope scope = bulkScope.getValue();
+        model.rowsOf(scope).ifPresent(rows -> {
+            fix.open(rows, scope.words());
+            FixFieldDialogView content = FixFieldDialogView.load(fix);
+            Dialog<ButtonType> dialog = new Dialog<>();
+            dialog.initOwner(outboxTable.getScene().getWindow());
+            dialog.setTitle("Fix a field on many claims");
+            dialog.getDialogPane().setContent(content.root());
+            dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
+            javafx.scene.Node close = dialog.getDialogPane().lookupButton(ButtonType.CLOSE);
+            close.setId("fixCloseButton");
+            // closing while claims are being changed would hide the run's report: cancel first
+            close.disableProperty().bind(fix.runningProperty());
+            dialog.setOnCloseRequest(e -> {
+                if (fix.runningProperty().get()) {
+                    e.consume();
+                }
+            });
+            javafx.application.Platform.runLater(() -> content.root().lookup("#fixValueField").requestFocus());
+            dialog.showAndWait();
+        });
     }
 
     private void bindResubmit() {

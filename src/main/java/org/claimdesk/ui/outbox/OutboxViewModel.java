@@ -437,21 +437,11 @@ public final class OutboxViewModel {
 
     /** Works out which rows {@code scope} means and what {@code action} would do to them; sets {@link #planProperty()}. */
     public void preview(OutboxTriage.Action action, Scope scope) {
-        List<Long> selectedIds = selection.get().stream().map(OutboxRow::id).toList();
-        FailureGroup group = selectedGroup.get();
-        if (scope == Scope.SELECTION && selectedIds.isEmpty()) {
-            notice.set(Notice.warning("Select rows first (click, Shift+click, Ctrl+A), or act on a group or the filter"));
+        Optional<OutboxQuery> chosen = rowsOf(scope);
+        if (chosen.isEmpty()) {
             return;
         }
-        if (scope == Scope.GROUP && group == null) {
-            notice.set(Notice.warning("Select an error group first"));
-            return;
-        }
-        OutboxQuery rows = switch (scope) {
-            case SELECTION -> OutboxQuery.byIds(selectedIds);
-            case GROUP -> groupQuery(group);
-            case FILTER -> filter();
-        };
+        OutboxQuery rows = chosen.get();
         busy.set(true);
         tasks.submit("preview " + action.verb(), p -> new Plan(scope, triage.preview(action, rows)), p -> {
             busy.set(false);
@@ -464,6 +454,28 @@ public final class OutboxViewModel {
         }, e -> {
             busy.set(false);
             notice.set(Notice.error("preview " + action.verb().toLowerCase(), e));
+        });
+    }
+
+    /**
+     * The rows {@code scope} means now: the selected rows, the selected error group's failed rows, or the filter's
+     * rows; empty, with a notice saying what to select, when there is nothing to act on.
+     */
+    public Optional<OutboxQuery> rowsOf(Scope scope) {
+        List<Long> selectedIds = selection.get().stream().map(OutboxRow::id).toList();
+        FailureGroup group = selectedGroup.get();
+        if (scope == Scope.SELECTION && selectedIds.isEmpty()) {
+            notice.set(Notice.warning("Select rows first (click, Shift+click, Ctrl+A), or act on a group or the filter"));
+            return Optional.empty();
+        }
+        if (scope == Scope.GROUP && group == null) {
+            notice.set(Notice.warning("Select an error group first"));
+            return Optional.empty();
+        }
+        return Optional.of(switch (scope) {
+            case SELECTION -> OutboxQuery.byIds(selectedIds);
+            case GROUP -> groupQuery(group);
+            case FILTER -> filter();
         });
     }
 

@@ -215,6 +215,42 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     }
 
     @Test
+    void aGroupRefusedForAnUnregisteredHolderIsFixedInOneStepAndResubmittedFromTheOutboxPage() {
+        waitReady();
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        javafx.scene.control.ListView<org.claimdesk.domain.FailureGroup> groups = robot.lookup("#errorGroups").queryListView();
+        TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
+        waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty());
+        org.claimdesk.domain.FailureGroup group = onFx(() -> groups.getItems().stream()
+                .filter(g -> g.signature().contains("holder registry")).findFirst().orElseThrow());
+        robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(group.signature()))
+                .queryAs(javafx.scene.Node.class));
+        waitUntil("the group's rows show", () -> rows.getItems().size() == group.count());
+        List<Long> ids = onFx(() -> rows.getItems().stream().map(OutboxRow::id).toList());
+
+        robot.clickOn("#fixFieldButton");
+        waitUntil("the dialog asks for the value", () -> robot.lookup("#fixValueField").tryQuery().isPresent());
+        robot.clickOn("#fixValueField").write("HLD-100200");
+        robot.clickOn("#fixPreviewButton");
+        TableView<?> preview = robot.lookup("#fixPreviewTable").queryTableView();
+        waitUntil("the preview lists the group's claims", () -> preview.getItems().size() == group.count());
+        robot.clickOn("#fixReasonField").write("registered id from the state's holder list");
+        robot.clickOn("#fixApplyButton");
+        waitUntil("the resubmission is offered", () -> robot.lookup("#resubmitCorrectedButton").tryQuery()
+                .map(Node::isVisible).orElse(false));
+        robot.clickOn("#resubmitCorrectedButton");
+        waitUntil("every row of the group is superseded", () -> ids.stream().allMatch(id ->
+                queries.outboxEvent(id).orElseThrow().deliveryState() == DeliveryState.SUPERSEDED));
+        robot.clickOn("#fixCloseButton");
+
+        assertThat(queries.audit(null, services.actor(), AuditActions.CLAIM_EDIT, 0, 0)).hasSize(group.count())
+                .allSatisfy(a -> assertThat(a.reason()).isEqualTo("registered id from the state's holder list"));
+        assertThat(queries.audit(null, services.actor(), AuditActions.OUTBOX_RESUBMIT, 0, 0)).hasSize(group.count());
+        waitUntil("the page no longer shows the group", () -> groups.getItems().stream()
+                .noneMatch(g -> g.signature().equals(group.signature())));
+    }
+
+    @Test
     void hiddenPagesAreLaidOutOnceAfterStartUpSoTheirFirstVisitFindsTheirRowsMade() {
         waitReady();
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();

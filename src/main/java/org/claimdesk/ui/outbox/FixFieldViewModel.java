@@ -1,0 +1,281 @@
+package org.claimdesk.ui.outbox;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import org.claimdesk.app.BulkEdit;
+import org.claimdesk.app.Resubmission;
+import org.claimdesk.domain.Checked;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.TaskRunner;
+
+/**
+ * "Fix a field…" on the Outbox page: one field set to one value on the claims of the chosen failed rows (an error
+ * group, a selection or the filter), then those rows resubmitted together. The value is checked by the field's rule
+ * as staff type; a preview lists each claim's value now and after and the claims skipped; Apply and Resubmit each
+ * need a reason, report progress and can be cancelled between two claims or rows.
+ */
+public final class FixFieldViewModel {
+    private final BulkEdit bulk;
+    private final Resubmission resubmission;
+    private final TaskRunner tasks;
+    private final String actor;
+
+    private final ObjectProperty<ClaimField<?>> field = new SimpleObjectProperty<>();
+    private final StringProperty value = new SimpleStringProperty("");
+    private final ReadOnlyStringWrapper valueError = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper scope = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<BulkEdit.Preview> preview = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<BulkEdit.Result> editResult = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Resubmission.BulkPreview> resubmitPreview = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Resubmission.BulkResult> resubmitResult = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    private final AtomicBoolean cancelRequested = new AtomicBoolean();
+
+    private OutboxQuery rows;
+    private Runnable onChange = () -> { };
+    private long previewRequest;
+
+    public FixFieldViewModel(BulkEdit bulk, Resubmission resubmission, TaskRunner tasks, String actor) {
+        this.bulk = bulk;
+        this.resubmission = resubmission;
+        this.tasks = tasks;
+        this.actor = actor;
+        field.set(ClaimField.HOLDER_ID);
+        field.addListener((obs, old, f) -> changed());
+        value.addListener((obs, old, v) -> changed());
+    }
+
+    /** Told after claims or rows were changed, so the page showing them reloads. */
+    public void setOnChange(Runnable onChange) {
+        this.onChange = onChange == null ? () -> { } : onChange;
+    }
+
+    // ---- properties ---------------------------------------------------------------------------------
+
+    /** The fields that may be set on many claims (every one but the tax id). */
+    public List<ClaimField<?>> fields() {
+        return BulkEdit.fields();
+    }
+
+    public ObjectProperty<ClaimField<?>> fieldProperty() {
+        return field;
+    }
+
+    public StringProperty valueProperty() {
+        return value;
+    }
+
+    /** The rule the typed value breaks, as the console shows it next to the value; null when it keeps it. */
+    public ReadOnlyStringProperty valueErrorProperty() {
+        return valueError.getReadOnlyProperty();
+    }
+
+    /** Which rows the claims come from, in words ("the selected error group"). */
+    public ReadOnlyStringProperty scopeProperty() {
+        return scope.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<BulkEdit.Preview> previewProperty() {
+        return preview.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<BulkEdit.Result> editResultProperty() {
+        return editResult.getReadOnlyProperty();
+    }
+
+    /** After an edit: what resubmitting the rows would do ("Resubmit N corrected rows"). */
+    public ReadOnlyObjectProperty<Resubmission.BulkPreview> resubmitPreviewProperty() {
+        return resubmitPreview.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Resubmission.BulkResult> resubmitResultProperty() {
+        return resubmitResult.getReadOnlyProperty();
+    }
+
+    /** Reading or writing: the buttons wait. */
+    public ReadOnlyBooleanProperty busyProperty() {
+        return busy.getReadOnlyProperty();
+    }
+
+    /** An apply or a resubmission under way, which {@link #cancel()} stops between two claims or rows. */
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<TaskRunner.ProgressUpdate> progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Notice> noticeProperty() {
+        return notice.getReadOnlyProperty();
+    }
+
+    // ---- commands -----------------------------------------------------------------------------------
+
+    /** Starts over on the claims of the failed rows {@code failedRows} selects, described as {@code words}. */
+    public void open(OutboxQuery failedRows, String words) {
+        rows = failedRows;
+        scope.set(words);
+        value.set("");
+        editResult.set(null);
+        resubmitPreview.set(null);
+        resubmitResult.set(null);
+        progress.set(null);
+        notice.set(null);
+        changed();
+    }
+
+    /** A new field or value: the old preview no longer holds, and the value is checked by the field's rule. */
+    private void changed() {
+        previewRequest++;
+        preview.set(null);
+        ClaimField<?> f = field.get();
+        String text = value.get();
+        if (f == null || text == null || text.isBlank()) {
+            valueError.set(null);
+            return;
+        }
+        Checked<String> checked = bulk.check(f.name(), text);
+        valueError.set(checked.isOk() ? null : checked.violations().get(0).message());
+    }
+
+    /** Reads the preview off the FX thread; a value its rule refuses is not sent. */
+    public void preview() {
+        ClaimField<?> f = field.get();
+        String text = value.get();
+        if (rows == null || f == null) {
+            return;
+        }
+        if (valueError.get() != null) {
+            notice.set(Notice.warning(valueError.get() + "; nothing was previewed"));
+            return;
+        }
+        long request = ++previewRequest;
+        busy.set(true);
+        tasks.submit("preview setting a field on claims", p -> bulk.preview(f.name(), text, rows), found -> {
+            busy.set(false);
+            if (request == previewRequest) {
+                preview.set(found);
+                notice.set(found.eligible() == 0 ? Notice.warning("Nothing to change: " + found.describe())
+                        : Notice.info(found.describe()));
+            }
+        }, e -> {
+            busy.set(false);
+            if (e instanceof InvalidFieldsException invalid) {
+                valueError.set(invalid.violations().get(0).message());
+            }
+            notice.set(Notice.error("preview the change", e));
+        });
+    }
+
+    /** Applies the preview with its reason; the resubmission of the corrected rows is offered afterwards. */
+    public void apply(String reason) {
+        BulkEdit.Preview seen = preview.get();
+        if (seen == null || seen.eligible() == 0) {
+            notice.set(Notice.warning("Preview the change first"));
+            return;
+        }
+        if (reason == null || reason.isBlank()) {
+            notice.set(Notice.warning("Setting a field on many claims needs a reason; nothing was changed"));
+            return;
+        }
+        int total = seen.eligible();
+        start(total, "claims changed");
+        tasks.submit("set a field on claims", p -> bulk.apply(seen, actor, reason.strip(),
+                done -> p.update(done, total, "claims changed"), cancelRequested::get), result -> {
+                    finish();
+                    preview.set(null);
+                    editResult.set(result);
+                    notice.set(result.failure() != null ? Notice.warning(result.describe())
+                            : Notice.success(result.describe()));
+                    onChange.run();
+                    if (!result.changed().isEmpty()) {
+                        previewResubmit();
+                    }
+                }, e -> {
+                    finish();
+                    notice.set(Notice.error("set the field", e));
+                    onChange.run();
+                }, progress::set);
+    }
+
+    /** What resubmitting the rows would do now: their claims changed, they are resubmitted; others are skipped. */
+    public void previewResubmit() {
+        if (rows == null) {
+            return;
+        }
+        OutboxQuery selected = rows;
+        busy.set(true);
+        tasks.submit("preview resubmitting rows", p -> resubmission.preview(selected), found -> {
+            busy.set(false);
+            resubmitPreview.set(found);
+        }, e -> {
+            busy.set(false);
+            notice.set(Notice.error("preview the resubmission", e));
+        });
+    }
+
+    /** Resubmits the previewed rows under new keys, one reason for all. */
+    public void resubmit(String reason) {
+        Resubmission.BulkPreview seen = resubmitPreview.get();
+        if (seen == null || seen.eligible() == 0) {
+            notice.set(Notice.warning("No corrected row to resubmit"));
+            return;
+        }
+        if (reason == null || reason.isBlank()) {
+            notice.set(Notice.warning("Resubmitting needs a reason; nothing was sent"));
+            return;
+        }
+        int total = seen.eligible();
+        start(total, "rows resubmitted");
+        tasks.submit("resubmit corrected rows", p -> resubmission.resubmitAll(seen, actor, reason.strip(),
+                done -> p.update(done, total, "rows resubmitted"), cancelRequested::get), result -> {
+                    finish();
+                    resubmitPreview.set(null);
+                    resubmitResult.set(result);
+                    notice.set(result.failure() != null ? Notice.warning(result.describe())
+                            : Notice.success(result.describe()));
+                    onChange.run();
+                }, e -> {
+                    finish();
+                    notice.set(Notice.error("resubmit the rows", e));
+                    onChange.run();
+                }, progress::set);
+    }
+
+    /** Stops the run under way before its next claim or row; what was done stays done and is reported. */
+    public void cancel() {
+        if (running.get()) {
+            cancelRequested.set(true);
+        }
+    }
+
+    private void start(int total, String what) {
+        cancelRequested.set(false);
+        busy.set(true);
+        running.set(true);
+        progress.set(new TaskRunner.ProgressUpdate(0, total, what));
+    }
+
+    private void finish() {
+        busy.set(false);
+        running.set(false);
+        progress.set(null);
+    }
+}
