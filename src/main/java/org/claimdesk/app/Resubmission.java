@@ -70,7 +70,7 @@ public final class Resubmission {
             if (claimStatus != ClaimStatus.SUBMITTING) {
                 return "claim " + claimNumber + " is " + claimStatus + ", not SUBMITTING: submit it again instead";
             }
-            if (diff.isEmpty()) {
+            if (decision() != KeyPolicy.Decision.RESUBMIT) {
                 return "the data of claim " + claimNumber + " has not changed since the state refused outbox row "
                         + outboxEventId + ": correct the claim first, or re-queue the row unchanged";
             }

@@ -81,7 +81,9 @@ final class OutboxCommand {
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
 
-        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (kept in the audit trail).")
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = {"Why (kept in the audit trail).",
+                "For rows the state refused for good and whose claim is unchanged, also the confirmation that they",
+                "may be sent again unchanged (the key policy, docs/delivery.md)."})
         String reason;
 
         @Option(names = "--reconcile", description = "Ask the state by idempotency key first; complete rows it already holds.")

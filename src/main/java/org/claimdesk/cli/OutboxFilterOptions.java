@@ -10,7 +10,7 @@ final class OutboxFilterOptions {
     String jurisdiction;
 
     @Option(names = "--error-like", paramLabel = "TEXT",
-            description = "Text in the last error, in any case (%, _ and quotes are plain characters).")
+            description = "Text in the last error, in any case (%%, _ and quotes are plain characters).")
     String errorLike;
 
     @Option(names = "--signature", paramLabel = "SIGNATURE", description = "This error signature (see outbox failures).")

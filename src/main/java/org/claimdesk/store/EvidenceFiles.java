@@ -3,6 +3,7 @@ package org.claimdesk.store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -62,7 +63,7 @@ public final class EvidenceFiles {
         try {
             size = Files.size(source);
         } catch (IOException e) {
-            throw new ClaimDeskException("the evidence file " + source + " cannot be read: " + e.getMessage(), e);
+            throw unreadable(source, e);
         }
         refuseIfTooLarge(size);
         return size;
@@ -88,8 +89,8 @@ public final class EvidenceFiles {
             MessageDigest digest = sha256();
             long size = 0;
             byte[] buffer = new byte[64 * 1024];
-            try (InputStream in = Files.newInputStream(source); OutputStream out = Files.newOutputStream(temp)) {
-                for (int n; (n = in.read(buffer)) > 0; ) {
+            try (InputStream in = open(source); OutputStream out = Files.newOutputStream(temp)) {
+                for (int n; (n = read(in, buffer, source)) > 0; ) {
                     size += n;
                     // the file may have grown since it was checked
                     refuseIfTooLarge(size);
@@ -118,6 +119,30 @@ public final class EvidenceFiles {
                 deleteQuietly(temp);
             }
         }
+    }
+
+    /** Failures to read the source are the file's fault, named as such (not the evidence folder's). */
+    private static InputStream open(Path source) {
+        try {
+            return Files.newInputStream(source);
+        } catch (NoSuchFileException e) {
+            throw new ClaimDeskException("the evidence file " + source + " disappeared while it was copied", e);
+        } catch (IOException e) {
+            throw unreadable(source, e);
+        }
+    }
+
+    private static int read(InputStream in, byte[] buffer, Path source) {
+        try {
+            return in.read(buffer);
+        } catch (IOException e) {
+            throw unreadable(source, e);
+        }
+    }
+
+    private static ClaimDeskException unreadable(Path source, IOException e) {
+        String why = e instanceof AccessDeniedException ? "check its permissions" : e.getMessage();
+        return new ClaimDeskException("the evidence file " + source + " cannot be read: " + why, e);
     }
 
     private static void move(Path temp, Path target) throws IOException {

@@ -2,6 +2,7 @@ package org.claimdesk.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.RandomAccessFile;
@@ -144,6 +145,22 @@ class ClaimEvidenceTest {
                 .hasMessage("the evidence file " + dir + " is a folder or a device, not a file");
         assertThat(evidence.list(id)).isEmpty();
         assertThat(filesIn(folder)).isEmpty();
+    }
+
+    @Test
+    void aFileThatCannotBeReadIsRefusedAsTheFilesFaultAndLeavesNoCopyBehind() throws Exception {
+        // a regular file whose every read fails, for any user (root reads files whatever their permissions)
+        Path unreadable = Path.of("/proc/self/mem");
+        assumeTrue(Files.isRegularFile(unreadable), "needs Linux's /proc");
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+
+        assertThatThrownBy(() -> evidence.addFile(id, "identity", unreadable, null, "j.chen"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessageStartingWith("the evidence file " + unreadable + " cannot be read: ");
+
+        assertThat(filesIn(folder)).as("the partial copy is removed").isEmpty();
+        assertThat(evidence.list(id)).isEmpty();
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM audit_log", Integer.class)).isZero();
     }
 
     @Test

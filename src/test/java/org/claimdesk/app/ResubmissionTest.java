@@ -162,6 +162,42 @@ class ResubmissionTest {
     }
 
     @Test
+    void aRowAnotherWorkstationResubmittedMeanwhileIsRefusedAndNothingIsHalfWritten() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        try (Database other = Database.open(dir.resolve("claims.db"))) {
+            Resubmission there = new Resubmission(other, Clock.systemUTC());
+            Resubmission.Check seenHere = resubmission.check(refusedRow);
+            Resubmission.Check seenThere = there.check(refusedRow);
+            assertThat(seenHere.refusal()).isNull();
+            assertThat(seenThere.refusal()).isNull();
+
+            Resubmission.Result first = there.resubmit(seenThere, "j.chen", "holder id corrected");
+            Map<String, Integer> before = rowCounts();
+
+            String refusal = "outbox row " + refusedRow + " was already resubmitted as row " + first.newOutboxEventId();
+            assertThatThrownBy(() -> resubmission.resubmit(seenHere, "r.okafor", "holder id corrected too"))
+                    .isInstanceOf(ClaimDeskException.class).hasMessage(refusal);
+            assertThatThrownBy(() -> resubmission.resubmit(refusedRow, "r.okafor", "holder id corrected too"))
+                    .isInstanceOf(ClaimDeskException.class).hasMessage(refusal);
+
+            assertThat(rowCounts()).isEqualTo(before);
+            OutboxEvent old = queries.outboxEvent(refusedRow).orElseThrow();
+            assertThat(old.deliveryState()).isEqualTo(DeliveryState.SUPERSEDED);
+            assertThat(old.supersededBy()).isEqualTo(first.newOutboxEventId());
+            assertThat(queries.audit(null, null, AuditActions.OUTBOX_RESUBMIT, 0, 10)).singleElement()
+                    .satisfies(a -> assertThat(a.actor()).isEqualTo("j.chen"));
+        }
+    }
+
+    private Map<String, Integer> rowCounts() {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        for (String table : List.of("outbox_event", "delivery_attempt", "claim_status_history", "audit_log", "claim")) {
+            counts.put(table, Sql.count(db, table));
+        }
+        return counts;
+    }
+
+    @Test
     void aClaimChangedAfterTheDiffWasShownIsAConflict() {
         HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
         Resubmission.Check seen = resubmission.check(refusedRow);

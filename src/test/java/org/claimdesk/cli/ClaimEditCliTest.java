@@ -166,4 +166,41 @@ class ClaimEditCliTest {
         assertThat(badKind.err()).startsWith("claimdesk: kind must be one of identity, address");
         assertThat(run("claims", "evidence", "list", id, "--json").json()).hasSize(2);
     }
+
+    @Test
+    void anEvidenceFileThatIsMissingUnreadableOrOver25MbIsRefusedWithOneLineAndNothingRecorded() throws Exception {
+        String id = firstWithStatus("EVIDENCE_PENDING");
+        int auditBefore = run("audit", "list", "--json").json().size();
+        Path tooLarge = dir.resolve("scan.tif");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(tooLarge.toFile(), "rw")) {
+            raf.setLength(org.claimdesk.domain.EvidenceRules.MAX_FILE_BYTES + 1);
+        }
+        Path missing = dir.resolve("no.pdf");
+        java.util.Map<Path, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put(missing, "claimdesk: the evidence file " + missing + " does not exist");
+        refusals.put(tooLarge, "claimdesk: file must be at most 25 MB (this one is 25.0 MB)");
+        refusals.put(dir, "claimdesk: the evidence file " + dir + " is a folder or a device, not a file");
+        // a regular file whose every read fails, for any user (root reads files whatever their permissions)
+        Path unreadable = Path.of("/proc/self/mem");
+        if (Files.isRegularFile(unreadable)) {
+            refusals.put(unreadable, "claimdesk: the evidence file " + unreadable + " cannot be read: ");
+        }
+
+        for (var refusal : refusals.entrySet()) {
+            Run r = run("claims", "evidence", "add", id, "--kind", "address", "--file", refusal.getKey().toString(),
+                    "--actor", "j.chen");
+            assertThat(r.exit()).as(r.err()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(r.err().lines()).singleElement().asString().startsWith(refusal.getValue());
+            assertThat(r.out()).isEmpty();
+        }
+
+        assertThat(run("claims", "evidence", "list", id, "--json").json()).isEmpty();
+        assertThat(run("audit", "list", "--json").json()).hasSize(auditBefore);
+        Path folder = dir.resolve("evidence");
+        if (Files.exists(folder)) {
+            try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+                assertThat(files).as("nothing copied in").isEmpty();
+            }
+        }
+    }
 }

@@ -75,6 +75,39 @@ class PersonalDataTest {
         run("--db", db, "outbox", "requeue", "--all-failed", "--actor", "r.okafor", "--reason", "portal back", "--dry-run");
         run("--db", db, "outbox", "requeue", "--all-failed", "--actor", "r.okafor", "--reason", "portal back", "--json");
         run("--db", db, "drain", "--simulated", "--until-idle", "--max-wait", "20");
+        // fix and resubmit refused rows with new tax ids: the edits, the resubmissions (JSON and text), their
+        // diffs and audit entries; the holder id is left as refused, so the new row is refused again
+        String[] corrections = {"789-00-3141", "789-00-2718"};
+        for (int i = 0; i < 2; i++) {
+            CliTest.Run failed = CliTest.run("--db", db, "outbox", "list", "--state", "failed", "--limit", "1", "--json");
+            assertThat(failed.json()).hasSize(1);
+            String failedRow = failed.json().get(0).get("outboxEventId").asText();
+            String failedClaim = failed.json().get(0).get("claimId").asText();
+            String masked = CliTest.run("--db", db, "claims", "show", failedClaim, "--json").json().get("claim")
+                    .get("taxIdMasked").asText();
+            String corrected = masked.endsWith(corrections[i].substring(7)) ? "789-00-1618" : corrections[i];
+            taxIds.add(corrected);
+            run("--db", db, "claims", "edit", failedClaim, "--actor", "j.chen", "--reason", "SSN card", "--set",
+                    "taxId=" + corrected);
+            run("--db", db, "claims", "evidence", "add", failedClaim, "--kind", "identity", "--url",
+                    "https://records.example.gov/u/" + i, "--actor", "j.chen");
+            run("--db", db, "claims", "evidence", "list", failedClaim);
+            run("--db", db, "claims", "evidence", "list", failedClaim, "--json");
+            CliTest.Run resubmitted = i == 0
+                    ? CliTest.run("--db", db, "outbox", "resubmit", failedRow, "--actor", "r.okafor", "--reason",
+                            "tax id corrected", "--json")
+                    : CliTest.run("--db", db, "outbox", "resubmit", failedRow, "--actor", "r.okafor", "--reason",
+                            "tax id corrected");
+            printed.add(resubmitted.out());
+            printed.add(resubmitted.err());
+            assertThat(resubmitted.exit()).as(resubmitted.err()).isZero();
+            assertThat(resubmitted.out()).contains("taxIdLast4").contains(corrected.substring(7));
+            run("--db", db, "outbox", "resubmit", failedRow, "--actor", "r.okafor", "--reason", "again");
+            run("--db", db, "claims", "show", failedClaim);
+            run("--db", db, "audit", "list", "--subject", failedRow, "--json");
+            run("--db", db, "drain", "--simulated", "--until-idle", "--max-wait", "20");
+        }
+        run("--db", db, "outbox", "list", "--state", "superseded", "--json");
         run("--db", db, "outbox", "attempts", "1", "--json");
         run("--db", db, "audit", "list", "--json");
         run("--db", db, "doctor", "--json");

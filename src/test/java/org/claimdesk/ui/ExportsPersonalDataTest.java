@@ -24,8 +24,19 @@ class ExportsPersonalDataTest {
     void outboxAndAuditExportsHoldNoTaxId() throws Exception {
         try (Database db = TestDatabases.demo(dir, 600)) {
             Queries queries = TestDatabases.queries(db);
-            List<String> taxIds = db.read(h -> h.createQuery("SELECT tax_id FROM claim").mapTo(String.class).list());
+            List<String> taxIds = new java.util.ArrayList<>(
+                    db.read(h -> h.createQuery("SELECT tax_id FROM claim").mapTo(String.class).list()));
             TestDatabases.workflow(db).revealTaxId(1L, "j.chen", "claimant on the phone");
+            // a refused claim's tax id replaced whole and the row resubmitted: both audited with the diff
+            org.claimdesk.domain.OutboxEvent refused = queries.outbox(org.claimdesk.store.OutboxQuery.all()
+                    .withState(org.claimdesk.domain.DeliveryState.FAILED)).get(0);
+            org.claimdesk.domain.Claim claim = queries.claim(refused.aggregateId()).orElseThrow();
+            String corrected = claim.taxId().endsWith("3141") ? "789-00-2718" : "789-00-3141";
+            taxIds.add(corrected);
+            new org.claimdesk.app.ClaimEditing(db, java.time.Clock.systemUTC())
+                    .replaceTaxId(claim.claimId(), claim.version(), corrected, "j.chen", "SSN card");
+            new org.claimdesk.app.Resubmission(db, java.time.Clock.systemUTC())
+                    .resubmit(refused.outboxEventId(), "j.chen", "tax id corrected");
 
             OutboxViewModel outbox = new OutboxViewModel(queries,
                     new org.claimdesk.app.OutboxTriage(db, java.time.Clock.systemUTC(), org.claimdesk.domain.Deadlines.statutory(), null),
@@ -45,7 +56,9 @@ class ExportsPersonalDataTest {
                 assertThat(taxIds).allSatisfy(t -> assertThat(text).as(csv.toString())
                         .doesNotContain(t).doesNotContain(t.replace("-", "")));
             }
-            assertThat(Files.readString(auditCsv, StandardCharsets.UTF_8)).contains("claim.reveal_tax_id");
+            assertThat(Files.readString(auditCsv, StandardCharsets.UTF_8)).contains("claim.reveal_tax_id")
+                    .contains("claim.replace_tax_id").contains("outbox.resubmit").contains("taxIdLast4")
+                    .contains(corrected.substring(7));
         }
     }
 }
