@@ -76,24 +76,37 @@ public final class OutboxTriage {
      * @param notFailed rows selected that are not failed, with their state: it leaves them alone
      * @param refusedUnchanged re-queue only: targets the state refused for a permanent reason whose claim has not
      *     changed since; the {@link KeyPolicy} asks for a confirmation with a reason before sending them again
+     * @param claimCorrected re-queue only: targets whose claim was corrected since the row was queued; a re-queue
+     *     sends the row's old payload under its old key, a resubmit the corrected one under a new key
      */
     public record Preview(Action action, List<OutboxStamp> targets, Map<Long, DeliveryState> notFailed,
-            List<Long> refusedUnchanged) {
+            List<Long> refusedUnchanged, List<Long> claimCorrected) {
         public Preview {
             Objects.requireNonNull(action, "action");
             targets = List.copyOf(targets);
             notFailed = Collections.unmodifiableMap(new LinkedHashMap<>(notFailed));
             refusedUnchanged = List.copyOf(refusedUnchanged);
+            claimCorrected = List.copyOf(claimCorrected);
         }
 
         public Preview(Action action, List<OutboxStamp> targets, Map<Long, DeliveryState> notFailed) {
-            this(action, targets, notFailed, List.of());
+            this(action, targets, notFailed, List.of(), List.of());
         }
 
-        /** The confirmation a re-queue of rows refused for good, unchanged, needs; null when none is needed. */
+        /**
+         * What a re-queue should be confirmed against, null when nothing: rows refused for good and unchanged
+         * (sent again they are refused again), and rows whose claim was corrected since (a re-queue sends the old
+         * data; Resubmit sends the corrected one).
+         */
         public String confirmation() {
-            return refusedUnchanged.isEmpty() ? null : refusedUnchanged.size() + " of them: "
-                    + KeyPolicy.UNCHANGED_REFUSAL_WARNING;
+            List<String> parts = new ArrayList<>(2);
+            if (!refusedUnchanged.isEmpty()) {
+                parts.add(refusedUnchanged.size() + " of them: " + KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+            }
+            if (!claimCorrected.isEmpty()) {
+                parts.add(claimCorrected.size() + " of them: " + KeyPolicy.CORRECTED_REQUEUE_WARNING);
+            }
+            return parts.isEmpty() ? null : String.join("; ", parts);
         }
 
         public int eligible() {
@@ -184,33 +197,42 @@ public final class OutboxTriage {
                     notFailed.put(row.outboxEventId(), row.state());
                 }
             }
-            return new Preview(action, targets, notFailed,
-                    action == Action.REQUEUE ? refusedUnchanged(h, targets) : List.of());
+            if (action != Action.REQUEUE) {
+                return new Preview(action, targets, notFailed);
+            }
+            List<Long> refusedUnchanged = new ArrayList<>();
+            List<Long> claimCorrected = new ArrayList<>();
+            sortForRequeue(h, targets, refusedUnchanged, claimCorrected);
+            return new Preview(action, targets, notFailed, refusedUnchanged, claimCorrected);
         });
     }
 
     /**
-     * The targets whose last attempt the state refused for a permanent reason and whose claim's payload is the
-     * same as the row's ({@link KeyPolicy#decide}), read {@link #CHUNK} rows at a time.
+     * Sorts the targets a re-queue needs to warn about by the {@link KeyPolicy}: rows whose claim's payload now
+     * differs from the row's (corrected since), and unchanged rows whose last attempt the state refused for a
+     * permanent reason; read {@link #CHUNK} rows at a time.
      */
-    private List<Long> refusedUnchanged(Handle h, List<OutboxStamp> targets) {
-        List<Long> found = new ArrayList<>();
+    private void sortForRequeue(Handle h, List<OutboxStamp> targets, List<Long> refusedUnchanged,
+            List<Long> claimCorrected) {
         List<Long> ids = targets.stream().map(OutboxStamp::outboxEventId).toList();
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<Long> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
             Map<Long, AttemptOutcome> last = outbox.lastOutcomes(h, chunk);
-            List<Long> permanent = chunk.stream().filter(id -> last.get(id) == AttemptOutcome.PERMANENT).toList();
-            List<OutboxEvent> rows = outbox.findAll(h, permanent);
+            List<OutboxEvent> rows = outbox.findAll(h, chunk);
             Map<Long, Claim> byId = claims.findAll(h, rows.stream().map(OutboxEvent::aggregateId).toList());
             for (OutboxEvent row : rows) {
                 Claim claim = byId.get(row.aggregateId());
-                if (claim != null && KeyPolicy.decide(!Resubmission.diff(h, row, claim).isEmpty(), AttemptOutcome.PERMANENT)
-                        == KeyPolicy.Decision.REQUEUE_NEEDS_CONFIRMATION) {
-                    found.add(row.outboxEventId());
+                if (claim == null) {
+                    continue;
+                }
+                switch (KeyPolicy.decide(!Resubmission.diff(h, row, claim).isEmpty(), last.get(row.outboxEventId()))) {
+                    case RESUBMIT -> claimCorrected.add(row.outboxEventId());
+                    case REQUEUE_NEEDS_CONFIRMATION -> refusedUnchanged.add(row.outboxEventId());
+                    case REQUEUE -> { }
+                    default -> throw new IllegalStateException("unknown decision");
                 }
             }
         }
-        return found;
     }
 
     /**

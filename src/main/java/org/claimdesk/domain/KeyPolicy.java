@@ -19,6 +19,10 @@ public final class KeyPolicy {
     /** What staff are told before re-queueing rows the state refused for good, unchanged. */
     public static final String UNCHANGED_REFUSAL_WARNING =
             "the state refused this data; sent unchanged it will be refused again";
+    /** What staff are told before re-queueing rows whose claim was corrected since they were queued. */
+    public static final String CORRECTED_REQUEUE_WARNING =
+            "their claim was corrected since; a re-queue sends the old data under the old key, Resubmit sends the"
+                    + " corrected data under a new one";
 
     /** What may be done with a failed row. */
     public enum Decision {

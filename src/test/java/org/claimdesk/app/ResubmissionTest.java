@@ -72,6 +72,23 @@ class ResubmissionTest {
     }
 
     @Test
+    void aReQueuePreviewWarnsOfRefusedDataSentAgainAndOfACorrectedClaimThatResubmitWouldSend() {
+        OutboxTriage triage = new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null);
+        OutboxTriage.Preview unchanged = triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(refusedRow)));
+        assertThat(unchanged.refusedUnchanged()).containsExactly(refusedRow);
+        assertThat(unchanged.claimCorrected()).isEmpty();
+        assertThat(unchanged.confirmation()).isEqualTo("1 of them: " + KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        OutboxTriage.Preview corrected = triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(refusedRow)));
+        assertThat(corrected.refusedUnchanged()).isEmpty();
+        assertThat(corrected.claimCorrected()).containsExactly(refusedRow);
+        assertThat(corrected.describe()).isEqualTo("1 will be re-queued; 1 of them: " + KeyPolicy.CORRECTED_REQUEUE_WARNING);
+        assertThat(triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(List.of(refusedRow))).confirmation())
+                .as("only a re-queue sends data").isNull();
+    }
+
+    @Test
     void aCorrectedClaimIsResubmittedUnderANewKeyAndTheWorkerDeliversIt() {
         OutboxEvent old = queries.outboxEvent(refusedRow).orElseThrow();
         HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
