@@ -639,7 +639,7 @@ public final class OutboxViewModel {
         tasks.submit("export outbox CSV", p -> {
             CsvWriter csv = new CsvWriter(file, List.of("outbox_event_id", "claim_id", "claim_number", "jurisdiction", "event_type",
                     "delivery_state", "attempts", "last_error", "next_attempt_at", "idempotency_key", "created_at",
-                    "sent_at", "state_case_id", "last_changed_at"));
+                    "sent_at", "state_case_id", "last_changed_at", "superseded_by"));
             try {
                 int total = queries.countOutbox(shown);
                 for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
@@ -648,7 +648,8 @@ public final class OutboxViewModel {
                         OutboxEvent e = r.event();
                         csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), r.jurisdiction(), e.eventType(),
                                 e.deliveryState().dbValue(), e.attempts(), nz(e.lastError()), nz(e.nextAttemptAt()),
-                                e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId()), nz(e.updatedAt())));
+                                e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId()), nz(e.updatedAt()),
+                                e.supersededBy() == null ? "" : e.supersededBy()));
                     }
                     p.update(csv.rows(), total, "exporting");
                     if (batch.isEmpty()) {

@@ -76,6 +76,18 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
         assertThat(queries.attempts(old.outboxEventId())).as("the refused row keeps its attempts")
                 .hasSize(refused.attempts());
 
+        // stepping through the failed rows: Ctrl+Enter selects the next one after the row just resubmitted
+        TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
+        waitUntil("the superseded row leaves the failed rows", () -> !rows.getItems().isEmpty()
+                && rows.getItems().stream().noneMatch(r -> r.id() == refused.outboxEventId()));
+        long next = onFx(() -> rows.getItems().stream().filter(r -> r.event().deliveryState() == DeliveryState.FAILED)
+                .map(OutboxRow::id).filter(id -> id > refused.outboxEventId()).findFirst()
+                .orElse(rows.getItems().get(0).id()));
+        fx(rows::requestFocus);
+        robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
+        waitUntil("the next failed row is selected", () -> rows.getSelectionModel().getSelectedItem() != null
+                && rows.getSelectionModel().getSelectedItem().id() == next);
+
         services.worker().start();
         waitUntil("the state accepts the corrected claim", () -> queries.claim(claim.claimId()).orElseThrow().status()
                 == ClaimStatus.SUBMITTED_TO_STATE);

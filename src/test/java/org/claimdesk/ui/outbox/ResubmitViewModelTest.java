@@ -82,4 +82,24 @@ class ResubmitViewModelTest {
                 .satisfies(next -> assertThat(next.event().deliveryState()).isEqualTo(DeliveryState.FAILED))
                 .satisfies(next -> assertThat(next.id()).isNotEqualTo(row.id()));
     }
+
+    @Test
+    void theCsvExportNamesTheRowThatSupersededAFailedOne() throws Exception {
+        OutboxRow row = firstFailedOfASubmittingClaim();
+        db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
+                .bind("id", row.event().aggregateId()).execute());
+        model.select(java.util.List.of(row));
+        model.prepareResubmit();
+        model.resubmit(model.resubmitCheckProperty().get(), "holder id corrected");
+        long successor = model.lastResubmitProperty().get().newOutboxEventId();
+
+        model.stateProperty().set(DeliveryState.SUPERSEDED);
+        model.applyFilters();
+        java.nio.file.Path file = dir.resolve("superseded.csv");
+        model.exportCsv(file);
+        java.util.List<String> lines = java.nio.file.Files.readAllLines(file);
+        assertThat(lines.get(0)).endsWith(",last_changed_at,superseded_by");
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(1)).startsWith(row.id() + ",").endsWith("," + successor);
+    }
 }
