@@ -100,14 +100,7 @@ final class OutboxCommand {
 
         @Override
         public Integer call() {
-            boolean byId = ids != null && !ids.isEmpty();
-            if (byId == allFailed) {
-                throw new IllegalArgumentException("choose the rows with either --id or --all-failed");
-            }
-            if (byId && filter.given()) {
-                throw new IllegalArgumentException("filters go with --all-failed, not with --id");
-            }
-            OutboxQuery rows = byId ? OutboxQuery.byIds(ids) : filter.narrow(OutboxQuery.all().withState(DeliveryState.FAILED));
+            OutboxQuery rows = filter.rows(ids, allFailed);
             try (Database db = openDatabase(); StateAdapter adapter = reconcile && !dryRun ? state.open() : null) {
                 OutboxTriage triage = new OutboxTriage(db, clock(), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
@@ -209,8 +202,7 @@ final class OutboxCommand {
                     printOne(resubmission.resubmit(id, actor, reason));
                     return ClaimDeskCommand.EXIT_OK;
                 }
-                OutboxQuery rows = byIds ? OutboxQuery.byIds(ids)
-                        : filter.narrow(OutboxQuery.all().withState(DeliveryState.FAILED));
+                OutboxQuery rows = filter.rows(ids, allFailed);
                 Resubmission.BulkPreview preview = resubmission.preview(rows);
                 if (dryRun) {
                     if (json) {

@@ -1,6 +1,8 @@
 package org.claimdesk.cli;
 
 import java.time.Instant;
+import java.util.List;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.OutboxQuery;
 import picocli.CommandLine.Option;
 
@@ -23,6 +25,21 @@ final class OutboxFilterOptions {
     /** Whether any criterion was given. */
     boolean given() {
         return jurisdiction != null || errorLike != null || signature != null || changedBefore != null;
+    }
+
+    /**
+     * The rows a bulk command acts on: the given ids, or with {@code allFailed} every failed row these criteria
+     * select; refused when both or neither are given, or criteria come with ids.
+     */
+    OutboxQuery rows(List<Long> ids, boolean allFailed) {
+        boolean byId = ids != null && !ids.isEmpty();
+        if (byId == allFailed) {
+            throw new IllegalArgumentException("choose the rows with either --id or --all-failed");
+        }
+        if (byId && given()) {
+            throw new IllegalArgumentException("filters go with --all-failed, not with --id");
+        }
+        return byId ? OutboxQuery.byIds(ids) : narrow(OutboxQuery.all().withState(DeliveryState.FAILED));
     }
 
     /** {@code query} narrowed by the given criteria. */
