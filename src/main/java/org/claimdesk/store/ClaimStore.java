@@ -57,6 +57,44 @@ public final class ClaimStore {
                 .one();
     }
 
+    /**
+     * Inserts a new claim in its starting status ({@link Transitions#checkStart}) with its first history row
+     * (from no status, by {@code actor}, with {@code reason}); {@code claim.claimNumber()} comes from {@link
+     * #reserveNumbers}. Returns the claim's id.
+     */
+    public long create(Handle handle, NewClaim claim, String actor, String reason, Instant now) {
+        Transitions.checkStart(claim.status());
+        long claimId = insert(handle, claim, now);
+        insertHistory(handle, claimId, null, claim.status(), actor, reason, now);
+        return claimId;
+    }
+
+    /**
+     * Takes {@code count} numbers of the claim number sequence and returns the first: the numbers {@code first}
+     * to {@code first + count - 1} are the caller's. The sequence never goes back, and stays above every claim id
+     * (demo claims are numbered by their ids).
+     */
+    public long reserveNumbers(Handle handle, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("reserve at least one claim number, not " + count);
+        }
+        handle.createUpdate("""
+                UPDATE claim_number_sequence
+                SET last = max(last, (SELECT coalesce(max(claim_id), 0) FROM claim)) + :count WHERE id = 1
+                """).bind("count", count).execute();
+        return handle.createQuery("SELECT last FROM claim_number_sequence WHERE id = 1")
+                .mapTo(Long.class).one() - count + 1;
+    }
+
+    /** The oldest claim with this jurisdiction, state property id and claimant name (exactly as stored). */
+    public Optional<Claim> findByKey(Handle handle, String jurisdiction, String statePropertyId, String claimantName) {
+        return handle.createQuery("""
+                SELECT * FROM claim WHERE state_property_id = :spid AND jurisdiction = :j AND claimant_name = :name
+                ORDER BY claim_id LIMIT 1""")
+                .bind("spid", statePropertyId).bind("j", jurisdiction).bind("name", claimantName)
+                .map(Rows.CLAIM).findOne();
+    }
+
     public Optional<Claim> find(Handle handle, long claimId) {
         return handle.createQuery("SELECT * FROM claim WHERE claim_id = :id")
                 .bind("id", claimId).map(Rows.CLAIM).findOne();
@@ -201,7 +239,7 @@ public final class ClaimStore {
                 VALUES (:id, :from, :to, :actor, :reason, :at)
                 """)
                 .bind("id", claimId)
-                .bind("from", from.name())
+                .bind("from", from == null ? null : from.name())
                 .bind("to", to.name())
                 .bind("actor", actor)
                 .bind("reason", reason)
