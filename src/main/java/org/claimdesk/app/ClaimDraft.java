@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.FieldViolation;
@@ -73,6 +74,11 @@ public final class ClaimDraft {
         return get(ClaimField.CLAIMANT_NAME);
     }
 
+    /** What makes it the same claim as one present, or as another draft. */
+    public ClaimKey key() {
+        return new ClaimKey(jurisdiction(), statePropertyId(), claimantName());
+    }
+
     /** The names of the fields whose values differ from {@code claim}'s, in field order (values never shown). */
     public List<String> differences(Claim claim) {
         return differences(claim, ClaimField.all());
@@ -86,6 +92,38 @@ public final class ClaimDraft {
                 continue;
             }
             if (!Objects.equals(field.valueOf(claim), values.get(field))) {
+                differ.add(field.name());
+            }
+        }
+        return differ;
+    }
+
+    /** The names of {@code fields} whose values differ from {@code other}'s, in field order. */
+    public List<String> differences(ClaimDraft other, java.util.Collection<ClaimField<?>> fields) {
+        List<String> differ = new ArrayList<>();
+        for (ClaimField<?> field : ClaimField.all()) {
+            if (fields.contains(field) && !Objects.equals(values.get(field), other.values.get(field))) {
+                differ.add(field.name());
+            }
+        }
+        return differ;
+    }
+
+    /**
+     * A small stand-in for the values, to compare a draft with one no longer held (a dry run remembers the rows it
+     * would import this way): each field's hash, in field order.
+     */
+    public int[] fingerprint() {
+        return ClaimField.all().stream().mapToInt(f -> Objects.hashCode(values.get(f))).toArray();
+    }
+
+    /** The names of {@code fields} whose values differ from those {@code fingerprint} was taken of. */
+    public List<String> differences(int[] fingerprint, java.util.Collection<ClaimField<?>> fields) {
+        int[] mine = fingerprint();
+        List<String> differ = new ArrayList<>();
+        for (int i = 0; i < mine.length; i++) {
+            ClaimField<?> field = ClaimField.all().get(i);
+            if (fields.contains(field) && mine[i] != fingerprint[i]) {
                 differ.add(field.name());
             }
         }

@@ -43,6 +43,7 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimNumbers;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.Transitions;
@@ -50,6 +51,7 @@ import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.claimdesk.store.NewClaim;
 import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -233,7 +235,7 @@ public final class ClaimImport {
     private void load(Path file, Options options, LocalDate today, String actor, Check check, List<Conflict> conflicts,
             long[] counts) {
         String name = file.getFileName().toString();
-        Map<String, Integer> seenDry = options.dryRun() ? new HashMap<>() : null;
+        Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         try (Source source = new Source(file, options.charset())) {
             source.next();
@@ -263,25 +265,27 @@ public final class ClaimImport {
         flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
     }
 
-    /** Writes one batch in one transaction; with {@code audit} details (the last batch), the import's entry too. */
+    /**
+     * Writes one batch in one transaction (a dry run only reads); with {@code auditDetails} (the last batch), the
+     * import's audit entry too. Each row is looked up by its key among the claims present, then among the rows of
+     * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict.
+     */
     private void flush(List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
-            Map<String, Integer> seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
+            Map<ClaimKey, int[]> seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
         if (options.dryRun()) {
             database.read(h -> {
+                Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
                 for (Valid v : batch) {
-                    String key = key(v.draft);
-                    Optional<Claim> present = claims.findByKey(h, v.draft.jurisdiction(), v.draft.statePropertyId(),
-                            v.draft.claimantName());
-                    if (present.isPresent()) {
-                        classify(v, present.get(), fields, conflicts, counts);
-                    } else if (seenDry.containsKey(key)) {
-                        if (seenDry.get(key) == v.draft.shown().hashCode()) {
-                            counts[1]++;
-                        } else {
-                            conflicts.add(new Conflict(v.line, "(an earlier row of this file)", List.of()));
-                        }
+                    ClaimKey key = v.draft.key();
+                    int[] earlier = seenDry.get(key);
+                    if (present.containsKey(key)) {
+                        classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
+                                conflicts, counts);
+                    } else if (earlier != null) {
+                        classify(v, v.draft.differences(earlier, fields), "(an earlier row of this file)", conflicts,
+                                counts);
                     } else {
-                        seenDry.put(key, v.draft.shown().hashCode());
+                        seenDry.put(key, v.draft.fingerprint());
                         counts[0]++;
                     }
                 }
@@ -292,17 +296,37 @@ public final class ClaimImport {
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
         database.inTransaction(h -> {
+            Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
+            Map<ClaimKey, Valid> created = new LinkedHashMap<>();
+            List<Valid> repeats = new ArrayList<>();
             for (Valid v : batch) {
-                Optional<Claim> present = claims.findByKey(h, v.draft.jurisdiction(), v.draft.statePropertyId(),
-                        v.draft.claimantName());
-                if (present.isPresent()) {
-                    classify(v, present.get(), fields, conflicts, counts);
-                    continue;
+                ClaimKey key = v.draft.key();
+                if (present.containsKey(key)) {
+                    classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
+                            conflicts, counts);
+                } else if (created.containsKey(key)) {
+                    repeats.add(v);
+                } else {
+                    created.put(key, v);
                 }
-                String number = ClaimNumbers.format(year, claims.reserveNumbers(h, 1));
-                claims.create(h, v.draft.toNewClaim(number, Transitions.FIRST), actor,
-                        "imported from " + fileName + ", line " + v.line, now);
-                counts[0]++;
+            }
+            Map<ClaimKey, String> numbers = new HashMap<>();
+            if (!created.isEmpty()) {
+                long next = claims.reserveNumbers(h, created.size());
+                List<NewClaim> newClaims = new ArrayList<>(created.size());
+                List<String> reasons = new ArrayList<>(created.size());
+                for (Map.Entry<ClaimKey, Valid> e : created.entrySet()) {
+                    String number = ClaimNumbers.format(year, next++);
+                    numbers.put(e.getKey(), number);
+                    newClaims.add(e.getValue().draft.toNewClaim(number, Transitions.FIRST));
+                    reasons.add("imported from " + fileName + ", line " + e.getValue().line);
+                }
+                claims.createAll(h, newClaims, reasons, actor, now);
+                counts[0] += newClaims.size();
+            }
+            for (Valid v : repeats) {
+                ClaimKey key = v.draft.key();
+                classify(v, v.draft.differences(created.get(key).draft, fields), numbers.get(key), conflicts, counts);
             }
             if (auditDetails != null) {
                 auditDetails.put("imported", counts[0]);
@@ -315,18 +339,13 @@ public final class ClaimImport {
         });
     }
 
-    private static void classify(Valid v, Claim present, List<ClaimField<?>> fields, List<Conflict> conflicts,
+    private static void classify(Valid v, List<String> differ, String claimNumber, List<Conflict> conflicts,
             long[] counts) {
-        List<String> differ = v.draft.differences(present, fields);
         if (differ.isEmpty()) {
             counts[1]++;
         } else {
-            conflicts.add(new Conflict(v.line, present.claimNumber(), differ));
+            conflicts.add(new Conflict(v.line, claimNumber, differ));
         }
-    }
-
-    private static String key(ClaimDraft draft) {
-        return draft.jurisdiction() + '\u0000' + draft.statePropertyId() + '\u0000' + draft.claimantName();
     }
 
     // ---- reading ----

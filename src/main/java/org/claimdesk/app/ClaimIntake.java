@@ -44,8 +44,7 @@ public final class ClaimIntake {
 
     /** The claim already present with the draft's jurisdiction, state property id and claimant, if any. */
     public Optional<Claim> duplicateOf(ClaimDraft draft) {
-        return database.read(h -> claims.findByKey(h, draft.jurisdiction(), draft.statePropertyId(),
-                draft.claimantName()));
+        return database.read(h -> claims.findByKey(h, draft.key()));
     }
 
     /**
@@ -73,8 +72,7 @@ public final class ClaimIntake {
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
         return database.inTransaction(h -> {
-            Optional<Claim> present = claims.findByKey(h, draft.jurisdiction(), draft.statePropertyId(),
-                    draft.claimantName());
+            Optional<Claim> present = claims.findByKey(h, draft.key());
             if (present.isPresent() && why == null) {
                 throw new DuplicateClaimException(present.get());
             }
