@@ -1,44 +1,20 @@
 package org.claimdesk.app;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.SequenceWriter;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvParser;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-import java.io.BufferedInputStream;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.PushbackReader;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
@@ -52,7 +28,6 @@ import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.NewClaim;
-import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,12 +49,8 @@ public final class ClaimImport {
     /** The "column" of a rejection that concerns the whole row (e.g. too many values). */
     public static final String WHOLE_ROW = "(row)";
     public static final String WINDOWS_1252 = "windows-1252";
-
-    private static final CsvMapper CSV = new CsvMapper();
-    private static final ObjectReader ROWS = CSV.readerFor(String[].class)
-            .with(CsvSchema.emptySchema())
-            .with(CsvParser.Feature.WRAP_AS_ARRAY)
-            .with(CsvParser.Feature.SKIP_EMPTY_LINES);
+    /** The broken rules a report lists at most, so that memory stays bounded; the errors file has every row. */
+    public static final int MAX_LISTED = 10_000;
 
     private final Database database;
     private final Clock clock;
@@ -126,12 +97,14 @@ public final class ClaimImport {
      * What an import did (or, dry, would do).
      *
      * @param rows the data rows read
+     * @param rejected the broken rules of the rejected rows, the first {@value #MAX_LISTED}
+     * @param rejectedNotListed the broken rules past those
      * @param refused true when {@code --strict} found a rejected row, so nothing was imported
      * @param errorsFile the errors file written, or null (no row rejected, or a dry run)
      */
     public record Report(String file, String sha256, String encoding, boolean dryRun, boolean strict, long rows,
             long imported, long alreadyPresent, List<Conflict> conflicts, long rejectedRows, List<Rejected> rejected,
-            boolean refused, String errorsFile) {
+            long rejectedNotListed, boolean refused, String errorsFile) {
         public Report {
             conflicts = List.copyOf(conflicts);
             rejected = List.copyOf(rejected);
@@ -139,7 +112,7 @@ public final class ClaimImport {
 
         /** Every row imported or already present. */
         public boolean clean() {
-            return rejected.isEmpty() && conflicts.isEmpty();
+            return rejectedRows == 0 && conflicts.isEmpty();
         }
     }
 
@@ -175,7 +148,7 @@ public final class ClaimImport {
         }
         Report report = new Report(file.getFileName().toString(), check.sha256, options.charset().name(),
                 options.dryRun(), options.strict(), check.rows, counts[0], counts[1], conflicts, check.rejectedRows,
-                check.rejected, refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null);
+                check.rejected, check.notListed, refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null);
         LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}",
                 report.file(), report.sha256(), options.dryRun() ? " (dry run)" : "", report.rows(), report.imported(),
                 report.alreadyPresent(), conflicts.size(), report.rejectedRows(), refused ? ", refused (strict)" : "");
@@ -184,31 +157,39 @@ public final class ClaimImport {
 
     // ---- the first pass: check the file, write the errors file ----
 
-    private record Check(Header header, String sha256, long rows, long rejectedRows, List<Rejected> rejected) {
+    private record Check(Header header, String sha256, long rows, long rejectedRows, List<Rejected> rejected,
+            long notListed) {
     }
 
     private Check check(Path file, Charset charset, LocalDate today, Path errorsFile) {
         List<Rejected> rejected = new ArrayList<>();
         long rows = 0;
         long rejectedRows = 0;
+        long notListed = 0;
         ErrorsFile errors = null;
         boolean done = false;
-        try (Source source = new Source(file, charset)) {
+        try (CsvRows source = new CsvRows(file, charset)) {
             Header header = Header.of(file, source.next());
-            for (Row row = source.next(); row != null; row = source.next()) {
+            for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
                 rows++;
                 List<Rejected> broken = header.read(row, today).rejected();
                 if (broken.isEmpty()) {
                     continue;
                 }
                 rejectedRows++;
-                rejected.addAll(broken);
+                for (Rejected r : broken) {
+                    if (rejected.size() < MAX_LISTED) {
+                        rejected.add(r);
+                    } else {
+                        notListed++;
+                    }
+                }
                 if (errorsFile != null) {
                     if (errors == null) {
                         errors = new ErrorsFile(errorsFile, header.written,
                                 List.of(header.names).indexOf(ERROR_COLUMN));
                     }
-                    errors.write(row.values, broken);
+                    errors.write(row.values(), broken);
                 }
             }
             if (errors != null) {
@@ -217,7 +198,7 @@ public final class ClaimImport {
                 Files.deleteIfExists(errorsFile);
             }
             done = true;
-            return new Check(header, source.sha256(), rows, rejectedRows, rejected);
+            return new Check(header, source.sha256(), rows, rejectedRows, rejected, notListed);
         } catch (IOException e) {
             throw new ClaimDeskException("cannot write the errors file " + errorsFile + ": " + e.getMessage(), e);
         } finally {
@@ -237,14 +218,14 @@ public final class ClaimImport {
         String name = file.getFileName().toString();
         Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
-        try (Source source = new Source(file, options.charset())) {
+        try (CsvRows source = new CsvRows(file, options.charset())) {
             source.next();
-            for (Row row = source.next(); row != null; row = source.next()) {
+            for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
                 Parsed parsed = check.header.read(row, today);
                 if (parsed.draft() == null) {
                     continue;
                 }
-                batch.add(new Valid(row.line, parsed.draft()));
+                batch.add(new Valid(row.line(), parsed.draft()));
                 if (batch.size() == BATCH_ROWS) {
                     flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, null);
                     batch.clear();
@@ -350,9 +331,6 @@ public final class ClaimImport {
 
     // ---- reading ----
 
-    /** One record of the file: the line it starts on and its values as written. */
-    private record Row(long line, String[] values) {
-    }
 
     /** A row read by the field rules: its draft, or the rules it breaks. */
     private record Parsed(ClaimDraft draft, List<Rejected> rejected) {
@@ -370,18 +348,18 @@ public final class ClaimImport {
             this.written = written;
         }
 
-        static Header of(Path file, Row row) {
+        static Header of(Path file, CsvRows.Row row) {
             String name = file.getFileName().toString();
             if (row == null) {
                 throw new ClaimDeskException(name + " is empty: a claims file starts with a header row naming its"
                         + " columns (" + String.join(", ", requiredColumns()) + " are required)");
             }
-            String[] names = new String[row.values.length];
+            String[] names = new String[row.values().length];
             List<String> unknown = new ArrayList<>();
             List<String> repeated = new ArrayList<>();
             Map<String, Boolean> seen = new HashMap<>();
             for (int i = 0; i < names.length; i++) {
-                String written = row.values[i].strip();
+                String written = row.values()[i].strip();
                 Optional<ClaimField<?>> field = ClaimField.byName(written);
                 names[i] = field.map(ClaimField::name)
                         .orElse(written.equalsIgnoreCase(ERROR_COLUMN) ? ERROR_COLUMN : null);
@@ -407,7 +385,7 @@ public final class ClaimImport {
                         + " (required: " + String.join(", ", requiredColumns()) + "; optional: "
                         + String.join(", ", optionalColumns()) + "; see docs/import.md)");
             }
-            return new Header(names, row.values);
+            return new Header(names, row.values());
         }
 
         /** The claim fields the file has columns for: a row is compared with a claim present on these only. */
@@ -419,15 +397,15 @@ public final class ClaimImport {
             return fields;
         }
 
-        Parsed read(Row row, LocalDate today) {
-            if (row.values.length != names.length) {
-                return new Parsed(null, List.of(new Rejected(row.line, WHOLE_ROW, "has " + row.values.length
+        Parsed read(CsvRows.Row row, LocalDate today) {
+            if (row.values().length != names.length) {
+                return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + row.values().length
                         + " value(s) but the header has " + names.length + " column(s)")));
             }
             Map<String, String> raw = new LinkedHashMap<>();
             for (int i = 0; i < names.length; i++) {
                 if (!names[i].equals(ERROR_COLUMN)) {
-                    raw.put(names[i], row.values[i]);
+                    raw.put(names[i], row.values()[i]);
                 }
             }
             ClaimDraft.Read read = ClaimDraft.read(raw, today);
@@ -436,159 +414,11 @@ public final class ClaimImport {
             }
             List<Rejected> rejected = new ArrayList<>();
             for (FieldViolation v : read.violations()) {
-                rejected.add(new Rejected(row.line, v.field(), v.rule()));
+                rejected.add(new Rejected(row.line(), v.field(), v.rule()));
             }
             return new Parsed(null, rejected);
         }
     }
 
-    /** The file, streamed: its bytes hashed, decoded strictly, a byte order mark skipped, read as CSV records. */
-    private static final class Source implements AutoCloseable {
-        private final Path file;
-        private final Charset charset;
-        private final InputStream in;
-        private final MessageDigest digest;
-        private final MappingIterator<String[]> rows;
-        private long lastLine = 1;
 
-        Source(Path file, Charset charset) {
-            this.file = file;
-            this.charset = charset;
-            try {
-                digest = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
-            }
-            try {
-                in = new DigestInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), digest);
-            } catch (NoSuchFileException e) {
-                throw new ClaimDeskException("no file " + file);
-            } catch (IOException e) {
-                throw new ClaimDeskException("cannot read " + file + ": " + e.getMessage(), e);
-            }
-            try {
-                Reader decoded = new InputStreamReader(in, charset.newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT));
-                PushbackReader reader = new PushbackReader(new BufferedReader(decoded, 1 << 16));
-                int first = reader.read();
-                if (first != -1 && first != '\uFEFF') {
-                    reader.unread(first);
-                }
-                rows = ROWS.readValues(reader);
-            } catch (IOException e) {
-                close();
-                throw problem(e);
-            }
-        }
-
-        /** The next record, or null at the end of the file. */
-        Row next() {
-            try {
-                if (!rows.hasNextValue()) {
-                    return null;
-                }
-                // the parser counts rows from 0, a line break inside quotes not starting a new one
-                long line = rows.getParser().currentTokenLocation().getLineNr() + 1;
-                lastLine = line;
-                return new Row(line, rows.nextValue());
-            } catch (IOException e) {
-                throw problem(e);
-            }
-        }
-
-        /** The SHA-256 of the bytes read: the file's, once {@link #next} has returned null. */
-        String sha256() {
-            return HexFormat.of().formatHex(digest.digest());
-        }
-
-        private ClaimDeskException problem(IOException e) {
-            String name = file.getFileName().toString();
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof CharacterCodingException) {
-                    boolean utf8 = charset.equals(StandardCharsets.UTF_8);
-                    return new ClaimDeskException(name + " was not imported: it is not " + charset.name()
-                            + " text (near line " + lastLine + ")" + (utf8
-                            ? "; a file Excel saved as plain \"CSV\" on Windows is Windows-1252: import it with"
-                                    + " --encoding " + WINDOWS_1252 + ", or save it as \"CSV UTF-8\""
-                            : "; give the file's encoding with --encoding (UTF-8 is the default)"), e);
-                }
-            }
-            if (e instanceof JsonProcessingException json) {
-                long line = json.getLocation() == null ? lastLine : json.getLocation().getLineNr() + 1;
-                return new ClaimDeskException(name + " was not imported: it is not a CSV file that can be read ("
-                        + json.getOriginalMessage() + ", near line " + line + ")", e);
-            }
-            return new ClaimDeskException("cannot read " + file + ": " + e.getMessage(), e);
-        }
-
-        @Override
-        public void close() {
-            try {
-                in.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + file, e);
-            }
-        }
-    }
-
-    /**
-     * The rejected rows, each with its values as they were and an {@value #ERROR_COLUMN} column saying what is
-     * wrong: corrected, the file imports as it is. It holds tax ids whole, so that the rows can be corrected, and
-     * is written owner-only, like evidence files. UTF-8 with a byte order mark, which spreadsheets recognise.
-     */
-    private static final class ErrorsFile {
-        private final Path path;
-        private final Writer writer;
-        private final SequenceWriter csv;
-        private final int columns;
-        /** Where the header already has an error column (an errors file imported again), else -1. */
-        private final int errorIndex;
-
-        ErrorsFile(Path path, String[] header, int errorIndex) throws IOException {
-            this.path = path;
-            Files.deleteIfExists(path);
-            OwnerOnly.create(path, false);
-            this.writer = Files.newBufferedWriter(path, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING);
-            writer.write('\uFEFF');
-            this.csv = CSV.writerFor(String[].class).with(CsvSchema.emptySchema()).writeValues(writer);
-            this.columns = header.length;
-            this.errorIndex = errorIndex;
-            List<String> names = new ArrayList<>(List.of(header));
-            if (errorIndex < 0) {
-                names.add(ERROR_COLUMN);
-            }
-            csv.write(names.toArray(String[]::new));
-        }
-
-        void write(String[] values, List<Rejected> broken) throws IOException {
-            String error = broken.stream().map(r -> r.column() + " " + r.reason()).collect(Collectors.joining("; "));
-            List<String> row = new ArrayList<>(List.of(values));
-            if (errorIndex >= 0 && values.length == columns) {
-                row.set(errorIndex, error);
-            } else {
-                row.add(error);
-            }
-            csv.write(row.toArray(String[]::new));
-        }
-
-        void close() throws IOException {
-            csv.close();
-            writer.close();
-        }
-
-        void discard() {
-            try {
-                close();
-            } catch (IOException e) {
-                // the partial file is removed below
-            }
-            try {
-                Files.deleteIfExists(path);
-            } catch (IOException e) {
-                LOG.warn("cannot remove the partial errors file {}: {}", path, e.getMessage());
-            }
-        }
-    }
 }

@@ -61,11 +61,16 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
             out.put("conflicts", report.conflicts());
             out.put("rejectedRows", report.rejectedRows());
             out.put("rejected", report.rejected());
+            out.put("rejectedNotListed", report.rejectedNotListed());
             out.put("refused", report.refused());
             out.put("errorsFile", report.errorsFile());
             printJson(out);
         } else {
             report.rejected().forEach(r -> out().printf("line %d, %s: %s%n", r.line(), r.column(), r.reason()));
+            if (report.rejectedNotListed() > 0) {
+                out().printf("... and %d more broken rule(s): every rejected row is in the errors file%n",
+                        report.rejectedNotListed());
+            }
             report.conflicts().forEach(c -> out().printf("line %d: conflicts with claim %s (differs in %s); claim left"
                     + " as it is%n", c.line(), c.claimNumber(), String.join(", ", c.fields())));
             String verb = report.dryRun() ? "would import" : "imported";

@@ -298,6 +298,24 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "audit_log")).isEqualTo(1);
     }
 
+    @Test
+    void aReportListsAtMostItsLimitOfBrokenRulesAndTheErrorsFileHoldsEveryRejectedRow() throws Exception {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        int rows = ClaimImport.MAX_LISTED + 5;
+        for (int i = 1; i <= rows; i++) {
+            text.append(row(i).replace(",2026-03-02,", ",03/02/2026,")).append('\n');
+        }
+        Path file = write("dates.csv", text.toString(), StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, false);
+
+        assertThat(report.rejectedRows()).isEqualTo(rows);
+        assertThat(report.rejected()).hasSize(ClaimImport.MAX_LISTED)
+                .allSatisfy(r -> assertThat(r.column()).isEqualTo("filedOn"));
+        assertThat(report.rejectedNotListed()).isEqualTo(5);
+        assertThat(readCsv(ClaimImport.errorsFileOf(file))).hasSize(rows + 1);
+        assertThat(Sql.count(db, "claim")).isZero();
+    }
+
     static List<String[]> readCsv(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
         assertThat(text).startsWith("\uFEFF");
