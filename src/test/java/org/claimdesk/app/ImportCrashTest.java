@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * left, and the same import run again completes the file without a duplicate.
  */
 class ImportCrashTest {
-    static final int ROWS = 60_000;
+    static final int ROWS = 30_000;
 
     @TempDir
     Path dir;
