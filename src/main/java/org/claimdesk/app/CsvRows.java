@@ -29,7 +29,10 @@ import org.claimdesk.domain.ClaimDeskException;
 
 /** The file, streamed: its bytes hashed, decoded strictly, a byte order mark skipped, read as CSV records. */
 final class CsvRows implements AutoCloseable {
-    /** One record of the file: the line it starts on and its values as written. */
+    /**
+     * One record of the file: its line (numbered as a spreadsheet numbers rows: the header is 1, a line break inside
+     * quotes starts no new line) and its values as written.
+     */
     record Row(long line, String[] values) {
     }
 
