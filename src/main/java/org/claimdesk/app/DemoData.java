@@ -26,6 +26,7 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimNumbers;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.Deadlines;
@@ -254,7 +255,7 @@ public final class DemoData {
                 taxIdLast4 = String.format(Locale.ROOT, "%04d", 1 + random.nextInt(9999));
             }
             String taxId = String.format(Locale.ROOT, "%03d-00-%s", 1 + random.nextInt(665), taxIdLast4);
-            String claimNumber = String.format(Locale.ROOT, "UPC-%d-%06d", filedOn.getYear(), id);
+            String claimNumber = ClaimNumbers.format(filedOn.getYear(), id);
             Instant filedAt = earliest(filedOn.atTime(9 + random.nextInt(8), random.nextInt(60)).atZone(zone).toInstant(),
                     now);
             Claim filed = new Claim(id, claimNumber, jurisdiction, statePropertyId, holder.name(), holder.id(),

@@ -31,8 +31,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "claims",
-        description = "List, show, edit (one claim, or one field on many), advance and submit claims; add and list their evidence.",
-        subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimsCommand.Edit.class,
+        description = "List, show, create, import, edit (one claim, or one field on many), advance and submit claims;"
+                + " add and list their evidence.",
+        subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimCreateCommand.class,
+            ClaimImportCommand.class, ClaimsCommand.Edit.class,
             ClaimSetCommand.class, EvidenceCommand.class, ClaimsCommand.Advance.class, ClaimsCommand.Submit.class})
 final class ClaimsCommand {
 

@@ -5,6 +5,10 @@ package org.claimdesk.domain;
  * in each claim's status history and in the outbox row's attempts.
  */
 public final class AuditActions {
+    /** A claim entered by hand; details carry its number, starting status and fields (the tax id masked). */
+    public static final String CLAIM_CREATE = "claim.create";
+    /** One import of a claims file: details carry the file's name, SHA-256 and counts. */
+    public static final String CLAIMS_IMPORT = "claims.import";
     public static final String CLAIM_ADVANCE = "claim.advance";
     public static final String CLAIM_SUBMIT = "claim.submit";
     public static final String TAX_ID_REVEAL = "claim.reveal_tax_id";
@@ -24,6 +28,8 @@ public final class AuditActions {
     public static final String SUBJECT_CLAIM = "claim";
     public static final String SUBJECT_OUTBOX = "outbox_event";
     public static final String SUBJECT_SETTINGS = "settings";
+    /** The subject of an import's entry: the imported file, by its SHA-256. */
+    public static final String SUBJECT_IMPORT = "import";
     public static final String SUBJECT_WORKER = "worker";
     /** The subject id of every entry about the delivery worker: its settings, pauses and resumptions. */
     public static final String WORKER_ID = "worker";

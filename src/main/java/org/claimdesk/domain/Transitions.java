@@ -38,6 +38,39 @@ public final class Transitions {
         }
     }
 
+    /**
+     * Where a new claim may start: IDENTITY_PENDING, or a status reachable from it along the table before a
+     * submission (SUBMITTING) or a final status; a later start needs a reason.
+     */
+    public static final ClaimStatus FIRST = IDENTITY_PENDING;
+
+    private static final Set<ClaimStatus> STARTS = starts();
+
+    private static Set<ClaimStatus> starts() {
+        Set<ClaimStatus> found = EnumSet.of(FIRST);
+        java.util.ArrayDeque<ClaimStatus> todo = new java.util.ArrayDeque<>(found);
+        while (!todo.isEmpty()) {
+            for (ClaimStatus next : TABLE.get(todo.poll())) {
+                if (next != SUBMITTING && !TABLE.get(next).isEmpty() && found.add(next)) {
+                    todo.add(next);
+                }
+            }
+        }
+        return Collections.unmodifiableSet(found);
+    }
+
+    /** The statuses a new claim may start in (see {@link #FIRST}), in declaration order. */
+    public static Set<ClaimStatus> startingStatuses() {
+        return STARTS;
+    }
+
+    /** Throws {@link ClaimDeskException} naming the statuses a new claim may start in. */
+    public static void checkStart(ClaimStatus status) {
+        if (!STARTS.contains(status)) {
+            throw new ClaimDeskException("a new claim cannot start in " + status + "; it starts in one of " + STARTS);
+        }
+    }
+
     /** What delivery does when the state acknowledges a submission: SUBMITTING to SUBMITTED_TO_STATE. */
     public static final Change DELIVERED = new Change(SUBMITTING, SUBMITTED_TO_STATE);
 

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +15,16 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.StatusChange;
 import org.claimdesk.domain.TransitionRefusedException;
 import org.claimdesk.domain.Transitions;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
+import org.jdbi.v3.core.statement.SqlStatement;
 
 /** SQL for the {@code claim} and {@code claim_status_history} tables. Every method runs on the caller's handle. */
 public final class ClaimStore {
@@ -33,7 +38,14 @@ public final class ClaimStore {
             """;
 
     public long insert(Handle handle, NewClaim claim, Instant now) {
-        return handle.createUpdate(INSERT)
+        return bind(handle.createUpdate(INSERT), claim, now)
+                .executeAndReturnGeneratedKeys("claim_id")
+                .mapTo(Long.class)
+                .one();
+    }
+
+    private static <S extends SqlStatement<S>> S bind(S statement, NewClaim claim, Instant now) {
+        return statement
                 .bind("claimNumber", claim.claimNumber())
                 .bind("jurisdiction", claim.jurisdiction())
                 .bind("statePropertyId", claim.statePropertyId())
@@ -51,10 +63,97 @@ public final class ClaimStore {
                 .bind("stateCaseId", claim.stateCaseId())
                 .bind("filedOn", claim.filedOn().toString())
                 .bind("decisionDueOn", claim.decisionDueOn() == null ? null : claim.decisionDueOn().toString())
-                .bind("now", now.toEpochMilli())
-                .executeAndReturnGeneratedKeys("claim_id")
-                .mapTo(Long.class)
-                .one();
+                .bind("now", now.toEpochMilli());
+    }
+
+    /**
+     * Inserts a new claim in its starting status ({@link Transitions#checkStart}) with its first history row
+     * (from no status, by {@code actor}, with {@code reason}); {@code claim.claimNumber()} comes from {@link
+     * #reserveNumbers}. Returns the claim's id.
+     */
+    public long create(Handle handle, NewClaim claim, String actor, String reason, Instant now) {
+        Transitions.checkStart(claim.status());
+        long claimId = insert(handle, claim, now);
+        insertHistory(handle, claimId, null, claim.status(), actor, reason, now);
+        return claimId;
+    }
+
+    /**
+     * Takes {@code count} numbers of the claim number sequence and returns the first: the numbers {@code first}
+     * to {@code first + count - 1} are the caller's. The sequence never goes back, and stays above every claim id
+     * (demo claims are numbered by their ids).
+     */
+    public long reserveNumbers(Handle handle, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("reserve at least one claim number, not " + count);
+        }
+        handle.createUpdate("""
+                UPDATE claim_number_sequence
+                SET last = max(last, (SELECT coalesce(max(claim_id), 0) FROM claim)) + :count WHERE id = 1
+                """).bind("count", count).execute();
+        return handle.createQuery("SELECT last FROM claim_number_sequence WHERE id = 1")
+                .mapTo(Long.class).one() - count + 1;
+    }
+
+    /**
+     * Inserts many new claims as {@link #create} does, each with its reason, through two prepared batches: the
+     * claims, then their first history rows. Every claim starts in a starting status ({@link Transitions#checkStart}).
+     */
+    public void createAll(Handle handle, List<NewClaim> newClaims, List<String> reasons, String actor, Instant now) {
+        if (newClaims.size() != reasons.size()) {
+            throw new IllegalArgumentException("one reason per claim: " + newClaims.size() + " claims, "
+                    + reasons.size() + " reasons");
+        }
+        if (newClaims.isEmpty()) {
+            return;
+        }
+        newClaims.forEach(c -> Transitions.checkStart(c.status()));
+        PreparedBatch claimsBatch = handle.prepareBatch(INSERT);
+        for (NewClaim c : newClaims) {
+            bind(claimsBatch, c, now).add();
+        }
+        claimsBatch.execute();
+        PreparedBatch history = handle.prepareBatch("""
+                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
+                VALUES ((SELECT claim_id FROM claim WHERE claim_number = :number), NULL, :to, :actor, :reason, :at)
+                """);
+        for (int i = 0; i < newClaims.size(); i++) {
+            history.bind("number", newClaims.get(i).claimNumber())
+                    .bind("to", newClaims.get(i).status().name())
+                    .bind("actor", actor)
+                    .bind("reason", reasons.get(i))
+                    .bind("at", now.toEpochMilli())
+                    .add();
+        }
+        history.execute();
+    }
+
+    /** The oldest claim with this key (jurisdiction, state property id and claimant name exactly as stored). */
+    public Optional<Claim> findByKey(Handle handle, ClaimKey key) {
+        return handle.createQuery("""
+                SELECT * FROM claim WHERE state_property_id = :spid AND jurisdiction = :j AND claimant_name = :name
+                ORDER BY claim_id LIMIT 1""")
+                .bind("spid", key.statePropertyId()).bind("j", key.jurisdiction()).bind("name", key.claimantName())
+                .map(Rows.CLAIM).findOne();
+    }
+
+    /** The oldest claim of each of {@code keys} that has one, in one query. */
+    public Map<ClaimKey, Claim> findByKeys(Handle handle, Collection<ClaimKey> keys) {
+        Map<ClaimKey, Claim> found = new HashMap<>();
+        if (keys.isEmpty()) {
+            return found;
+        }
+        Set<ClaimKey> wanted = new HashSet<>(keys);
+        handle.createQuery("SELECT * FROM claim WHERE state_property_id IN (<ids>) ORDER BY claim_id")
+                .bindList("ids", wanted.stream().map(ClaimKey::statePropertyId).distinct().toList())
+                .map(Rows.CLAIM)
+                .forEach(c -> {
+                    ClaimKey key = ClaimKey.of(c);
+                    if (wanted.contains(key)) {
+                        found.putIfAbsent(key, c);
+                    }
+                });
+        return found;
     }
 
     public Optional<Claim> find(Handle handle, long claimId) {
@@ -201,7 +300,7 @@ public final class ClaimStore {
                 VALUES (:id, :from, :to, :actor, :reason, :at)
                 """)
                 .bind("id", claimId)
-                .bind("from", from.name())
+                .bind("from", from == null ? null : from.name())
                 .bind("to", to.name())
                 .bind("actor", actor)
                 .bind("reason", reason)

@@ -1,0 +1,424 @@
+package org.claimdesk.app;
+
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKey;
+import org.claimdesk.domain.ClaimNumbers;
+import org.claimdesk.domain.FieldViolation;
+import org.claimdesk.domain.Transitions;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.store.NewClaim;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Importing claims from a CSV file with a header row (docs/import.md). The file is read twice, streaming, never
+ * whole: first to check it (its encoding, its header, every row by the field rules of {@link ClaimDraft}) and to
+ * write the rejected rows to {@code FILE.errors.csv}; then, unless {@code --strict} finds a rejected row, to write
+ * the valid rows in transactions of {@value #BATCH_ROWS} rows. A row whose jurisdiction, state property id and
+ * claimant name match a claim present is not written: counted as already present when its fields are equal, listed
+ * as a conflict when they differ. So an import stopped half-way leaves whole batches, and running it again
+ * completes it without duplicates. Each new claim gets a history row; the import gets one audit entry (file name,
+ * SHA-256, counts), written with its last batch.
+ */
+public final class ClaimImport {
+    private static final Logger LOG = LoggerFactory.getLogger(ClaimImport.class);
+    public static final int BATCH_ROWS = 1_000;
+    /** The column an errors file adds; the import ignores it, so a corrected errors file imports as it is. */
+    public static final String ERROR_COLUMN = "error";
+    /** The "column" of a rejection that concerns the whole row (e.g. too many values). */
+    public static final String WHOLE_ROW = "(row)";
+    public static final String WINDOWS_1252 = "windows-1252";
+    /** The broken rules a report lists at most, so that memory stays bounded; the errors file has every row. */
+    public static final int MAX_LISTED = 10_000;
+
+    private final Database database;
+    private final Clock clock;
+    private final ClaimStore claims = new ClaimStore();
+    private final AuditStore audit = new AuditStore();
+
+    public ClaimImport(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /**
+     * How to import.
+     *
+     * @param dryRun read and check only: nothing is written, neither to the database nor an errors file
+     * @param strict import nothing when any row is rejected
+     * @param charset the file's encoding: UTF-8 (with or without a byte order mark) unless told otherwise
+     */
+    public record Options(boolean dryRun, boolean strict, Charset charset) {
+        public Options {
+            charset = charset == null ? StandardCharsets.UTF_8 : charset;
+        }
+
+        public static Options defaults() {
+            return new Options(false, false, StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * One broken rule of a rejected row. {@code line} numbers the rows as a spreadsheet does: the header is line 1,
+     * and a line break inside a quoted value does not start a new line.
+     */
+    public record Rejected(long line, String column, String reason) {
+    }
+
+    /** A row matching a claim present whose other fields differ: the claim is left as it is. */
+    public record Conflict(long line, String claimNumber, List<String> fields) {
+        public Conflict {
+            fields = List.copyOf(fields);
+        }
+    }
+
+    /**
+     * What an import did (or, dry, would do).
+     *
+     * @param rows the data rows read
+     * @param rejected the broken rules of the rejected rows, the first {@value #MAX_LISTED}
+     * @param rejectedNotListed the broken rules past those
+     * @param refused true when {@code --strict} found a rejected row, so nothing was imported
+     * @param errorsFile the errors file written, or null (no row rejected, or a dry run)
+     */
+    public record Report(String file, String sha256, String encoding, boolean dryRun, boolean strict, long rows,
+            long imported, long alreadyPresent, List<Conflict> conflicts, long rejectedRows, List<Rejected> rejected,
+            long rejectedNotListed, boolean refused, String errorsFile) {
+        public Report {
+            conflicts = List.copyOf(conflicts);
+            rejected = List.copyOf(rejected);
+        }
+
+        /** Every row imported or already present. */
+        public boolean clean() {
+            return rejectedRows == 0 && conflicts.isEmpty();
+        }
+    }
+
+    /** Where the rejected rows of {@code file} go: {@code FILE.errors.csv} next to it. */
+    public static Path errorsFileOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".errors.csv");
+    }
+
+    /** The columns an import knows: the required ones first, in field order. */
+    public static List<String> requiredColumns() {
+        return ClaimField.all().stream().filter(ClaimField::required).map(ClaimField::name).toList();
+    }
+
+    public static List<String> optionalColumns() {
+        return ClaimField.all().stream().filter(f -> !f.required()).map(ClaimField::name).toList();
+    }
+
+    /**
+     * Imports {@code file} as {@code actor}. A file-level problem (not readable, not in the encoding, not CSV, a
+     * required column missing, an unknown column) is a {@link ClaimDeskException} with one message, and nothing
+     * is imported.
+     */
+    public Report run(Path file, String actor, Options options) {
+        String who = Inputs.actor(actor);
+        LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        Path errorsFile = options.dryRun() ? null : errorsFileOf(file);
+        Check check = check(file, options.charset(), today, errorsFile);
+        List<Conflict> conflicts = new ArrayList<>();
+        long[] counts = new long[2];
+        boolean refused = options.strict() && check.rejectedRows > 0;
+        if (!refused) {
+            load(file, options, today, who, check, conflicts, counts);
+        }
+        Report report = new Report(file.getFileName().toString(), check.sha256, options.charset().name(),
+                options.dryRun(), options.strict(), check.rows, counts[0], counts[1], conflicts, check.rejectedRows,
+                check.rejected, check.notListed, refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null);
+        LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}",
+                report.file(), report.sha256(), options.dryRun() ? " (dry run)" : "", report.rows(), report.imported(),
+                report.alreadyPresent(), conflicts.size(), report.rejectedRows(), refused ? ", refused (strict)" : "");
+        return report;
+    }
+
+    // ---- the first pass: check the file, write the errors file ----
+
+    private record Check(Header header, String sha256, long rows, long rejectedRows, List<Rejected> rejected,
+            long notListed) {
+    }
+
+    private Check check(Path file, Charset charset, LocalDate today, Path errorsFile) {
+        List<Rejected> rejected = new ArrayList<>();
+        long rows = 0;
+        long rejectedRows = 0;
+        long notListed = 0;
+        ErrorsFile errors = null;
+        boolean done = false;
+        try (CsvRows source = new CsvRows(file, charset)) {
+            Header header = Header.of(file, source.next());
+            for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
+                rows++;
+                List<Rejected> broken = header.read(row, today).rejected();
+                if (broken.isEmpty()) {
+                    continue;
+                }
+                rejectedRows++;
+                for (Rejected r : broken) {
+                    if (rejected.size() < MAX_LISTED) {
+                        rejected.add(r);
+                    } else {
+                        notListed++;
+                    }
+                }
+                if (errorsFile != null) {
+                    if (errors == null) {
+                        errors = new ErrorsFile(errorsFile, header.written,
+                                List.of(header.names).indexOf(ERROR_COLUMN));
+                    }
+                    errors.write(row.values(), broken);
+                }
+            }
+            if (errors != null) {
+                errors.close();
+            } else if (errorsFile != null) {
+                Files.deleteIfExists(errorsFile);
+            }
+            done = true;
+            return new Check(header, source.sha256(), rows, rejectedRows, rejected, notListed);
+        } catch (IOException e) {
+            throw new ClaimDeskException("cannot write the errors file " + errorsFile + ": " + e.getMessage(), e);
+        } finally {
+            if (!done && errors != null) {
+                errors.discard();
+            }
+        }
+    }
+
+    // ---- the second pass: write the valid rows in bounded transactions ----
+
+    private record Valid(long line, ClaimDraft draft) {
+    }
+
+    private void load(Path file, Options options, LocalDate today, String actor, Check check, List<Conflict> conflicts,
+            long[] counts) {
+        String name = file.getFileName().toString();
+        Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
+        List<Valid> batch = new ArrayList<>(BATCH_ROWS);
+        try (CsvRows source = new CsvRows(file, options.charset())) {
+            source.next();
+            for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
+                Parsed parsed = check.header.read(row, today);
+                if (parsed.draft() == null) {
+                    continue;
+                }
+                batch.add(new Valid(row.line(), parsed.draft()));
+                if (batch.size() == BATCH_ROWS) {
+                    flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, null);
+                    batch.clear();
+                }
+            }
+            if (!source.sha256().equals(check.sha256)) {
+                throw new ClaimDeskException(name + " changed while it was imported; " + counts[0]
+                        + " claim(s) were imported before that: import the file again to complete it");
+            }
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("file", name);
+        details.put("sha256", check.sha256);
+        details.put("encoding", options.charset().name());
+        details.put("strict", options.strict());
+        details.put("rows", check.rows);
+        details.put("rejectedRows", check.rejectedRows);
+        flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
+    }
+
+    /**
+     * Writes one batch in one transaction (a dry run only reads); with {@code auditDetails} (the last batch), the
+     * import's audit entry too. Each row is looked up by its key among the claims present, then among the rows of
+     * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict.
+     */
+    private void flush(List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
+            Map<ClaimKey, int[]> seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
+        if (options.dryRun()) {
+            database.read(h -> {
+                Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
+                for (Valid v : batch) {
+                    ClaimKey key = v.draft.key();
+                    int[] earlier = seenDry.get(key);
+                    if (present.containsKey(key)) {
+                        classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
+                                conflicts, counts);
+                    } else if (earlier != null) {
+                        classify(v, v.draft.differences(earlier, fields), "(an earlier row of this file)", conflicts,
+                                counts);
+                    } else {
+                        seenDry.put(key, v.draft.fingerprint());
+                        counts[0]++;
+                    }
+                }
+                return null;
+            });
+            return;
+        }
+        Instant now = clock.instant();
+        int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
+        database.inTransaction(h -> {
+            Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
+            Map<ClaimKey, Valid> created = new LinkedHashMap<>();
+            List<Valid> repeats = new ArrayList<>();
+            for (Valid v : batch) {
+                ClaimKey key = v.draft.key();
+                if (present.containsKey(key)) {
+                    classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
+                            conflicts, counts);
+                } else if (created.containsKey(key)) {
+                    repeats.add(v);
+                } else {
+                    created.put(key, v);
+                }
+            }
+            Map<ClaimKey, String> numbers = new HashMap<>();
+            if (!created.isEmpty()) {
+                long next = claims.reserveNumbers(h, created.size());
+                List<NewClaim> newClaims = new ArrayList<>(created.size());
+                List<String> reasons = new ArrayList<>(created.size());
+                for (Map.Entry<ClaimKey, Valid> e : created.entrySet()) {
+                    String number = ClaimNumbers.format(year, next++);
+                    numbers.put(e.getKey(), number);
+                    newClaims.add(e.getValue().draft.toNewClaim(number, Transitions.FIRST));
+                    reasons.add("imported from " + fileName + ", line " + e.getValue().line);
+                }
+                claims.createAll(h, newClaims, reasons, actor, now);
+                counts[0] += newClaims.size();
+            }
+            for (Valid v : repeats) {
+                ClaimKey key = v.draft.key();
+                classify(v, v.draft.differences(created.get(key).draft, fields), numbers.get(key), conflicts, counts);
+            }
+            if (auditDetails != null) {
+                auditDetails.put("imported", counts[0]);
+                auditDetails.put("alreadyPresent", counts[1]);
+                auditDetails.put("conflicts", conflicts.size());
+                audit.append(h, now, actor, AuditActions.CLAIMS_IMPORT, AuditActions.SUBJECT_IMPORT,
+                        (String) auditDetails.get("sha256"), "import of " + fileName, Json.write(auditDetails));
+            }
+            return null;
+        });
+    }
+
+    private static void classify(Valid v, List<String> differ, String claimNumber, List<Conflict> conflicts,
+            long[] counts) {
+        if (differ.isEmpty()) {
+            counts[1]++;
+        } else {
+            conflicts.add(new Conflict(v.line, claimNumber, differ));
+        }
+    }
+
+    // ---- reading ----
+
+
+    /** A row read by the field rules: its draft, or the rules it breaks. */
+    private record Parsed(ClaimDraft draft, List<Rejected> rejected) {
+    }
+
+    /** The header: each column's field name (or the errors file's own column). */
+    private static final class Header {
+        /** Each column's field name, or {@value #ERROR_COLUMN}. */
+        final String[] names;
+        /** The header as the file writes it. */
+        final String[] written;
+
+        private Header(String[] names, String[] written) {
+            this.names = names;
+            this.written = written;
+        }
+
+        static Header of(Path file, CsvRows.Row row) {
+            String name = file.getFileName().toString();
+            if (row == null) {
+                throw new ClaimDeskException(name + " is empty: a claims file starts with a header row naming its"
+                        + " columns (" + String.join(", ", requiredColumns()) + " are required)");
+            }
+            String[] names = new String[row.values().length];
+            List<String> unknown = new ArrayList<>();
+            List<String> repeated = new ArrayList<>();
+            Map<String, Boolean> seen = new HashMap<>();
+            for (int i = 0; i < names.length; i++) {
+                String written = row.values()[i].strip();
+                Optional<ClaimField<?>> field = ClaimField.byName(written);
+                names[i] = field.map(ClaimField::name)
+                        .orElse(written.equalsIgnoreCase(ERROR_COLUMN) ? ERROR_COLUMN : null);
+                if (names[i] == null) {
+                    unknown.add(written.isEmpty() ? "(a column with no name)" : written);
+                } else if (seen.put(names[i], true) != null) {
+                    repeated.add(written);
+                }
+            }
+            List<String> missing = requiredColumns().stream().filter(c -> !seen.containsKey(c)).toList();
+            List<String> problems = new ArrayList<>();
+            if (!missing.isEmpty()) {
+                problems.add("the required column(s) " + String.join(", ", missing) + " are missing");
+            }
+            if (!unknown.isEmpty()) {
+                problems.add("the column(s) " + String.join(", ", unknown) + " are not claim columns");
+            }
+            if (!repeated.isEmpty()) {
+                problems.add("the column(s) " + String.join(", ", repeated) + " appear more than once");
+            }
+            if (!problems.isEmpty()) {
+                throw new ClaimDeskException(name + " was not imported: " + String.join("; ", problems)
+                        + " (required: " + String.join(", ", requiredColumns()) + "; optional: "
+                        + String.join(", ", optionalColumns()) + "; see docs/import.md)");
+            }
+            return new Header(names, row.values());
+        }
+
+        /** The claim fields the file has columns for: a row is compared with a claim present on these only. */
+        List<ClaimField<?>> fields() {
+            List<ClaimField<?>> fields = new ArrayList<>();
+            for (String n : names) {
+                ClaimField.byName(n).ifPresent(fields::add);
+            }
+            return fields;
+        }
+
+        Parsed read(CsvRows.Row row, LocalDate today) {
+            if (row.values().length != names.length) {
+                return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + row.values().length
+                        + " value(s) but the header has " + names.length + " column(s)")));
+            }
+            Map<String, String> raw = new LinkedHashMap<>();
+            for (int i = 0; i < names.length; i++) {
+                if (!names[i].equals(ERROR_COLUMN)) {
+                    raw.put(names[i], row.values()[i]);
+                }
+            }
+            ClaimDraft.Read read = ClaimDraft.read(raw, today);
+            if (read.isOk()) {
+                return new Parsed(read.draft(), List.of());
+            }
+            List<Rejected> rejected = new ArrayList<>();
+            for (FieldViolation v : read.violations()) {
+                rejected.add(new Rejected(row.line(), v.field(), v.rule()));
+            }
+            return new Parsed(null, rejected);
+        }
+    }
+
+
+}

@@ -1,0 +1,91 @@
+package org.claimdesk.app;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimNumbers;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DuplicateClaimException;
+import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.domain.Transitions;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+
+/**
+ * Entering one claim by hand. Every field is read by its rule ({@link ClaimDraft}); the claim gets the next claim
+ * number ({@link ClaimNumbers}), starts in IDENTITY_PENDING or, with a reason, in a later status a new claim may
+ * start in ({@link Transitions#startingStatuses}), and is written with its first history row and one audit entry
+ * in one transaction. A claim with the same jurisdiction, state property id and claimant as one already present
+ * is refused unless a reason is given ({@link DuplicateClaimException} names the claim present).
+ */
+public final class ClaimIntake {
+    private final Database database;
+    private final Clock clock;
+    private final ClaimStore claims = new ClaimStore();
+    private final AuditStore audit = new AuditStore();
+
+    public ClaimIntake(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    public LocalDate today() {
+        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+    }
+
+    /** The claim already present with the draft's jurisdiction, state property id and claimant, if any. */
+    public Optional<Claim> duplicateOf(ClaimDraft draft) {
+        return database.read(h -> claims.findByKey(h, draft.key()));
+    }
+
+    /**
+     * Creates a claim from the fields staff typed (names as in {@code claims show --json}).
+     *
+     * @param start the starting status; null for IDENTITY_PENDING. A later one needs a reason.
+     * @param reason why it starts later or repeats a claim present; may be null otherwise
+     * @throws InvalidFieldsException naming every field whose value breaks its rule; nothing is written
+     * @throws DuplicateClaimException when a claim with the same key is present and no reason is given
+     */
+    public Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, false);
+        ClaimStatus status = start == null ? Transitions.FIRST : start;
+        Transitions.checkStart(status);
+        if (status != Transitions.FIRST && why == null) {
+            throw new ClaimDeskException("a new claim that starts in " + status + " rather than "
+                    + Transitions.FIRST + " needs a reason");
+        }
+        ClaimDraft.Read read = ClaimDraft.read(fields, today());
+        if (!read.isOk()) {
+            throw new InvalidFieldsException(read.violations());
+        }
+        ClaimDraft draft = read.draft();
+        Instant now = clock.instant();
+        int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
+        return database.inTransaction(h -> {
+            Optional<Claim> present = claims.findByKey(h, draft.key());
+            if (present.isPresent() && why == null) {
+                throw new DuplicateClaimException(present.get());
+            }
+            String number = ClaimNumbers.format(year, claims.reserveNumbers(h, 1));
+            long claimId = claims.create(h, draft.toNewClaim(number, status), who, why, now);
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("claimNumber", number);
+            details.put("status", status.name());
+            details.put("fields", draft.shown());
+            present.ifPresent(p -> details.put("duplicateOf", p.claimNumber()));
+            audit.append(h, now, who, AuditActions.CLAIM_CREATE, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
+                    why, Json.write(details));
+            return claims.find(h, claimId).orElseThrow();
+        });
+    }
+}

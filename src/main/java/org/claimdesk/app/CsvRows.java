@@ -1,0 +1,130 @@
+package org.claimdesk.app;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.BufferedInputStream;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PushbackReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.claimdesk.domain.ClaimDeskException;
+
+/** The file, streamed: its bytes hashed, decoded strictly, a byte order mark skipped, read as CSV records. */
+final class CsvRows implements AutoCloseable {
+    /**
+     * One record of the file: its line (numbered as a spreadsheet numbers rows: the header is 1, a line break inside
+     * quotes starts no new line) and its values as written.
+     */
+    record Row(long line, String[] values) {
+    }
+
+    private static final ObjectReader READER = new CsvMapper().readerFor(String[].class)
+            .with(CsvSchema.emptySchema())
+            .with(CsvParser.Feature.WRAP_AS_ARRAY)
+            .with(CsvParser.Feature.SKIP_EMPTY_LINES);
+
+    private final Path file;
+    private final Charset charset;
+    private final InputStream in;
+    private final MessageDigest digest;
+    private final MappingIterator<String[]> rows;
+    private long lastLine = 1;
+
+    CsvRows(Path file, Charset charset) {
+        this.file = file;
+        this.charset = charset;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+        }
+        try {
+            in = new DigestInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), digest);
+        } catch (NoSuchFileException e) {
+            throw new ClaimDeskException("no file " + file);
+        } catch (IOException e) {
+            throw new ClaimDeskException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        try {
+            Reader decoded = new InputStreamReader(in, charset.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT));
+            PushbackReader reader = new PushbackReader(new BufferedReader(decoded, 1 << 16));
+            int first = reader.read();
+            if (first != -1 && first != '\uFEFF') {
+                reader.unread(first);
+            }
+            rows = READER.readValues(reader);
+        } catch (IOException e) {
+            close();
+            throw problem(e);
+        }
+    }
+
+    /** The next record, or null at the end of the file. */
+    Row next() {
+        try {
+            if (!rows.hasNextValue()) {
+                return null;
+            }
+            // the parser counts rows from 0, a line break inside quotes not starting a new one
+            long line = rows.getParser().currentTokenLocation().getLineNr() + 1;
+            lastLine = line;
+            return new Row(line, rows.nextValue());
+        } catch (IOException e) {
+            throw problem(e);
+        }
+    }
+
+    /** The SHA-256 of the bytes read: the file's, once {@link #next} has returned null. */
+    String sha256() {
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private ClaimDeskException problem(IOException e) {
+        String name = file.getFileName().toString();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof CharacterCodingException) {
+                boolean utf8 = charset.equals(StandardCharsets.UTF_8);
+                return new ClaimDeskException(name + " was not imported: it is not " + charset.name()
+                        + " text (near line " + lastLine + ")" + (utf8
+                        ? "; a file Excel saved as plain \"CSV\" on Windows is Windows-1252: import it with"
+                                + " --encoding " + ClaimImport.WINDOWS_1252 + ", or save it as \"CSV UTF-8\""
+                        : "; give the file's encoding with --encoding (UTF-8 is the default)"), e);
+            }
+        }
+        if (e instanceof JsonProcessingException json) {
+            long line = json.getLocation() == null ? lastLine : json.getLocation().getLineNr() + 1;
+            return new ClaimDeskException(name + " was not imported: it is not a CSV file that can be read ("
+                    + json.getOriginalMessage() + ", near line " + line + ")", e);
+        }
+        return new ClaimDeskException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public void close() {
+        try {
+            in.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + file, e);
+        }
+    }
+}

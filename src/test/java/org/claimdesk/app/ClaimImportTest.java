@@ -1,0 +1,329 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.claimdesk.delivery.HolderRegistry;
+import org.claimdesk.delivery.StateRules;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.testing.Sql;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ClaimImport} on real SQLite files: outcomes, idempotence, file-level problems and awkward input. */
+class ClaimImportTest {
+    static final Path SAMPLE = Path.of("resources", "samples", "claims.csv");
+    static final String HEADER = "jurisdiction,statePropertyId,holderName,holderId,propertyType,claimType,claimantName,"
+            + "taxId,amountCents,filedOn,claimantAddress";
+
+    @TempDir
+    Path dir;
+
+    Database db;
+    ClaimImport importer;
+    Queries queries;
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("import.db"));
+        importer = new ClaimImport(db, ClaimIntakeTest.CLOCK);
+        queries = new Queries(db, ClaimIntakeTest.CLOCK);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    /** A valid row: property id 1000000 + n, claimant "Claimant n", a non-issuable tax id ending in n. */
+    static String row(int n) {
+        return String.format("CA,%d,Wells Fargo Bank NA,HLD-100200,AC01,OWNER,Claimant %d,100-00-%04d,%d,2026-03-02,",
+                1_000_000 + n, n, n % 10_000, 1_000 + n);
+    }
+
+    private Path write(String name, String text, Charset charset) throws IOException {
+        Path file = dir.resolve(name);
+        Files.write(file, text.getBytes(charset));
+        return file;
+    }
+
+    private ClaimImport.Report run(Path file, boolean dryRun, boolean strict) {
+        return importer.run(file, "s.patel", new ClaimImport.Options(dryRun, strict, null));
+    }
+
+    private List<AuditEntry> imports() {
+        return queries.audit(null, null, AuditActions.CLAIMS_IMPORT, 0, 0);
+    }
+
+    @Test
+    void theSampleImportsCleanlyWithOneHistoryRowPerClaimAndOneAuditEntry() throws Exception {
+        Path sample = Files.copy(SAMPLE, dir.resolve("claims.csv"));
+        ClaimImport.Report report = run(sample, false, false);
+
+        assertThat(report.rejected()).isEmpty();
+        assertThat(report.conflicts()).isEmpty();
+        assertThat(report.rows()).isEqualTo(8);
+        assertThat(report.imported()).isEqualTo(8);
+        assertThat(report.errorsFile()).isNull();
+        assertThat(ClaimImport.errorsFileOf(sample)).doesNotExist();
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(sample)));
+        assertThat(report.sha256()).isEqualTo(sha);
+
+        List<Claim> claims = queries.claims(ClaimQuery.all());
+        assertThat(claims).hasSize(8).allSatisfy(c -> {
+            assertThat(c.status()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
+            assertThat(c.claimNumber()).matches("UPC-\\d{4}-\\d{6}");
+            assertThat(queries.history(c.claimId())).singleElement()
+                    .satisfies(h -> assertThat(h.reason()).startsWith("imported from claims.csv, line "));
+            // the sample passes the simulated state too: registered holders, amounts below the proof-of-address line
+            assertThat(HolderRegistry.standard().registered(c.holderId(), c.jurisdiction())).as(c.holderId()).isTrue();
+            assertThat(c.amountCents()).isLessThan(StateRules.addressEvidenceThresholdCents(c.jurisdiction()));
+        });
+        assertThat(claims).extracting(Claim::claimantName).contains("Nguyễn Văn An", "田中 健二", "Harbor Dental Group, LLC",
+                "Rosa Hernández (heir of \"Big Tom\" Hernández estate)");
+        assertThat(claims).extracting(Claim::claimantAddress).contains("1200 Capitol Mall, Apt 4, Sacramento, CA 95814");
+        assertThat(imports()).singleElement().satisfies(a -> {
+            assertThat(a.subjectId()).isEqualTo(sha);
+            assertThat(a.details()).contains("\"file\":\"claims.csv\"").contains("\"imported\":8")
+                    .contains("\"sha256\":\"" + sha + "\"");
+        });
+    }
+
+    @Test
+    void importingTheSameFileAgainChangesNothing() throws Exception {
+        Path sample = Files.copy(SAMPLE, dir.resolve("claims.csv"));
+        run(sample, false, false);
+        long changes = Sql.scalar(db, "SELECT sum(version) + count(*) FROM claim", Long.class);
+        int history = Sql.count(db, "claim_status_history");
+
+        for (int i = 0; i < 2; i++) {
+            ClaimImport.Report again = run(sample, false, false);
+            assertThat(again.imported()).isZero();
+            assertThat(again.alreadyPresent()).isEqualTo(8);
+            assertThat(again.conflicts()).isEmpty();
+        }
+        assertThat(Sql.count(db, "claim")).isEqualTo(8);
+        assertThat(Sql.scalar(db, "SELECT sum(version) + count(*) FROM claim", Long.class)).isEqualTo(changes);
+        assertThat(Sql.count(db, "claim_status_history")).isEqualTo(history);
+        assertThat(imports()).hasSize(3);
+    }
+
+    @Test
+    void aRowThatDiffersFromTheClaimPresentIsAConflictAndTheClaimIsLeftAsItIs() throws Exception {
+        Path first = write("first.csv", HEADER + "\n" + row(1) + "\n" + row(2) + "\n", StandardCharsets.UTF_8);
+        run(first, false, false);
+        Claim before = queries.claims(ClaimQuery.all().withSearch("Claimant 2")).get(0);
+
+        Path changed = write("changed.csv", HEADER + "\n" + row(1) + "\n"
+                + row(2).replace(",1002,", ",999999,").replace("100-00-0002", "100-00-0003") + "\n" + row(3) + "\n",
+                StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(changed, false, false);
+
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(report.alreadyPresent()).isEqualTo(1);
+        assertThat(report.conflicts()).singleElement().satisfies(c -> {
+            assertThat(c.line()).isEqualTo(3);
+            assertThat(c.claimNumber()).isEqualTo(before.claimNumber());
+            assertThat(c.fields()).containsExactly("amountCents", "taxId");
+        });
+        assertThat(Json.write(report)).doesNotContain("100-00-0003").doesNotContain("100-00-0002");
+        Claim after = queries.claim(Long.toString(before.claimId())).orElseThrow();
+        assertThat(after).isEqualTo(before);
+    }
+
+    static final String MIXED = HEADER + "\n"
+            + row(1) + "\n"
+            + "CA,12,Wells Fargo Bank NA,HLD-100200,AC01,OWNER,Claimant 2,987-65-43,1002,2026-03-02,\n"
+            + row(3) + "\n"
+            + "CA,1000004,Wells Fargo Bank NA,HLD-100200,AC01,OWNER,Claimant 4,100-00-0004,1004\n";
+
+    @Test
+    void byDefaultValidRowsAreImportedAndInvalidOnesReportedAndWrittenToAnOwnerOnlyErrorsFile() throws Exception {
+        Path file = write("mixed.csv", MIXED, StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, false);
+
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(report.rejectedRows()).isEqualTo(2);
+        assertThat(report.rejected()).extracting(r -> r.line() + " " + r.column())
+                .containsExactly("3 statePropertyId", "3 taxId", "5 " + ClaimImport.WHOLE_ROW);
+        assertThat(report.rejected().get(0).reason()).isEqualTo("must be 7 to 9 digits");
+        assertThat(Json.write(report)).doesNotContain("987-65-43").doesNotContain("100-00-0004");
+        assertThat(Sql.count(db, "claim")).isEqualTo(2);
+
+        Path errors = ClaimImport.errorsFileOf(file);
+        assertThat(report.errorsFile()).isEqualTo(errors.toString());
+        assertThat(errors.getFileName().toString()).isEqualTo("mixed.csv.errors.csv");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(errors))).isEqualTo("rw-------");
+        List<String[]> rows = readCsv(errors);
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0)).endsWith("claimantAddress", "error");
+        assertThat(rows.get(1)).startsWith("CA", "12").contains("987-65-43")
+                .endsWith("statePropertyId must be 7 to 9 digits; taxId must be an SSN or ITIN written 123-45-6789"
+                        + " or an EIN written 12-3456789");
+        assertThat(rows.get(2)).startsWith("CA", "1000004").hasSize(10);
+
+        // corrected where it stands, the errors file imports as it is (its error column is ignored)
+        String corrected = Files.readString(errors).replace("CA,12,", "CA,1000002,").replace("987-65-43", "100-00-0002");
+        Files.writeString(errors, corrected);
+        ClaimImport.Report fixed = run(errors, false, false);
+        assertThat(fixed.imported()).isEqualTo(1);
+        assertThat(fixed.rejected()).extracting(ClaimImport.Rejected::column).containsExactly(ClaimImport.WHOLE_ROW);
+        assertThat(Sql.count(db, "claim")).isEqualTo(3);
+    }
+
+    @Test
+    void strictImportsNothingWhenAnyRowIsInvalid() throws Exception {
+        Path file = write("mixed.csv", MIXED, StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, true);
+
+        assertThat(report.refused()).isTrue();
+        assertThat(report.imported()).isZero();
+        assertThat(report.rejectedRows()).isEqualTo(2);
+        assertThat(Sql.count(db, "claim")).isZero();
+        assertThat(imports()).isEmpty();
+        assertThat(ClaimImport.errorsFileOf(file)).exists();
+
+        Path valid = write("valid.csv", HEADER + "\n" + row(1) + "\n" + row(2) + "\n", StandardCharsets.UTF_8);
+        assertThat(run(valid, false, true).imported()).isEqualTo(2);
+    }
+
+    @Test
+    void aDryRunReportsWhatWouldHappenAndWritesNothing() throws Exception {
+        Path file = write("mixed.csv", MIXED + row(1) + "\n", StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, true, false);
+
+        assertThat(report.dryRun()).isTrue();
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(report.alreadyPresent()).isEqualTo(1);
+        assertThat(report.rejectedRows()).isEqualTo(2);
+        assertThat(report.errorsFile()).isNull();
+        assertThat(ClaimImport.errorsFileOf(file)).doesNotExist();
+        assertThat(Sql.count(db, "claim")).isZero();
+        assertThat(Sql.count(db, "audit_log")).isZero();
+        assertThat(Sql.scalar(db, "SELECT last FROM claim_number_sequence", Long.class)).isZero();
+    }
+
+    @Test
+    void aFileLevelProblemIsOneMessageAndNothingIsImported() throws Exception {
+        String noTaxId = HEADER.replace("taxId,", "") + "\n" + row(1).replace("100-00-0001,", "") + "\n";
+        assertThatThrownBy(() -> run(write("a.csv", noTaxId, StandardCharsets.UTF_8), false, false))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessageContaining("a.csv was not imported").hasMessageContaining("required column(s) taxId are missing");
+        String unknown = HEADER + ",colour\n" + row(1) + ",red\n";
+        assertThatThrownBy(() -> run(write("b.csv", unknown, StandardCharsets.UTF_8), false, false))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("colour are not claim columns");
+        assertThatThrownBy(() -> run(write("c.csv", "", StandardCharsets.UTF_8), false, false))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("c.csv is empty");
+        String unclosed = HEADER + "\n" + row(1) + "\n" + "CA,1000002,\"Wells Fargo Bank NA,HLD-100200\n";
+        assertThatThrownBy(() -> run(write("d.csv", unclosed, StandardCharsets.UTF_8), false, false))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("d.csv was not imported: it is not a CSV");
+        assertThat(Sql.count(db, "claim")).isZero();
+        assertThat(Sql.count(db, "audit_log")).isZero();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".errors.csv"));
+        }
+    }
+
+    @Test
+    void aWindows1252FileIsRefusedNamingTheOptionAndReadWithIt() throws Exception {
+        String text = HEADER + "\n" + row(1) + "\n" + row(2).replace("Claimant 2", "José Martínez") + "\n";
+        Path file = write("excel.csv", text, Charset.forName("windows-1252"));
+
+        assertThatThrownBy(() -> run(file, false, false)).isInstanceOf(ClaimDeskException.class)
+                .hasMessageContaining("excel.csv was not imported: it is not UTF-8")
+                .hasMessageContaining("--encoding windows-1252");
+        assertThat(Sql.count(db, "claim")).isZero();
+
+        ClaimImport.Report report = importer.run(file, "s.patel",
+                new ClaimImport.Options(false, false, Charset.forName("windows-1252")));
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(queries.claims(ClaimQuery.all())).extracting(Claim::claimantName).contains("José Martínez");
+    }
+
+    @Test
+    void aByteOrderMarkCrlfAndQuotedCommasQuotesAndLineBreaksAreKeptExactly() throws Exception {
+        String text = "\uFEFF" + HEADER + "\r\n"
+                + row(1).replaceAll(",$", ",\"1 Main St, Apt \"\"B\"\"\"") + "\r\n"
+                + row(2).replaceAll(",$", ",\"12 Oak St\r\nSuite 4\"") + "\r\n"
+                + row(3).replace(",1003,", ",abc,") + "\r\n";
+        Path file = write("awkward.csv", text, StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, false);
+
+        assertThat(report.imported()).isEqualTo(1);
+        assertThat(queries.claims(ClaimQuery.all())).singleElement()
+                .satisfies(c -> assertThat(c.claimantAddress()).isEqualTo("1 Main St, Apt \"B\""));
+        assertThat(report.rejected()).extracting(r -> r.line() + " " + r.column())
+                .containsExactly("3 claimantAddress", "4 amountCents");
+        List<String[]> errors = readCsv(ClaimImport.errorsFileOf(file));
+        assertThat(errors.get(0)[0]).isEqualTo("jurisdiction");
+        assertThat(errors.get(1)[10]).isEqualTo("12 Oak St\r\nSuite 4");
+        assertThat(errors.get(2)[8]).isEqualTo("abc");
+    }
+
+    @Test
+    void manyRowsGoInBoundedBatchesWithOneAuditEntry() throws Exception {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        int rows = ClaimImport.BATCH_ROWS * 2 + 500;
+        for (int i = 1; i <= rows; i++) {
+            text.append(row(i)).append('\n');
+        }
+        ClaimImport.Report report = run(write("many.csv", text.toString(), StandardCharsets.UTF_8), false, false);
+        assertThat(report.imported()).isEqualTo(rows);
+        assertThat(Sql.count(db, "claim")).isEqualTo(rows);
+        assertThat(Sql.count(db, "claim_status_history")).isEqualTo(rows);
+        assertThat(Sql.scalar(db, "SELECT count(DISTINCT claim_number) FROM claim", Integer.class)).isEqualTo(rows);
+        assertThat(imports()).hasSize(1);
+        assertThat(Sql.count(db, "audit_log")).isEqualTo(1);
+    }
+
+    @Test
+    void aReportListsAtMostItsLimitOfBrokenRulesAndTheErrorsFileHoldsEveryRejectedRow() throws Exception {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        int rows = ClaimImport.MAX_LISTED + 5;
+        for (int i = 1; i <= rows; i++) {
+            text.append(row(i).replace(",2026-03-02,", ",03/02/2026,")).append('\n');
+        }
+        Path file = write("dates.csv", text.toString(), StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, false);
+
+        assertThat(report.rejectedRows()).isEqualTo(rows);
+        assertThat(report.rejected()).hasSize(ClaimImport.MAX_LISTED)
+                .allSatisfy(r -> assertThat(r.column()).isEqualTo("filedOn"));
+        assertThat(report.rejectedNotListed()).isEqualTo(5);
+        assertThat(readCsv(ClaimImport.errorsFileOf(file))).hasSize(rows + 1);
+        assertThat(Sql.count(db, "claim")).isZero();
+    }
+
+    static List<String[]> readCsv(Path file) throws IOException {
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        assertThat(text).startsWith("\uFEFF");
+        List<String[]> rows = new ArrayList<>();
+        try (MappingIterator<String[]> it = new CsvMapper().readerFor(String[].class)
+                .with(CsvParser.Feature.WRAP_AS_ARRAY).readValues(text.substring(1))) {
+            it.forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+}
