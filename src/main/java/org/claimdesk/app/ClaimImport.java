@@ -130,6 +130,13 @@ public final class ClaimImport {
         return ClaimField.all().stream().filter(f -> !f.required()).map(ClaimField::name).toList();
     }
 
+    /** Every column an import reads, required ones first: the columns {@link ClaimExport} writes. */
+    public static List<String> columns() {
+        List<String> columns = new ArrayList<>(requiredColumns());
+        columns.addAll(optionalColumns());
+        return List.copyOf(columns);
+    }
+
     /**
      * Imports {@code file} as {@code actor}. A file-level problem (not readable, not in the encoding, not CSV, a
      * required column missing, an unknown column) is a {@link ClaimDeskException} with one message, and nothing

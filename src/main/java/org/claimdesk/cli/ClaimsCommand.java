@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
         description = "List, show, create, import, edit (one claim, or one field on many), advance and submit claims;"
                 + " add and list their evidence.",
         subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimCreateCommand.class,
-            ClaimImportCommand.class, ClaimsCommand.Edit.class,
+            ClaimImportCommand.class, ClaimExportCommand.class, ClaimsCommand.Edit.class,
             ClaimSetCommand.class, EvidenceCommand.class, ClaimsCommand.Advance.class, ClaimsCommand.Submit.class})
 final class ClaimsCommand {
 

@@ -9,6 +9,8 @@ public final class AuditActions {
     public static final String CLAIM_CREATE = "claim.create";
     /** One import of a claims file: details carry the file's name, SHA-256 and counts. */
     public static final String CLAIMS_IMPORT = "claims.import";
+    /** An export of claims with their tax ids whole: details carry the file's name, the filters and the count. */
+    public static final String CLAIMS_EXPORT_TAX_IDS = "claims.export_tax_ids";
     public static final String CLAIM_ADVANCE = "claim.advance";
     public static final String CLAIM_SUBMIT = "claim.submit";
     public static final String TAX_ID_REVEAL = "claim.reveal_tax_id";
@@ -30,6 +32,8 @@ public final class AuditActions {
     public static final String SUBJECT_SETTINGS = "settings";
     /** The subject of an import's entry: the imported file, by its SHA-256. */
     public static final String SUBJECT_IMPORT = "import";
+    /** The subject of an export's entry: the file written, by its name. */
+    public static final String SUBJECT_EXPORT = "export";
     public static final String SUBJECT_WORKER = "worker";
     /** The subject id of every entry about the delivery worker: its settings, pauses and resumptions. */
     public static final String WORKER_ID = "worker";

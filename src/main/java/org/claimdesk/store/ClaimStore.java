@@ -334,6 +334,22 @@ public final class ClaimStore {
         return q.map(Rows.CLAIM).list();
     }
 
+    /**
+     * The claims matching {@code query}'s filters (its sort and page ignored) whose id is above {@code afterClaimId},
+     * by id, at most {@code limit}: pages read one after the other this way neither skip nor repeat a claim when
+     * claims change between them.
+     */
+    public List<Claim> listAfter(Handle handle, ClaimQuery query, long afterClaimId, int limit) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM claim");
+        int unfiltered = sql.length();
+        List<Binding> bindings = where(query, sql);
+        sql.append(sql.length() == unfiltered ? " WHERE " : " AND ")
+                .append("claim_id > :after ORDER BY claim_id LIMIT :limit");
+        Query q = handle.createQuery(sql.toString());
+        bindings.forEach(b -> q.bind(b.name, b.value));
+        return q.bind("after", afterClaimId).bind("limit", limit).map(Rows.CLAIM).list();
+    }
+
     public int count(Handle handle, ClaimQuery query) {
         StringBuilder sql = new StringBuilder("SELECT count(*) FROM claim");
         List<Binding> bindings = where(query, sql);

@@ -1,0 +1,170 @@
+package org.claimdesk.app;
+
+import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
+import org.claimdesk.store.OwnerOnly;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Exporting the claims a filter of {@code claims list} selects, in the import's format (docs/import.md): a header
+ * with {@link ClaimImport#columns()} and one row per claim, each value as its field's rule reads it back. Claims are
+ * read in pages of {@value #PAGE_SIZE} by claim id and written as they are read, never held whole.
+ *
+ * <p>Without tax ids the {@code taxId} column holds the masked tax id (last four digits): such a file is for reading,
+ * and an import rejects its rows at {@code taxId}. With tax ids the export needs a reason and is one audit entry
+ * (who, why, the file's name, the filters, how many claims), written before the file is moved into place. The file is
+ * written owner-only next to its target and moved into place, so a failed export leaves no half file.
+ *
+ * <p>Values are written exactly, with no spreadsheet-formula guard: the apostrophe the console's exports put before
+ * a value starting with {@code = + - @} would become part of the value on import (a phone {@code +1 ...} would be
+ * rejected, a name changed), so the file would no longer import back.
+ */
+public final class ClaimExport {
+    private static final Logger LOG = LoggerFactory.getLogger(ClaimExport.class);
+    public static final int PAGE_SIZE = 1_000;
+
+    private final Database database;
+    private final Clock clock;
+    private final ClaimStore claims = new ClaimStore();
+    private final AuditStore audit = new AuditStore();
+
+    public ClaimExport(Database database, Clock clock) {
+        this.database = database;
+        this.clock = clock;
+    }
+
+    /**
+     * Who exports tax ids whole, and why; {@link #masked()} for an export without them.
+     */
+    public record TaxIds(boolean include, String actor, String reason) {
+        public static TaxIds masked() {
+            return new TaxIds(false, null, null);
+        }
+
+        public static TaxIds included(String actor, String reason) {
+            return new TaxIds(true, actor, reason);
+        }
+    }
+
+    /** What was written: the file, how many claims, whether with tax ids whole. */
+    public record Result(String file, long claims, boolean taxIds) {
+    }
+
+    public Result run(Path target, ClaimQuery filter, TaxIds taxIds) {
+        String actor = taxIds.include() ? Inputs.actor(taxIds.actor()) : null;
+        String reason = taxIds.include() ? Inputs.reason(taxIds.reason(), true) : null;
+        if (Files.isDirectory(target)) {
+            throw new ClaimDeskException(target + " is a folder: give the file to write");
+        }
+        Path parent = target.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new ClaimDeskException("no folder " + parent + " to write " + target.getFileName() + " in");
+        }
+        Path temp = target.resolveSibling(target.getFileName() + ".part");
+        long count;
+        try {
+            count = write(temp, filter, taxIds.include());
+            if (taxIds.include()) {
+                audited(target, filter, actor, reason, count);
+            }
+            move(temp, target);
+        } catch (IOException e) {
+            deleteQuietly(temp);
+            throw new ClaimDeskException("cannot write " + target + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            deleteQuietly(temp);
+            throw e;
+        }
+        LOG.info("exported {} claim(s) to {}{}", count, target.getFileName(),
+                taxIds.include() ? " with tax ids, by " + actor : " (tax ids masked)");
+        return new Result(target.toString(), count, taxIds.include());
+    }
+
+    private long write(Path temp, ClaimQuery filter, boolean includeTaxIds) throws IOException {
+        List<String> columns = ClaimImport.columns();
+        List<ClaimField<?>> fields = columns.stream().<ClaimField<?>>map(c -> ClaimField.byName(c).orElseThrow()).toList();
+        Files.deleteIfExists(temp);
+        OwnerOnly.create(temp, false);
+        long count = 0;
+        try (Writer writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+                SequenceWriter csv = new CsvMapper().writerFor(String[].class)
+                        .with(CsvSchema.emptySchema().withLineSeparator("\r\n")).writeValues(writer)) {
+            writer.write('\uFEFF');
+            csv.write(columns.toArray(String[]::new));
+            long after = 0;
+            while (true) {
+                long from = after;
+                List<Claim> page = database.read(h -> claims.listAfter(h, filter, from, PAGE_SIZE));
+                for (Claim claim : page) {
+                    String[] row = new String[fields.size()];
+                    for (int i = 0; i < row.length; i++) {
+                        ClaimField<?> field = fields.get(i);
+                        row[i] = field.personal() && !includeTaxIds
+                                ? field.shown(field.valueOf(claim))
+                                : field.textOf(claim);
+                    }
+                    csv.write(row);
+                    count++;
+                }
+                if (page.size() < PAGE_SIZE) {
+                    return count;
+                }
+                after = page.get(page.size() - 1).claimId();
+            }
+        }
+    }
+
+    private void audited(Path target, ClaimQuery filter, String actor, String reason, long count) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("file", target.getFileName().toString());
+        details.put("claims", count);
+        Map<String, Object> filters = new LinkedHashMap<>();
+        filters.put("statuses", filter.statuses().stream().map(Enum::name).sorted().toList());
+        filters.put("jurisdiction", filter.jurisdiction());
+        filters.put("search", filter.search());
+        filters.put("overdueOn", filter.overdueOn() == null ? null : filter.overdueOn().toString());
+        details.put("filters", filters);
+        database.useTransaction(h -> audit.append(h, clock.instant(), actor, AuditActions.CLAIMS_EXPORT_TAX_IDS,
+                AuditActions.SUBJECT_EXPORT, target.getFileName().toString(), reason, Json.write(details)));
+    }
+
+    private static void move(Path temp, Path target) throws IOException {
+        try {
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static void deleteQuietly(Path temp) {
+        try {
+            Files.deleteIfExists(temp);
+        } catch (IOException e) {
+            LOG.warn("cannot remove the partial export {}: {}", temp.getFileName(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package org.claimdesk.cli;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.ClaimExport;
+import org.claimdesk.app.Queries;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.store.Database;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code claims export --to FILE}: the claims {@code claims list} selects, in the import's format. */
+@Command(name = "export", description = {
+    "Write the claims the filters select (those of claims list) to a CSV file in the import's format",
+    "(docs/import.md), UTF-8. Tax ids are masked to their last four digits: such a file is for reading, and an",
+    "import rejects its rows at taxId. With --include-tax-id (and --actor, --reason) tax ids are written whole,",
+    "the export is audited, and the file imports into another database as it is. The file is owner-only."})
+final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
+    @Option(names = "--to", required = true, paramLabel = "FILE", description = "The CSV file to write (replaced).")
+    Path to;
+
+    @Option(names = "--status", split = ",", paramLabel = "STATUS", description = "Only these statuses.")
+    List<String> statuses;
+
+    @Option(names = "--jurisdiction", paramLabel = "J", description = "Only this jurisdiction (e.g. CA).")
+    String jurisdiction;
+
+    @Option(names = "--search", paramLabel = "TEXT",
+            description = "Text in the claim number, claimant, state property id or case id.")
+    String search;
+
+    @Option(names = "--overdue", description = "Only claims past their statutory decision date.")
+    boolean overdue;
+
+    @Option(names = "--include-tax-id", description = "Write tax ids whole (audited; needs --actor and --reason).")
+    boolean includeTaxId;
+
+    @Option(names = "--actor", paramLabel = "NAME", description = "Who exports tax ids.")
+    String actor;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why tax ids are exported.")
+    String reason;
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        if (!includeTaxId && (actor != null || reason != null)) {
+            throw new ClaimDeskException("--actor and --reason go with --include-tax-id: an export without tax ids"
+                    + " is not audited");
+        }
+        Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
+        if (statuses != null) {
+            statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
+        }
+        ClaimExport.Result result;
+        try (Database db = openDatabase()) {
+            ClaimQuery filter = ClaimQuery.all().withStatuses(wanted).withJurisdiction(jurisdiction).withSearch(search)
+                    .withOverdueOn(overdue ? new Queries(db, clock()).today() : null);
+            result = new ClaimExport(db, clock()).run(to, filter,
+                    includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked());
+        }
+        if (json) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("file", result.file());
+            out.put("claims", result.claims());
+            out.put("taxIds", result.taxIds() ? "included" : "masked");
+            printJson(out);
+        } else {
+            out().printf("exported %d claim(s) to %s (%s)%n", result.claims(), result.file(),
+                    result.taxIds() ? "tax ids included, audited" : "tax ids masked: for reading, not for import");
+        }
+        out().flush();
+        return ClaimDeskCommand.EXIT_OK;
+    }
+}

@@ -1,0 +1,98 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.claimdesk.app.ClaimExportTest;
+import org.claimdesk.app.ClaimImport;
+import org.claimdesk.cli.CliTest.Run;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code claims export}: the filters of {@code claims list}, masked tax ids by default, audited tax ids on demand. */
+class ClaimExportCliTest {
+    private static final Pattern WHOLE_TAX_ID = Pattern.compile("[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{2}-[0-9]{7}");
+
+    @TempDir
+    Path dir;
+
+    private Run run(String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = "--db";
+        all[1] = dir.resolve("office.db").toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        return CliTest.run(all);
+    }
+
+    /** The (jurisdiction, state property id, claimant) of each row of an export, in order. */
+    private static List<String> keys(Path file) throws Exception {
+        List<String> columns = ClaimImport.columns();
+        int j = columns.indexOf("jurisdiction");
+        int p = columns.indexOf("statePropertyId");
+        int c = columns.indexOf("claimantName");
+        List<String[]> rows = ClaimExportTest.rows(file);
+        assertThat(rows.get(0)).containsExactlyElementsOf(columns);
+        return rows.subList(1, rows.size()).stream().map(r -> r[j] + "/" + r[p] + "/" + r[c]).toList();
+    }
+
+    @Test
+    void theFiltersSelectTheClaimsThatClaimsListShows() throws Exception {
+        assertThat(run("demo", "--claims", "400", "--seed", "5").exit()).isZero();
+        List<List<String>> filters = List.of(List.of(), List.of("--status", "SUBMITTED_TO_STATE,NEEDS_INFO"),
+                List.of("--jurisdiction", "ca"), List.of("--search", "an"), List.of("--overdue"),
+                List.of("--jurisdiction", "TX", "--status", "PAID"));
+        int i = 0;
+        for (List<String> filter : filters) {
+            List<String> listArgs = new ArrayList<>(List.of("claims", "list", "--json"));
+            listArgs.addAll(filter);
+            JsonNode listed = run(listArgs.toArray(String[]::new)).json();
+            List<String> expected = new ArrayList<>();
+            listed.forEach(c -> expected.add(c.get("jurisdiction").asText() + "/" + c.get("statePropertyId").asText()
+                    + "/" + c.get("claimantName").asText()));
+            Path file = dir.resolve("export-" + i++ + ".csv");
+            List<String> exportArgs = new ArrayList<>(List.of("claims", "export", "--to", file.toString(), "--json"));
+            exportArgs.addAll(filter);
+            Run exported = run(exportArgs.toArray(String[]::new));
+            assertThat(exported.exit()).as(exported.err()).isZero();
+            assertThat(exported.json().get("claims").asInt()).as(filter.toString()).isEqualTo(expected.size());
+            assertThat(exported.json().get("taxIds").asText()).isEqualTo("masked");
+            assertThat(keys(file)).as(filter.toString()).isEqualTo(expected);
+            assertThat(Files.readString(file)).doesNotContainPattern(WHOLE_TAX_ID);
+        }
+        assertThat(run("audit", "list", "--json").out()).doesNotContain("claims.export_tax_ids");
+    }
+
+    @Test
+    void taxIdsNeedAnActorAndAReasonAndAreAudited() throws Exception {
+        assertThat(run("demo", "--claims", "50", "--seed", "3").exit()).isZero();
+        Path file = dir.resolve("full.csv");
+        Run refused = run("claims", "export", "--to", file.toString(), "--include-tax-id", "--actor", "j.chen");
+        assertThat(refused.exit()).isNotZero();
+        assertThat(refused.err()).contains("reason");
+        assertThat(file).doesNotExist();
+        Run misplaced = run("claims", "export", "--to", file.toString(), "--actor", "j.chen");
+        assertThat(misplaced.exit()).isNotZero();
+        assertThat(misplaced.err()).contains("--include-tax-id");
+
+        Run done = run("claims", "export", "--to", file.toString(), "--include-tax-id", "--actor", "j.chen",
+                "--reason", "copy for the new office");
+        assertThat(done.exit()).as(done.err()).isZero();
+        assertThat(done.out()).contains("exported 50 claim(s)").contains("audited");
+        assertThat(Files.readString(file)).containsPattern(WHOLE_TAX_ID);
+        JsonNode audit = run("audit", "list", "--json").json();
+        List<JsonNode> exports = new ArrayList<>();
+        audit.forEach(e -> {
+            if (e.get("action").asText().equals("claims.export_tax_ids")) {
+                exports.add(e);
+            }
+        });
+        assertThat(exports).hasSize(1);
+        assertThat(exports.get(0).toString()).contains("j.chen").contains("copy for the new office")
+                .contains("full.csv").doesNotContainPattern(WHOLE_TAX_ID);
+    }
+}
