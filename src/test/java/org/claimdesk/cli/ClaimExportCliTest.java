@@ -54,6 +54,7 @@ class ClaimExportCliTest {
             List<String> expected = new ArrayList<>();
             listed.forEach(c -> expected.add(c.get("jurisdiction").asText() + "/" + c.get("statePropertyId").asText()
                     + "/" + c.get("claimantName").asText()));
+            assertThat(expected).as("claims list " + filter).isNotEmpty();
             Path file = dir.resolve("export-" + i++ + ".csv");
             List<String> exportArgs = new ArrayList<>(List.of("claims", "export", "--to", file.toString(), "--json"));
             exportArgs.addAll(filter);
