@@ -1,19 +1,15 @@
 package org.claimdesk.cli;
 
 import java.nio.file.Path;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimExport;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.ClaimDeskException;
-import org.claimdesk.domain.ClaimStatus;
-import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code claims export --to FILE}: the claims {@code claims list} selects, in the import's format. */
@@ -26,18 +22,8 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--to", required = true, paramLabel = "FILE", description = "The CSV file to write (replaced).")
     Path to;
 
-    @Option(names = "--status", split = ",", paramLabel = "STATUS", description = "Only these statuses.")
-    List<String> statuses;
-
-    @Option(names = "--jurisdiction", paramLabel = "J", description = "Only this jurisdiction (e.g. CA).")
-    String jurisdiction;
-
-    @Option(names = "--search", paramLabel = "TEXT",
-            description = "Text in the claim number, claimant, state property id or case id.")
-    String search;
-
-    @Option(names = "--overdue", description = "Only claims past their statutory decision date.")
-    boolean overdue;
+    @Mixin
+    ClaimFilterOptions filter;
 
     @Option(names = "--include-tax-id", description = "Write tax ids whole (audited; needs --actor and --reason).")
     boolean includeTaxId;
@@ -57,15 +43,9 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
             throw new ClaimDeskException("--actor and --reason go with --include-tax-id: an export without tax ids"
                     + " is not audited");
         }
-        Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
-        if (statuses != null) {
-            statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
-        }
         ClaimExport.Result result;
         try (Database db = openDatabase()) {
-            ClaimQuery filter = ClaimQuery.all().withStatuses(wanted).withJurisdiction(jurisdiction).withSearch(search)
-                    .withOverdueOn(overdue ? new Queries(db, clock()).today() : null);
-            result = new ClaimExport(db, clock()).run(to, filter,
+            result = new ClaimExport(db, clock()).run(to, filter.query(new Queries(db, clock()).today()),
                     includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked());
         }
         if (json) {

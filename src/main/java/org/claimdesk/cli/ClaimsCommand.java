@@ -1,11 +1,9 @@
 package org.claimdesk.cli;
 
 import java.time.LocalDate;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AdvanceResult;
@@ -27,6 +25,7 @@ import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -44,18 +43,8 @@ final class ClaimsCommand {
 
     @Command(name = "list", description = "Claims matching the filters, oldest first; every match unless --limit.")
     static final class ListClaims extends CliSupport implements Callable<Integer> {
-        @Option(names = "--status", split = ",", paramLabel = "STATUS", description = "Only these statuses.")
-        List<String> statuses;
-
-        @Option(names = "--jurisdiction", paramLabel = "J", description = "Only this jurisdiction (e.g. CA).")
-        String jurisdiction;
-
-        @Option(names = "--search", paramLabel = "TEXT",
-                description = "Text in the claim number, claimant, state property id or case id.")
-        String search;
-
-        @Option(names = "--overdue", description = "Only claims past their statutory decision date.")
-        boolean overdue;
+        @Mixin
+        ClaimFilterOptions filter;
 
         @Option(names = "--limit", paramLabel = "N", description = "At most N claims.")
         int limit;
@@ -65,15 +54,10 @@ final class ClaimsCommand {
 
         @Override
         public Integer call() {
-            Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
-            if (statuses != null) {
-                statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
-            }
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock());
                 LocalDate today = queries.today();
-                ClaimQuery query = ClaimQuery.all().withStatuses(wanted).withJurisdiction(jurisdiction)
-                        .withSearch(search).withOverdueOn(overdue ? today : null).withPage(0, Math.max(limit, 0));
+                ClaimQuery query = filter.query(today).withPage(0, Math.max(limit, 0));
                 List<ClaimView> rows = queries.claims(query).stream().map(c -> ClaimView.of(c, today)).toList();
                 if (json) {
                     printJson(rows);

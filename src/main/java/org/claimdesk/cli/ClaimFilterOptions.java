@@ -1,0 +1,35 @@
+package org.claimdesk.cli;
+
+import java.time.LocalDate;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.store.ClaimQuery;
+import picocli.CommandLine.Option;
+
+/** Which claims, on the command line: the criteria of `claims list`, read into one {@link ClaimQuery}. */
+final class ClaimFilterOptions {
+    @Option(names = "--status", split = ",", paramLabel = "STATUS", description = "Only these statuses.")
+    List<String> statuses;
+
+    @Option(names = "--jurisdiction", paramLabel = "J", description = "Only this jurisdiction (e.g. CA).")
+    String jurisdiction;
+
+    @Option(names = "--search", paramLabel = "TEXT",
+            description = "Text in the claim number, claimant, state property id or case id.")
+    String search;
+
+    @Option(names = "--overdue", description = "Only claims past their statutory decision date.")
+    boolean overdue;
+
+    /** The claims these criteria select; {@code today} decides what is overdue. */
+    ClaimQuery query(LocalDate today) {
+        Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
+        if (statuses != null) {
+            statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
+        }
+        return ClaimQuery.all().withStatuses(wanted).withJurisdiction(jurisdiction).withSearch(search)
+                .withOverdueOn(overdue ? today : null);
+    }
+}
