@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.claimdesk.domain.PropertyType;
 
@@ -48,6 +49,8 @@ public final class HolderRegistry {
     }
 
     private final Map<String, Holder> byId;
+    /** {@link #holdersFor} per jurisdiction, worked out once each (the demo asks for every claim). */
+    private final Map<String, List<Holder>> byJurisdiction = new ConcurrentHashMap<>();
 
     HolderRegistry(List<Holder> holders) {
         Map<String, Holder> map = new LinkedHashMap<>();
@@ -74,7 +77,11 @@ public final class HolderRegistry {
 
     /** The holders that report to {@code jurisdiction}, in the file's order (empty for an unknown one). */
     public List<Holder> holdersFor(String jurisdiction) {
-        return byId.values().stream().filter(h -> h.reportsTo(jurisdiction)).toList();
+        if (jurisdiction == null) {
+            return List.of();
+        }
+        return byJurisdiction.computeIfAbsent(jurisdiction,
+                j -> byId.values().stream().filter(h -> h.reportsTo(j)).toList());
     }
 
     public Optional<Holder> holder(String holderId) {
