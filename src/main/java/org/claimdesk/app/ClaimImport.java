@@ -10,6 +10,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,7 @@ import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimNumbers;
 import org.claimdesk.domain.FieldViolation;
+import org.claimdesk.domain.TaxIds;
 import org.claimdesk.domain.Transitions;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
@@ -93,6 +96,42 @@ public final class ClaimImport {
         }
     }
 
+    /** The two passes of an import: checking every row, then writing the valid ones. */
+    public enum Phase { CHECKING, IMPORTING }
+
+    /**
+     * How far an import is, published once per {@value #BATCH_ROWS} rows.
+     *
+     * @param rows the data rows read in this phase
+     * @param bytesRead the bytes of the file read in this phase
+     * @param fileBytes the file's size
+     * @param imported the claims written so far (would be written, in a dry run)
+     */
+    public record Progress(Phase phase, long rows, long bytesRead, long fileBytes, long imported) {
+        /** The share of the whole import done, 0 to 1: checking is the first half, importing the second. */
+        public double fraction() {
+            double inPhase = fileBytes <= 0 ? 0 : Math.min(1.0, (double) bytesRead / fileBytes);
+            return phase == Phase.CHECKING ? inPhase / 2 : 0.5 + inPhase / 2;
+        }
+    }
+
+    /** Watches an import: told its progress, asked between batches whether to stop. */
+    public interface Monitor {
+        Monitor NONE = new Monitor() {
+        };
+
+        default void progress(Progress progress) {
+        }
+
+        /**
+         * True to stop: while checking, nothing is imported; while importing, the batches written stay and the
+         * import's audit entry says it was cancelled. Importing the same file again completes it.
+         */
+        default boolean cancelled() {
+            return false;
+        }
+    }
+
     /**
      * What an import did (or, dry, would do).
      *
@@ -101,10 +140,11 @@ public final class ClaimImport {
      * @param rejectedNotListed the broken rules past those
      * @param refused true when {@code --strict} found a rejected row, so nothing was imported
      * @param errorsFile the errors file written, or null (no row rejected, or a dry run)
+     * @param cancelled true when the import was stopped: the counts are those of the batches written before
      */
     public record Report(String file, String sha256, String encoding, boolean dryRun, boolean strict, long rows,
             long imported, long alreadyPresent, List<Conflict> conflicts, long rejectedRows, List<Rejected> rejected,
-            long rejectedNotListed, boolean refused, String errorsFile) {
+            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled) {
         public Report {
             conflicts = List.copyOf(conflicts);
             rejected = List.copyOf(rejected);
@@ -112,7 +152,33 @@ public final class ClaimImport {
 
         /** Every row imported or already present. */
         public boolean clean() {
-            return rejectedRows == 0 && conflicts.isEmpty();
+            return !cancelled && rejectedRows == 0 && conflicts.isEmpty();
+        }
+    }
+
+    /** One of the first rows of a file, read by the field rules: its values by field, and the rules it breaks. */
+    public record SampleRow(long line, Map<String, String> values, List<Rejected> rejected) {
+        public SampleRow {
+            values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+            rejected = List.copyOf(rejected);
+        }
+    }
+
+    /**
+     * What importing a file would do, before anything is written: the file's columns mapped to fields, its first
+     * rows, and a dry run's report (counts of rows to import, already present, conflicting and rejected).
+     */
+    public record Preview(List<String> columns, List<SampleRow> sample, Report report) {
+        public Preview {
+            columns = List.copyOf(columns);
+            sample = List.copyOf(sample);
+        }
+    }
+
+    /** Thrown inside an import when its monitor asks it to stop while checking. */
+    private static final class Stopped extends RuntimeException {
+        Stopped() {
+            super(null, null, false, false);
         }
     }
 
@@ -143,32 +209,62 @@ public final class ClaimImport {
      * is imported.
      */
     public Report run(Path file, String actor, Options options) {
+        return run(file, actor, options, Monitor.NONE);
+    }
+
+    /** {@link #run(Path, String, Options)}, telling {@code monitor} its progress and stopping when it asks. */
+    public Report run(Path file, String actor, Options options, Monitor monitor) {
         String who = Inputs.actor(actor);
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
         Path errorsFile = options.dryRun() ? null : errorsFileOf(file);
-        Check check = check(file, options.charset(), today, errorsFile);
+        String name = file.getFileName().toString();
+        Check check;
+        try {
+            check = check(file, options.charset(), today, errorsFile, monitor);
+        } catch (Stopped stopped) {
+            LOG.info("import of {} cancelled while checking: nothing imported", name);
+            return new Report(name, null, options.charset().name(), options.dryRun(), options.strict(), 0, 0, 0,
+                    List.of(), 0, List.of(), 0, false, null, true);
+        }
         List<Conflict> conflicts = new ArrayList<>();
         long[] counts = new long[2];
         boolean refused = options.strict() && check.rejectedRows > 0;
-        if (!refused) {
-            load(file, options, today, who, check, conflicts, counts);
-        }
-        Report report = new Report(file.getFileName().toString(), check.sha256, options.charset().name(),
-                options.dryRun(), options.strict(), check.rows, counts[0], counts[1], conflicts, check.rejectedRows,
-                check.rejected, check.notListed, refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null);
-        LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}",
+        boolean cancelled = !refused && !load(file, options, today, who, check, conflicts, counts, monitor);
+        Report report = new Report(name, check.sha256, options.charset().name(), options.dryRun(), options.strict(),
+                check.rows, counts[0], counts[1], conflicts, check.rejectedRows, check.rejected, check.notListed,
+                refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled);
+        LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}{}",
                 report.file(), report.sha256(), options.dryRun() ? " (dry run)" : "", report.rows(), report.imported(),
-                report.alreadyPresent(), conflicts.size(), report.rejectedRows(), refused ? ", refused (strict)" : "");
+                report.alreadyPresent(), conflicts.size(), report.rejectedRows(), refused ? ", refused (strict)" : "",
+                cancelled ? ", cancelled" : "");
         return report;
+    }
+
+    /**
+     * What importing {@code file} would do, writing nothing: its first {@code sampleRows} rows mapped to fields
+     * and a dry run's report. A file-level problem is a {@link ClaimDeskException}, as for {@link #run}.
+     */
+    public Preview preview(Path file, String actor, Charset charset, int sampleRows, Monitor monitor) {
+        LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        List<SampleRow> sample = new ArrayList<>();
+        Header header;
+        try (CsvRows source = new CsvRows(file, charset == null ? StandardCharsets.UTF_8 : charset)) {
+            header = Header.of(file, source.next());
+            for (CsvRows.Row row = source.next(); row != null && sample.size() < sampleRows; row = source.next()) {
+                sample.add(header.sample(row, today));
+            }
+        }
+        Report report = run(file, actor, new Options(true, false, charset), monitor);
+        return new Preview(header.columns(), sample, report);
     }
 
     // ---- the first pass: check the file, write the errors file ----
 
-    private record Check(Header header, String sha256, long rows, long rejectedRows, List<Rejected> rejected,
-            long notListed) {
+    private record Check(Header header, String sha256, long bytes, long rows, long rejectedRows,
+            List<Rejected> rejected, long notListed) {
     }
 
-    private Check check(Path file, Charset charset, LocalDate today, Path errorsFile) {
+    private Check check(Path file, Charset charset, LocalDate today, Path errorsFile, Monitor monitor) {
         List<Rejected> rejected = new ArrayList<>();
         long rows = 0;
         long rejectedRows = 0;
@@ -179,6 +275,12 @@ public final class ClaimImport {
             Header header = Header.of(file, source.next());
             for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
                 rows++;
+                if (rows % BATCH_ROWS == 0) {
+                    monitor.progress(new Progress(Phase.CHECKING, rows, source.bytesRead(), source.size(), 0));
+                    if (monitor.cancelled()) {
+                        throw new Stopped();
+                    }
+                }
                 List<Rejected> broken = header.read(row, today).rejected();
                 if (broken.isEmpty()) {
                     continue;
@@ -205,7 +307,7 @@ public final class ClaimImport {
                 Files.deleteIfExists(errorsFile);
             }
             done = true;
-            return new Check(header, source.sha256(), rows, rejectedRows, rejected, notListed);
+            return new Check(header, source.sha256(), source.size(), rows, rejectedRows, rejected, notListed);
         } catch (IOException e) {
             throw new ClaimDeskException("cannot write the errors file " + errorsFile + ": " + e.getMessage(), e);
         } finally {
@@ -220,14 +322,26 @@ public final class ClaimImport {
     private record Valid(long line, ClaimDraft draft) {
     }
 
-    private void load(Path file, Options options, LocalDate today, String actor, Check check, List<Conflict> conflicts,
-            long[] counts) {
+    /** Writes the valid rows; false when the monitor stopped it (the batches written stay). */
+    private boolean load(Path file, Options options, LocalDate today, String actor, Check check,
+            List<Conflict> conflicts, long[] counts, Monitor monitor) {
         String name = file.getFileName().toString();
         Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
+        boolean cancelled = false;
         try (CsvRows source = new CsvRows(file, options.charset())) {
             source.next();
+            long rows = 0;
             for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
+                if (++rows % BATCH_ROWS == 0) {
+                    monitor.progress(new Progress(Phase.IMPORTING, rows, source.bytesRead(), source.size(),
+                            counts[0]));
+                    if (monitor.cancelled()) {
+                        cancelled = true;
+                        batch.clear();
+                        break;
+                    }
+                }
                 Parsed parsed = check.header.read(row, today);
                 if (parsed.draft() == null) {
                     continue;
@@ -238,7 +352,7 @@ public final class ClaimImport {
                     batch.clear();
                 }
             }
-            if (!source.sha256().equals(check.sha256)) {
+            if (!cancelled && !source.sha256().equals(check.sha256)) {
                 throw new ClaimDeskException(name + " changed while it was imported; " + counts[0]
                         + " claim(s) were imported before that: import the file again to complete it");
             }
@@ -250,7 +364,14 @@ public final class ClaimImport {
         details.put("strict", options.strict());
         details.put("rows", check.rows);
         details.put("rejectedRows", check.rejectedRows);
+        if (cancelled) {
+            details.put("cancelled", true);
+        }
         flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
+        if (!cancelled) {
+            monitor.progress(new Progress(Phase.IMPORTING, check.rows, check.bytes, check.bytes, counts[0]));
+        }
+        return !cancelled;
     }
 
     /**
@@ -402,6 +523,22 @@ public final class ClaimImport {
                 ClaimField.byName(n).ifPresent(fields::add);
             }
             return fields;
+        }
+
+        /** The fields the file's columns map to, in the file's order (the errors file's own column left out). */
+        List<String> columns() {
+            return Arrays.stream(names).filter(n -> !n.equals(ERROR_COLUMN)).toList();
+        }
+
+        SampleRow sample(CsvRows.Row row, LocalDate today) {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (int i = 0; i < names.length && i < row.values().length; i++) {
+                if (!names[i].equals(ERROR_COLUMN)) {
+                    values.put(names[i], ClaimField.byName(names[i]).map(ClaimField::personal).orElse(false)
+                            ? TaxIds.mask(row.values()[i]) : row.values()[i]);
+                }
+            }
+            return new SampleRow(row.line(), values, read(row, today).rejected());
         }
 
         Parsed read(CsvRows.Row row, LocalDate today) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -46,6 +47,8 @@ final class CsvRows implements AutoCloseable {
     private final InputStream in;
     private final MessageDigest digest;
     private final MappingIterator<String[]> rows;
+    private final long size;
+    private long bytesRead;
     private long lastLine = 1;
 
     CsvRows(Path file, Charset charset) {
@@ -57,7 +60,8 @@ final class CsvRows implements AutoCloseable {
             throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
         }
         try {
-            in = new DigestInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16), digest);
+            size = Files.size(file);
+            in = new DigestInputStream(new BufferedInputStream(counting(Files.newInputStream(file)), 1 << 16), digest);
         } catch (NoSuchFileException e) {
             throw new ClaimDeskException("no file " + file);
         } catch (IOException e) {
@@ -92,6 +96,38 @@ final class CsvRows implements AutoCloseable {
         } catch (IOException e) {
             throw problem(e);
         }
+    }
+
+    /** The bytes of the file read so far (the decoder reads ahead, so a little past the last row returned). */
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    /** The file's size when it was opened. */
+    long size() {
+        return size;
+    }
+
+    private InputStream counting(InputStream raw) {
+        return new FilterInputStream(raw) {
+            @Override
+            public int read() throws IOException {
+                int b = super.read();
+                if (b >= 0) {
+                    bytesRead++;
+                }
+                return b;
+            }
+
+            @Override
+            public int read(byte[] buffer, int offset, int length) throws IOException {
+                int n = super.read(buffer, offset, length);
+                if (n > 0) {
+                    bytesRead += n;
+                }
+                return n;
+            }
+        };
     }
 
     /** The SHA-256 of the bytes read: the file's, once {@link #next} has returned null. */

@@ -47,7 +47,10 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
         ClaimImport.Options options = new ClaimImport.Options(dryRun, strict, charset(encoding));
         ClaimImport.Report report;
         try (Database db = openDatabase()) {
-            report = new ClaimImport(db, clock()).run(file, actor, options);
+            report = new ClaimImport(db, clock()).run(file, actor, options, progressOnTerminal());
+        }
+        if (System.console() != null) {
+            err().printf("\r%40s\r", "");
         }
         if (json) {
             Map<String, Object> out = new LinkedHashMap<>();
@@ -89,6 +92,27 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
         }
         out().flush();
         return report.clean() ? ClaimDeskCommand.EXIT_OK : ClaimDeskCommand.EXIT_REFUSED;
+    }
+
+    /** On a terminal, one line on standard error kept current with how far the import is; elsewhere nothing. */
+    private ClaimImport.Monitor progressOnTerminal() {
+        if (System.console() == null) {
+            return ClaimImport.Monitor.NONE;
+        }
+        return new ClaimImport.Monitor() {
+            private long shown;
+
+            @Override
+            public void progress(ClaimImport.Progress p) {
+                long now = System.nanoTime();
+                if (now - shown > 250_000_000L) {
+                    shown = now;
+                    err().printf("\r%s %,d rows, %d%%   ", p.phase() == ClaimImport.Phase.CHECKING ? "checking"
+                            : "importing", p.rows(), Math.round(p.fraction() * 100));
+                    err().flush();
+                }
+            }
+        };
     }
 
     static Charset charset(String name) {

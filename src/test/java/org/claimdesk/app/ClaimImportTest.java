@@ -11,6 +11,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -314,6 +315,112 @@ class ClaimImportTest {
         assertThat(report.rejectedNotListed()).isEqualTo(5);
         assertThat(readCsv(ClaimImport.errorsFileOf(file))).hasSize(rows + 1);
         assertThat(Sql.count(db, "claim")).isZero();
+    }
+
+    private Path manyRows(String name, int rows) throws IOException {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= rows; i++) {
+            text.append(row(i)).append('\n');
+        }
+        return write(name, text.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** A monitor that records what it is told and asks to stop at the first progress of {@code stopIn}. */
+    static final class Recorder implements ClaimImport.Monitor {
+        final List<ClaimImport.Progress> seen = new ArrayList<>();
+        final ClaimImport.Phase stopIn;
+        final long stopAfterRows;
+
+        Recorder(ClaimImport.Phase stopIn, long stopAfterRows) {
+            this.stopIn = stopIn;
+            this.stopAfterRows = stopAfterRows;
+        }
+
+        @Override
+        public void progress(ClaimImport.Progress progress) {
+            seen.add(progress);
+        }
+
+        @Override
+        public boolean cancelled() {
+            ClaimImport.Progress last = seen.get(seen.size() - 1);
+            return last.phase() == stopIn && last.rows() >= stopAfterRows;
+        }
+    }
+
+    @Test
+    void progressGoesFromCheckingToImportingAndEndsComplete() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 3;
+        Recorder recorder = new Recorder(null, 0);
+        ClaimImport.Report report = importer.run(manyRows("progress.csv", rows), "s.patel",
+                ClaimImport.Options.defaults(), recorder);
+
+        assertThat(report.cancelled()).isFalse();
+        assertThat(recorder.seen).extracting(ClaimImport.Progress::phase)
+                .containsSubsequence(ClaimImport.Phase.CHECKING, ClaimImport.Phase.IMPORTING);
+        assertThat(recorder.seen).extracting(ClaimImport.Progress::fraction).isSorted();
+        ClaimImport.Progress last = recorder.seen.get(recorder.seen.size() - 1);
+        assertThat(last.fraction()).isEqualTo(1.0);
+        assertThat(last.imported()).isEqualTo(rows);
+    }
+
+    @Test
+    void aCancelWhileCheckingImportsNothingAndWritesNoErrorsFile() throws Exception {
+        Path file = manyRows("cancel-check.csv", ClaimImport.BATCH_ROWS * 3);
+        Files.writeString(file, "CA,bad row\n", StandardOpenOption.APPEND);
+        ClaimImport.Report report = importer.run(file, "s.patel", ClaimImport.Options.defaults(),
+                new Recorder(ClaimImport.Phase.CHECKING, ClaimImport.BATCH_ROWS));
+
+        assertThat(report.cancelled()).isTrue();
+        assertThat(report.clean()).isFalse();
+        assertThat(report.imported()).isZero();
+        assertThat(Sql.count(db, "claim")).isZero();
+        assertThat(Sql.count(db, "audit_log")).isZero();
+        assertThat(ClaimImport.errorsFileOf(file)).doesNotExist();
+    }
+
+    @Test
+    void aCancelWhileImportingKeepsTheBatchesWrittenSaysSoInTheAuditAndTheSameImportCompletesIt()
+            throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 4;
+        Path file = manyRows("cancel-import.csv", rows);
+        ClaimImport.Report report = importer.run(file, "s.patel", ClaimImport.Options.defaults(),
+                new Recorder(ClaimImport.Phase.IMPORTING, ClaimImport.BATCH_ROWS * 2L));
+
+        assertThat(report.cancelled()).isTrue();
+        assertThat(report.imported()).isPositive().isLessThan(rows).isEqualTo(Sql.count(db, "claim"));
+        assertThat(report.imported() % ClaimImport.BATCH_ROWS).isZero();
+        assertThat(Sql.count(db, "claim_status_history")).isEqualTo(report.imported());
+        assertThat(imports()).singleElement().satisfies(e ->
+                assertThat(Json.mapper().readTree(e.details()).path("cancelled").asBoolean()).isTrue());
+
+        ClaimImport.Report again = run(file, false, false);
+        assertThat(again.cancelled()).isFalse();
+        assertThat(again.imported() + again.alreadyPresent()).isEqualTo(rows);
+        assertThat(again.alreadyPresent()).isEqualTo(report.imported());
+        assertThat(Sql.count(db, "claim")).isEqualTo(rows);
+    }
+
+    @Test
+    void aPreviewShowsTheFirstRowsByFieldWithMaskedTaxIdsAndTheCountsAndWritesNothing() throws Exception {
+        Path file = write("preview.csv", HEADER + "\n" + row(1) + "\n" + row(2).replace(",2026-03-02,", ",03/02/2026,")
+                + "\n" + row(3) + "\n" + row(4) + "\n", StandardCharsets.UTF_8);
+        ClaimImport.Preview preview = importer.preview(file, "s.patel", null, 2, ClaimImport.Monitor.NONE);
+
+        assertThat(preview.columns()).startsWith("jurisdiction", "statePropertyId").contains("claimantAddress");
+        assertThat(preview.sample()).hasSize(2);
+        assertThat(preview.sample().get(0).line()).isEqualTo(2);
+        assertThat(preview.sample().get(0).values()).containsEntry("claimantName", "Claimant 1")
+                .containsEntry("taxId", "***-**-0001");
+        assertThat(preview.sample().get(0).rejected()).isEmpty();
+        assertThat(preview.sample().get(1).rejected()).singleElement()
+                .satisfies(r -> assertThat(r.column()).isEqualTo("filedOn"));
+        assertThat(preview.report().dryRun()).isTrue();
+        assertThat(preview.report().imported()).isEqualTo(3);
+        assertThat(preview.report().rejectedRows()).isEqualTo(1);
+        assertThat(Sql.count(db, "claim")).isZero();
+        assertThat(Sql.count(db, "audit_log")).isZero();
+        assertThat(ClaimImport.errorsFileOf(file)).doesNotExist();
     }
 
     static List<String[]> readCsv(Path file) throws IOException {
