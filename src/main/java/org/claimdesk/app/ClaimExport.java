@@ -1,16 +1,8 @@
 package org.claimdesk.app;
 
-import com.fasterxml.jackson.databind.SequenceWriter;
-import com.fasterxml.jackson.dataformat.csv.CsvMapper;
-import com.fasterxml.jackson.dataformat.csv.CsvSchema;
-import java.io.IOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +16,6 @@ import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
-import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Without tax ids the {@code taxId} column holds the masked tax id (last four digits): such a file is for reading,
  * and an import rejects its rows at {@code taxId}. With tax ids the export needs a reason and is one audit entry
  * (who, why, the file's name, the filters, how many claims), written before the file is moved into place. The file is
- * written owner-only next to its target and moved into place, so a failed export leaves no half file.
+ * a {@link CsvFile}: owner-only, written next to its target and moved into place, so a failed export leaves no half
+ * file.
  *
  * <p>Values are written exactly, with no spreadsheet-formula guard: the apostrophe the console's exports put before
  * a value starting with {@code = + - @} would become part of the value on import (a phone {@code +1 ...} would be
@@ -83,58 +75,40 @@ public final class ClaimExport {
         if (parent != null && !Files.isDirectory(parent)) {
             throw new ClaimDeskException("no folder " + parent + " to write " + target.getFileName() + " in");
         }
-        Path temp = target.resolveSibling(target.getFileName() + ".part");
         long count;
-        try {
-            count = write(temp, filter, taxIds.include());
+        try (CsvFile csv = CsvFile.create(target, ClaimImport.columns(), CsvFile.Guard.NONE)) {
+            count = write(csv, filter, taxIds.include());
             if (taxIds.include()) {
                 audited(target, filter, actor, reason, count);
             }
-            move(temp, target);
-        } catch (IOException e) {
-            deleteQuietly(temp);
-            throw new ClaimDeskException("cannot write " + target + ": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            deleteQuietly(temp);
-            throw e;
+            csv.finish();
+        } catch (UncheckedIOException e) {
+            throw new ClaimDeskException(e.getMessage(), e);
         }
         LOG.info("exported {} claim(s) to {}{}", count, target.getFileName(),
                 taxIds.include() ? " with tax ids, by " + actor : " (tax ids masked)");
         return new Result(target.toString(), count, taxIds.include());
     }
 
-    private long write(Path temp, ClaimQuery filter, boolean includeTaxIds) throws IOException {
-        List<String> columns = ClaimImport.columns();
-        List<ClaimField<?>> fields = columns.stream().<ClaimField<?>>map(c -> ClaimField.byName(c).orElseThrow()).toList();
-        Files.deleteIfExists(temp);
-        OwnerOnly.create(temp, false);
-        long count = 0;
-        try (Writer writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
-                SequenceWriter csv = new CsvMapper().writerFor(String[].class)
-                        .with(CsvSchema.emptySchema().withLineSeparator("\r\n")).writeValues(writer)) {
-            writer.write('\uFEFF');
-            csv.write(columns.toArray(String[]::new));
-            long after = 0;
-            while (true) {
-                long from = after;
-                List<Claim> page = database.read(h -> claims.listAfter(h, filter, from, PAGE_SIZE));
-                for (Claim claim : page) {
-                    String[] row = new String[fields.size()];
-                    for (int i = 0; i < row.length; i++) {
-                        ClaimField<?> field = fields.get(i);
-                        row[i] = field.personal() && !includeTaxIds
-                                ? field.shown(field.valueOf(claim))
-                                : field.textOf(claim);
-                    }
-                    csv.write(row);
-                    count++;
+    private long write(CsvFile csv, ClaimQuery filter, boolean includeTaxIds) {
+        List<ClaimField<?>> fields = ClaimImport.columns().stream()
+                .<ClaimField<?>>map(c -> ClaimField.byName(c).orElseThrow()).toList();
+        long after = 0;
+        while (true) {
+            long from = after;
+            List<Claim> page = database.read(h -> claims.listAfter(h, filter, from, PAGE_SIZE));
+            for (Claim claim : page) {
+                String[] row = new String[fields.size()];
+                for (int i = 0; i < row.length; i++) {
+                    ClaimField<?> field = fields.get(i);
+                    row[i] = field.personal() && !includeTaxIds ? field.shown(field.valueOf(claim)) : field.textOf(claim);
                 }
-                if (page.size() < PAGE_SIZE) {
-                    return count;
-                }
-                after = page.get(page.size() - 1).claimId();
+                csv.row(row);
             }
+            if (page.size() < PAGE_SIZE) {
+                return csv.rows();
+            }
+            after = page.get(page.size() - 1).claimId();
         }
     }
 
@@ -150,21 +124,5 @@ public final class ClaimExport {
         details.put("filters", filters);
         database.useTransaction(h -> audit.append(h, clock.instant(), actor, AuditActions.CLAIMS_EXPORT_TAX_IDS,
                 AuditActions.SUBJECT_EXPORT, target.getFileName().toString(), reason, Json.write(details)));
-    }
-
-    private static void move(Path temp, Path target) throws IOException {
-        try {
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private static void deleteQuietly(Path temp) {
-        try {
-            Files.deleteIfExists(temp);
-        } catch (IOException e) {
-            LOG.warn("cannot remove the partial export {}: {}", temp.getFileName(), e.getMessage());
-        }
     }
 }

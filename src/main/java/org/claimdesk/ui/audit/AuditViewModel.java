@@ -11,10 +11,10 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.ObservableList;
+import org.claimdesk.app.CsvFile;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.AuditEntry;
-import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.RowList;
@@ -146,8 +146,8 @@ public final class AuditViewModel {
         String act = action.get();
         exporting.set(true);
         tasks.submit("export audit CSV", p -> {
-            CsvWriter csv = new CsvWriter(file, List.of("audit_id", "at", "actor", "action", "subject_type",
-                    "subject_id", "reason", "details"));
+            CsvFile csv = CsvFile.create(file, List.of("audit_id", "at", "actor", "action", "subject_type",
+                    "subject_id", "reason", "details"), CsvFile.Guard.FORMULAS);
             try {
                 int from = 0;
                 while (true) {
@@ -162,7 +162,7 @@ public final class AuditViewModel {
                     }
                     from += EXPORT_BATCH;
                 }
-                csv.close();
+                csv.finish();
                 return csv.rows();
             } catch (RuntimeException e) {
                 csv.abort();

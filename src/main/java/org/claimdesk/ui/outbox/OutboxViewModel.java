@@ -18,6 +18,7 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import org.claimdesk.app.CsvFile;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Resubmission;
@@ -28,7 +29,6 @@ import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
-import org.claimdesk.ui.common.CsvWriter;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
@@ -637,9 +637,9 @@ public final class OutboxViewModel {
         OutboxQuery shown = shown();
         busy.set(true);
         tasks.submit("export outbox CSV", p -> {
-            CsvWriter csv = new CsvWriter(file, List.of("outbox_event_id", "claim_id", "claim_number", "jurisdiction", "event_type",
+            CsvFile csv = CsvFile.create(file, List.of("outbox_event_id", "claim_id", "claim_number", "jurisdiction", "event_type",
                     "delivery_state", "attempts", "last_error", "next_attempt_at", "idempotency_key", "created_at",
-                    "sent_at", "state_case_id", "last_changed_at", "superseded_by"));
+                    "sent_at", "state_case_id", "last_changed_at", "superseded_by"), CsvFile.Guard.FORMULAS);
             try {
                 int total = queries.countOutbox(shown);
                 for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
@@ -656,7 +656,7 @@ public final class OutboxViewModel {
                         break;
                     }
                 }
-                csv.close();
+                csv.finish();
                 return csv.rows();
             } catch (RuntimeException e) {
                 csv.abort();

@@ -94,15 +94,6 @@ class CommonTest {
     }
 
     @Test
-    void csvQuotesAndNeutralisesFormulas() {
-        assertThat(CsvWriter.escape("plain")).isEqualTo("plain");
-        assertThat(CsvWriter.escape("a,b")).isEqualTo("\"a,b\"");
-        assertThat(CsvWriter.escape("say \"hi\"")).isEqualTo("\"say \"\"hi\"\"\"");
-        assertThat(CsvWriter.escape("=SUM(A1)")).isEqualTo("'=SUM(A1)");
-        assertThat(CsvWriter.escape("-12.5")).isEqualTo("-12.5");
-    }
-
-    @Test
     void settingsSurviveARoundTripAndABrokenFileGivesDefaults() throws Exception {
         UiSettingsStore store = new UiSettingsStore(dir);
         UiSettings s = new UiSettings();
