@@ -195,8 +195,9 @@ public final class DeliveryWorker implements WorkerControl {
             }
             started = true;
             runState = RunState.RUNNING;
-            checkpointer = WalCheckpointer.start(database, WalCheckpointer.DEFAULT_PERIOD,
-                    "claimdesk-delivery-checkpoint");
+            // a file's write-ahead log is checkpointed aside; a server keeps its own
+            checkpointer = database.onServer() ? null : WalCheckpointer.start(database,
+                    WalCheckpointer.DEFAULT_PERIOD, "claimdesk-delivery-checkpoint");
             committer.start();
             scheduleTicks(settings.interval());
             publishing.scheduleWithFixedDelay(publisher::tick, 0, PUBLISH_EVERY_MS, TimeUnit.MILLISECONDS);

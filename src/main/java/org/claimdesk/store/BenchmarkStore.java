@@ -75,6 +75,7 @@ public final class BenchmarkStore {
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot seed the benchmark database: " + e.getMessage(), e);
             }
+            Dialect.of(h).afterExplicitIds(h, "claim", "claim_id");
         });
     }
 

@@ -73,26 +73,39 @@ public final class BulkLoader {
      * read back from the file page by page as they grow.
      */
     public static <R> R load(Handle transaction, Function<BulkLoader, R> load) {
+        if (Dialect.of(transaction) != Dialect.SQLITE) {
+            R result = loadRows(transaction, load);
+            for (String[] table : EXPLICIT_IDS) {
+                Dialect.of(transaction).afterExplicitIds(transaction, table[0], table[1]);
+            }
+            return result;
+        }
         int cacheSize = transaction.createQuery("PRAGMA cache_size").mapTo(Integer.class).one();
         transaction.execute("PRAGMA cache_size = -" + LOAD_CACHE_KIB);
         try {
-            return SearchIndex.bulkLoad(transaction, () -> {
-                BulkLoader loader;
-                try {
-                    loader = new BulkLoader(transaction.getConnection());
-                } catch (SQLException e) {
-                    throw new DatabaseException("cannot prepare the bulk load: " + e.getMessage(), e);
-                }
-                try {
-                    R result = load.apply(loader);
-                    loader.flush();
-                    return result;
-                } finally {
-                    loader.close();
-                }
-            });
+            return SearchIndex.bulkLoad(transaction, () -> loadRows(transaction, load));
         } finally {
             transaction.execute("PRAGMA cache_size = " + cacheSize);
+        }
+    }
+
+    /** The tables whose rows a load writes with their ids, and those ids' columns. */
+    private static final String[][] EXPLICIT_IDS = {
+        {"claim", "claim_id"}, {"outbox_event", "outbox_event_id"}, {"evidence", "evidence_id"}};
+
+    private static <R> R loadRows(Handle transaction, Function<BulkLoader, R> load) {
+        BulkLoader loader;
+        try {
+            loader = new BulkLoader(transaction.getConnection());
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot prepare the bulk load: " + e.getMessage(), e);
+        }
+        try {
+            R result = load.apply(loader);
+            loader.flush();
+            return result;
+        } finally {
+            loader.close();
         }
     }
 

@@ -40,6 +40,11 @@ public record ClaimQuery(
         Sort(String column) {
             this.column = column;
         }
+
+        /** Whether claims may have no value in this column (they sort first ascending, as SQLite puts nulls). */
+        boolean nullable() {
+            return this == STATE_CASE_ID || this == DECISION_DUE_ON;
+        }
     }
 
     public ClaimQuery {

@@ -89,8 +89,9 @@ public final class ClaimStore {
         }
         handle.createUpdate("""
                 UPDATE claim_number_sequence
-                SET last = max(last, (SELECT coalesce(max(claim_id), 0) FROM claim)) + :count WHERE id = 1
-                """).bind("count", count).execute();
+                SET last = %s + :count WHERE id = 1
+                """.formatted(Dialect.of(handle).greatest("last", "(SELECT coalesce(max(claim_id), 0) FROM claim)")))
+                .bind("count", count).execute();
         return handle.createQuery("SELECT last FROM claim_number_sequence WHERE id = 1")
                 .mapTo(Long.class).one() - count + 1;
     }
@@ -314,8 +315,13 @@ public final class ClaimStore {
     }
 
     public List<Claim> list(Handle handle, ClaimQuery query) {
-        StringBuilder order = new StringBuilder(" ORDER BY ").append(query.sort().column)
+        Dialect dialect = Dialect.of(handle);
+        StringBuilder order = new StringBuilder(" ORDER BY ")
+                .append(query.sort() == ClaimQuery.Sort.CLAIMANT ? dialect.claimantOrder() : query.sort().column)
                 .append(query.descending() ? " DESC" : " ASC");
+        if (query.sort().nullable()) {
+            order.append(dialect.nullsAsSqlite(query.descending()));
+        }
         if (query.sort() != ClaimQuery.Sort.CLAIM_ID) {
             order.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
         }
@@ -324,7 +330,7 @@ public final class ClaimStore {
         boolean paged = query.limit() > 0;
         StringBuilder sql = new StringBuilder(paged
                 ? "SELECT * FROM claim WHERE claim_id IN (SELECT claim_id FROM claim" : "SELECT * FROM claim");
-        List<Binding> bindings = where(query, sql);
+        List<Binding> bindings = where(dialect, query, sql);
         if (paged) {
             sql.append(order).append(" LIMIT ").append(query.limit()).append(" OFFSET ").append(query.offset()).append(')');
         }
@@ -342,7 +348,7 @@ public final class ClaimStore {
     public List<Claim> listAfter(Handle handle, ClaimQuery query, long afterClaimId, int limit) {
         StringBuilder sql = new StringBuilder("SELECT * FROM claim");
         int unfiltered = sql.length();
-        List<Binding> bindings = where(query, sql);
+        List<Binding> bindings = where(Dialect.of(handle), query, sql);
         sql.append(sql.length() == unfiltered ? " WHERE " : " AND ")
                 .append("claim_id > :after ORDER BY claim_id LIMIT :limit");
         Query q = handle.createQuery(sql.toString());
@@ -352,7 +358,7 @@ public final class ClaimStore {
 
     public int count(Handle handle, ClaimQuery query) {
         StringBuilder sql = new StringBuilder("SELECT count(*) FROM claim");
-        List<Binding> bindings = where(query, sql);
+        List<Binding> bindings = where(Dialect.of(handle), query, sql);
         Query q = handle.createQuery(sql.toString());
         bindings.forEach(b -> q.bind(b.name, b.value));
         return q.mapTo(Integer.class).one();
@@ -361,12 +367,10 @@ public final class ClaimStore {
     /** Matches per status for the query's other filters (its own status filter ignored). */
     public Map<ClaimStatus, Integer> countByStatus(Handle handle, ClaimQuery query) {
         StringBuilder sql = new StringBuilder("SELECT status, count(*) AS n FROM claim");
-        List<Binding> bindings = where(query.withStatuses(null), sql);
-        // With a text search, "+status" keeps SQLite from walking the status index and testing every row
-        // against the search: the search's own matches are counted (found in the trigram index, or for a
-        // short text in one pass over the table). Without a search the status index alone answers.
+        Dialect dialect = Dialect.of(handle);
+        List<Binding> bindings = where(dialect, query.withStatuses(null), sql);
         boolean searching = query.search() != null && !query.search().isBlank();
-        sql.append(searching ? " GROUP BY +status" : " GROUP BY status");
+        sql.append(" GROUP BY ").append(dialect.statusGroup(searching));
         Query q = handle.createQuery(sql.toString());
         bindings.forEach(b -> q.bind(b.name, b.value));
         Map<ClaimStatus, Integer> counts = new EnumMap<>(ClaimStatus.class);
@@ -386,7 +390,7 @@ public final class ClaimStore {
     private record Binding(String name, Object value) {
     }
 
-    private static List<Binding> where(ClaimQuery query, StringBuilder sql) {
+    private static List<Binding> where(Dialect dialect, ClaimQuery query, StringBuilder sql) {
         List<String> clauses = new ArrayList<>();
         List<Binding> bindings = new ArrayList<>();
         if (!query.statuses().isEmpty()) {
@@ -399,15 +403,9 @@ public final class ClaimStore {
         }
         if (query.search() != null && !query.search().isBlank()) {
             String text = query.search().trim();
-            if (Trigrams.indexable(text)) {
-                // the trigram index for number, claimant and property id; the status index for case ids
-                clauses.add("claim_id IN (SELECT rowid FROM claim_search WHERE claim_search MATCH :phrase"
-                        + " UNION ALL SELECT claim_id FROM claim WHERE state_case_id LIKE :search ESCAPE '!')");
-                bindings.add(new Binding("phrase", Trigrams.phrase(text)));
-            } else {
-                clauses.add("(claim_number LIKE :search ESCAPE '!' OR claimant_name LIKE :search ESCAPE '!'"
-                        + " OR state_property_id LIKE :search ESCAPE '!' OR state_case_id LIKE :search ESCAPE '!')");
-            }
+            List<Object[]> extra = new ArrayList<>();
+            dialect.search(text, clauses, extra);
+            extra.forEach(b -> bindings.add(new Binding((String) b[0], b[1])));
             bindings.add(new Binding("search", Like.contains(text)));
         }
         if (query.overdueOn() != null) {

@@ -22,23 +22,54 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * One ClaimDesk database file: a small connection pool over sqlite-jdbc with WAL, a busy timeout,
+ * One ClaimDesk database: a local file (the default) or, in team mode, a database on a PostgreSQL server
+ * ({@link DatabaseLocation}). On a file, a small connection pool over sqlite-jdbc with WAL, a busy timeout,
  * foreign keys, and IMMEDIATE transactions (a transaction that reads then writes must take the write
- * lock up front, or a second writer makes it fail at once with "database is locked").
+ * lock up front, or a second writer makes it fail at once with "database is locked"). On a server, a pool over
+ * pgjdbc ({@link PostgresDatabase}). Either way the schema is brought up to date when it opens, and the stores
+ * find the engine's {@link Dialect} through their handles.
  */
 public final class Database implements AutoCloseable {
     public static final int DEFAULT_BUSY_TIMEOUT_MS = 10_000;
     /** How many SQLite virtual-machine steps run between two checks of a cancellable read. */
     static final int CANCEL_CHECK_STEPS = 2_000;
 
+    private final DatabaseLocation location;
+    private final Dialect dialect;
     private final Path path;
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
 
-    private Database(Path path, HikariDataSource dataSource) {
-        this.path = path;
+    private Database(DatabaseLocation location, Dialect dialect, HikariDataSource dataSource) {
+        this.location = location;
+        this.dialect = dialect;
+        this.path = location instanceof DatabaseLocation.SqliteFile f ? f.file() : null;
         this.dataSource = dataSource;
         this.jdbi = Jdbi.create(dataSource);
+        jdbi.define(Dialect.ATTRIBUTE, dialect);
+    }
+
+    /**
+     * Opens the database {@code location} names: {@code postgresql://user@host:port/dbname} (or a
+     * {@code jdbc:postgresql:} URL) for a team database, anything else a file path.
+     */
+    public static Database open(String location) {
+        return open(DatabaseLocation.parse(location));
+    }
+
+    public static Database open(DatabaseLocation location) {
+        if (location instanceof DatabaseLocation.Postgres server) {
+            HikariDataSource pool = PostgresDatabase.pool(server);
+            Database database = new Database(server, Dialect.POSTGRESQL, pool);
+            try {
+                PostgresDatabase.migrate(pool, server);
+                return database;
+            } catch (RuntimeException e) {
+                database.close();
+                throw PostgresDatabase.translate(server, e);
+            }
+        }
+        return open(((DatabaseLocation.SqliteFile) location).file());
     }
 
     public static Database open(Path path) {
@@ -66,7 +97,7 @@ public final class Database implements AutoCloseable {
         pool.setConnectionTimeout(Math.max(30_000, busyTimeoutMs + 5_000L));
         pool.setInitializationFailTimeout(-1);
         HikariDataSource dataSource = new HikariDataSource(pool);
-        Database database = new Database(absolute, dataSource);
+        Database database = new Database(new DatabaseLocation.SqliteFile(absolute), Dialect.SQLITE, dataSource);
         try {
             Migrations.migrate(database.jdbi, absolute.toString());
             if (created) {
@@ -170,8 +201,29 @@ public final class Database implements AutoCloseable {
         return null;
     }
 
+    /**
+     * The database file.
+     *
+     * @throws DatabaseException for a team database, which is not a file
+     */
     public Path path() {
+        if (path == null) {
+            throw new DatabaseException("the team database " + location.describe() + " is not a file");
+        }
         return path;
+    }
+
+    public DatabaseLocation location() {
+        return location;
+    }
+
+    /** True for a team database on a PostgreSQL server, false for a local file. */
+    public boolean onServer() {
+        return dialect == Dialect.POSTGRESQL;
+    }
+
+    Dialect dialect() {
+        return dialect;
     }
 
     public Jdbi jdbi() {
@@ -183,8 +235,12 @@ public final class Database implements AutoCloseable {
         try {
             return jdbi.inTransaction(work);
         } catch (JdbiException e) {
-            throw translate(path, e);
+            throw translated(e);
         }
+    }
+
+    private RuntimeException translated(RuntimeException e) {
+        return path == null ? PostgresDatabase.translate((DatabaseLocation.Postgres) location, e) : translate(path, e);
     }
 
     public void useTransaction(HandleConsumer<RuntimeException> work) {
@@ -199,7 +255,7 @@ public final class Database implements AutoCloseable {
         try {
             return jdbi.withHandle(work);
         } catch (JdbiException e) {
-            throw translate(path, e);
+            throw translated(e);
         }
     }
 
@@ -210,6 +266,9 @@ public final class Database implements AutoCloseable {
      * already replaced.
      */
     public <R> R read(HandleCallback<R, RuntimeException> work, BooleanSupplier cancelled) {
+        if (path == null) {
+            return PostgresDatabase.cancellableRead(this, work, cancelled);
+        }
         try {
             return jdbi.withHandle(h -> {
                 Connection connection = h.getConnection().unwrap(SQLiteConnection.class);
@@ -236,7 +295,7 @@ public final class Database implements AutoCloseable {
     }
 
     public int schemaVersion() {
-        return read(h -> Migrations.pragmaInt(h, "user_version"));
+        return path == null ? PostgresDatabase.schemaVersion(dataSource) : read(h -> Migrations.pragmaInt(h, "user_version"));
     }
 
 
@@ -247,6 +306,6 @@ public final class Database implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Database[" + path + "]";
+        return "Database[" + location.describe() + "]";
     }
 }

@@ -34,26 +34,40 @@ public final class DeliveryStore {
     /** The one status change the worker writes, taken from the transition table. */
     private static final Transitions.Change DELIVERED = Transitions.DELIVERED;
 
-    private static final String LEASE = """
-            UPDATE outbox_event SET lease_owner = ?, lease_expires_at = ?, updated_at = ?
-            WHERE outbox_event_id IN (
+    /**
+     * Leases the due rows: the sub-select picks them in due order, and on PostgreSQL locks them, skipping rows
+     * another worker is leasing at this moment ({@link Dialect#lockRows}), so that workers on several workstations
+     * never lease one row twice. On SQLite one writer at a time does the same.
+     */
+    private static String leaseSql(Dialect dialect) {
+        return """
+            WITH due AS (
                 SELECT outbox_event_id FROM outbox_event
                 WHERE delivery_state = 'pending' AND next_attempt_at <= ?
                   AND (lease_owner IS NULL OR lease_expires_at <= ?)
                 ORDER BY next_attempt_at, outbox_event_id
-                LIMIT ?)
+                LIMIT ?%s)
+            UPDATE outbox_event SET lease_owner = ?, lease_expires_at = ?, updated_at = ?
+            WHERE outbox_event_id IN (SELECT outbox_event_id FROM due)
             RETURNING outbox_event_id
-            """;
+            """.formatted(dialect.lockRows());
+    }
 
-    private static final String LEASED = """
+    private static String leasedSql(Dialect dialect) {
+        String rows = dialect == Dialect.SQLITE
+                // the ids first: SQLite then reads each row by its key instead of scanning
+                ? "json_each(:ids) AS k CROSS JOIN outbox_event o ON o.outbox_event_id = k.value"
+                : "outbox_event o";
+        String ids = dialect == Dialect.SQLITE ? "" : " AND o.outbox_event_id IN (" + dialect.listOf("ids", true) + ")";
+        return """
             SELECT o.outbox_event_id, o.aggregate_id, o.event_type, o.payload, o.idempotency_key, o.attempts,
                 o.retry_count, o.lease_expires_at, c.jurisdiction
-            FROM json_each(:ids) AS k
-            CROSS JOIN outbox_event o ON o.outbox_event_id = k.value
+            FROM %s
             LEFT JOIN claim c ON c.claim_id = o.aggregate_id
-            WHERE o.lease_owner = :owner AND o.delivery_state = 'pending'
+            WHERE o.lease_owner = :owner AND o.delivery_state = 'pending'%s
             ORDER BY o.outbox_event_id
-            """;
+            """.formatted(rows, ids);
+    }
 
     /** Page cache of the worker's writer connection, in KiB (SQLite's default is 2,000). */
     static final int WRITER_CACHE_KIB = 16_384;
@@ -67,12 +81,18 @@ public final class DeliveryStore {
      * goes back to the pool.
      */
     public static void prepareWriter(Handle handle) {
+        if (Dialect.of(handle) != Dialect.SQLITE) {
+            return;
+        }
         WalCheckpointer.setAutocheckpoint(handle, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
         handle.execute("PRAGMA cache_size = -" + WRITER_CACHE_KIB);
         handle.execute("PRAGMA temp_store = MEMORY");
     }
 
     public static void restoreWriter(Handle handle) {
+        if (Dialect.of(handle) != Dialect.SQLITE) {
+            return;
+        }
         WalCheckpointer.setAutocheckpoint(handle, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
         handle.execute("PRAGMA cache_size = -2000");
         handle.execute("PRAGMA temp_store = DEFAULT");
@@ -81,7 +101,7 @@ public final class DeliveryStore {
     /** The delivery statements prepared once on {@code handle}'s connection, for a worker's many transactions. */
     public Session session(Handle handle) {
         try {
-            return new Session(handle.getConnection());
+            return new Session(handle.getConnection(), Dialect.of(handle));
         } catch (SQLException e) {
             throw new IllegalStateException("cannot prepare the delivery statements: " + e.getMessage(), e);
         }
@@ -103,8 +123,8 @@ public final class DeliveryStore {
         private final MultiRowStatement history;
         private final MultiRowStatement attempts;
 
-        Session(Connection c) throws SQLException {
-            this.lease = c.prepareStatement(LEASE);
+        Session(Connection c, Dialect dialect) throws SQLException {
+            this.lease = c.prepareStatement(leaseSql(dialect));
             this.retry = c.prepareStatement("""
                 UPDATE outbox_event SET attempts = ?, retry_count = ?, last_error = ?, next_attempt_at = ?,
                     lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
@@ -154,12 +174,12 @@ public final class DeliveryStore {
         public List<Long> lease(String owner, Instant now, Instant until, int limit) {
             List<Long> ids = new ArrayList<>();
             try {
-                lease.setString(1, owner);
-                lease.setLong(2, until.toEpochMilli());
-                lease.setLong(3, now.toEpochMilli());
-                lease.setLong(4, now.toEpochMilli());
-                lease.setLong(5, now.toEpochMilli());
-                lease.setInt(6, limit);
+                lease.setLong(1, now.toEpochMilli());
+                lease.setLong(2, now.toEpochMilli());
+                lease.setInt(3, limit);
+                lease.setString(4, owner);
+                lease.setLong(5, until.toEpochMilli());
+                lease.setLong(6, now.toEpochMilli());
                 try (ResultSet rs = lease.executeQuery()) {
                     while (rs.next()) {
                         ids.add(rs.getLong(1));
@@ -245,10 +265,7 @@ public final class DeliveryStore {
             if (delivered.isEmpty()) {
                 return sentRows;
             }
-            sent.run(delivered, ps -> {
-                ps.setLong(1, at);
-                ps.setString(2, owner);
-            }, (ps, p, r) -> {
+            sent.run(delivered, new Object[] {at, owner}, (ps, p, r) -> {
                 ps.setLong(p, r.outboxEventId());
                 ps.setString(p + 1, r.caseId());
                 ps.setInt(p + 2, r.attempts());
@@ -261,16 +278,13 @@ public final class DeliveryStore {
                 }
             }
             Set<Long> moved = new HashSet<>();
-            claims.run(List.copyOf(byClaim.values()), ps -> ps.setLong(1, at), (ps, p, r) -> {
+            claims.run(List.copyOf(byClaim.values()), new Object[] {at}, (ps, p, r) -> {
                 ps.setLong(p, r.claimId());
                 ps.setString(p + 1, r.caseId());
                 ps.setString(p + 2, r.decisionDueOn() == null ? null : r.decisionDueOn().toString());
             }, moved::add);
             List<DeliveryRecord> submitted = byClaim.values().stream().filter(r -> moved.contains(r.claimId())).toList();
-            history.run(submitted, ps -> {
-                ps.setString(1, ACTOR);
-                ps.setLong(2, at);
-            }, (ps, p, r) -> {
+            history.run(submitted, new Object[] {ACTOR, at}, (ps, p, r) -> {
                 ps.setLong(p, r.claimId());
                 ps.setString(p + 1, "state case id " + r.caseId());
             }, null);
@@ -285,7 +299,7 @@ public final class DeliveryStore {
                     attempted.add(i);
                 }
             }
-            attempts.run(attempted, ps -> ps.setString(1, owner), (ps, p, i) -> {
+            attempts.run(attempted, new Object[] {owner}, (ps, p, i) -> {
                 DeliveryRecord r = records.get(i);
                 ps.setLong(p, r.outboxEventId());
                 ps.setInt(p + 1, r.attempts());
@@ -328,7 +342,7 @@ public final class DeliveryStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return handle.createQuery(LEASED)
+        return handle.createQuery(leasedSql(Dialect.of(handle)))
                 .bind("ids", Json.write(ids))
                 .bind("owner", owner)
                 .map((rs, ctx) -> new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),

@@ -207,9 +207,10 @@ public final class OutboxStore {
         }
         handle.createQuery("""
                 SELECT a.outbox_event_id, a.outcome FROM delivery_attempt a
-                WHERE a.outbox_event_id IN (SELECT value FROM json_each(:ids))
+                WHERE a.outbox_event_id IN (%s)
                   AND a.attempt_id = (SELECT max(b.attempt_id) FROM delivery_attempt b
-                                      WHERE b.outbox_event_id = a.outbox_event_id)""")
+                                      WHERE b.outbox_event_id = a.outbox_event_id)"""
+                        .formatted(Dialect.of(handle).listOf("ids", true)))
                 .bind("ids", Json.write(outboxEventIds))
                 .map((rs, ctx) -> Map.entry(rs.getLong(1), AttemptOutcome.valueOf(rs.getString(2))))
                 .forEach(e -> outcomes.put(e.getKey(), e.getValue()));

@@ -14,8 +14,8 @@ import org.jdbi.v3.core.statement.SqlStatement;
  * The one translation of an {@link OutboxQuery} into SQL: the {@code FROM} (the claim joined only when the
  * jurisdiction is asked for), the {@code WHERE} and their bindings. The outbox row is {@code o}.
  *
- * <p>Error text: {@code LIKE '%text%' ESCAPE '!'} with the text's {@code %}, {@code _} and {@code !}
- * escaped, so it is found as typed, ignoring the case of ASCII letters. Signature: SQLite cannot compute an
+ * <p>Error text: {@code LIKE '%text%' ESCAPE '!'} ({@code ILIKE} on PostgreSQL) with the text's {@code %},
+ * {@code _} and {@code !} escaped, so it is found as typed, ignoring case. Signature: SQLite cannot compute an
  * {@link ErrorSignature}, so the distinct error texts of the rows matching the other criteria are read
  * first, and the rows whose text has the signature are kept ({@code null} and blank texts share one).
  */
@@ -44,7 +44,7 @@ final class OutboxWhere {
             bindings.put("state", query.state().dbValue());
         }
         if (query.errorText() != null) {
-            clauses.add("o.last_error LIKE :errorText ESCAPE '!'");
+            clauses.add(Dialect.of(handle).like("o.last_error", "errorText"));
             bindings.put("errorText", Like.contains(query.errorText()));
         }
         if (query.changedBefore() != null) {
@@ -56,14 +56,14 @@ final class OutboxWhere {
             bindings.put("claimId", query.claimId());
         }
         if (!query.ids().isEmpty()) {
-            clauses.add("o.outbox_event_id IN (SELECT value FROM json_each(:ids))");
+            clauses.add("o.outbox_event_id IN (" + Dialect.of(handle).listOf("ids", true) + ")");
             bindings.put("ids", Json.write(query.ids()));
         }
         OutboxWhere others = new OutboxWhere(from, whereOf(clauses), Map.copyOf(bindings));
         if (query.signature() == null) {
             return others;
         }
-        clauses.add("coalesce(o.last_error, '') IN (SELECT value FROM json_each(:errorsOfSignature))");
+        clauses.add("coalesce(o.last_error, '') IN (" + Dialect.of(handle).listOf("errorsOfSignature", false) + ")");
         bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, others, query.signature())));
         return new OutboxWhere(from, whereOf(clauses), bindings);
     }

@@ -35,8 +35,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.Triggers;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class WorkflowTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final Instant NOW = Instant.parse("2026-11-02T15:00:00Z");
 
     @TempDir
@@ -48,7 +58,7 @@ class WorkflowTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
         workflow = new Workflow(db, clock, Deadlines.statutory());
         queries = new Queries(db, clock);
@@ -216,9 +226,7 @@ class WorkflowTest {
     @Test
     void submitIsAtomicWhenTheOutboxWriteFails() {
         long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
-        db.useTransaction(h -> h.execute("""
-                CREATE TRIGGER outbox_write_fails BEFORE INSERT ON outbox_event
-                BEGIN SELECT RAISE(ABORT, 'disk said no'); END"""));
+        Triggers.failing(db, "outbox_write_fails", "outbox_event", "INSERT", "disk said no");
 
         assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null)).hasMessageContaining("disk said no");
 

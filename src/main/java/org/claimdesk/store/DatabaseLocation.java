@@ -1,0 +1,152 @@
+package org.claimdesk.store;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where a ClaimDesk database is: a local SQLite file (one desk, the default) or a database on a PostgreSQL server
+ * (team mode). {@link #parse} reads what staff give to {@code --db} or {@code CLAIMDESK_DB}:
+ * {@code postgresql://user@host:port/dbname?sslmode=…} or {@code jdbc:postgresql://…} name a server; anything else
+ * is a file path, as it always was. A password never travels in a location: it comes from {@code PGPASSWORD} or
+ * {@code ~/.pgpass}, so it is never on a command line, in a log, in the audit trail or on screen.
+ */
+public sealed interface DatabaseLocation {
+
+    /** How the location is shown to staff and in logs: the file, or server and database (never a password). */
+    String describe();
+
+    /** A local SQLite file. */
+    record SqliteFile(Path file) implements DatabaseLocation {
+        public SqliteFile {
+            file = file.toAbsolutePath().normalize();
+        }
+
+        @Override
+        public String describe() {
+            return file.toString();
+        }
+    }
+
+    /**
+     * A database on a PostgreSQL server.
+     *
+     * @param user the role to log in as; null for the operating-system user's name, as {@code psql} does
+     * @param parameters the connection parameters given after {@code ?} (e.g. {@code sslmode}), passed on to the driver
+     */
+    record Postgres(String host, int port, String database, String user, Map<String, String> parameters)
+            implements DatabaseLocation {
+        public static final int DEFAULT_PORT = 5432;
+
+        public Postgres {
+            parameters = Map.copyOf(parameters);
+        }
+
+        /** The driver's URL, without user or password (those go as properties). */
+        public String jdbcUrl() {
+            StringBuilder url = new StringBuilder("jdbc:postgresql://").append(host.contains(":") ? "[" + host + "]" : host)
+                    .append(':').append(port).append('/').append(database);
+            String separator = "?";
+            for (Map.Entry<String, String> p : new java.util.TreeMap<>(parameters).entrySet()) {
+                url.append(separator).append(p.getKey()).append('=')
+                        .append(java.net.URLEncoder.encode(p.getValue(), StandardCharsets.UTF_8));
+                separator = "&";
+            }
+            return url.toString();
+        }
+
+        /** The login role: the one named, else the operating-system user's name. */
+        public String role() {
+            return user != null ? user : System.getProperty("user.name");
+        }
+
+        @Override
+        public String describe() {
+            return "database " + database + " on " + host + ":" + port + " as " + role();
+        }
+    }
+
+    /**
+     * Reads a {@code --db} value.
+     *
+     * @throws DatabaseException for a server address that cannot be read or that carries a password
+     */
+    static DatabaseLocation parse(String value) {
+        String text = value.strip();
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("jdbc:postgresql:")) {
+            text = text.substring("jdbc:".length());
+            lower = lower.substring("jdbc:".length());
+        }
+        if (lower.startsWith("postgresql:") || lower.startsWith("postgres:")) {
+            return server(text);
+        }
+        return new SqliteFile(Path.of(text));
+    }
+
+    /** The location of an existing file path, for callers that have a {@link Path}. */
+    static DatabaseLocation of(Path file) {
+        return new SqliteFile(file);
+    }
+
+    private static Postgres server(String text) {
+        URI uri;
+        try {
+            uri = new URI(text.replaceFirst("(?i)^postgres(ql)?:", "postgresql:"));
+        } catch (URISyntaxException e) {
+            throw new DatabaseException("cannot read the server address " + withoutPassword(text)
+                    + ": write it as postgresql://user@host:5432/dbname", e);
+        }
+        String host = uri.getHost();
+        String path = uri.getRawPath();
+        if (host == null || path == null || path.length() <= 1 || path.indexOf('/', 1) >= 0) {
+            throw new DatabaseException("the server address " + withoutPassword(text) + " names no server and"
+                    + " database: write it as postgresql://user@host:5432/dbname");
+        }
+        String userInfo = uri.getRawUserInfo();
+        String user = null;
+        if (userInfo != null) {
+            if (userInfo.contains(":")) {
+                throw passwordRefused();
+            }
+            user = decode(userInfo);
+        }
+        Map<String, String> parameters = new LinkedHashMap<>();
+        String query = uri.getRawQuery();
+        if (query != null && !query.isEmpty()) {
+            for (String pair : query.split("&")) {
+                int eq = pair.indexOf('=');
+                String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+                String val = eq < 0 ? "" : decode(pair.substring(eq + 1));
+                if (key.equalsIgnoreCase("password")) {
+                    throw passwordRefused();
+                }
+                if (key.equalsIgnoreCase("user")) {
+                    user = val;
+                } else {
+                    parameters.put(key, val);
+                }
+            }
+        }
+        int port = uri.getPort() < 0 ? Postgres.DEFAULT_PORT : uri.getPort();
+        return new Postgres(host, port, decode(path.substring(1)), user, parameters);
+    }
+
+    private static DatabaseException passwordRefused() {
+        return new DatabaseException("a password does not go in the database address: set PGPASSWORD or put it in"
+                + " ~/.pgpass (docs/operations.md), and give postgresql://user@host:port/dbname");
+    }
+
+    /** The address with anything after {@code user:} up to {@code @} blanked, for messages. */
+    private static String withoutPassword(String text) {
+        return text.replaceAll("//([^/@:]*):[^/@]*@", "//$1:***@").replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,160 @@
+package org.claimdesk.store;
+
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.SqlStatements;
+
+/**
+ * What differs between the two engines a ClaimDesk database lives on, in SQL the stores write: SQLite (a file per
+ * desk) and PostgreSQL (team mode). Everything else is written once, in SQL both accept. A store finds the dialect
+ * of the database it works on through its handle ({@link #of}); {@link Database} defines it when it opens.
+ */
+enum Dialect {
+    SQLITE {
+        @Override
+        String like(String column, String parameter) {
+            // SQLite's LIKE ignores the case of ASCII letters
+            return column + " LIKE :" + parameter + " ESCAPE '!'";
+        }
+
+        @Override
+        String listOf(String parameter, boolean numbers) {
+            return "SELECT value FROM json_each(:" + parameter + ")";
+        }
+
+        @Override
+        String greatest(String a, String b) {
+            return "max(" + a + ", " + b + ")";
+        }
+
+        @Override
+        String lockRows() {
+            return "";
+        }
+
+        @Override
+        String claimantOrder() {
+            return "claimant_name COLLATE NOCASE";
+        }
+
+        @Override
+        String nullsAsSqlite(boolean descending) {
+            return "";
+        }
+
+        @Override
+        String statusGroup(boolean searching) {
+            // With a text search, "+status" keeps SQLite from walking the status index and testing every row
+            // against the search: the search's own matches are counted (found in the trigram index, or for a
+            // short text in one pass over the table). Without a search the status index alone answers.
+            return searching ? "+status" : "status";
+        }
+
+        @Override
+        void search(String text, List<String> clauses, List<Object[]> bindings) {
+            if (Trigrams.indexable(text)) {
+                // the trigram index for number, claimant and property id; the status index for case ids
+                clauses.add("claim_id IN (SELECT rowid FROM claim_search WHERE claim_search MATCH :phrase"
+                        + " UNION ALL SELECT claim_id FROM claim WHERE state_case_id LIKE :search ESCAPE '!')");
+                bindings.add(new Object[] {"phrase", Trigrams.phrase(text)});
+            } else {
+                clauses.add(anyColumnLike());
+            }
+        }
+
+        @Override
+        void afterExplicitIds(Handle handle, String table, String idColumn) {
+            // an INTEGER PRIMARY KEY takes the next id above the largest by itself
+        }
+    },
+
+    POSTGRESQL {
+        @Override
+        String like(String column, String parameter) {
+            return column + " ILIKE :" + parameter + " ESCAPE '!'";
+        }
+
+        @Override
+        String listOf(String parameter, boolean numbers) {
+            return "SELECT jsonb_array_elements_text(CAST(:" + parameter + " AS jsonb))" + (numbers ? "::bigint" : "");
+        }
+
+        @Override
+        String greatest(String a, String b) {
+            return "greatest(" + a + ", " + b + ")";
+        }
+
+        @Override
+        String lockRows() {
+            return " FOR UPDATE SKIP LOCKED";
+        }
+
+        @Override
+        String claimantOrder() {
+            return "lower(claimant_name)";
+        }
+
+        @Override
+        String nullsAsSqlite(boolean descending) {
+            return descending ? " NULLS LAST" : " NULLS FIRST";
+        }
+
+        @Override
+        String statusGroup(boolean searching) {
+            return "status";
+        }
+
+        @Override
+        void search(String text, List<String> clauses, List<Object[]> bindings) {
+            // three characters or more are looked up in the trigram indexes; shorter texts scan, as on SQLite
+            clauses.add(anyColumnLike());
+        }
+
+        @Override
+        void afterExplicitIds(Handle handle, String table, String idColumn) {
+            handle.createQuery("SELECT setval(pg_get_serial_sequence('" + table + "', '" + idColumn + "'),"
+                    + " greatest((SELECT max(" + idColumn + ") FROM " + table + "), 1))").mapTo(Long.class).one();
+        }
+    };
+
+    /** The handle attribute under which a database's dialect is defined. */
+    static final String ATTRIBUTE = "claimdesk.dialect";
+
+    /** The dialect of the database {@code handle} works on. */
+    static Dialect of(Handle handle) {
+        Object dialect = handle.getConfig(SqlStatements.class).getAttribute(ATTRIBUTE);
+        return dialect instanceof Dialect d ? d : SQLITE;
+    }
+
+    /** {@code column} contains the pattern bound to {@code parameter} (a {@link Like} pattern), ignoring case. */
+    abstract String like(String column, String parameter);
+
+    /** A sub-select of the values of the JSON array bound to {@code parameter}, for {@code x IN (…)}. */
+    abstract String listOf(String parameter, boolean numbers);
+
+    /** The larger of two values. */
+    abstract String greatest(String a, String b);
+
+    /** What a lease's sub-select of due rows ends with: rows another worker is leasing now are skipped. */
+    abstract String lockRows();
+
+    /** The expression the claimant sort orders by: the name ignoring case. */
+    abstract String claimantOrder();
+
+    /** What an {@code ORDER BY} term needs so that nulls come where SQLite puts them (first ascending). */
+    abstract String nullsAsSqlite(boolean descending);
+
+    /** The {@code GROUP BY} term of the per-status counts. */
+    abstract String statusGroup(boolean searching);
+
+    /** Adds the clause (and its bindings besides {@code :search}) of a text search for {@code text}. */
+    abstract void search(String text, List<String> clauses, List<Object[]> bindings);
+
+    /** After rows were written with their ids given, makes the next id the database assigns come after them. */
+    abstract void afterExplicitIds(Handle handle, String table, String idColumn);
+
+    String anyColumnLike() {
+        return "(" + like("claim_number", "search") + " OR " + like("claimant_name", "search") + " OR "
+                + like("state_property_id", "search") + " OR " + like("state_case_id", "search") + ")";
+    }
+}

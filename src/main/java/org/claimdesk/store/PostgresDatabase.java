@@ -1,0 +1,191 @@
+package org.claimdesk.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.JdbiException;
+import org.postgresql.PGConnection;
+
+/**
+ * Opening a team database on a PostgreSQL server: the pool, the schema (Flyway, which holds a lock while it
+ * migrates, so two workstations upgrading at once apply each migration once), and what the server's refusals
+ * mean in one sentence for staff. The password comes from {@code PGPASSWORD} when it is set, else the driver
+ * reads {@code ~/.pgpass}; it is never part of the location, a message or a log.
+ */
+final class PostgresDatabase {
+    /** Where the PostgreSQL migrations are; version numbers follow the SQLite schema's. */
+    static final String MIGRATIONS = "classpath:org/claimdesk/store/migrations/postgresql";
+    /** How long a statement waits for a row another workstation holds before it gives up, in ms. */
+    static final int LOCK_TIMEOUT_MS = 10_000;
+    private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "claimdesk-query-canceller");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private PostgresDatabase() {
+    }
+
+    static HikariDataSource pool(DatabaseLocation.Postgres server) {
+        HikariConfig pool = new HikariConfig();
+        pool.setJdbcUrl(server.jdbcUrl());
+        pool.setUsername(server.role());
+        String password = System.getenv("PGPASSWORD");
+        if (password != null && !password.isEmpty()) {
+            pool.setPassword(password);
+        }
+        pool.addDataSourceProperty("ApplicationName", "ClaimDesk");
+        pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS);
+        pool.setPoolName("claimdesk-db");
+        pool.setMaximumPoolSize(8);
+        pool.setMinimumIdle(1);
+        pool.setConnectionTimeout(10_000);
+        // a wrong host, database or password fails here, at once, with the server's reason
+        pool.setInitializationFailTimeout(1);
+        try {
+            return new HikariDataSource(pool);
+        } catch (RuntimeException e) {
+            throw translate(server, e);
+        }
+    }
+
+    /**
+     * Brings the schema up to date. A database written by a newer ClaimDesk is refused untouched, as a file is; a
+     * database with other tables but no ClaimDesk schema history is refused untouched too.
+     */
+    static void migrate(DataSource dataSource, DatabaseLocation.Postgres server) {
+        int found = schemaVersion(dataSource);
+        if (found > Migrations.latestVersion()) {
+            throw new DatabaseException("the team database " + server.describe() + " was written by a newer ClaimDesk"
+                    + " (schema version " + found + ", this version knows up to " + Migrations.latestVersion()
+                    + "); it was not modified: install the newer ClaimDesk to open it");
+        }
+        try {
+            Flyway.configure()
+                    .dataSource(dataSource)
+                    .locations(MIGRATIONS)
+                    .loggers("slf4j")
+                    .ignoreMigrationPatterns("*:missing")
+                    .validateMigrationNaming(true)
+                    .load()
+                    .migrate();
+        } catch (FlywayException e) {
+            if (e.getMessage() != null && e.getMessage().contains("non-empty schema")) {
+                throw new DatabaseException("the team database " + server.describe() + " holds tables but is not a"
+                        + " ClaimDesk database; it was not modified (docs/operations.md: create an empty database)", e);
+            }
+            throw new DatabaseException("the team database " + server.describe() + " could not be brought up to"
+                    + " date: " + e.getMessage(), e);
+        }
+    }
+
+    /** The schema version Flyway recorded, 0 for a database without ClaimDesk's schema. */
+    static int schemaVersion(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            try (ResultSet exists = s.executeQuery("SELECT to_regclass('flyway_schema_history') IS NOT NULL")) {
+                exists.next();
+                if (!exists.getBoolean(1)) {
+                    return 0;
+                }
+            }
+            try (ResultSet rs = s.executeQuery("SELECT coalesce(max(CAST(version AS integer)), 0)"
+                    + " FROM flyway_schema_history WHERE success AND version IS NOT NULL")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot read the schema version: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code work}, asking the server to stop its statement as soon as {@code cancelled} says so (checked every
+     * 50 ms); the read then ends with {@link CancellationException}.
+     */
+    static <R> R cancellableRead(Database database, HandleCallback<R, RuntimeException> work,
+            BooleanSupplier cancelled) {
+        try {
+            return database.jdbi().withHandle(h -> {
+                PGConnection connection = h.getConnection().unwrap(PGConnection.class);
+                ScheduledFuture<?> watch = CANCELLER.scheduleWithFixedDelay(() -> {
+                    if (cancelled.getAsBoolean()) {
+                        try {
+                            connection.cancelQuery();
+                        } catch (SQLException e) {
+                            // the statement ended meanwhile: nothing to stop
+                        }
+                    }
+                }, 50, 50, TimeUnit.MILLISECONDS);
+                try {
+                    return work.withHandle(h);
+                } finally {
+                    watch.cancel(false);
+                }
+            });
+        } catch (JdbiException e) {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("read cancelled");
+            }
+            throw translate((DatabaseLocation.Postgres) database.location(), e);
+        } catch (SQLException e) {
+            throw translate((DatabaseLocation.Postgres) database.location(), new DatabaseException(e.getMessage(), e));
+        }
+    }
+
+    /** What the server's refusal means, in one sentence naming the server (never a password). */
+    static RuntimeException translate(DatabaseLocation.Postgres server, RuntimeException e) {
+        if (e instanceof DatabaseException) {
+            return e;
+        }
+        SQLException sql = null;
+        for (Throwable t = e; t != null && sql == null; t = t.getCause()) {
+            if (t instanceof SQLException s) {
+                sql = s;
+            }
+        }
+        if (sql == null) {
+            return e;
+        }
+        String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+        String where = "the team database " + server.describe();
+        if (state.equals("28P01") || state.equals("28000") || state.equals("08004")) {
+            return new DatabaseException("the server " + server.host() + ":" + server.port() + " refused the login of "
+                    + server.role() + ": set PGPASSWORD or add the password to ~/.pgpass (docs/operations.md)", e);
+        }
+        if (state.equals("3D000")) {
+            return new DatabaseException("the server " + server.host() + ":" + server.port() + " has no database "
+                    + server.database() + ": IT creates it (docs/operations.md)", e);
+        }
+        if (state.startsWith("08")) {
+            return new DatabaseException("cannot reach " + where + ": check the address and that the server runs"
+                    + " (" + sql.getMessage() + ")", e);
+        }
+        if (state.equals("42501")) {
+            return new DatabaseException("the role " + server.role() + " may not do this on " + where + " ("
+                    + sql.getMessage() + "); see docs/operations.md for the grants staff need", e);
+        }
+        if (state.equals("53100")) {
+            return new DatabaseException("the disk of " + where + " is full; nothing was written", e);
+        }
+        if (state.equals("57P03") || state.equals("57P01")) {
+            return new DatabaseException(where + " is starting or shutting down; try again in a moment", e);
+        }
+        if (state.equals("55P03")) {
+            return new DatabaseException(where + ": another workstation holds what this needs; try again", e);
+        }
+        return e;
+    }
+}
