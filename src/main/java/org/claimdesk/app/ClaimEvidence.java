@@ -37,7 +37,7 @@ public final class ClaimEvidence {
     public ClaimEvidence(Database database, Clock clock) {
         this.database = database;
         this.clock = clock;
-        this.files = new EvidenceFiles(DataDirectory.evidence(database.path()));
+        this.files = new EvidenceFiles(DataDirectory.evidence(database));
     }
 
     public List<Evidence> list(long claimId) {

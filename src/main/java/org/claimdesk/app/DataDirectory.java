@@ -3,6 +3,8 @@ package org.claimdesk.app;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.OwnerOnly;
 
 /**
@@ -14,6 +16,8 @@ public final class DataDirectory {
     public static final String DB_ENV = "CLAIMDESK_DB";
     public static final String DB_FILE = "claimdesk.db";
     public static final String EVIDENCE_DIR = "evidence";
+    /** The folder evidence files of a team database are copied to: a folder every workstation reaches. */
+    public static final String EVIDENCE_ENV = "CLAIMDESK_EVIDENCE_DIR";
 
     private DataDirectory() {
     }
@@ -65,7 +69,24 @@ public final class DataDirectory {
         OwnerOnly.create(path, directory);
     }
 
-    /** The folder of evidence files that belongs to a database: {@code evidence} beside it. */
+    /**
+     * The folder of evidence files that belongs to {@code database}: {@code evidence} beside a file; for a team
+     * database the shared folder {@code CLAIMDESK_EVIDENCE_DIR} names (docs/operations.md), else a folder in this
+     * workstation's data directory named after the server and database.
+     */
+    public static Path evidence(Database database) {
+        if (!database.onServer()) {
+            return evidence(database.path());
+        }
+        String shared = System.getenv(EVIDENCE_ENV);
+        if (shared != null && !shared.isBlank()) {
+            return Path.of(shared);
+        }
+        DatabaseLocation.Postgres server = (DatabaseLocation.Postgres) database.location();
+        return home().resolve(EVIDENCE_DIR).resolve(server.database() + "@" + server.host() + "_" + server.port());
+    }
+
+    /** The folder of evidence files that belongs to a database file: {@code evidence} beside it. */
     public static Path evidence(Path databaseFile) {
         return databaseFile.toAbsolutePath().normalize().resolveSibling(EVIDENCE_DIR);
     }

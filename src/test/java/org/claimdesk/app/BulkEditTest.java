@@ -30,12 +30,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * One field set across the claims of an error group, then their rows resubmitted together: on a real database, with
  * the real worker and a state that refuses an unknown holder id for good.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class BulkEditTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     static final String REGISTERED = "HLD-100200";
 
     @TempDir
@@ -52,7 +61,7 @@ class BulkEditTest {
 
     @BeforeEach
     void threeClaimsRefusedForTheSameHolder() {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         queries = new Queries(db, Clock.systemUTC());
         bulk = new BulkEdit(db, Clock.systemUTC());
         resubmission = new Resubmission(db, Clock.systemUTC());

@@ -34,8 +34,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimEditingTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final Instant NOW = Instant.parse("2026-11-02T15:00:00Z");
 
     @TempDir
@@ -48,7 +57,7 @@ class ClaimEditingTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         editing = new ClaimEditing(db, clock);
         queries = new Queries(db, clock);
     }

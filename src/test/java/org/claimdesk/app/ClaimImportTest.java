@@ -32,9 +32,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@link ClaimImport} on real SQLite files: outcomes, idempotence, file-level problems and awkward input. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimImportTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     static final Path SAMPLE = Path.of("resources", "samples", "claims.csv");
     static final String HEADER = "jurisdiction,statePropertyId,holderName,holderId,propertyType,claimType,claimantName,"
             + "taxId,amountCents,filedOn,claimantAddress";
@@ -48,7 +57,7 @@ class ClaimImportTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("import.db"));
+        db = TestDatabase.open(engine, dir);
         importer = new ClaimImport(db, ClaimIntakeTest.CLOCK);
         queries = new Queries(db, ClaimIntakeTest.CLOCK);
     }

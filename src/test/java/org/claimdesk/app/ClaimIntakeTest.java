@@ -29,9 +29,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Entering one claim: the field rules, the claim number, the starting status, history, audit and duplicates. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimIntakeTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-02T15:00:00Z"), ZoneId.systemDefault());
     static final LocalDate TODAY = LocalDate.ofInstant(CLOCK.instant(), ZoneId.systemDefault());
 
@@ -44,7 +53,7 @@ class ClaimIntakeTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("intake.db"));
+        db = TestDatabase.open(engine, dir);
         intake = new ClaimIntake(db, CLOCK);
         queries = new Queries(db, CLOCK);
     }

@@ -19,8 +19,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class QueriesTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
     Database db;
@@ -28,7 +37,7 @@ class QueriesTest {
 
     @BeforeEach
     void setUp() {
-        db = Database.open(dir.resolve("queries.db"));
+        db = TestDatabase.open(engine, dir);
         new DemoData(db, LocalDate.of(2026, 11, 30), Deadlines.statutory()).generate(300, 11L, n -> { });
         queries = new Queries(db, Clock.systemUTC());
     }

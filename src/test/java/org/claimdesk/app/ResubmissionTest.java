@@ -34,9 +34,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Fix and resubmit against a real database and the real worker with the in-process simulated state. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ResubmissionTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -48,7 +57,7 @@ class ResubmissionTest {
 
     @BeforeEach
     void refusedForAnUnknownHolder() {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         queries = new Queries(db, Clock.systemUTC());
         resubmission = new Resubmission(db, Clock.systemUTC());
         claimId = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
@@ -181,7 +190,7 @@ class ResubmissionTest {
     @Test
     void aRowAnotherWorkstationResubmittedMeanwhileIsRefusedAndNothingIsHalfWritten() {
         HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
-        try (Database other = Database.open(dir.resolve("claims.db"))) {
+        try (Database other = Database.open(db.location())) {
             Resubmission there = new Resubmission(other, Clock.systemUTC());
             Resubmission.Check seenHere = resubmission.check(refusedRow);
             Resubmission.Check seenThere = there.check(refusedRow);

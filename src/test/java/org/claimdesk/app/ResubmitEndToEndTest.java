@@ -35,13 +35,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The whole fix-and-resubmit loop through the app's use cases, over real HTTP against the simulated state
  * ({@code state-sim}'s server on 127.0.0.1) and a real SQLite file: refused, re-queued unchanged and refused
  * again the same way, corrected, resubmitted under a new key and accepted.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ResubmitEndToEndTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final String CORRECTED_BY = "r.okafor";
 
     @TempDir
@@ -54,7 +63,7 @@ class ResubmitEndToEndTest {
 
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         sim = StateSimServer.start(new SimulatedState(SimulatedState.Config.reliable()),
                 new InetSocketAddress("127.0.0.1", 0));
         queries = new Queries(db, clock);

@@ -37,6 +37,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The transition table is the single authority on status changes: every path that moves a claim (the workflow,
@@ -44,7 +48,12 @@ import org.junit.jupiter.api.io.TempDir;
  * recorded change must be one the table allows, each claim's history must chain, and its status must be its
  * last history entry.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class StatusChangesTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -56,7 +65,7 @@ class StatusChangesTest {
 
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         workflow = new Workflow(db, Clock.systemUTC(), Deadlines.statutory());
         queries = new Queries(db, Clock.systemUTC());
         server = FaultyStateServer.start((key, n) -> Fault.NONE, Duration.ofSeconds(1));

@@ -20,9 +20,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.Triggers;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Rows the worker cannot deliver fail with a reason; the others are delivered and the worker keeps running. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class BadOutboxRowsTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -32,7 +42,7 @@ class BadOutboxRowsTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         queries = new Queries(db, Clock.systemUTC());
     }
 
@@ -53,12 +63,9 @@ class BadOutboxRowsTest {
                         + "\",\"claimNumber\":\"\",\"jurisdiction\":null}");
         long vanished = queued.get(1).outboxEventId();
         long vanishedClaim = queued.get(1).claimId();
-        db.read(h -> {
-            h.execute("PRAGMA foreign_keys = OFF");
+        Triggers.withoutForeignKeys(db, h -> {
             h.execute("DELETE FROM claim_status_history WHERE claim_id = ?", vanishedClaim);
             h.execute("DELETE FROM claim WHERE claim_id = ?", vanishedClaim);
-            h.execute("PRAGMA foreign_keys = ON");
-            return null;
         });
 
         worker = new DeliveryWorker(db, new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),

@@ -22,12 +22,21 @@ import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Every fault the network and the state can throw at a delivery, mixed over many rows: afterwards
  * every claim has exactly one case id, the state's, and no claim was accepted twice.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class FaultInjectionTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final Fault[] FIRST_ANSWERS = {
         Fault.UNAVAILABLE_503, Fault.RATE_LIMITED_429, Fault.NO_REPLY, Fault.DROP_CONNECTION, Fault.ACCEPTED_THEN_503,
         Fault.NONE,
@@ -39,7 +48,7 @@ class FaultInjectionTest {
     @Test
     void everyClaimEndsWithExactlyTheStatesCaseIdWhateverFailsOnTheWay() throws Exception {
         int rows = 120;
-        try (Database db = Database.open(dir.resolve("claims.db"));
+        try (Database db = TestDatabase.open(engine, dir);
              FaultyStateServer server = FaultyStateServer.start(FaultInjectionTest::plan, Duration.ofMillis(1_500))) {
             server.retryAfterSeconds(1);
             List<SubmitResult> queued = Outbox.submitted(db, rows);

@@ -27,13 +27,22 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The state's side of the key policy as the worker meets it over real HTTP: a key the state already judged
  * with another body is refused (422 idempotency_key_reused) and the row fails for good, never a second
  * acceptance; the same body again is a replay and the row is sent with the first case id.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class KeyPolicyOverHttpTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -44,7 +53,7 @@ class KeyPolicyOverHttpTest {
 
     @BeforeEach
     void open() throws Exception {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
         sim = StateSimServer.start(new SimulatedState(SimulatedState.Config.reliable()),
                 new InetSocketAddress("127.0.0.1", 0));
         queries = new Queries(db, Clock.systemUTC());

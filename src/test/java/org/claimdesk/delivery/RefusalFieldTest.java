@@ -30,13 +30,22 @@ import org.claimdesk.store.NewClaim;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Claims whose data breaks the simulated state's rules, drained by a real worker over HTTP into a real
  * database: each attempt keeps the state's field, and a row re-queued unchanged is refused again the
  * same way.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class RefusalFieldTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -53,7 +62,7 @@ class RefusalFieldTest {
         String recorded = PropertyLedger.ownerRecordedPropertyId("CA", 31);
         String owner = PropertyLedger.ownerTaxIdLast4("CA", recorded).orElseThrow();
         Map<String, Long> claims = new LinkedHashMap<>();
-        try (Database db = Database.open(dir.resolve("claims.db"));
+        try (Database db = TestDatabase.open(engine, dir);
              StateSimServer sim = StateSimServer.start(new SimulatedState(SimulatedState.Config.reliable()),
                      new InetSocketAddress("127.0.0.1", 0))) {
             claims.put("accepted", insert(db, 1, "CA", "40000001", "HLD-100200", "123-00-4567", 12_345));

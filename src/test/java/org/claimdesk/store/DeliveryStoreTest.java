@@ -15,9 +15,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The worker's set-wise writes: every row of a batch gets exactly the outcome it would get alone. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class DeliveryStoreTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final String OWNER = "worker-a";
     private static final LocalDate DUE = LocalDate.of(2027, 5, 1);
 
@@ -30,7 +39,7 @@ class DeliveryStoreTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("claims.db"));
+        db = TestDatabase.open(engine, dir);
     }
 
     @AfterEach
@@ -173,34 +182,6 @@ class DeliveryStoreTest {
         assertThat(first.leaseExpiresAt()).isEqualTo(Instant.ofEpochMilli(now.plusSeconds(60).toEpochMilli()));
         List<LeasedRow> none = db.read(h -> new DeliveryStore().leased(h, OWNER, List.of()));
         assertThat(none).isEmpty();
-    }
-
-    @Test
-    void theWritersSettingsAreUndoneBeforeItsConnectionGoesBackToThePool() {
-        try (Handle writer = db.jdbi().open()) {
-            DeliveryStore.prepareWriter(writer);
-            assertThat(pragma(writer, "cache_size")).isEqualTo(-DeliveryStore.WRITER_CACHE_KIB);
-            assertThat(pragma(writer, "temp_store")).isEqualTo(2);
-            assertThat(pragma(writer, "wal_autocheckpoint")).isEqualTo(WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
-
-            DeliveryStore.restoreWriter(writer);
-            assertThat(pragma(writer, "cache_size")).isEqualTo(-2000);
-            assertThat(pragma(writer, "temp_store")).isZero();
-            assertThat(pragma(writer, "wal_autocheckpoint")).isEqualTo(WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
-        }
-    }
-
-    private static long pragma(Handle h, String name) {
-        return h.createQuery("PRAGMA " + name).mapTo(Long.class).one();
-    }
-
-    @Test
-    void rowTuplesAreNumberedAfterTheFixedParameters() {
-        try (MultiRowStatement statement = new MultiRowStatement(null, "INSERT INTO t SELECT ?1, ?2, v.column1, "
-                + "v.column2 FROM (VALUES %s) AS v", 2, 2)) {
-            assertThat(statement.sql(3)).isEqualTo("INSERT INTO t SELECT ?1, ?2, v.column1, v.column2 FROM "
-                    + "(VALUES (?3, ?4), (?5, ?6), (?7, ?8)) AS v");
-        }
     }
 
     private List<String> strings(String sql) {

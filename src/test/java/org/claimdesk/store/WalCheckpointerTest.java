@@ -95,4 +95,27 @@ class WalCheckpointerTest {
         int rows = db.read(h -> h.createQuery("SELECT count(*) FROM scratch").mapTo(Integer.class).one());
         assertThat(rows).isEqualTo(ROWS);
     }
+
+    @Test
+    void theWritersSettingsAreUndoneBeforeItsConnectionGoesBackToThePool() {
+        try (Handle writer = db.jdbi().open()) {
+            DeliveryStore.prepareWriter(writer);
+            assertThat(pragma(writer, "cache_size")).isEqualTo(-DeliveryStore.WRITER_CACHE_KIB);
+            assertThat(pragma(writer, "temp_store")).isEqualTo(2);
+            assertThat(pragma(writer, "wal_autocheckpoint")).isEqualTo(WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
+
+            DeliveryStore.restoreWriter(writer);
+            assertThat(pragma(writer, "cache_size")).isEqualTo(-2000);
+            assertThat(pragma(writer, "temp_store")).isZero();
+            assertThat(pragma(writer, "wal_autocheckpoint")).isEqualTo(WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
+        }
+    }
+
+    private static long pragma(Handle h, String name) {
+        return h.createQuery("PRAGMA " + name).mapTo(Long.class).one();
+    }
+
+    private static long pragma(Handle h, String name) {
+        return h.createQuery("PRAGMA " + name).mapTo(Long.class).one();
+    }
 }

@@ -48,4 +48,21 @@ public final class Triggers {
         db.useTransaction(h -> h.execute(db.onServer() ? "DROP TRIGGER " + name + " ON " + table
                 : "DROP TRIGGER " + name));
     }
+
+    /**
+     * Runs {@code work} with the foreign keys unchecked, to plant a row that names a missing parent (as a damaged or
+     * hand-edited database may hold). On PostgreSQL the test server's superuser turns its triggers, foreign keys
+     * included, off for the session.
+     */
+    public static void withoutForeignKeys(Database db, java.util.function.Consumer<org.jdbi.v3.core.Handle> work) {
+        db.read(h -> {
+            h.execute(db.onServer() ? "SET session_replication_role = replica" : "PRAGMA foreign_keys = OFF");
+            try {
+                work.accept(h);
+            } finally {
+                h.execute(db.onServer() ? "SET session_replication_role = DEFAULT" : "PRAGMA foreign_keys = ON");
+            }
+            return null;
+        });
+    }
 }
