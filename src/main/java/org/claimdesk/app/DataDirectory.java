@@ -91,19 +91,23 @@ public final class DataDirectory {
         return databaseFile.toAbsolutePath().normalize().resolveSibling(EVIDENCE_DIR);
     }
 
-    /** The database path: the explicit one if given, else {@code CLAIMDESK_DB}, else the data directory's. */
-    public static Path database(String explicit) {
+    /**
+     * The database: the explicit one if given, else {@code CLAIMDESK_DB}, else the data directory's file. A
+     * {@code postgresql://} (or {@code jdbc:postgresql:}) address names a team database; anything else is a file.
+     */
+    public static DatabaseLocation database(String explicit) {
         return database(explicit, System.getenv());
     }
 
-    static Path database(String explicit, Map<String, String> env) {
+    static DatabaseLocation database(String explicit, Map<String, String> env) {
         if (explicit != null && !explicit.isBlank()) {
-            return Path.of(explicit);
+            return DatabaseLocation.parse(explicit);
         }
         String fromEnv = env.get(DB_ENV);
         if (fromEnv != null && !fromEnv.isBlank()) {
-            return Path.of(fromEnv);
+            return DatabaseLocation.parse(fromEnv);
         }
-        return home(env, System.getProperty("os.name", ""), System.getProperty("user.home")).resolve(DB_FILE);
+        return new DatabaseLocation.SqliteFile(
+                home(env, System.getProperty("os.name", ""), System.getProperty("user.home")).resolve(DB_FILE));
     }
 }

@@ -8,13 +8,14 @@ import java.util.function.Consumer;
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code claimdesk [--db PATH] <command>}. Exit 0 on success, 1 on a refused operation, 2 on a usage error. */
+/** {@code claimdesk [--db PATH|URL] <command>}. Exit 0 on success, 1 on a refused operation, 2 on a usage error. */
 @Command(name = "claimdesk",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
@@ -38,8 +39,9 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
 
     private static final Logger LOG = LoggerFactory.getLogger(ClaimDeskCommand.class);
 
-    @Option(names = "--db", paramLabel = "PATH", scope = CommandLine.ScopeType.INHERIT,
-            description = "Database file (default: $CLAIMDESK_DB, else the per-user data directory).")
+    @Option(names = "--db", paramLabel = "PATH|URL", scope = CommandLine.ScopeType.INHERIT,
+            description = {"Database file (default: $CLAIMDESK_DB, else the per-user data directory), or a team",
+                "database: postgresql://user@host:port/dbname (password from PGPASSWORD or ~/.pgpass)."})
     String db;
 
     @CommandLine.Spec
@@ -48,9 +50,9 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     Clock clock = Clock.systemDefaultZone();
 
     /** Opens the console on a database path; set by the launcher, absent in CLI-only runs. */
-    private final Consumer<Path> console;
+    private final Consumer<DatabaseLocation> console;
 
-    ClaimDeskCommand(Consumer<Path> console) {
+    ClaimDeskCommand(Consumer<DatabaseLocation> console) {
         this.console = console;
     }
 
@@ -71,7 +73,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return EXIT_OK;
     }
 
-    Path databasePath() {
+    DatabaseLocation databasePath() {
         return DataDirectory.database(db);
     }
 
@@ -80,7 +82,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     }
 
     /** Runs the CLI; with no command, {@code console} opens the console on the chosen database. */
-    public static int execute(Consumer<Path> console, String... args) {
+    public static int execute(Consumer<DatabaseLocation> console, String... args) {
         return newCommandLine(console).execute(args);
     }
 
@@ -89,23 +91,23 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
      * the product's own: the launcher adds its tooling commands this way, so that the CLI does not depend on
      * them. Their refusals and failures go through the same handler and exit codes as the product's.
      */
-    public static int execute(Consumer<Path> console, List<Object> moreCommands, String... args) {
+    public static int execute(Consumer<DatabaseLocation> console, List<Object> moreCommands, String... args) {
         return commandLine(console, moreCommands).execute(args);
     }
 
     /** The command line {@link #execute(Consumer, List, String...)} runs, for callers that set its writers. */
-    public static CommandLine commandLine(Consumer<Path> console, List<Object> moreCommands) {
+    public static CommandLine commandLine(Consumer<DatabaseLocation> console, List<Object> moreCommands) {
         return newCommandLine(new ClaimDeskCommand(console), moreCommands);
     }
 
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = newCommandLine((Consumer<Path>) null);
+        CommandLine cl = newCommandLine((Consumer<DatabaseLocation>) null);
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);
     }
 
-    static CommandLine newCommandLine(Consumer<Path> console) {
+    static CommandLine newCommandLine(Consumer<DatabaseLocation> console) {
         return newCommandLine(new ClaimDeskCommand(console));
     }
 

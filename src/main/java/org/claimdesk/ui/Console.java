@@ -1,6 +1,7 @@
 package org.claimdesk.ui;
 
 import java.nio.file.Path;
+import org.claimdesk.store.DatabaseLocation;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.application.Application;
@@ -18,7 +19,7 @@ public final class Console {
      */
     static final String REGION_CACHING = "prism.disableRegionCaching";
 
-    public static void open(Path databaseFile) {
+    public static void open(DatabaseLocation databaseFile) {
         if (System.getProperty(REGION_CACHING) == null) {
             System.setProperty(REGION_CACHING, "true");
         }
@@ -32,7 +33,8 @@ public final class Console {
      * once the window is up: the extension point for a caller that drives or watches the window (the
      * benchmark and the start-up training in {@code org.claimdesk.bench}); the console itself passes nothing.
      */
-    public static void open(Path databaseFile, Function<Path, ConsoleServices> services, Path settingsDirectory,
+    public static void open(DatabaseLocation databaseFile, Function<DatabaseLocation, ConsoleServices> services,
+            Path settingsDirectory,
             Consumer<ConsoleWindow> onShown) {
         ConsoleApp.servicesFactory = services;
         ConsoleApp.settingsDirectory = settingsDirectory;

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.claimdesk.store.DatabaseLocation;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -24,8 +25,8 @@ import org.slf4j.LoggerFactory;
 public final class ConsoleApp extends Application {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApp.class);
 
-    static volatile Path databaseFile;
-    static volatile Function<Path, ConsoleServices> servicesFactory = ConsoleServices::open;
+    static volatile DatabaseLocation databaseFile;
+    static volatile Function<DatabaseLocation, ConsoleServices> servicesFactory = ConsoleServices::open;
     static volatile Path settingsDirectory;
     static volatile Consumer<ConsoleWindow> onShown = w -> { };
     /** The database being opened while the toolkit starts; null to open it in {@link #init()}. */
@@ -33,7 +34,7 @@ public final class ConsoleApp extends Application {
 
     /** For tests that start the application themselves: the database file and the settings folder. */
     public static void configure(Path database, Path settingsFolder) {
-        databaseFile = database;
+        databaseFile = new DatabaseLocation.SqliteFile(database);
         settingsDirectory = settingsFolder;
         servicesFactory = ConsoleServices::open;
         opening = null;
@@ -43,8 +44,8 @@ public final class ConsoleApp extends Application {
     /** Starts opening the database on a thread of its own, so it overlaps the toolkit's start-up. */
     static void openInBackground() {
         CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
-        Path file = databaseFile;
-        Function<Path, ConsoleServices> factory = servicesFactory;
+        DatabaseLocation file = databaseFile;
+        Function<DatabaseLocation, ConsoleServices> factory = servicesFactory;
         Thread t = new Thread(() -> {
             try {
                 future.complete(factory.apply(file));

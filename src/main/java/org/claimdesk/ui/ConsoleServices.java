@@ -22,6 +22,7 @@ import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 
 /**
  * What the console works with: one open database, its read and write use cases, the state endpoint, the
@@ -44,7 +45,7 @@ public record ConsoleServices(
      * Opens {@code databaseFile} (creating it if needed) and builds the services on it. The simulated state is
      * used until {@value #STATE_URL_ENV} names a real one. Never call on the FX thread.
      */
-    public static ConsoleServices open(Path databaseFile) {
+    public static ConsoleServices open(DatabaseLocation databaseFile) {
         Database database = Database.open(databaseFile);
         try {
             return on(database, stateFromEnvironment(), WorkerSettings.defaults());
@@ -95,9 +96,15 @@ public record ConsoleServices(
         return state.endpoint();
     }
 
-    /** The open database's file. */
-    public Path databaseFile() {
-        return database.path();
+    /** The open database as staff see it: its file, or the team database's server and name. */
+    public String databaseName() {
+        return database.location().describe();
+    }
+
+    /** The window's short name for the database: the file's name, or the team database's name. */
+    public String databaseTitle() {
+        return database.location() instanceof DatabaseLocation.Postgres server
+                ? server.database() + " on " + server.host() : database.path().getFileName().toString();
     }
 
     /** One field set on many claims at once, on this database. */

@@ -94,7 +94,7 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
-        main = new MainViewModel(services.databaseFile(), services::demoData, services.queries(), services.worker(),
+        main = new MainViewModel(services.databaseName(), services::demoData, services.queries(), services.worker(),
                 settings.startWorker, tasks,
                 services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
@@ -151,7 +151,7 @@ public final class ConsoleWindow {
         scene = new Scene(mainLoaded.root(), settings.width, settings.height);
         scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
         stage.setScene(scene);
-        stage.setTitle("ClaimDesk — " + services.databaseFile().getFileName());
+        stage.setTitle("ClaimDesk — " + services.databaseTitle());
         stage.setMinWidth(960);
         stage.setMinHeight(600);
         placeWindow();

@@ -115,7 +115,4 @@ class WalCheckpointerTest {
         return h.createQuery("PRAGMA " + name).mapTo(Long.class).one();
     }
 
-    private static long pragma(Handle h, String name) {
-        return h.createQuery("PRAGMA " + name).mapTo(Long.class).one();
-    }
 }

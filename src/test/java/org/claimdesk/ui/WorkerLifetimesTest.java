@@ -65,7 +65,7 @@ class WorkerLifetimesTest {
         ConsoleServices services = ConsoleServices.on(Database.open(file), new SimulatedStateAdapter(state),
                 WorkerSettings.defaults().withInterval(Duration.ofMillis(100)).withConcurrency(4)).withActor(operator);
         DirectTaskRunner tasks = new DirectTaskRunner();
-        MainViewModel main = new MainViewModel(services.databaseFile(), services::demoData, services.queries(), services.worker(),
+        MainViewModel main = new MainViewModel(services.databaseName(), services::demoData, services.queries(), services.worker(),
                 startWithConsole, tasks, services.actor(), services.endpoint());
         WorkerViewModel worker = new WorkerViewModel(services.worker(), tasks, services.actor(), startWithConsole,
                 on -> { });

@@ -3,6 +3,7 @@ package org.claimdesk.bench.ui;
 import java.nio.file.Path;
 import java.time.Duration;
 import javafx.application.Platform;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
@@ -32,7 +33,7 @@ public final class ConsoleBenchRun {
         Path settings = Path.of(args[2]);
         // the probe starts the worker itself, when it starts measuring the drain
         new UiSettingsStore(settings).update(kept -> kept.startWorker = false);
-        Console.open(db, file -> ConsoleServices.on(Database.open(file),
+        Console.open(new DatabaseLocation.SqliteFile(db), file -> ConsoleServices.on(Database.open(file),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
                         .withTransientRate(0.02))),
                 WorkerSettings.defaults().withConcurrency(CONCURRENCY).withInterval(Duration.ofMillis(500))),

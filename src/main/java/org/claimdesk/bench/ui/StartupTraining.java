@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.List;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.app.TemporaryFolders;
 import org.claimdesk.ui.Console;
 import org.claimdesk.ui.ConsoleServices;
@@ -50,7 +51,7 @@ public final class StartupTraining {
         }, "claimdesk-training-limit");
         limit.setDaemon(true);
         limit.start();
-        Console.open(db, ConsoleServices::open, dir, StartupTraining::tour);
+        Console.open(new DatabaseLocation.SqliteFile(db), ConsoleServices::open, dir, StartupTraining::tour);
         TemporaryFolders.deleteQuietly(dir);
         if (!toured) {
             System.err.println("StartupTraining: the console closed before it had shown every page");

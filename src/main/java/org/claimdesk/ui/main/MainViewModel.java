@@ -1,6 +1,5 @@
 package org.claimdesk.ui.main;
 
-import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.EnumMap;
 import java.util.Map;
@@ -43,7 +42,7 @@ public final class MainViewModel {
     public static final String DEMO_PAUSE_ACTOR = "ClaimDesk";
     public static final String DEMO_PAUSE_REASON = "new demo data: look at its failures before delivering";
 
-    private final Path databaseFile;
+    private final String databaseFile;
     private final Function<LocalDate, DemoData> demoData;
     private final Queries queries;
     private final AuditedWorker worker;
@@ -81,12 +80,12 @@ public final class MainViewModel {
     private boolean bannerSaysPaused;
 
     /**
-     * @param databaseFile the open database's file, for the status bar
+     * @param databaseFile the open database (its file, or server and database), for the status bar
      * @param demoData the demo data an empty database gets, dated from the given day
      * @param startWorker this workstation's setting: start the delivery worker once the database is ready
      *     (unless staff paused it)
      */
-    public MainViewModel(Path databaseFile, Function<LocalDate, DemoData> demoData, Queries queries,
+    public MainViewModel(String databaseFile, Function<LocalDate, DemoData> demoData, Queries queries,
             AuditedWorker worker, boolean startWorker, TaskRunner tasks, String actor, String endpointName) {
         this.databaseFile = databaseFile;
         this.demoData = demoData;
@@ -95,7 +94,7 @@ public final class MainViewModel {
         this.startWorker = startWorker;
         this.tasks = tasks;
         this.actor = actor;
-        this.databasePath.set(databaseFile.toString());
+        this.databasePath.set(databaseFile);
         this.endpoint.set(endpointName);
         page.addListener((obs, old, shown) -> {
             if (ready.get()) {

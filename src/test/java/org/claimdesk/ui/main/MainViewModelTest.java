@@ -31,7 +31,7 @@ class MainViewModelTest {
             DirectTaskRunner tasks = new DirectTaskRunner();
             FakeWorker worker = new FakeWorker();
             AuditedWorker audited = audited(worker, db);
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, audited, true, tasks,
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), queries, audited, true, tasks,
                     "tester", "simulated state");
             List<String> ready = new ArrayList<>();
             assertThat(model.readyProperty().get()).isFalse();
@@ -75,7 +75,7 @@ class MainViewModelTest {
         try (Database db = TestDatabases.demo(dir, 50)) {
             Queries queries = TestDatabases.queries(db);
             FakeWorker worker = new FakeWorker();
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), queries, audited(worker, db), true,
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), queries, audited(worker, db), true,
                     new DirectTaskRunner(), "tester", "simulated state");
             assertThat(model.workerStateProperty().get()).isEqualTo("Worker not started yet");
             model.start(() -> { });
@@ -92,7 +92,7 @@ class MainViewModelTest {
     void withTheSettingOffTheWorkerIsLeftOffAndTheStatusBarSaysWhy() {
         try (Database db = TestDatabases.demo(dir, 50)) {
             FakeWorker worker = new FakeWorker();
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), TestDatabases.queries(db),
                     audited(worker, db), false, new DirectTaskRunner(), "tester", "simulated state");
             model.start(() -> { });
             assertThat(worker.commands).doesNotContain("start");
@@ -109,7 +109,7 @@ class MainViewModelTest {
             audited(new FakeWorker(), db).as("r.okafor").pause("state asked us to hold submissions until Monday");
             FakeWorker worker = new FakeWorker();
             AuditedWorker audited = audited(worker, db);
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), TestDatabases.queries(db),
                     audited, true, new DirectTaskRunner(), "tester", "simulated state");
             model.start(() -> { });
             assertThat(worker.commands).doesNotContain("start");
@@ -132,7 +132,7 @@ class MainViewModelTest {
     @Test
     void theStatusBarFollowsTheWorker() {
         try (Database db = TestDatabases.demo(dir, 10)) {
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), TestDatabases.queries(db),
                     audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
             assertThat(model.endpointProperty().get()).isEqualTo("simulated state");
             FakeWorker worker = new FakeWorker();
@@ -147,7 +147,7 @@ class MainViewModelTest {
     @Test
     void theTickRefreshesThePageOnScreenOnlyWhenDeliveriesMoved() {
         try (Database db = TestDatabases.demo(dir, 10)) {
-            MainViewModel model = new MainViewModel(db.path(), TestDatabases.demoData(db), TestDatabases.queries(db),
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), TestDatabases.queries(db),
                     audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
             List<Page> refreshed = new ArrayList<>();
             for (Page p : Page.values()) {
