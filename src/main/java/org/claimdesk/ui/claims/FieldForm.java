@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import javafx.beans.binding.BooleanBinding;
 import javafx.css.PseudoClass;
+import javafx.geometry.Pos;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Control;
 import javafx.scene.control.Label;
@@ -69,6 +70,7 @@ final class FieldForm {
                 heading.getChildren().add(mark);
             }
             heading.setMinWidth(HBox.USE_PREF_SIZE);
+            heading.setAlignment(Pos.CENTER_LEFT);
             Control input = input(field);
             input.setId(ids.input() + name);
             input.setMaxWidth(Double.MAX_VALUE);
