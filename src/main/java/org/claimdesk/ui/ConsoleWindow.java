@@ -22,6 +22,8 @@ import org.claimdesk.ui.audit.AuditViewModel;
 import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
+import org.claimdesk.ui.claims.NewClaimDialogView;
+import org.claimdesk.ui.claims.NewClaimViewModel;
 import org.claimdesk.ui.common.Coalescer;
 import org.claimdesk.ui.common.ConsoleExecutors;
 import org.claimdesk.ui.common.Fxml;
@@ -76,6 +78,7 @@ public final class ConsoleWindow {
     private final FxTaskRunner tasks;
     private final ViewFactory views;
     private final MainView mainView;
+    private javafx.scene.control.Dialog<?> newClaimDialog;
     /** Work running longer than this shows in the status bar. */
     private static final long BUSY_AFTER_MS = 1_000;
     private final javafx.animation.Timeline busyWatch;
@@ -140,6 +143,7 @@ public final class ConsoleWindow {
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 stage::close);
+        mainView.setNewClaimAction(this::newClaim);
 
         // Every page, the one on screen first, is built right after the first frame, which shows the window
         // with its navigation, status bar and start-up progress at once.
@@ -155,6 +159,23 @@ public final class ConsoleWindow {
         stage.setMinWidth(960);
         stage.setMinHeight(600);
         placeWindow();
+    }
+
+    /**
+     * File › New claim… (Ctrl+N): the new-claim form, beside the console; the claim it creates, or the one it finds
+     * already open, is shown selected in the Claims page. A second Ctrl+N brings the open form to the front.
+     */
+    private void newClaim() {
+        if (newClaimDialog != null && newClaimDialog.isShowing()) {
+            ((Stage) newClaimDialog.getDialogPane().getScene().getWindow()).toFront();
+            return;
+        }
+        NewClaimViewModel form = new NewClaimViewModel(services.workflow().intake(), services.workflow().evidence(),
+                tasks, services.actor(), services.queries()::today, (claimId, claimNumber, created) -> {
+                    main.show(Page.CLAIMS);
+                    claims.showOnly(claimId, claimNumber, created);
+                });
+        newClaimDialog = NewClaimDialogView.open(stage, form);
     }
 
     /** Loads the FXML of {@code page} once and hands it to the main view. */

@@ -184,6 +184,12 @@ public final class ClaimsView {
         });
         jurisdictionFilter.setButtonCell(jurisdictionCell());
         jurisdictionFilter.setCellFactory(list -> jurisdictionCell());
+        // the model clears the jurisdiction when it shows one claim (see ClaimsViewModel#showOnly)
+        model.jurisdictionProperty().addListener((obs, old, value) -> {
+            if (!java.util.Objects.equals(value, jurisdictionFilter.getValue())) {
+                jurisdictionFilter.setValue(value);
+            }
+        });
         jurisdictionFilter.valueProperty().addListener((obs, old, value) -> {
             if (!java.util.Objects.equals(value, model.jurisdictionProperty().get())) {
                 model.jurisdictionProperty().set(value);

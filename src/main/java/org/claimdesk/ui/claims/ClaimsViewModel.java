@@ -460,6 +460,32 @@ public final class ClaimsViewModel {
     }
 
     /**
+     * Shows claim {@code claimId} selected as the page's one row: the filters cleared and the search set to its
+     * number, then its detail read (a claim just created, or one the new-claim form found already open). Refused
+     * with a notice while another claim's edit has unsaved changes.
+     *
+     * @param message what to tell staff (e.g. "Claim UPC-2026-001501 created"); null for none
+     */
+    public void showOnly(long claimId, String claimNumber, String message) {
+        ClaimRow current = selected.get();
+        if (editor.dirtyProperty().get() && current != null && current.claimId() != claimId) {
+            notice.set(Notice.warning((message == null ? "" : message + ". ") + "Claim " + current.claimNumber()
+                    + " has unsaved changes: save them (Ctrl+S) or cancel them (Esc) before opening " + claimNumber));
+            return;
+        }
+        statuses.clear();
+        activeStatuses.set(Set.of());
+        jurisdiction.set(null);
+        overdueOnly.set(false);
+        search.set(claimNumber);
+        applyFilters();
+        openClaim(claimId);
+        if (message != null) {
+            notice.set(Notice.success(message));
+        }
+    }
+
+    /**
      * Fix and resubmit: opens claim {@code claimId} (read again, so the edit starts from its newest version)
      * and its editor with {@code fieldName} marked as the field the state refused, with the state's
      * {@code message} next to it. See {@link ClaimEditViewModel#focusField(String, String)} for the names.

@@ -36,7 +36,9 @@ public final class MainView {
     private final Map<Page, PageControls> pageControls = new EnumMap<>(Page.class);
     private Runnable requeueSelected = () -> { };
     private Runnable exit = () -> { };
+    private Runnable newClaim = () -> { };
 
+    @FXML private MenuItem newClaimMenuItem;
     @FXML private MenuItem refreshMenuItem;
     @FXML private MenuItem exitMenuItem;
     @FXML private MenuItem findMenuItem;
@@ -91,6 +93,7 @@ public final class MainView {
         workerMenuItem.setOnAction(e -> model.show(Page.WORKER));
         auditMenuItem.setOnAction(e -> model.show(Page.AUDIT));
         refreshMenuItem.setOnAction(e -> model.refreshCurrent());
+        newClaimMenuItem.setOnAction(e -> newClaim.run());
         findMenuItem.setOnAction(e -> {
             PageControls c = pageControls.get(model.pageProperty().get());
             if (c != null) {
@@ -105,6 +108,7 @@ public final class MainView {
         darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
         shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
                 "Keyboard shortcuts", """
+                Ctrl+N            new claim
                 Ctrl+1 … Ctrl+4   Claims, Outbox, Worker, Audit
                 Ctrl+F            search on the current page
                 F5                refresh the current page
@@ -157,6 +161,11 @@ public final class MainView {
     public void setActions(Runnable requeue, Runnable exitAction) {
         this.requeueSelected = requeue;
         this.exit = exitAction;
+    }
+
+    /** What File › New claim… (Ctrl+N) does. */
+    public void setNewClaimAction(Runnable action) {
+        this.newClaim = action;
     }
 
     /**
