@@ -19,10 +19,13 @@ import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.ui.audit.AuditView;
 import org.claimdesk.ui.audit.AuditViewModel;
+import org.claimdesk.ui.claims.ClaimImportDialogView;
+import org.claimdesk.ui.claims.ClaimImportViewModel;
 import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
 import org.claimdesk.ui.common.Coalescer;
+import org.claimdesk.ui.common.DesktopFiles;
 import org.claimdesk.ui.common.ConsoleExecutors;
 import org.claimdesk.ui.common.Fxml;
 import org.claimdesk.ui.common.FxTaskRunner;
@@ -54,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * off) once the database is ready. {@link #close()} captures the layout and stops the threads.
  */
 public final class ConsoleWindow {
-    public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
+    public static final String STYLESHEET = org.claimdesk.ui.common.Dialogs.STYLESHEET;
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleWindow.class);
     static final long TICK_MS = 2_000;
     /** Records the FX thread compares on every refresh (rows in place, notices, snapshots). */
@@ -72,6 +75,7 @@ public final class ConsoleWindow {
     private final OutboxViewModel outbox;
     private final WorkerViewModel worker;
     private final AuditViewModel audit;
+    private final ClaimImportViewModel importer;
     private final Scene scene;
     private final FxTaskRunner tasks;
     private final ViewFactory views;
@@ -104,6 +108,11 @@ public final class ConsoleWindow {
                 on -> settingsStore.update(kept -> kept.startWorker = on));
         worker.startWithConsoleProperty().addListener((obs, old, on) -> settings.startWorker = on);
         audit = new AuditViewModel(services.queries(), tasks);
+        importer = new ClaimImportViewModel(services.claimImport(), tasks, services.actor(), DesktopFiles::open);
+        importer.setOnImported(() -> {
+            claims.load();
+            audit.refresh();
+        });
         toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
         workerListener = s -> {
             latestSnapshot = s;
@@ -140,6 +149,7 @@ public final class ConsoleWindow {
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 stage::close);
+        mainView.setImportAction(() -> ClaimImportDialogView.show(stage, importer));
 
         // Every page, the one on screen first, is built right after the first frame, which shows the window
         // with its navigation, status bar and start-up progress at once.
@@ -267,6 +277,10 @@ public final class ConsoleWindow {
 
     public WorkerViewModel workerModel() {
         return worker;
+    }
+
+    public ClaimImportViewModel importModel() {
+        return importer;
     }
 
     public AuditViewModel auditModel() {
