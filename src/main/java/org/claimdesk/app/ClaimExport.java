@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
@@ -74,6 +75,11 @@ public final class ClaimExport {
     }
 
     public Result run(Path target, ClaimQuery filter, TaxIds taxIds) {
+        return run(target, filter, taxIds, written -> { });
+    }
+
+    /** {@link #run(Path, ClaimQuery, TaxIds)}, telling {@code progress} the claims written after each page. */
+    public Result run(Path target, ClaimQuery filter, TaxIds taxIds, LongConsumer progress) {
         String actor = taxIds.include() ? Inputs.actor(taxIds.actor()) : null;
         String reason = taxIds.include() ? Inputs.reason(taxIds.reason(), true) : null;
         if (Files.isDirectory(target)) {
@@ -86,7 +92,7 @@ public final class ClaimExport {
         Path temp = target.resolveSibling(target.getFileName() + ".part");
         long count;
         try {
-            count = write(temp, filter, taxIds.include());
+            count = write(temp, filter, taxIds.include(), progress);
             if (taxIds.include()) {
                 audited(target, filter, actor, reason, count);
             }
@@ -103,7 +109,8 @@ public final class ClaimExport {
         return new Result(target.toString(), count, taxIds.include());
     }
 
-    private long write(Path temp, ClaimQuery filter, boolean includeTaxIds) throws IOException {
+    private long write(Path temp, ClaimQuery filter, boolean includeTaxIds, LongConsumer progress)
+            throws IOException {
         List<String> columns = ClaimImport.columns();
         List<ClaimField<?>> fields = columns.stream().<ClaimField<?>>map(c -> ClaimField.byName(c).orElseThrow()).toList();
         Files.deleteIfExists(temp);
@@ -130,6 +137,7 @@ public final class ClaimExport {
                     csv.write(row);
                     count++;
                 }
+                progress.accept(count);
                 if (page.size() < PAGE_SIZE) {
                     return count;
                 }

@@ -22,6 +22,7 @@ import org.claimdesk.ui.audit.AuditViewModel;
 import org.claimdesk.ui.claims.ClaimImportDialogView;
 import org.claimdesk.ui.claims.ClaimImportViewModel;
 import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.claims.ClaimsExportViewModel;
 import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
 import org.claimdesk.ui.common.Coalescer;
@@ -76,6 +77,7 @@ public final class ConsoleWindow {
     private final WorkerViewModel worker;
     private final AuditViewModel audit;
     private final ClaimImportViewModel importer;
+    private final ClaimsExportViewModel exporter;
     private final Scene scene;
     private final FxTaskRunner tasks;
     private final ViewFactory views;
@@ -109,6 +111,7 @@ public final class ConsoleWindow {
         worker.startWithConsoleProperty().addListener((obs, old, on) -> settings.startWorker = on);
         audit = new AuditViewModel(services.queries(), tasks);
         importer = new ClaimImportViewModel(services.claimImport(), tasks, services.actor(), DesktopFiles::open);
+        exporter = new ClaimsExportViewModel(services.claimExport(), services.queries(), tasks, services.actor());
         importer.setOnImported(() -> {
             claims.load();
             audit.refresh();
@@ -121,7 +124,7 @@ public final class ConsoleWindow {
 
         views = new ViewFactory()
                 .register(MainView.class, () -> new MainView(main))
-                .register(ClaimsView.class, () -> new ClaimsView(claims, layout))
+                .register(ClaimsView.class, () -> new ClaimsView(claims, exporter, layout))
                 .register(OutboxView.class, () -> new OutboxView(outbox, new FixFieldViewModel(services.bulkEdit(),
                         services.resubmission(), tasks, services.actor()), layout))
                 .register(WorkerView.class, () -> new WorkerView(worker))
@@ -277,6 +280,10 @@ public final class ConsoleWindow {
 
     public WorkerViewModel workerModel() {
         return worker;
+    }
+
+    public ClaimsExportViewModel exportModel() {
+        return exporter;
     }
 
     public ClaimImportViewModel importModel() {
