@@ -48,6 +48,8 @@ public final class ClaimImportDialogView {
     private static final PseudoClass INVALID = PseudoClass.getPseudoClass("invalid");
     /** The invalid rows the result lists; the errors file has every one. */
     static final int LISTED_REJECTIONS = 500;
+    private static final double PREF_WIDTH = 980;
+    private static final double PREF_HEIGHT = 760;
 
     @FXML private VBox importPane;
     @FXML private TextField importFileField;
@@ -105,6 +107,8 @@ public final class ClaimImportDialogView {
         dialog.setResizable(true);
         Dialogs.styled(dialog);
         dialog.getDialogPane().setContent(content.root());
+        // sized for its largest state (preview or result) at once: a dialog does not grow with its content
+        dialog.getDialogPane().setPrefSize(PREF_WIDTH, PREF_HEIGHT);
         dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
         Node close = dialog.getDialogPane().lookupButton(ButtonType.CLOSE);
         close.setId("importCloseButton");
