@@ -108,7 +108,9 @@ public final class ClaimImportDialogView {
         Dialogs.styled(dialog);
         dialog.getDialogPane().setContent(content.root());
         // sized for its largest state (preview or result) at once: a dialog does not grow with its content
+        // (and wider than the theme's 600 px for dialogs: the preview shows a row's fields side by side)
         dialog.getDialogPane().setPrefSize(PREF_WIDTH, PREF_HEIGHT);
+        dialog.getDialogPane().getStyleClass().add("wide-dialog");
         dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
         Node close = dialog.getDialogPane().lookupButton(ButtonType.CLOSE);
         close.setId("importCloseButton");
@@ -241,6 +243,7 @@ public final class ClaimImportDialogView {
         problems.setId("preview-problems");
         problems.setPrefWidth(260);
         Cells.textWithTooltip(problems, ClaimImportDialogView::reasons, ClaimImportDialogView::reasons);
+        problems.setVisible(p.sample().stream().anyMatch(r -> !r.rejected().isEmpty()));
         previewTable.getColumns().add(line);
         previewTable.getColumns().add(problems);
         for (String column : p.columns()) {

@@ -116,11 +116,11 @@ class ClaimImportFxTest extends ConsoleFxTest {
         assertThat(onFx(() -> table.getItems().size())).isEqualTo(8);
         assertThat(onFx(() -> table.getColumns().stream().map(TableColumn::getText).toList()))
                 .startsWith("Line", "Problems", "Jurisdiction");
+        assertThat(onFx(() -> table.getColumns().get(1).isVisible())).as("no row has a problem").isFalse();
         assertThat(text("#importButton")).isEqualTo("Import 8 claim(s)");
         assertThat(dialogTexts()).contains("***-**-4471");
         assertNoTaxIdShown();
         assertThat(queries.countClaims(ClaimQuery.all())).as("a preview writes nothing").isEqualTo(before);
-        snapshot("import-preview", dialogScene());
 
         robot.clickOn("#importButton");
 
@@ -178,11 +178,13 @@ class ClaimImportFxTest extends ConsoleFxTest {
         waitUntil("the preview shows", () -> shown("#previewBox"));
         assertThat(text("#previewCounts")).isEqualTo("3 to import, 0 already present, 1 conflict(s), 2 invalid");
         TableView<ClaimImport.SampleRow> table = robot.lookup("#previewTable").queryTableView();
+        assertThat(onFx(() -> table.getColumns().get(1).isVisible())).isTrue();
         assertThat(onFx(() -> String.valueOf(table.getColumns().get(1).getCellData(2))))
                 .isEqualTo("statePropertyId: must be 7 to 9 digits");
         waitUntil("the invalid rows are marked", () -> robot.lookup("#previewTable .table-row-cell").queryAll().stream()
                 .filter(r -> r.getPseudoClassStates().stream().anyMatch(c -> c.getPseudoClassName().equals("invalid")))
                 .count() == 2);
+        snapshot("import-preview", dialogScene());
 
         robot.clickOn("#importButton");
 
