@@ -93,6 +93,8 @@ public final class ClaimsViewModel {
     private volatile long filterRequest;
     private long detailRequest;
     private long lastFilterNanos;
+    /** The query of the rows on screen: the page's filters as they were applied. */
+    private ClaimQuery shownQuery;
     private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyLongWrapper pagesShown = new ReadOnlyLongWrapper();
 
@@ -316,6 +318,14 @@ public final class ClaimsViewModel {
                 paging.get().offset(), PAGE_SIZE);
     }
 
+    /**
+     * The filter of the rows on screen, every page of it (what "Export…" writes): the query the page was read with,
+     * so a search typed but not applied is not part of it.
+     */
+    public ClaimQuery shownFilter() {
+        return (shownQuery == null ? query() : shownQuery).withPage(0, 0);
+    }
+
     private void loadPage(boolean withCounts) {
         ClaimQuery query = query();
         long request = ++pageRequest;
@@ -335,6 +345,7 @@ public final class ClaimsViewModel {
             if (request != pageRequest) {
                 return;
             }
+            shownQuery = query;
             rows.showInPlace(page);
             reselect();
             pagesShown.set(pagesShown.get() + 1);

@@ -39,6 +39,9 @@ public final class MainView {
     private Runnable newClaim = () -> { };
 
     @FXML private MenuItem newClaimMenuItem;
+    private Runnable importClaims = () -> { };
+
+    @FXML private MenuItem importMenuItem;
     @FXML private MenuItem refreshMenuItem;
     @FXML private MenuItem exitMenuItem;
     @FXML private MenuItem findMenuItem;
@@ -105,6 +108,8 @@ public final class MainView {
             requeueSelected.run();
         });
         exitMenuItem.setOnAction(e -> exit.run());
+        importMenuItem.setOnAction(e -> importClaims.run());
+        importMenuItem.disableProperty().bind(model.readyProperty().not());
         darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
         shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
                 "Keyboard shortcuts", """
@@ -113,6 +118,7 @@ public final class MainView {
                 Ctrl+F            search on the current page
                 F5                refresh the current page
                 Ctrl+R            re-queue the selected outbox rows
+                Ctrl+I            import claims from a CSV file
                 Ctrl+Shift+D      dark theme
                 Ctrl+Q            exit"""));
 
@@ -156,6 +162,11 @@ public final class MainView {
         busyStatus.setText(text == null ? "" : text);
         busyStatus.setVisible(text != null);
         busyStatus.setManaged(text != null);
+    }
+
+    /** What File › Import claims… does. */
+    public void setImportAction(Runnable action) {
+        this.importClaims = action;
     }
 
     public void setActions(Runnable requeue, Runnable exitAction) {
