@@ -27,6 +27,7 @@ import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.TaxIds;
 import org.claimdesk.domain.Transitions;
 import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.BatchWriter;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
@@ -46,7 +47,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClaimImport {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimImport.class);
-    public static final int BATCH_ROWS = 1_000;
+    public static final int BATCH_ROWS = 5_000;
     /** The column an errors file adds; the import ignores it, so a corrected errors file imports as it is. */
     public static final String ERROR_COLUMN = "error";
     /** The "column" of a rejection that concerns the whole row (e.g. too many values). */
@@ -329,7 +330,8 @@ public final class ClaimImport {
         Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         boolean cancelled = false;
-        try (CsvRows source = new CsvRows(file, options.charset())) {
+        try (CsvRows source = new CsvRows(file, options.charset());
+                BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database)) {
             source.next();
             long rows = 0;
             for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
@@ -348,7 +350,8 @@ public final class ClaimImport {
                 }
                 batch.add(new Valid(row.line(), parsed.draft()));
                 if (batch.size() == BATCH_ROWS) {
-                    flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, null);
+                    flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts,
+                            null);
                     batch.clear();
                 }
             }
@@ -356,18 +359,18 @@ public final class ClaimImport {
                 throw new ClaimDeskException(name + " changed while it was imported; " + counts[0]
                         + " claim(s) were imported before that: import the file again to complete it");
             }
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("file", name);
+            details.put("sha256", check.sha256);
+            details.put("encoding", options.charset().name());
+            details.put("strict", options.strict());
+            details.put("rows", check.rows);
+            details.put("rejectedRows", check.rejectedRows);
+            if (cancelled) {
+                details.put("cancelled", true);
+            }
+            flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
         }
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("file", name);
-        details.put("sha256", check.sha256);
-        details.put("encoding", options.charset().name());
-        details.put("strict", options.strict());
-        details.put("rows", check.rows);
-        details.put("rejectedRows", check.rejectedRows);
-        if (cancelled) {
-            details.put("cancelled", true);
-        }
-        flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
         if (!cancelled) {
             monitor.progress(new Progress(Phase.IMPORTING, check.rows, check.bytes, check.bytes, counts[0]));
         }
@@ -379,7 +382,7 @@ public final class ClaimImport {
      * import's audit entry too. Each row is looked up by its key among the claims present, then among the rows of
      * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict.
      */
-    private void flush(List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
+    private void flush(BatchWriter writer, List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
             Map<ClaimKey, int[]> seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
         if (options.dryRun()) {
             database.read(h -> {
@@ -404,7 +407,7 @@ public final class ClaimImport {
         }
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
-        database.inTransaction(h -> {
+        writer.inTransaction(h -> {
             Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
             Map<ClaimKey, Valid> created = new LinkedHashMap<>();
             List<Valid> repeats = new ArrayList<>();
@@ -471,9 +474,17 @@ public final class ClaimImport {
         /** The header as the file writes it. */
         final String[] written;
 
+        /** The columns matched to their fields once, for reading every row. */
+        private final ClaimDraft.Columns columns;
+
         private Header(String[] names, String[] written) {
             this.names = names;
             this.written = written;
+            List<ClaimField<?>> fields = new ArrayList<>(names.length);
+            for (String n : names) {
+                fields.add(ClaimField.byName(n).orElse(null));
+            }
+            this.columns = new ClaimDraft.Columns(fields);
         }
 
         static Header of(Path file, CsvRows.Row row) {
@@ -546,13 +557,7 @@ public final class ClaimImport {
                 return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + row.values().length
                         + " value(s) but the header has " + names.length + " column(s)")));
             }
-            Map<String, String> raw = new LinkedHashMap<>();
-            for (int i = 0; i < names.length; i++) {
-                if (!names[i].equals(ERROR_COLUMN)) {
-                    raw.put(names[i], row.values()[i]);
-                }
-            }
-            ClaimDraft.Read read = ClaimDraft.read(raw, today);
+            ClaimDraft.Read read = columns.read(row.values(), today);
             if (read.isOk()) {
                 return new Parsed(read.draft(), List.of());
             }
