@@ -53,7 +53,10 @@ public final class ClaimImport {
     /** The "column" of a rejection that concerns the whole row (e.g. too many values). */
     public static final String WHOLE_ROW = "(row)";
     public static final String WINDOWS_1252 = "windows-1252";
-    /** The broken rules a report lists at most, so that memory stays bounded; the errors file has every row. */
+    /**
+     * The broken rules, and the conflicting rows, a report lists at most, so that memory stays bounded; the errors
+     * file has every rejected row.
+     */
     public static final int MAX_LISTED = 10_000;
 
     private final Database database;
@@ -142,10 +145,12 @@ public final class ClaimImport {
      * @param refused true when {@code --strict} found a rejected row, so nothing was imported
      * @param errorsFile the errors file written, or null (no row rejected, or a dry run)
      * @param cancelled true when the import was stopped: the counts are those of the batches written before
+     * @param conflicts the conflicting rows, the first {@value #MAX_LISTED}
+     * @param conflictsNotListed the conflicting rows past those
      */
     public record Report(String file, String sha256, String encoding, boolean dryRun, boolean strict, long rows,
             long imported, long alreadyPresent, List<Conflict> conflicts, long rejectedRows, List<Rejected> rejected,
-            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled) {
+            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled, long conflictsNotListed) {
         public Report {
             conflicts = List.copyOf(conflicts);
             rejected = List.copyOf(rejected);
@@ -153,7 +158,12 @@ public final class ClaimImport {
 
         /** Every row imported or already present. */
         public boolean clean() {
-            return !cancelled && rejectedRows == 0 && conflicts.isEmpty();
+            return !cancelled && rejectedRows == 0 && conflicts.isEmpty() && conflictsNotListed == 0;
+        }
+
+        /** Every conflicting row, listed or not. */
+        public long conflictCount() {
+            return conflicts.size() + conflictsNotListed;
         }
     }
 
@@ -225,18 +235,20 @@ public final class ClaimImport {
         } catch (Stopped stopped) {
             LOG.info("import of {} cancelled while checking: nothing imported", name);
             return new Report(name, null, options.charset().name(), options.dryRun(), options.strict(), 0, 0, 0,
-                    List.of(), 0, List.of(), 0, false, null, true);
+                    List.of(), 0, List.of(), 0, false, null, true, 0);
         }
         List<Conflict> conflicts = new ArrayList<>();
-        long[] counts = new long[2];
+        // imported, already present, conflicts not listed
+        long[] counts = new long[3];
         boolean refused = options.strict() && check.rejectedRows > 0;
         boolean cancelled = !refused && !load(file, options, today, who, check, conflicts, counts, monitor);
         Report report = new Report(name, check.sha256, options.charset().name(), options.dryRun(), options.strict(),
                 check.rows, counts[0], counts[1], conflicts, check.rejectedRows, check.rejected, check.notListed,
-                refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled);
+                refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled,
+                counts[2]);
         LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}{}",
                 report.file(), report.sha256(), options.dryRun() ? " (dry run)" : "", report.rows(), report.imported(),
-                report.alreadyPresent(), conflicts.size(), report.rejectedRows(), refused ? ", refused (strict)" : "",
+                report.alreadyPresent(), report.conflictCount(), report.rejectedRows(), refused ? ", refused (strict)" : "",
                 cancelled ? ", cancelled" : "");
         return report;
     }
@@ -443,7 +455,7 @@ public final class ClaimImport {
             if (auditDetails != null) {
                 auditDetails.put("imported", counts[0]);
                 auditDetails.put("alreadyPresent", counts[1]);
-                auditDetails.put("conflicts", conflicts.size());
+                auditDetails.put("conflicts", conflicts.size() + counts[2]);
                 audit.append(h, now, actor, AuditActions.CLAIMS_IMPORT, AuditActions.SUBJECT_IMPORT,
                         (String) auditDetails.get("sha256"), "import of " + fileName, Json.write(auditDetails));
             }
@@ -456,7 +468,11 @@ public final class ClaimImport {
         if (differ.isEmpty()) {
             counts[1]++;
         } else {
-            conflicts.add(new Conflict(v.line, claimNumber, differ));
+            if (conflicts.size() < MAX_LISTED) {
+                conflicts.add(new Conflict(v.line, claimNumber, differ));
+            } else {
+                counts[2]++;
+            }
         }
     }
 
