@@ -32,6 +32,7 @@ import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.NewClaim;
+import org.claimdesk.store.SeenKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -339,11 +340,11 @@ public final class ClaimImport {
     private boolean load(Path file, Options options, LocalDate today, String actor, Check check,
             List<Conflict> conflicts, long[] counts, Monitor monitor) {
         String name = file.getFileName().toString();
-        Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         boolean cancelled = false;
         try (CsvRows source = new CsvRows(file, options.charset());
-                BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database)) {
+                BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database);
+                SeenKeys seenDry = options.dryRun() ? SeenKeys.open(database) : null) {
             source.next();
             long rows = 0;
             for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
@@ -392,16 +393,21 @@ public final class ClaimImport {
     /**
      * Writes one batch in one transaction (a dry run only reads); with {@code auditDetails} (the last batch), the
      * import's audit entry too. Each row is looked up by its key among the claims present, then among the rows of
-     * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict.
+     * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict. A dry
+     * run remembers the rows it counted by key and fingerprint in a temporary table ({@link SeenKeys}), not in the
+     * heap.
      */
     private void flush(BatchWriter writer, List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
-            Map<ClaimKey, int[]> seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
+            SeenKeys seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
         if (options.dryRun()) {
             database.read(h -> {
-                Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
+                List<ClaimKey> keys = batch.stream().map(v -> v.draft.key()).toList();
+                Map<ClaimKey, Claim> present = claims.findByKeys(h, keys);
+                Map<ClaimKey, int[]> earlierBatches = seenDry.find(keys);
+                Map<ClaimKey, int[]> counted = new LinkedHashMap<>();
                 for (Valid v : batch) {
                     ClaimKey key = v.draft.key();
-                    int[] earlier = seenDry.get(key);
+                    int[] earlier = earlierBatches.containsKey(key) ? earlierBatches.get(key) : counted.get(key);
                     if (present.containsKey(key)) {
                         classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
                                 conflicts, counts);
@@ -409,10 +415,11 @@ public final class ClaimImport {
                         classify(v, v.draft.differences(earlier, fields), "(an earlier row of this file)", conflicts,
                                 counts);
                     } else {
-                        seenDry.put(key, v.draft.fingerprint());
+                        counted.put(key, v.draft.fingerprint());
                         counts[0]++;
                     }
                 }
+                seenDry.add(counted);
                 return null;
             });
             return;

@@ -154,6 +154,31 @@ class ClaimImportTest {
         assertThat(after).isEqualTo(before);
     }
 
+    /** Rows repeating rows of an earlier batch: a dry run counts them as the import then does. */
+    @Test
+    void aDryRunFindsRowsRepeatingEarlierBatchesAsTheImportDoes() throws Exception {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= ClaimImport.BATCH_ROWS; i++) {
+            text.append(row(i)).append('\n');
+        }
+        text.append(row(1)).append('\n').append(row(2).replace(",1002,", ",5555,")).append('\n');
+        Path file = write("repeats.csv", text.toString(), StandardCharsets.UTF_8);
+
+        ClaimImport.Report dry = run(file, true, false);
+        ClaimImport.Report real = run(file, false, false);
+
+        for (ClaimImport.Report r : List.of(dry, real)) {
+            assertThat(r.imported()).isEqualTo(ClaimImport.BATCH_ROWS);
+            assertThat(r.alreadyPresent()).isEqualTo(1);
+            assertThat(r.conflicts()).singleElement().satisfies(c -> {
+                assertThat(c.line()).isEqualTo(ClaimImport.BATCH_ROWS + 3L);
+                assertThat(c.fields()).containsExactly("amountCents");
+            });
+        }
+        assertThat(dry.conflicts().get(0).claimNumber()).isEqualTo("(an earlier row of this file)");
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS);
+    }
+
     @Test
     void aReportListsAtMostItsLimitOfConflictsAndCountsTheOthers() throws Exception {
         int rows = ClaimImport.MAX_LISTED + 3;
