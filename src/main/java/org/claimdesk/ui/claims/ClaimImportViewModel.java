@@ -286,7 +286,7 @@ public final class ClaimImportViewModel {
     /** "6 to import, 1 already present, 1 conflict(s), 1 invalid": what the preview's dry run found. */
     public static String counts(ClaimImport.Report dry) {
         return Formats.count(dry.imported()) + " to import, " + Formats.count(dry.alreadyPresent())
-                + " already present, " + Formats.count(dry.conflicts().size()) + " conflict(s), "
+                + " already present, " + Formats.count(dry.conflictCount()) + " conflict(s), "
                 + Formats.count(dry.rejectedRows()) + " invalid";
     }
 
@@ -303,7 +303,7 @@ public final class ClaimImportViewModel {
                     + " row(s) are invalid; correct them in the errors file and import it";
         }
         return Formats.count(r.imported()) + " imported, " + Formats.count(r.alreadyPresent()) + " already present, "
-                + Formats.count(r.conflicts().size()) + " conflict(s), " + Formats.count(r.rejectedRows()) + " invalid";
+                + Formats.count(r.conflictCount()) + " conflict(s), " + Formats.count(r.rejectedRows()) + " invalid";
     }
 
     /** What the progress bar says: the phase and the rows read. */
