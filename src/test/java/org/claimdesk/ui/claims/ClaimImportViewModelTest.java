@@ -202,8 +202,9 @@ class ClaimImportViewModelTest {
         ClaimImport.Report report = model.reportProperty().get();
         assertThat(report.cancelled()).isTrue();
         assertThat(report.imported()).isEqualTo(2 * ClaimImport.BATCH_ROWS).isEqualTo(claims());
-        assertThat(ClaimImportViewModel.describe(report)).isEqualTo("Cancelled: 2,000 claims imported in whole"
-                + " batches; import the file again to complete it");
+        assertThat(ClaimImportViewModel.describe(report)).isEqualTo("Cancelled: "
+                + String.format(java.util.Locale.US, "%,d", 2 * ClaimImport.BATCH_ROWS)
+                + " claims imported in whole batches; import the file again to complete it");
         assertThat(seen).extracting(ClaimImport.Progress::phase).contains(ClaimImport.Phase.CHECKING,
                 ClaimImport.Phase.IMPORTING);
         assertThat(seen).allSatisfy(p -> assertThat(p.fraction()).isBetween(0.0, 1.0));
