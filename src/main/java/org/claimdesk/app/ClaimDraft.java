@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.claimdesk.domain.Checked;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimKey;
@@ -55,6 +56,54 @@ public final class ClaimDraft {
             return new Read(null, parsed.violations());
         }
         return new Read(new ClaimDraft(parsed.values()), List.of());
+    }
+
+    /**
+     * Reads drafts from rows of text whose columns were matched to fields once (e.g. a file's header): for many rows,
+     * {@link #read(Map, LocalDate)} without finding each field by its name again in every row. Each field is read by
+     * its rule as there, a field with no column is blank, and the rules broken come in the same order (field order).
+     */
+    public static final class Columns {
+        /** For each field of {@link ClaimField#all()}, the index of its column, or -1. */
+        private final int[] columnOf;
+
+        /** @param fields each column's field, or null for a column that is not a field (it is not read) */
+        public Columns(List<ClaimField<?>> fields) {
+            List<ClaimField<?>> all = ClaimField.all();
+            columnOf = new int[all.size()];
+            java.util.Arrays.fill(columnOf, -1);
+            for (int c = 0; c < fields.size(); c++) {
+                if (fields.get(c) != null) {
+                    columnOf[all.indexOf(fields.get(c))] = c;
+                }
+            }
+        }
+
+        /** The draft of one row ({@code values} in the columns' order), or every rule it breaks. */
+        public Read read(String[] values, LocalDate today) {
+            List<ClaimField<?>> all = ClaimField.all();
+            Map<ClaimField<?>, Object> read = new LinkedHashMap<>(all.size() * 2);
+            List<FieldViolation> violations = null;
+            for (int f = 0; f < columnOf.length; f++) {
+                ClaimField<?> field = all.get(f);
+                String text = columnOf[f] < 0 || values[columnOf[f]] == null ? "" : values[columnOf[f]];
+                Checked<?> checked = field.check(text, today);
+                if (checked.isOk()) {
+                    read.put(field, checked.value());
+                } else {
+                    if (violations == null) {
+                        violations = new ArrayList<>(2);
+                    }
+                    violations.addAll(checked.violations());
+                }
+            }
+            return violations == null ? new Read(new ClaimDraft(read, true), List.of()) : new Read(null, violations);
+        }
+    }
+
+    /** Takes {@code values} as they are: a map no one else holds. */
+    private ClaimDraft(Map<ClaimField<?>, Object> values, boolean owned) {
+        this.values = Collections.unmodifiableMap(values);
     }
 
     @SuppressWarnings("unchecked")

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
@@ -66,6 +67,11 @@ public final class ClaimExport {
     }
 
     public Result run(Path target, ClaimQuery filter, TaxIds taxIds) {
+        return run(target, filter, taxIds, written -> { });
+    }
+
+    /** {@link #run(Path, ClaimQuery, TaxIds)}, telling {@code progress} the claims written after each page. */
+    public Result run(Path target, ClaimQuery filter, TaxIds taxIds, LongConsumer progress) {
         String actor = taxIds.include() ? Inputs.actor(taxIds.actor()) : null;
         String reason = taxIds.include() ? Inputs.reason(taxIds.reason(), true) : null;
         if (Files.isDirectory(target)) {
@@ -77,7 +83,7 @@ public final class ClaimExport {
         }
         long count;
         try (CsvFile csv = CsvFile.create(target, ClaimImport.columns(), CsvFile.Guard.NONE)) {
-            count = write(csv, filter, taxIds.include());
+            count = write(csv, filter, taxIds.include(), progress);
             if (taxIds.include()) {
                 audited(target, filter, actor, reason, count);
             }
@@ -90,7 +96,7 @@ public final class ClaimExport {
         return new Result(target.toString(), count, taxIds.include());
     }
 
-    private long write(CsvFile csv, ClaimQuery filter, boolean includeTaxIds) {
+    private long write(CsvFile csv, ClaimQuery filter, boolean includeTaxIds, LongConsumer progress) {
         List<ClaimField<?>> fields = ClaimImport.columns().stream()
                 .<ClaimField<?>>map(c -> ClaimField.byName(c).orElseThrow()).toList();
         long after = 0;
@@ -105,6 +111,7 @@ public final class ClaimExport {
                 }
                 csv.row(row);
             }
+            progress.accept(csv.rows());
             if (page.size() < PAGE_SIZE) {
                 return csv.rows();
             }

@@ -27,10 +27,12 @@ import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.TaxIds;
 import org.claimdesk.domain.Transitions;
 import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.BatchWriter;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.NewClaim;
+import org.claimdesk.store.SeenKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +48,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClaimImport {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimImport.class);
-    public static final int BATCH_ROWS = 1_000;
+    public static final int BATCH_ROWS = 5_000;
     /** The column an errors file adds; the import ignores it, so a corrected errors file imports as it is. */
     public static final String ERROR_COLUMN = "error";
     /** The "column" of a rejection that concerns the whole row (e.g. too many values). */
     public static final String WHOLE_ROW = "(row)";
     public static final String WINDOWS_1252 = "windows-1252";
-    /** The broken rules a report lists at most, so that memory stays bounded; the errors file has every row. */
+    /**
+     * The broken rules, and the conflicting rows, a report lists at most, so that memory stays bounded; the errors
+     * file has every rejected row.
+     */
     public static final int MAX_LISTED = 10_000;
 
     private final Database database;
@@ -141,10 +146,12 @@ public final class ClaimImport {
      * @param refused true when {@code --strict} found a rejected row, so nothing was imported
      * @param errorsFile the errors file written, or null (no row rejected, or a dry run)
      * @param cancelled true when the import was stopped: the counts are those of the batches written before
+     * @param conflicts the conflicting rows, the first {@value #MAX_LISTED}
+     * @param conflictsNotListed the conflicting rows past those
      */
     public record Report(String file, String sha256, String encoding, boolean dryRun, boolean strict, long rows,
             long imported, long alreadyPresent, List<Conflict> conflicts, long rejectedRows, List<Rejected> rejected,
-            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled) {
+            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled, long conflictsNotListed) {
         public Report {
             conflicts = List.copyOf(conflicts);
             rejected = List.copyOf(rejected);
@@ -152,7 +159,12 @@ public final class ClaimImport {
 
         /** Every row imported or already present. */
         public boolean clean() {
-            return !cancelled && rejectedRows == 0 && conflicts.isEmpty();
+            return !cancelled && rejectedRows == 0 && conflicts.isEmpty() && conflictsNotListed == 0;
+        }
+
+        /** Every conflicting row, listed or not. */
+        public long conflictCount() {
+            return conflicts.size() + conflictsNotListed;
         }
     }
 
@@ -224,18 +236,20 @@ public final class ClaimImport {
         } catch (Stopped stopped) {
             LOG.info("import of {} cancelled while checking: nothing imported", name);
             return new Report(name, null, options.charset().name(), options.dryRun(), options.strict(), 0, 0, 0,
-                    List.of(), 0, List.of(), 0, false, null, true);
+                    List.of(), 0, List.of(), 0, false, null, true, 0);
         }
         List<Conflict> conflicts = new ArrayList<>();
-        long[] counts = new long[2];
+        // imported, already present, conflicts not listed
+        long[] counts = new long[3];
         boolean refused = options.strict() && check.rejectedRows > 0;
         boolean cancelled = !refused && !load(file, options, today, who, check, conflicts, counts, monitor);
         Report report = new Report(name, check.sha256, options.charset().name(), options.dryRun(), options.strict(),
                 check.rows, counts[0], counts[1], conflicts, check.rejectedRows, check.rejected, check.notListed,
-                refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled);
+                refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled,
+                counts[2]);
         LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}{}",
                 report.file(), report.sha256(), options.dryRun() ? " (dry run)" : "", report.rows(), report.imported(),
-                report.alreadyPresent(), conflicts.size(), report.rejectedRows(), refused ? ", refused (strict)" : "",
+                report.alreadyPresent(), report.conflictCount(), report.rejectedRows(), refused ? ", refused (strict)" : "",
                 cancelled ? ", cancelled" : "");
         return report;
     }
@@ -326,10 +340,11 @@ public final class ClaimImport {
     private boolean load(Path file, Options options, LocalDate today, String actor, Check check,
             List<Conflict> conflicts, long[] counts, Monitor monitor) {
         String name = file.getFileName().toString();
-        Map<ClaimKey, int[]> seenDry = options.dryRun() ? new HashMap<>() : null;
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         boolean cancelled = false;
-        try (CsvRows source = new CsvRows(file, options.charset())) {
+        try (CsvRows source = new CsvRows(file, options.charset());
+                BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database);
+                SeenKeys seenDry = options.dryRun() ? SeenKeys.open(database) : null) {
             source.next();
             long rows = 0;
             for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
@@ -348,7 +363,8 @@ public final class ClaimImport {
                 }
                 batch.add(new Valid(row.line(), parsed.draft()));
                 if (batch.size() == BATCH_ROWS) {
-                    flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, null);
+                    flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts,
+                            null);
                     batch.clear();
                 }
             }
@@ -356,18 +372,18 @@ public final class ClaimImport {
                 throw new ClaimDeskException(name + " changed while it was imported; " + counts[0]
                         + " claim(s) were imported before that: import the file again to complete it");
             }
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("file", name);
+            details.put("sha256", check.sha256);
+            details.put("encoding", options.charset().name());
+            details.put("strict", options.strict());
+            details.put("rows", check.rows);
+            details.put("rejectedRows", check.rejectedRows);
+            if (cancelled) {
+                details.put("cancelled", true);
+            }
+            flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
         }
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("file", name);
-        details.put("sha256", check.sha256);
-        details.put("encoding", options.charset().name());
-        details.put("strict", options.strict());
-        details.put("rows", check.rows);
-        details.put("rejectedRows", check.rejectedRows);
-        if (cancelled) {
-            details.put("cancelled", true);
-        }
-        flush(batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
         if (!cancelled) {
             monitor.progress(new Progress(Phase.IMPORTING, check.rows, check.bytes, check.bytes, counts[0]));
         }
@@ -377,16 +393,21 @@ public final class ClaimImport {
     /**
      * Writes one batch in one transaction (a dry run only reads); with {@code auditDetails} (the last batch), the
      * import's audit entry too. Each row is looked up by its key among the claims present, then among the rows of
-     * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict.
+     * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict. A dry
+     * run remembers the rows it counted by key and fingerprint in a temporary table ({@link SeenKeys}), not in the
+     * heap.
      */
-    private void flush(List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
-            Map<ClaimKey, int[]> seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
+    private void flush(BatchWriter writer, List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
+            SeenKeys seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
         if (options.dryRun()) {
             database.read(h -> {
-                Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
+                List<ClaimKey> keys = batch.stream().map(v -> v.draft.key()).toList();
+                Map<ClaimKey, Claim> present = claims.findByKeys(h, keys);
+                Map<ClaimKey, int[]> earlierBatches = seenDry.find(keys);
+                Map<ClaimKey, int[]> counted = new LinkedHashMap<>();
                 for (Valid v : batch) {
                     ClaimKey key = v.draft.key();
-                    int[] earlier = seenDry.get(key);
+                    int[] earlier = earlierBatches.containsKey(key) ? earlierBatches.get(key) : counted.get(key);
                     if (present.containsKey(key)) {
                         classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
                                 conflicts, counts);
@@ -394,17 +415,18 @@ public final class ClaimImport {
                         classify(v, v.draft.differences(earlier, fields), "(an earlier row of this file)", conflicts,
                                 counts);
                     } else {
-                        seenDry.put(key, v.draft.fingerprint());
+                        counted.put(key, v.draft.fingerprint());
                         counts[0]++;
                     }
                 }
+                seenDry.add(counted);
                 return null;
             });
             return;
         }
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
-        database.inTransaction(h -> {
+        writer.inTransaction(h -> {
             Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
             Map<ClaimKey, Valid> created = new LinkedHashMap<>();
             List<Valid> repeats = new ArrayList<>();
@@ -440,7 +462,7 @@ public final class ClaimImport {
             if (auditDetails != null) {
                 auditDetails.put("imported", counts[0]);
                 auditDetails.put("alreadyPresent", counts[1]);
-                auditDetails.put("conflicts", conflicts.size());
+                auditDetails.put("conflicts", conflicts.size() + counts[2]);
                 audit.append(h, now, actor, AuditActions.CLAIMS_IMPORT, AuditActions.SUBJECT_IMPORT,
                         (String) auditDetails.get("sha256"), "import of " + fileName, Json.write(auditDetails));
             }
@@ -453,7 +475,11 @@ public final class ClaimImport {
         if (differ.isEmpty()) {
             counts[1]++;
         } else {
-            conflicts.add(new Conflict(v.line, claimNumber, differ));
+            if (conflicts.size() < MAX_LISTED) {
+                conflicts.add(new Conflict(v.line, claimNumber, differ));
+            } else {
+                counts[2]++;
+            }
         }
     }
 
@@ -471,9 +497,17 @@ public final class ClaimImport {
         /** The header as the file writes it. */
         final String[] written;
 
+        /** The columns matched to their fields once, for reading every row. */
+        private final ClaimDraft.Columns columns;
+
         private Header(String[] names, String[] written) {
             this.names = names;
             this.written = written;
+            List<ClaimField<?>> fields = new ArrayList<>(names.length);
+            for (String n : names) {
+                fields.add(ClaimField.byName(n).orElse(null));
+            }
+            this.columns = new ClaimDraft.Columns(fields);
         }
 
         static Header of(Path file, CsvRows.Row row) {
@@ -546,13 +580,7 @@ public final class ClaimImport {
                 return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + row.values().length
                         + " value(s) but the header has " + names.length + " column(s)")));
             }
-            Map<String, String> raw = new LinkedHashMap<>();
-            for (int i = 0; i < names.length; i++) {
-                if (!names[i].equals(ERROR_COLUMN)) {
-                    raw.put(names[i], row.values()[i]);
-                }
-            }
-            ClaimDraft.Read read = ClaimDraft.read(raw, today);
+            ClaimDraft.Read read = columns.read(row.values(), today);
             if (read.isOk()) {
                 return new Parsed(read.draft(), List.of());
             }

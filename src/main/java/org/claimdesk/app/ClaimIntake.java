@@ -10,6 +10,8 @@ import java.util.Optional;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimNumbers;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DuplicateClaimException;
@@ -44,7 +46,15 @@ public final class ClaimIntake {
 
     /** The claim already present with the draft's jurisdiction, state property id and claimant, if any. */
     public Optional<Claim> duplicateOf(ClaimDraft draft) {
-        return database.read(h -> claims.findByKey(h, draft.key()));
+        return duplicateOf(draft.key());
+    }
+
+    /**
+     * The claim already present with {@code key}, if any: for a form that looks as soon as those three fields keep
+     * their rules, before the rest is typed. The key's parts are as {@link ClaimField#check} reads them (stripped).
+     */
+    public Optional<Claim> duplicateOf(ClaimKey key) {
+        return database.read(h -> claims.findByKey(h, key));
     }
 
     /**

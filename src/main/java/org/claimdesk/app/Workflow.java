@@ -145,6 +145,11 @@ public final class Workflow {
         return new ClaimEditing(database, clock);
     }
 
+    /** Entering new claims by hand, on the same database and clock. */
+    public ClaimIntake intake() {
+        return new ClaimIntake(database, clock);
+    }
+
     /** The evidence references of this workflow's claims, on the same database and clock. */
     public ClaimEvidence evidence() {
         return new ClaimEvidence(database, clock);

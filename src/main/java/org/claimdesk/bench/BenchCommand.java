@@ -2,6 +2,7 @@ package org.claimdesk.bench;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -14,10 +15,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code claimdesk bench drain|ui}: the benchmarks, added to the CLI by the launcher beside the product's own
+ * {@code claimdesk bench drain|ui|import}: the benchmarks, added to the CLI by the launcher beside the product's own
  * commands. Their refusals reach the CLI's handler like any command's (exit 1, one line on standard error).
  */
-@Command(name = "bench", description = "Measurements on temporary databases.", subcommands = {BenchCommand.BenchDrain.class, BenchCommand.BenchUi.class})
+@Command(name = "bench", description = "Measurements on temporary databases.", subcommands = {BenchCommand.BenchDrain.class, BenchCommand.BenchUi.class,
+    BenchCommand.BenchImport.class})
 public final class BenchCommand {
     private final ConsoleBench consoleBench;
 
@@ -133,6 +135,34 @@ public final class BenchCommand {
                 throw new IllegalArgumentException("need --claims >= 1 and 0 <= --drain <= --outbox");
             }
             Map<String, Object> result = parent.consoleBench.run(claims, outbox, drain);
+            if (json) {
+                printJson(result);
+            } else {
+                result.forEach((name, value) -> out().printf(Locale.ROOT, "%-16s %s%n", name, value));
+                out().flush();
+            }
+            return ClaimDeskCommand.EXIT_OK;
+        }
+    }
+
+    @Command(name = "import", description = {
+        "Write a claims file of N rows (names in many scripts, quoted fields with commas, one row in 200 invalid) to a",
+        "temporary folder and run claims import on it into a new database, in a child JVM with the launcher's options",
+        "(javaOptions in the report; CLAIMDESK_BENCH_JAVA_OPTIONS gives others). Reports the import's seconds (writing",
+        "the file and the JVM's start excluded), rows/s and the child's peak resident set (peakRssMb). With --db FILE the",
+        "import goes into that new database, which is kept; without it into a temporary one."})
+    static final class BenchImport extends Output implements Callable<Integer> {
+        @Option(names = "--rows", required = true, paramLabel = "N", description = "Rows in the claims file.")
+        int rows;
+
+        @Option(names = "--json", description = "Print the result as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            // --db is the command line's own option (every command takes it): here a new database to keep
+            String db = spec.root().findOption("--db").getValue();
+            Map<String, Object> result = ImportBenchmark.run(rows, db == null || db.isBlank() ? null : Path.of(db));
             if (json) {
                 printJson(result);
             } else {

@@ -62,6 +62,7 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
             out.put("imported", report.imported());
             out.put("alreadyPresent", report.alreadyPresent());
             out.put("conflicts", report.conflicts());
+            out.put("conflictsNotListed", report.conflictsNotListed());
             out.put("rejectedRows", report.rejectedRows());
             out.put("rejected", report.rejected());
             out.put("rejectedNotListed", report.rejectedNotListed());
@@ -76,13 +77,16 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
             }
             report.conflicts().forEach(c -> out().printf("line %d: conflicts with claim %s (differs in %s); claim left"
                     + " as it is%n", c.line(), c.claimNumber(), String.join(", ", c.fields())));
+            if (report.conflictsNotListed() > 0) {
+                out().printf("... and %d more conflicting row(s)%n", report.conflictsNotListed());
+            }
             String verb = report.dryRun() ? "would import" : "imported";
             if (report.refused()) {
                 out().printf("%s: nothing imported: %d of %d row(s) are invalid and --strict was given%n",
                         report.file(), report.rejectedRows(), report.rows());
             } else {
                 out().printf("%s: %s %d, already present %d, conflicts %d, rejected %d (of %d row(s))%n",
-                        report.file(), verb, report.imported(), report.alreadyPresent(), report.conflicts().size(),
+                        report.file(), verb, report.imported(), report.alreadyPresent(), report.conflictCount(),
                         report.rejectedRows(), report.rows());
             }
             if (report.errorsFile() != null) {

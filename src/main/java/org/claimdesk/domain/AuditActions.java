@@ -1,5 +1,7 @@
 package org.claimdesk.domain;
 
+import java.util.List;
+
 /**
  * The action names written to the audit trail: what staff do. What the delivery worker does is recorded
  * in each claim's status history and in the outbox row's attempts.
@@ -37,6 +39,14 @@ public final class AuditActions {
     public static final String SUBJECT_WORKER = "worker";
     /** The subject id of every entry about the delivery worker: its settings, pauses and resumptions. */
     public static final String WORKER_ID = "worker";
+
+    /**
+     * Every action above, in the order the audit page offers them: claims, outbox, worker and settings. A new
+     * action goes here too (DomainRulesTest checks that none is missing).
+     */
+    public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
+            CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, OUTBOX_REQUEUE, OUTBOX_ABANDON,
+            OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, SETTINGS_CHANGE);
 
     private AuditActions() {
     }

@@ -1,7 +1,7 @@
 package org.claimdesk.domain;
 
 import java.time.LocalDate;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -47,6 +47,7 @@ public final class ClaimField<T> {
     private static final Pattern SSN_OR_ITIN = Pattern.compile("[0-9]{3}-[0-9]{2}-[0-9]{4}");
     private static final Pattern EIN = Pattern.compile("[0-9]{2}-[0-9]{7}");
     private static final Pattern NINE_DIGITS = Pattern.compile("[0-9]{9}");
+    private static final Pattern CENTS = Pattern.compile("-?[0-9]{1,18}");
 
     public static final ClaimField<String> CLAIMANT_NAME = text("claimantName", "Claimant name", true, MAX_NAME,
             Claim::claimantName);
@@ -170,7 +171,7 @@ public final class ClaimField<T> {
         } catch (IllegalArgumentException e) {
             return broken(e.getMessage());
         }
-        return checkValue(value, today);
+        return ruled(value, today);
     }
 
     /** Checks a value already typed, e.g. one read from a stored claim. */
@@ -189,6 +190,11 @@ public final class ClaimField<T> {
                 return broken(e.getMessage());
             }
         }
+        return ruled(value, today);
+    }
+
+    /** A value its parser gave: kept if it keeps the rule of the day. */
+    private Checked<T> ruled(T value, LocalDate today) {
         String broken = rule.broken(value, today);
         return broken == null ? Checked.ok(value) : broken(broken);
     }
@@ -322,7 +328,7 @@ public final class ClaimField<T> {
     }
 
     private static Long cents(String text) {
-        if (!text.matches("-?[0-9]{1,18}")) {
+        if (!CENTS.matcher(text).matches()) {
             throw new IllegalArgumentException("must be a whole number of cents (e.g. 12345 for $123.45)");
         }
         return Long.parseLong(text);
@@ -344,10 +350,26 @@ public final class ClaimField<T> {
 
     private static LocalDate date(String text) {
         try {
+            // YYYY-MM-DD read directly, as LocalDate.parse reads it (a day the month lacks is refused), without its
+            // general parser; any other form goes to LocalDate.parse
+            if (text.length() == 10 && text.charAt(4) == '-' && text.charAt(7) == '-' && digits(text, 0, 4)
+                    && digits(text, 5, 7) && digits(text, 8, 10)) {
+                return LocalDate.of(Integer.parseInt(text, 0, 4, 10), Integer.parseInt(text, 5, 7, 10),
+                        Integer.parseInt(text, 8, 10, 10));
+            }
             return LocalDate.parse(text);
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeException e) {
             throw new IllegalArgumentException("must be a date written YYYY-MM-DD (e.g. 2026-03-01)");
         }
+    }
+
+    private static boolean digits(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String filingDate(LocalDate date, LocalDate today) {

@@ -1,6 +1,5 @@
 package org.claimdesk.domain;
 
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -18,6 +17,23 @@ public final class ClaimNumbers {
         if (sequence < 1) {
             throw new IllegalArgumentException("a claim number's sequence starts at 1, got " + sequence);
         }
-        return String.format(Locale.ROOT, "UPC-%04d-%06d", year, sequence);
+        // as String.format("UPC-%04d-%06d") writes it, without its parser: an import numbers thousands at a time
+        StringBuilder number = new StringBuilder(16).append("UPC-");
+        pad(number, year, 4);
+        number.append('-');
+        pad(number, sequence, 6);
+        return number.toString();
+    }
+
+    private static void pad(StringBuilder to, long value, int width) {
+        String digits = Long.toString(Math.abs(value));
+        if (value < 0) {
+            to.append('-');
+            width--;
+        }
+        for (int i = digits.length(); i < width; i++) {
+            to.append('0');
+        }
+        to.append(digits);
     }
 }

@@ -1,5 +1,7 @@
 package org.claimdesk.store;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -22,7 +24,6 @@ import org.claimdesk.domain.StatusChange;
 import org.claimdesk.domain.TransitionRefusedException;
 import org.claimdesk.domain.Transitions;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.SqlStatement;
 
@@ -97,8 +98,10 @@ public final class ClaimStore {
     }
 
     /**
-     * Inserts many new claims as {@link #create} does, each with its reason, through two prepared batches: the
-     * claims, then their first history rows. Every claim starts in a starting status ({@link Transitions#checkStart}).
+     * Inserts many new claims as {@link #create} does, each with its reason: the claims (with the ids SQLite would
+     * give them, from the highest present up), then their first history rows, each through multi-row statements;
+     * the search index takes the claims in one statement ({@link SearchIndex#append}). Every claim starts in a
+     * starting status ({@link Transitions#checkStart}).
      */
     public void createAll(Handle handle, List<NewClaim> newClaims, List<String> reasons, String actor, Instant now) {
         if (newClaims.size() != reasons.size()) {
@@ -109,24 +112,67 @@ public final class ClaimStore {
             return;
         }
         newClaims.forEach(c -> Transitions.checkStart(c.status()));
-        PreparedBatch claimsBatch = handle.prepareBatch(INSERT);
-        for (NewClaim c : newClaims) {
-            bind(claimsBatch, c, now).add();
-        }
-        claimsBatch.execute();
-        PreparedBatch history = handle.prepareBatch("""
-                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                VALUES ((SELECT claim_id FROM claim WHERE claim_number = :number), NULL, :to, :actor, :reason, :at)
-                """);
-        for (int i = 0; i < newClaims.size(); i++) {
-            history.bind("number", newClaims.get(i).claimNumber())
-                    .bind("to", newClaims.get(i).status().name())
-                    .bind("actor", actor)
-                    .bind("reason", reasons.get(i))
-                    .bind("at", now.toEpochMilli())
-                    .add();
-        }
-        history.execute();
+        SearchIndex.append(handle, () -> {
+            long first = handle.createQuery("SELECT coalesce(max(claim_id), 0) + 1 FROM claim").mapTo(Long.class).one();
+            List<Integer> rows = new ArrayList<>(newClaims.size());
+            for (int i = 0; i < newClaims.size(); i++) {
+                rows.add(i);
+            }
+            long at = now.toEpochMilli();
+            try (MultiRowStatement claims = new MultiRowStatement(handle.getConnection(), INSERT_MANY, 1, 18);
+                    MultiRowStatement history = new MultiRowStatement(handle.getConnection(), INSERT_HISTORY_MANY, 2,
+                            3)) {
+                claims.run(rows, ps -> ps.setLong(1, at), (ps, p, i) -> bind(ps, p, first + i, newClaims.get(i)),
+                        null);
+                history.run(rows, ps -> {
+                    ps.setString(1, actor);
+                    ps.setLong(2, at);
+                }, (ps, p, i) -> {
+                    ps.setLong(p, first + i);
+                    ps.setString(p + 1, newClaims.get(i).status().name());
+                    ps.setString(p + 2, reasons.get(i));
+                }, null);
+            } catch (SQLException e) {
+                throw new DatabaseException("cannot insert the claims: " + e.getMessage(), e);
+            }
+            return null;
+        });
+    }
+
+    /** ?1 now; rows of 18 (claim_id, then the fields of a {@link NewClaim} in {@link #bind(PreparedStatement, int, long, NewClaim)}'s order). */
+    private static final String INSERT_MANY = """
+            INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, holder_id,
+                property_type, claim_type, claimant_name, claimant_email, claimant_phone, claimant_address, tax_id,
+                amount_cents, status, state_case_id, filed_on, decision_due_on, version, created_at, updated_at)
+            SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8, v.column9,
+                v.column10, v.column11, v.column12, v.column13, v.column14, v.column15, v.column16, v.column17,
+                v.column18, 0, ?1, ?1
+            FROM (VALUES %s) AS v""";
+
+    /** ?1 actor, ?2 at; rows (claim_id, to_status, reason). */
+    private static final String INSERT_HISTORY_MANY = """
+            INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
+            SELECT v.column1, NULL, v.column2, ?1, v.column3, ?2 FROM (VALUES %s) AS v""";
+
+    private static void bind(PreparedStatement ps, int p, long claimId, NewClaim c) throws SQLException {
+        ps.setLong(p, claimId);
+        ps.setString(p + 1, c.claimNumber());
+        ps.setString(p + 2, c.jurisdiction());
+        ps.setString(p + 3, c.statePropertyId());
+        ps.setString(p + 4, c.holderName());
+        ps.setString(p + 5, c.holderId());
+        ps.setString(p + 6, c.propertyType().name());
+        ps.setString(p + 7, c.claimType().name());
+        ps.setString(p + 8, c.claimantName());
+        ps.setString(p + 9, c.claimantEmail());
+        ps.setString(p + 10, c.claimantPhone());
+        ps.setString(p + 11, c.claimantAddress());
+        ps.setString(p + 12, c.taxId());
+        ps.setLong(p + 13, c.amountCents());
+        ps.setString(p + 14, c.status().name());
+        ps.setString(p + 15, c.stateCaseId());
+        ps.setString(p + 16, c.filedOn().toString());
+        ps.setString(p + 17, c.decisionDueOn() == null ? null : c.decisionDueOn().toString());
     }
 
     /** The oldest claim with this key (jurisdiction, state property id and claimant name exactly as stored). */
@@ -138,15 +184,21 @@ public final class ClaimStore {
                 .map(Rows.CLAIM).findOne();
     }
 
-    /** The oldest claim of each of {@code keys} that has one, in one query. */
+    /**
+     * The oldest claim of each of {@code keys} that has one, in one query. The property ids go in as one JSON array
+     * (SQLite's {@code json_each}): thousands of keys are one parameter, not thousands, each looked up in the
+     * property id index.
+     */
     public Map<ClaimKey, Claim> findByKeys(Handle handle, Collection<ClaimKey> keys) {
         Map<ClaimKey, Claim> found = new HashMap<>();
         if (keys.isEmpty()) {
             return found;
         }
         Set<ClaimKey> wanted = new HashSet<>(keys);
-        handle.createQuery("SELECT * FROM claim WHERE state_property_id IN (<ids>) ORDER BY claim_id")
-                .bindList("ids", wanted.stream().map(ClaimKey::statePropertyId).distinct().toList())
+        handle.createQuery("""
+                SELECT * FROM claim WHERE state_property_id IN (SELECT value FROM json_each(:ids))
+                ORDER BY claim_id""")
+                .bind("ids", Json.write(wanted.stream().map(ClaimKey::statePropertyId).distinct().toList()))
                 .map(Rows.CLAIM)
                 .forEach(c -> {
                     ClaimKey key = ClaimKey.of(c);

@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.time.LocalDate;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.BulkEdit;
+import org.claimdesk.app.ClaimExport;
+import org.claimdesk.app.ClaimImport;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Operators;
@@ -115,6 +117,16 @@ public record ConsoleServices(
     /** Resubmitting corrected claims and re-queueing unchanged ones, on this database. */
     public Resubmission resubmission() {
         return new Resubmission(database, Clock.systemDefaultZone());
+    }
+
+    /** Importing claims from CSV files into this database. */
+    public ClaimImport claimImport() {
+        return new ClaimImport(database, Clock.systemDefaultZone());
+    }
+
+    /** Exporting claims from this database in the import's format. */
+    public ClaimExport claimExport() {
+        return new ClaimExport(database, Clock.systemDefaultZone());
     }
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */

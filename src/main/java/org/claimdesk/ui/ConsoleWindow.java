@@ -19,10 +19,16 @@ import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.ui.audit.AuditView;
 import org.claimdesk.ui.audit.AuditViewModel;
+import org.claimdesk.ui.claims.ClaimImportDialogView;
+import org.claimdesk.ui.claims.ClaimImportViewModel;
 import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.claims.ClaimsExportViewModel;
 import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
+import org.claimdesk.ui.claims.NewClaimDialogView;
+import org.claimdesk.ui.claims.NewClaimViewModel;
 import org.claimdesk.ui.common.Coalescer;
+import org.claimdesk.ui.common.DesktopFiles;
 import org.claimdesk.ui.common.ConsoleExecutors;
 import org.claimdesk.ui.common.Fxml;
 import org.claimdesk.ui.common.FxTaskRunner;
@@ -54,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * off) once the database is ready. {@link #close()} captures the layout and stops the threads.
  */
 public final class ConsoleWindow {
-    public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
+    public static final String STYLESHEET = org.claimdesk.ui.common.Dialogs.STYLESHEET;
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleWindow.class);
     static final long TICK_MS = 2_000;
     /** Records the FX thread compares on every refresh (rows in place, notices, snapshots). */
@@ -72,10 +78,13 @@ public final class ConsoleWindow {
     private final OutboxViewModel outbox;
     private final WorkerViewModel worker;
     private final AuditViewModel audit;
+    private final ClaimImportViewModel importer;
+    private final ClaimsExportViewModel exporter;
     private final Scene scene;
     private final FxTaskRunner tasks;
     private final ViewFactory views;
     private final MainView mainView;
+    private javafx.scene.control.Dialog<?> newClaimDialog;
     /** Work running longer than this shows in the status bar. */
     private static final long BUSY_AFTER_MS = 1_000;
     private final javafx.animation.Timeline busyWatch;
@@ -104,6 +113,12 @@ public final class ConsoleWindow {
                 on -> settingsStore.update(kept -> kept.startWorker = on));
         worker.startWithConsoleProperty().addListener((obs, old, on) -> settings.startWorker = on);
         audit = new AuditViewModel(services.queries(), tasks);
+        importer = new ClaimImportViewModel(services.claimImport(), tasks, services.actor(), DesktopFiles::open);
+        exporter = new ClaimsExportViewModel(services.claimExport(), services.queries(), tasks, services.actor());
+        importer.setOnImported(() -> {
+            claims.load();
+            audit.refresh();
+        });
         toStatusBar = new Coalescer<>(Platform::runLater, main::applyWorker);
         workerListener = s -> {
             latestSnapshot = s;
@@ -112,7 +127,7 @@ public final class ConsoleWindow {
 
         views = new ViewFactory()
                 .register(MainView.class, () -> new MainView(main))
-                .register(ClaimsView.class, () -> new ClaimsView(claims, layout))
+                .register(ClaimsView.class, () -> new ClaimsView(claims, exporter, layout))
                 .register(OutboxView.class, () -> new OutboxView(outbox, new FixFieldViewModel(services.bulkEdit(),
                         services.resubmission(), tasks, services.actor()), layout))
                 .register(WorkerView.class, () -> new WorkerView(worker))
@@ -140,6 +155,8 @@ public final class ConsoleWindow {
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 stage::close);
+        mainView.setNewClaimAction(this::newClaim);
+        mainView.setImportAction(() -> ClaimImportDialogView.show(stage, importer));
 
         // Every page, the one on screen first, is built right after the first frame, which shows the window
         // with its navigation, status bar and start-up progress at once.
@@ -155,6 +172,23 @@ public final class ConsoleWindow {
         stage.setMinWidth(960);
         stage.setMinHeight(600);
         placeWindow();
+    }
+
+    /**
+     * File › New claim… (Ctrl+N): the new-claim form, beside the console; the claim it creates, or the one it finds
+     * already open, is shown selected in the Claims page. A second Ctrl+N brings the open form to the front.
+     */
+    private void newClaim() {
+        if (newClaimDialog != null && newClaimDialog.isShowing()) {
+            ((Stage) newClaimDialog.getDialogPane().getScene().getWindow()).toFront();
+            return;
+        }
+        NewClaimViewModel form = new NewClaimViewModel(services.workflow().intake(), services.workflow().evidence(),
+                tasks, services.actor(), services.queries()::today, (claimId, claimNumber, created) -> {
+                    main.show(Page.CLAIMS);
+                    claims.showOnly(claimId, claimNumber, created);
+                });
+        newClaimDialog = NewClaimDialogView.open(stage, form);
     }
 
     /** Loads the FXML of {@code page} once and hands it to the main view. */
@@ -267,6 +301,14 @@ public final class ConsoleWindow {
 
     public WorkerViewModel workerModel() {
         return worker;
+    }
+
+    public ClaimsExportViewModel exportModel() {
+        return exporter;
+    }
+
+    public ClaimImportViewModel importModel() {
+        return importer;
     }
 
     public AuditViewModel auditModel() {

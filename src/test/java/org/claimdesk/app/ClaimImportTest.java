@@ -163,6 +163,104 @@ class ClaimImportTest {
         assertThat(after).isEqualTo(before);
     }
 
+    /** Rows repeating rows of an earlier batch: a dry run counts them as the import then does. */
+    @Test
+    void aDryRunFindsRowsRepeatingEarlierBatchesAsTheImportDoes() throws Exception {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= ClaimImport.BATCH_ROWS; i++) {
+            text.append(row(i)).append('\n');
+        }
+        text.append(row(1)).append('\n').append(row(2).replace(",1002,", ",5555,")).append('\n');
+        Path file = write("repeats.csv", text.toString(), StandardCharsets.UTF_8);
+
+        ClaimImport.Report dry = run(file, true, false);
+        ClaimImport.Report real = run(file, false, false);
+
+        for (ClaimImport.Report r : List.of(dry, real)) {
+            assertThat(r.imported()).isEqualTo(ClaimImport.BATCH_ROWS);
+            assertThat(r.alreadyPresent()).isEqualTo(1);
+            assertThat(r.conflicts()).singleElement().satisfies(c -> {
+                assertThat(c.line()).isEqualTo(ClaimImport.BATCH_ROWS + 3L);
+                assertThat(c.fields()).containsExactly("amountCents");
+            });
+        }
+        assertThat(dry.conflicts().get(0).claimNumber()).isEqualTo("(an earlier row of this file)");
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS);
+    }
+
+    @Test
+    void aReportListsAtMostItsLimitOfConflictsAndCountsTheOthers() throws Exception {
+        int rows = ClaimImport.MAX_LISTED + 3;
+        run(manyRows("first.csv", rows), false, false);
+        StringBuilder changed = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= rows; i++) {
+            changed.append(row(i).replace(",2026-03-02,", ",2026-03-01,")).append('\n');
+        }
+
+        ClaimImport.Report report = run(write("changed.csv", changed.toString(), StandardCharsets.UTF_8), false, false);
+
+        assertThat(report.conflicts()).hasSize(ClaimImport.MAX_LISTED)
+                .allSatisfy(c -> assertThat(c.fields()).containsExactly("filedOn"));
+        assertThat(report.conflictsNotListed()).isEqualTo(3);
+        assertThat(report.conflictCount()).isEqualTo(rows);
+        assertThat(report.clean()).isFalse();
+        assertThat(report.imported()).isZero();
+        List<Long> audited = new ArrayList<>();
+        for (AuditEntry e : imports()) {
+            audited.add(Json.mapper().readTree(e.details()).path("conflicts").asLong());
+        }
+        assertThat(audited).containsExactlyInAnyOrder(0L, (long) rows);
+    }
+
+    /**
+     * Claims imported (in batches the search index takes whole) are found by the console's search as demo claims
+     * (indexed by a rebuild) and claims created one by one (indexed by the trigger) are: by a piece of the claim
+     * number, the claimant in any script and the property id; the index agrees with the claims table.
+     */
+    @Test
+    void importedClaimsAreFoundByTheSearchLikeDemoClaimsAndClaimsCreatedLater() throws Exception {
+        new DemoData(db, ClaimIntakeTest.CLOCK, org.claimdesk.domain.Deadlines.statutory()).generate(300, 7, n -> { });
+        run(write("scripts.csv", HEADER + "\n"
+                + row(1).replace("Claimant 1", "田中 健二") + "\n"
+                + row(2).replace("Claimant 2", "Ольга Смирнова") + "\n"
+                + row(3).replace("Claimant 3", "\"Zoë Ångström, heir of Lars\"") + "\n", StandardCharsets.UTF_8),
+                false, false);
+        run(manyRows("later.csv", ClaimImport.BATCH_ROWS + 10), false, false);
+        db.useTransaction(h -> new org.claimdesk.store.ClaimStore().insert(h, new org.claimdesk.store.NewClaim(
+                "UPC-2026-900001", "CA", "7654321", "Holder", null, org.claimdesk.domain.PropertyType.AC01,
+                org.claimdesk.domain.ClaimType.OWNER, "Trigger Made", "123-00-4567", 100, ClaimStatus.IDENTITY_PENDING,
+                null, java.time.LocalDate.of(2026, 3, 1), null), java.time.Instant.EPOCH));
+
+        Claim demo = queries.claim(1L).orElseThrow();
+        Claim tanaka = only("田中 健二");
+        List<Claim> found = new ArrayList<>();
+        for (Claim claim : List.of(demo, tanaka, only("Ольга"), only("Zoë Ångström"), only("Claimant 5003"),
+                only("Trigger Made"))) {
+            found.add(claim);
+            assertThat(queries.claims(ClaimQuery.all().withSearch(claim.claimNumber().substring(4))))
+                    .extracting(Claim::claimId).contains(claim.claimId());
+            assertThat(queries.claims(ClaimQuery.all().withSearch(claim.statePropertyId().substring(1))))
+                    .extracting(Claim::claimId).contains(claim.claimId());
+            String name = claim.claimantName();
+            assertThat(queries.claims(ClaimQuery.all().withSearch(name.substring(0, Math.min(name.length(), 6)))))
+                    .extracting(Claim::claimId).contains(claim.claimId());
+        }
+        assertThat(found).extracting(Claim::claimantName).contains("Ольга Смирнова", "Zoë Ångström, heir of Lars");
+        for (String text : List.of("Claimant 50", "田中", "Smirnova", "Ольга", "Zoë Å", "UPC-2026-00", "100000")) {
+            int expected = Sql.scalar(db, "SELECT count(*) FROM claim WHERE claim_number LIKE '%" + text + "%'"
+                    + " OR claimant_name LIKE '%" + text + "%' OR state_property_id LIKE '%" + text + "%'"
+                    + " OR state_case_id LIKE '%" + text + "%'", Integer.class);
+            assertThat(queries.countClaims(ClaimQuery.all().withSearch(text))).as(text).isEqualTo(expected);
+        }
+        db.useTransaction(h -> h.execute("INSERT INTO claim_search (claim_search) VALUES ('integrity-check')"));
+    }
+
+    private Claim only(String search) {
+        List<Claim> found = queries.claims(ClaimQuery.all().withSearch(search));
+        assertThat(found).as(search).hasSize(1);
+        return found.get(0);
+    }
+
     static final String MIXED = HEADER + "\n"
             + row(1) + "\n"
             + "CA,12,Wells Fargo Bank NA,HLD-100200,AC01,OWNER,Claimant 2,987-65-43,1002,2026-03-02,\n"

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,9 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The bench commands as the launcher adds them to the CLI: exit codes, output, refusals. */
@@ -127,5 +132,54 @@ class BenchCommandTest {
                 .isLessThan(Duration.ofNanos(System.nanoTime() - started).toMillis());
         assertThat(json.get("drainTimedOut").asBoolean()).isFalse();
         assertThat(json.get("drainRows").asInt()).isEqualTo(20);
+    }
+
+    /**
+     * The real import in a child JVM with the launcher's options, on 2,000 generated rows into a kept database: the
+     * report's counts match the file (one row in 200 invalid) and the database, and the child's memory figures come
+     * from a JVM bounded by the launcher's -Xmx.
+     */
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void benchImportRunsTheImportInAChildJvmWithTheLaunchersOptionsAndReportsItsFigures(@TempDir Path dir)
+            throws Exception {
+        LauncherJavaOptions launcher = LauncherJavaOptions.current();
+        Path db = dir.resolve("imported.db");
+
+        Run run = run(new BenchCommand(), "bench", "import", "--rows", "2000", "--db", db.toString(), "--json");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        JsonNode json = run.json();
+        assertThat(json.get("rows").asInt()).isEqualTo(2000);
+        assertThat(json.get("invalidRows").asInt()).isEqualTo(10);
+        assertThat(json.get("imported").asInt()).isEqualTo(1990);
+        assertThat(json.get("rejectedRows").asInt()).isEqualTo(10);
+        assertThat(json.get("seconds").asDouble()).isPositive()
+                .isLessThan(json.get("childSeconds").asDouble());
+        assertThat(json.get("rowsPerSecond").asLong()).isPositive();
+        assertThat(json.get("peakRssMb").asLong()).isPositive()
+                .isGreaterThanOrEqualTo(json.get("rssMb").asLong());
+        List<String> options = new ArrayList<>();
+        json.get("javaOptions").forEach(o -> options.add(o.asText()));
+        assertThat(options).isEqualTo(launcher.options());
+        assertThat(json.get("javaOptionsFrom").asText()).isEqualTo(launcher.source());
+        if (options.contains("-Xmx192m")) {
+            assertThat(json.get("maxHeapMb").asLong()).isBetween(1L, 192L);
+        }
+        assertThat(json.get("database").asText()).isEqualTo(db.toString());
+        try (Database imported = Database.open(db)) {
+            assertThat(Sql.count(imported, "claim")).isEqualTo(1990);
+            assertThat(Sql.count(imported, "audit_log")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void benchImportRefusesADatabaseThatExists(@TempDir Path dir) throws Exception {
+        Path db = Files.createFile(dir.resolve("present.db"));
+
+        Run run = run(new BenchCommand(), "bench", "import", "--rows", "10", "--db", db.toString());
+
+        assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(run.err()).contains("imports into a new database").contains("exists");
     }
 }

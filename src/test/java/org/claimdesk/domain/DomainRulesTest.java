@@ -3,10 +3,27 @@ package org.claimdesk.domain;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DomainRulesTest {
+    @Test
+    void everyAuditActionIsInTheOneListOfActions() throws IllegalAccessException {
+        List<String> actions = new ArrayList<>();
+        for (Field f : AuditActions.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class
+                    && !f.getName().startsWith("SUBJECT_") && !f.getName().equals("WORKER_ID")) {
+                actions.add((String) f.get(null));
+            }
+        }
+        assertThat(actions).hasSizeGreaterThan(10);
+        assertThat(AuditActions.ALL).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(actions);
+    }
+
     @Test
     void amountsAreWrittenInDollarsWithThousandsSeparators() {
         assertThat(Amounts.dollars(0)).isEqualTo("$0.00");

@@ -52,7 +52,7 @@ public final class AuditView {
         auditSubjectFilter.textProperty().bindBidirectional(model.subjectProperty());
         auditActorFilter.textProperty().bindBidirectional(model.actorProperty());
         auditActionFilter.getItems().add(null);
-        auditActionFilter.getItems().addAll(AuditViewModel.ACTIONS);
+        auditActionFilter.getItems().addAll(model.actions());
         auditActionFilter.setButtonCell(actionCell());
         auditActionFilter.setCellFactory(l -> actionCell());
         auditActionFilter.valueProperty().bindBidirectional(model.actionProperty());

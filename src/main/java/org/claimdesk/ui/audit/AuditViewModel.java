@@ -24,9 +24,6 @@ import org.claimdesk.ui.common.TaskRunner;
 public final class AuditViewModel {
     public static final int PAGE_SIZE = 200;
     static final int EXPORT_BATCH = 5_000;
-    public static final List<String> ACTIONS = List.of(AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT,
-            AuditActions.TAX_ID_REVEAL, AuditActions.OUTBOX_REQUEUE,
-            AuditActions.OUTBOX_ABANDON, AuditActions.OUTBOX_RECONCILE, AuditActions.SETTINGS_CHANGE);
 
     private final Queries queries;
     private final TaskRunner tasks;
@@ -58,6 +55,11 @@ public final class AuditViewModel {
 
     public StringProperty actionProperty() {
         return action;
+    }
+
+    /** The actions the filter offers: every action the audit trail records. */
+    public List<String> actions() {
+        return AuditActions.ALL;
     }
 
     public ObservableList<AuditEntry> rows() {

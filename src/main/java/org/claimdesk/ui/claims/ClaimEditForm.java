@@ -1,115 +1,37 @@
 package org.claimdesk.ui.claims;
 
 import java.io.File;
-import java.util.Arrays;
-import java.util.List;
 import javafx.css.PseudoClass;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
-import javafx.scene.control.Control;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.GridPane;
-import javafx.scene.layout.Priority;
 import javafx.stage.FileChooser;
 import org.claimdesk.domain.ClaimField;
-import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
-import org.claimdesk.domain.PropertyType;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 
 /**
  * Builds the edit form of the claim detail pane and binds it, and the Evidence tab, to a {@link
- * ClaimEditViewModel}: one row per field (its label, its input with the id {@code edit-FIELD}, and under it
+ * ClaimEditViewModel}: the fields through {@link FieldForm} (the input with the id {@code edit-FIELD}, under it
  * the broken rule's message with the id {@code error-FIELD}). Binds and forwards only; no IO.
  */
 final class ClaimEditForm {
-    /** AtlantaFX marks an input in error with this pseudo-class (a red border). */
-    private static final PseudoClass DANGER = PseudoClass.getPseudoClass("danger");
+    private static final PseudoClass DANGER = FieldForm.DANGER;
 
     private ClaimEditForm() {
     }
 
     static void build(ClaimEditViewModel editor, GridPane grid) {
-        int row = 0;
-        for (ClaimEditViewModel.FieldEditor field : editor.fields()) {
-            Label name = new Label(field.field().label());
-            name.getStyleClass().add("field-name");
-            name.setMinWidth(Label.USE_PREF_SIZE);
-            Control input = input(field);
-            input.setId("edit-" + field.field().name());
-            input.setMaxWidth(Double.MAX_VALUE);
-            GridPane.setHgrow(input, Priority.ALWAYS);
-            name.setLabelFor(input);
-            Label error = new Label();
-            error.setId("error-" + field.field().name());
-            error.getStyleClass().add("field-error");
-            error.setWrapText(true);
-            error.textProperty().bind(field.errorProperty());
-            error.visibleProperty().bind(field.errorProperty().isNotNull());
-            error.managedProperty().bind(error.visibleProperty());
-            Label fault = new Label();
-            fault.setId("fault-" + field.field().name());
-            fault.getStyleClass().add("field-error");
-            fault.setWrapText(true);
-            fault.textProperty().bind(field.faultProperty());
-            fault.visibleProperty().bind(field.faultProperty().isNotNull().and(error.visibleProperty().not()));
-            fault.managedProperty().bind(fault.visibleProperty());
-            javafx.beans.binding.BooleanBinding marked = field.errorProperty().isNotNull()
-                    .or(field.faultProperty().isNotNull());
-            marked.addListener((obs, old, on) -> input.pseudoClassStateChanged(DANGER, on));
-            input.pseudoClassStateChanged(DANGER, marked.get());
-            input.getProperties().put(ClaimEditForm.class, marked);
-            Label hint = new Label();
-            hint.setId("hint-" + field.field().name());
-            hint.getStyleClass().addAll("text-muted", "text-small");
-            hint.textProperty().bind(field.hintProperty());
-            hint.visibleProperty().bind(field.hintProperty().isNotNull().and(error.visibleProperty().not()));
-            hint.managedProperty().bind(hint.visibleProperty());
-            grid.addRow(row++, name, input);
-            grid.add(new javafx.scene.layout.VBox(error, fault, hint), 1, row++);
-        }
-    }
-
-    private static Control input(ClaimEditViewModel.FieldEditor field) {
-        List<String> codes = field.field() == ClaimField.CLAIM_TYPE
-                ? Arrays.stream(ClaimType.values()).map(Enum::name).toList()
-                : field.field() == ClaimField.PROPERTY_TYPE
-                ? Arrays.stream(PropertyType.values()).map(Enum::name).toList()
-                : null;
-        if (codes == null) {
-            TextField text = new TextField();
-            text.textProperty().bindBidirectional(field.textProperty());
-            text.setPromptText(field.field().required() ? "required" : "optional");
-            return text;
-        }
-        ComboBox<String> choice = new ComboBox<>();
-        choice.getItems().setAll(codes);
-        choice.valueProperty().bindBidirectional(field.textProperty());
-        if (field.field() == ClaimField.PROPERTY_TYPE) {
-            choice.setCellFactory(list -> propertyCell());
-            choice.setButtonCell(propertyCell());
-        }
-        return choice;
-    }
-
-    private static ListCell<String> propertyCell() {
-        return new ListCell<>() {
-            @Override
-            protected void updateItem(String code, boolean empty) {
-                super.updateItem(code, empty);
-                setText(empty || code == null || code.isEmpty() ? null
-                        : code + " · " + PropertyType.valueOf(code).description());
-            }
-        };
+        FieldForm.build(editor.fields(), grid, FieldForm.Ids.EDIT);
     }
 
     /** The Evidence tab: the list, and adding an address or a file (copied in the background). */
@@ -126,8 +48,8 @@ final class ClaimEditForm {
         Cells.textWithTooltip(addedColumn, e -> Formats.date(java.time.LocalDate.ofInstant(e.addedAt(),
                 java.time.ZoneId.systemDefault())), e -> Formats.time(e.addedAt()) + " by " + e.addedBy());
         kind.getItems().setAll(EvidenceKind.values());
-        kind.setCellFactory(list -> kindCell());
-        kind.setButtonCell(kindCell());
+        kind.setCellFactory(list -> FieldForm.kindCell());
+        kind.setButtonCell(FieldForm.kindCell());
         Node[] inputs = {kind, title, url, addUrl, addFile};
         for (Node n : inputs) {
             n.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty()));
@@ -220,15 +142,5 @@ final class ClaimEditForm {
                 ? new TaxIdAnswer(taxId.getText().strip(), reason.getText().strip()) : null);
         javafx.application.Platform.runLater(taxId::requestFocus);
         return dialog.showAndWait();
-    }
-
-    private static ListCell<EvidenceKind> kindCell() {
-        return new ListCell<>() {
-            @Override
-            protected void updateItem(EvidenceKind kind, boolean empty) {
-                super.updateItem(kind, empty);
-                setText(empty || kind == null ? null : kind.label());
-            }
-        };
     }
 }

@@ -22,8 +22,6 @@ import javafx.collections.ObservableList;
 import org.claimdesk.app.ClaimEditing;
 import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.app.EditResult;
-import org.claimdesk.domain.Amounts;
-import org.claimdesk.domain.Checked;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Evidence;
@@ -41,50 +39,6 @@ import org.claimdesk.ui.common.TaskRunner;
  * through the {@link TaskRunner}.
  */
 public final class ClaimEditViewModel {
-
-    /** One editable field: the text staff type and the rule it breaks, if any. */
-    public static final class FieldEditor {
-        private final ClaimField<?> field;
-        private final StringProperty text = new SimpleStringProperty("");
-        private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper();
-        private final ReadOnlyStringWrapper hint = new ReadOnlyStringWrapper();
-        private final ReadOnlyStringWrapper fault = new ReadOnlyStringWrapper();
-        private String original = "";
-
-        private FieldEditor(ClaimField<?> field) {
-            this.field = field;
-        }
-
-        public ClaimField<?> field() {
-            return field;
-        }
-
-        public StringProperty textProperty() {
-            return text;
-        }
-
-        /** The broken rule's message, e.g. "State property id must be 7 to 9 digits"; null when the text is fine. */
-        public ReadOnlyStringProperty errorProperty() {
-            return error.getReadOnlyProperty();
-        }
-
-        /** What a valid value means, where the text alone does not say (the amount in dollars); null otherwise. */
-        public ReadOnlyStringProperty hintProperty() {
-            return hint.getReadOnlyProperty();
-        }
-
-        /**
-         * What the state said about this field when it refused the claim (see {@link #focusField}); null when
-         * the field is not at fault. Typing in the field clears it: staff have dealt with it.
-         */
-        public ReadOnlyStringProperty faultProperty() {
-            return fault.getReadOnlyProperty();
-        }
-
-        public boolean changed() {
-            return !original.equals(text.get() == null ? "" : text.get());
-        }
-    }
 
     /**
      * The field the state refused, as {@link #focusField} marked it.
@@ -176,16 +130,7 @@ public final class ClaimEditViewModel {
         this.reload = reload;
         for (ClaimField<?> field : ClaimField.all()) {
             if (!field.personal()) {
-                FieldEditor editor = new FieldEditor(field);
-                editor.text.addListener((obs, old, text) -> {
-                    editor.fault.set(null);
-                    Checked<?> checked = field.check(text, today.get());
-                    editor.error.set(firstMessage(checked.violations()));
-                    editor.hint.set(field == ClaimField.AMOUNT_CENTS && checked.value() instanceof Long cents
-                            ? "= " + Amounts.dollars(cents) : null);
-                    update();
-                });
-                fields.put(field, editor);
+                fields.put(field, new FieldEditor(field, today, this::update));
             }
         }
         reason.addListener((obs, old, text) -> update());
@@ -338,9 +283,9 @@ public final class ClaimEditViewModel {
         if (!startEdit()) {
             return false;
         }
-        fields.values().forEach(f -> f.fault.set(null));
+        fields.values().forEach(f -> f.markFault(null));
         ClaimField.byName(marked.field()).map(fields::get)
-                .ifPresent(f -> f.fault.set(marked.message() == null || marked.message().isBlank()
+                .ifPresent(f -> f.markFault(marked.message() == null || marked.message().isBlank()
                         ? "The state refused this field" : "The state: " + marked.message().strip()));
         fault.set(null);
         fault.set(marked);
@@ -378,7 +323,7 @@ public final class ClaimEditViewModel {
         EditableClaim claim = base;
         Map<String, String> changes = new LinkedHashMap<>();
         fields.values().stream().filter(FieldEditor::changed)
-                .forEach(f -> changes.put(f.field.name(), f.text.get()));
+                .forEach(f -> changes.put(f.field().name(), f.textProperty().get()));
         String why = reason.get();
         busy.set(true);
         update();
@@ -395,7 +340,7 @@ public final class ClaimEditViewModel {
                         conflict.set(c.getMessage());
                     } else if (e instanceof InvalidFieldsException invalid) {
                         for (FieldViolation v : invalid.violations()) {
-                            ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> f.error.set(v.message()));
+                            ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> f.markBroken(v.message()));
                         }
                         notices.accept(Notice.error("save claim " + claim.claimNumber(), e));
                     } else {
@@ -511,17 +456,14 @@ public final class ClaimEditViewModel {
         active.set(false);
         conflict.set(null);
         fault.set(null);
-        fields.values().forEach(f -> f.fault.set(null));
+        fields.values().forEach(f -> f.markFault(null));
         base = null;
         reason.set("");
     }
 
     private void fill(EditableClaim claim) {
         for (FieldEditor editor : fields.values()) {
-            String text = claim == null ? "" : claim.texts().getOrDefault(editor.field, "");
-            editor.original = text;
-            editor.text.set(text);
-            editor.error.set(null);
+            editor.reset(claim == null ? "" : claim.texts().getOrDefault(editor.field(), ""));
         }
     }
 
@@ -529,8 +471,8 @@ public final class ClaimEditViewModel {
         List<String> broken = new ArrayList<>();
         boolean changed = false;
         for (FieldEditor editor : fields.values()) {
-            if (editor.error.get() != null) {
-                broken.add(editor.field.label());
+            if (editor.errorProperty().get() != null) {
+                broken.add(editor.field().label());
             }
             changed |= editor.changed();
         }
@@ -554,6 +496,6 @@ public final class ClaimEditViewModel {
     }
 
     private static String firstMessage(List<FieldViolation> violations) {
-        return violations.isEmpty() ? null : violations.get(0).message();
+        return FieldEditor.firstMessage(violations);
     }
 }

@@ -15,6 +15,7 @@ import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
+import javafx.scene.control.ProgressBar;
 import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
@@ -53,6 +54,7 @@ import org.claimdesk.ui.common.PageTableSkin;
 public final class ClaimsView {
     private static final PseudoClass OVERDUE = PseudoClass.getPseudoClass("overdue");
     private final ClaimsViewModel model;
+    private final ClaimsExportViewModel exporter;
     private final LayoutMemory layout;
 
     @FXML private TextField claimSearch;
@@ -117,6 +119,10 @@ public final class ClaimsView {
     @FXML private TableColumn<DeliveryAttempt, String> attemptOutcomeColumn;
     @FXML private TableColumn<DeliveryAttempt, String> attemptDetailColumn;
     @FXML private Label claimsNotice;
+    @FXML private Button claimsExportButton;
+    @FXML private ProgressBar claimsExportProgress;
+    @FXML private Label claimsExportProgressLabel;
+    @FXML private Label claimsExportNotice;
     @FXML private BorderPane claimsPage;
     @FXML private HBox editBar;
     @FXML private Button editButton;
@@ -150,8 +156,9 @@ public final class ClaimsView {
     private final Map<ClaimStatus, ToggleButton> chips = new EnumMap<>(ClaimStatus.class);
     private boolean syncingSelection;
 
-    public ClaimsView(ClaimsViewModel model, LayoutMemory layout) {
+    public ClaimsView(ClaimsViewModel model, ClaimsExportViewModel exporter, LayoutMemory layout) {
         this.model = model;
+        this.exporter = exporter;
         this.layout = layout;
     }
 
@@ -163,6 +170,7 @@ public final class ClaimsView {
         bindDetail();
         bindEditing();
         NoticeLabel.bind(claimsNotice, model.noticeProperty());
+        bindExport();
         layout.split("claims", claimsSplit);
         layout.table("claims", claimsTable);
     }
@@ -184,6 +192,12 @@ public final class ClaimsView {
         });
         jurisdictionFilter.setButtonCell(jurisdictionCell());
         jurisdictionFilter.setCellFactory(list -> jurisdictionCell());
+        // the model clears the jurisdiction when it shows one claim (see ClaimsViewModel#showOnly)
+        model.jurisdictionProperty().addListener((obs, old, value) -> {
+            if (!java.util.Objects.equals(value, jurisdictionFilter.getValue())) {
+                jurisdictionFilter.setValue(value);
+            }
+        });
         jurisdictionFilter.valueProperty().addListener((obs, old, value) -> {
             if (!java.util.Objects.equals(value, model.jurisdictionProperty().get())) {
                 model.jurisdictionProperty().set(value);
@@ -211,6 +225,25 @@ public final class ClaimsView {
         model.statusCounts().addListener((MapChangeListener<ClaimStatus, Integer>) c -> updateChip(c.getKey()));
         model.activeStatusesProperty().addListener((obs, old, active) ->
                 chips.forEach((status, chip) -> chip.setSelected(active.contains(status))));
+    }
+
+    private void bindExport() {
+        claimsExportButton.setOnAction(e -> ClaimsExportDialog.ask(claimsTable.getScene().getWindow(),
+                model.pagingProperty().get().total()).ifPresent(a -> exporter.export(a.file(), model.shownFilter(),
+                        a.includeTaxIds(), a.reason())));
+        claimsExportButton.disableProperty().bind(exporter.exportingProperty());
+        claimsExportProgress.visibleProperty().bind(exporter.progressProperty().isNotNull());
+        claimsExportProgress.managedProperty().bind(claimsExportProgress.visibleProperty());
+        claimsExportProgressLabel.visibleProperty().bind(claimsExportProgress.visibleProperty());
+        claimsExportProgressLabel.managedProperty().bind(claimsExportProgress.visibleProperty());
+        exporter.progressProperty().addListener((obs, old, p) -> {
+            if (p != null) {
+                claimsExportProgress.setProgress(p.total() > 0 ? p.fraction() : ProgressBar.INDETERMINATE_PROGRESS);
+                claimsExportProgressLabel.setText(Formats.count(p.done())
+                        + (p.total() > 0 ? " / " + Formats.count(p.total()) : "") + " exported");
+            }
+        });
+        NoticeLabel.bind(claimsExportNotice, exporter.noticeProperty());
     }
 
     private static ListCell<String> jurisdictionCell() {

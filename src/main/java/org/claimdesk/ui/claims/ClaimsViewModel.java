@@ -93,6 +93,8 @@ public final class ClaimsViewModel {
     private volatile long filterRequest;
     private long detailRequest;
     private long lastFilterNanos;
+    /** The query of the rows on screen: the page's filters as they were applied. */
+    private ClaimQuery shownQuery;
     private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyLongWrapper pagesShown = new ReadOnlyLongWrapper();
 
@@ -316,6 +318,14 @@ public final class ClaimsViewModel {
                 paging.get().offset(), PAGE_SIZE);
     }
 
+    /**
+     * The filter of the rows on screen, every page of it (what "Export…" writes): the query the page was read with,
+     * so a search typed but not applied is not part of it.
+     */
+    public ClaimQuery shownFilter() {
+        return (shownQuery == null ? query() : shownQuery).withPage(0, 0);
+    }
+
     private void loadPage(boolean withCounts) {
         ClaimQuery query = query();
         long request = ++pageRequest;
@@ -335,6 +345,7 @@ public final class ClaimsViewModel {
             if (request != pageRequest) {
                 return;
             }
+            shownQuery = query;
             rows.showInPlace(page);
             reselect();
             pagesShown.set(pagesShown.get() + 1);
@@ -457,6 +468,32 @@ public final class ClaimsViewModel {
                     pendingFault = null;
                     notice.set(Notice.error("open claim " + claimId, e));
                 });
+    }
+
+    /**
+     * Shows claim {@code claimId} selected as the page's one row: the filters cleared and the search set to its
+     * number, then its detail read (a claim just created, or one the new-claim form found already open). Refused
+     * with a notice while another claim's edit has unsaved changes.
+     *
+     * @param message what to tell staff (e.g. "Claim UPC-2026-001501 created"); null for none
+     */
+    public void showOnly(long claimId, String claimNumber, String message) {
+        ClaimRow current = selected.get();
+        if (editor.dirtyProperty().get() && current != null && current.claimId() != claimId) {
+            notice.set(Notice.warning((message == null ? "" : message + ". ") + "Claim " + current.claimNumber()
+                    + " has unsaved changes: save them (Ctrl+S) or cancel them (Esc) before opening " + claimNumber));
+            return;
+        }
+        statuses.clear();
+        activeStatuses.set(Set.of());
+        jurisdiction.set(null);
+        overdueOnly.set(false);
+        search.set(claimNumber);
+        applyFilters();
+        openClaim(claimId);
+        if (message != null) {
+            notice.set(Notice.success(message));
+        }
     }
 
     /**

@@ -17,7 +17,15 @@ import javafx.stage.Window;
  * The reason field is {@code #reasonField}; OK stays disabled while a required reason is empty.
  */
 public final class Dialogs {
+    /** The console's own styles, over the theme's: the main window's scene and the dialogs that use them. */
+    public static final String STYLESHEET = "/org/claimdesk/ui/claimdesk.css";
+
     private Dialogs() {
+    }
+
+    /** Gives {@code dialog} the console's own styles (a dialog is a scene of its own). */
+    public static void styled(Dialog<?> dialog) {
+        dialog.getDialogPane().getStylesheets().add(Dialogs.class.getResource(STYLESHEET).toExternalForm());
     }
 
     /** The answer to {@link #confirmWithReason}: confirmed, with the reason typed (possibly empty). */

@@ -36,7 +36,12 @@ public final class MainView {
     private final Map<Page, PageControls> pageControls = new EnumMap<>(Page.class);
     private Runnable requeueSelected = () -> { };
     private Runnable exit = () -> { };
+    private Runnable newClaim = () -> { };
 
+    @FXML private MenuItem newClaimMenuItem;
+    private Runnable importClaims = () -> { };
+
+    @FXML private MenuItem importMenuItem;
     @FXML private MenuItem refreshMenuItem;
     @FXML private MenuItem exitMenuItem;
     @FXML private MenuItem findMenuItem;
@@ -91,6 +96,7 @@ public final class MainView {
         workerMenuItem.setOnAction(e -> model.show(Page.WORKER));
         auditMenuItem.setOnAction(e -> model.show(Page.AUDIT));
         refreshMenuItem.setOnAction(e -> model.refreshCurrent());
+        newClaimMenuItem.setOnAction(e -> newClaim.run());
         findMenuItem.setOnAction(e -> {
             PageControls c = pageControls.get(model.pageProperty().get());
             if (c != null) {
@@ -102,13 +108,17 @@ public final class MainView {
             requeueSelected.run();
         });
         exitMenuItem.setOnAction(e -> exit.run());
+        importMenuItem.setOnAction(e -> importClaims.run());
+        importMenuItem.disableProperty().bind(model.readyProperty().not());
         darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
         shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
                 "Keyboard shortcuts", """
+                Ctrl+N            new claim
                 Ctrl+1 … Ctrl+4   Claims, Outbox, Worker, Audit
                 Ctrl+F            search on the current page
                 F5                refresh the current page
                 Ctrl+R            re-queue the selected outbox rows
+                Ctrl+I            import claims from a CSV file
                 Ctrl+Shift+D      dark theme
                 Ctrl+Q            exit"""));
 
@@ -154,9 +164,19 @@ public final class MainView {
         busyStatus.setManaged(text != null);
     }
 
+    /** What File › Import claims… does. */
+    public void setImportAction(Runnable action) {
+        this.importClaims = action;
+    }
+
     public void setActions(Runnable requeue, Runnable exitAction) {
         this.requeueSelected = requeue;
         this.exit = exitAction;
+    }
+
+    /** What File › New claim… (Ctrl+N) does. */
+    public void setNewClaimAction(Runnable action) {
+        this.newClaim = action;
     }
 
     /**

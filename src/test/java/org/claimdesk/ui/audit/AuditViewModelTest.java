@@ -46,6 +46,12 @@ class AuditViewModelTest {
     }
 
     @Test
+    void theActionFilterOffersEveryActionOfTheAuditTrail() {
+        assertThat(model.actions()).isEqualTo(AuditActions.ALL).contains(AuditActions.CLAIMS_IMPORT,
+                AuditActions.CLAIMS_EXPORT_TAX_IDS, AuditActions.CLAIM_CREATE, AuditActions.WORKER_PAUSE);
+    }
+
+    @Test
     void pagesNewestFirst() {
         assertThat(model.rows()).hasSize(AuditViewModel.PAGE_SIZE);
         assertThat(model.rows().get(0).reason()).isEqualTo("bulk 230");

@@ -54,7 +54,7 @@ class ClaimEditViewModelTest {
         return claim;
     }
 
-    private ClaimEditViewModel.FieldEditor field(ClaimField<?> field) {
+    private FieldEditor field(ClaimField<?> field) {
         return editor.field(field);
     }
 

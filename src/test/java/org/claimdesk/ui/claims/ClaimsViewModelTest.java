@@ -63,6 +63,26 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void aClaimShownAloneIsTheOnlyRowSelectedWithItsDetailWhateverTheFiltersWere() {
+        Claim claim = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.PAID)).withPage(0, 1)).get(0);
+        model.toggleStatus(ClaimStatus.IDENTITY_PENDING, true);
+        model.jurisdictionProperty().set(claim.jurisdiction().equals("CA") ? "NY" : "CA");
+        model.overdueOnlyProperty().set(true);
+
+        model.showOnly(claim.claimId(), claim.claimNumber(), "Claim " + claim.claimNumber() + " created in Paid");
+
+        assertThat(model.activeStatusesProperty().get()).isEmpty();
+        assertThat(model.jurisdictionProperty().get()).isNull();
+        assertThat(model.overdueOnlyProperty().get()).isFalse();
+        assertThat(model.searchProperty().get()).isEqualTo(claim.claimNumber());
+        assertThat(model.rows()).extracting(ClaimRow::claimId).containsExactly(claim.claimId());
+        assertThat(model.selectedProperty().get().claimId()).isEqualTo(claim.claimId());
+        assertThat(model.detailProperty().get().claim().claimId()).isEqualTo(claim.claimId());
+        assertThat(model.noticeProperty().get()).isEqualTo(Notice.success("Claim " + claim.claimNumber()
+                + " created in Paid"));
+    }
+
+    @Test
     void statusFilterShowsOnlyThoseStatusesAndKeepsCountsForTheOthers() {
         model.toggleStatus(ClaimStatus.SUBMITTING, true);
         int expected = queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.SUBMITTING)));

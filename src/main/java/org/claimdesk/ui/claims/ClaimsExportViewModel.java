@@ -1,0 +1,99 @@
+package org.claimdesk.ui.claims;
+
+import java.nio.file.Path;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import org.claimdesk.app.ClaimExport;
+import org.claimdesk.app.Queries;
+import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.TaskRunner;
+
+/**
+ * "Export…" on the Claims page: the claims of the page's filter written in the import's format through
+ * {@link ClaimExport}, tax ids masked unless staff include them with a reason (audited, as {@code claims export
+ * --include-tax-id}). Runs through the {@link TaskRunner} with progress; the result names the file.
+ */
+public final class ClaimsExportViewModel {
+    private final ClaimExport export;
+    private final Queries queries;
+    private final TaskRunner tasks;
+    private final String actor;
+
+    private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper();
+    private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<ClaimExport.Result> result = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+
+    public ClaimsExportViewModel(ClaimExport export, Queries queries, TaskRunner tasks, String actor) {
+        this.export = export;
+        this.queries = queries;
+        this.tasks = tasks;
+        this.actor = actor;
+    }
+
+    public ReadOnlyBooleanProperty exportingProperty() {
+        return exporting.getReadOnlyProperty();
+    }
+
+    /** Claims written of those the filter selects; null when no export runs. */
+    public ReadOnlyObjectProperty<TaskRunner.ProgressUpdate> progressProperty() {
+        return progress.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<ClaimExport.Result> resultProperty() {
+        return result.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<Notice> noticeProperty() {
+        return notice.getReadOnlyProperty();
+    }
+
+    /**
+     * Writes the claims {@code filter} selects to {@code file}, off the UI thread. With {@code includeTaxIds} the
+     * tax ids are written whole and the export is audited with {@code reason} (required); otherwise masked.
+     */
+    public void export(Path file, ClaimQuery filter, boolean includeTaxIds, String reason) {
+        if (exporting.get() || file == null || filter == null) {
+            return;
+        }
+        if (includeTaxIds && (reason == null || reason.isBlank())) {
+            notice.set(Notice.warning("Exporting full tax ids needs a reason; nothing was exported"));
+            return;
+        }
+        ClaimExport.TaxIds taxIds = includeTaxIds ? ClaimExport.TaxIds.included(actor, reason.strip())
+                : ClaimExport.TaxIds.masked();
+        exporting.set(true);
+        result.set(null);
+        notice.set(null);
+        progress.set(new TaskRunner.ProgressUpdate(0, 0, "claims written"));
+        tasks.submit("export claims", p -> {
+            int total = queries.countClaims(filter);
+            p.update(0, total, "claims written");
+            return export.run(file, filter, taxIds, written -> p.update(written, total, "claims written"));
+        }, done -> {
+            exporting.set(false);
+            progress.set(null);
+            result.set(done);
+            notice.set(Notice.success(describe(done)));
+        }, e -> {
+            exporting.set(false);
+            progress.set(null);
+            notice.set(Notice.error("export the claims", e));
+        }, update -> {
+            if (exporting.get()) {
+                progress.set(update);
+            }
+        });
+    }
+
+    /** "Exported 42 claims to /path/claims.csv (…)": what the export wrote and what the file is for. */
+    public static String describe(ClaimExport.Result r) {
+        return "Exported " + Formats.count(r.claims()) + " claim(s) to " + r.file() + (r.taxIds()
+                ? " with full tax ids (the export is in the audit trail; keep the file safe and delete it when done)"
+                : " with tax ids masked: for reading (an import rejects its rows at taxId)");
+    }
+}
