@@ -427,6 +427,7 @@ public final class ClaimImport {
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
         writer.inTransaction(h -> {
+            claims.lockNewClaims(h);
             Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
             Map<ClaimKey, Valid> created = new LinkedHashMap<>();
             List<Valid> repeats = new ArrayList<>();

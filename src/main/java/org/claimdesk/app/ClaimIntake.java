@@ -82,6 +82,7 @@ public final class ClaimIntake {
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
         return database.inTransaction(h -> {
+            claims.lockNewClaims(h);
             Optional<Claim> present = claims.findByKey(h, draft.key());
             if (present.isPresent() && why == null) {
                 throw new DuplicateClaimException(present.get());

@@ -27,10 +27,12 @@ public final class BatchWriter implements AutoCloseable {
             opened = database.jdbi().open();
             DeliveryStore.prepareWriter(opened);
         } catch (JdbiException e) {
-            throw Database.translate(database.path(), e);
+            throw database.translated(e);
         }
         this.handle = opened;
-        this.checkpointer = WalCheckpointer.start(database, WalCheckpointer.DEFAULT_PERIOD, "claimdesk-batch-checkpoint");
+        // a file's write-ahead log is checkpointed aside; a server keeps its own
+        this.checkpointer = database.onServer() ? null
+                : WalCheckpointer.start(database, WalCheckpointer.DEFAULT_PERIOD, "claimdesk-batch-checkpoint");
     }
 
     public static BatchWriter open(Database database) {
@@ -42,13 +44,15 @@ public final class BatchWriter implements AutoCloseable {
         try {
             return handle.inTransaction(work);
         } catch (JdbiException e) {
-            throw Database.translate(database.path(), e);
+            throw database.translated(e);
         }
     }
 
     @Override
     public void close() {
-        checkpointer.close();
+        if (checkpointer != null) {
+            checkpointer.close();
+        }
         try {
             DeliveryStore.restoreWriter(handle);
         } catch (RuntimeException e) {

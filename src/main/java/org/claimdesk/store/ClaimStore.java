@@ -113,7 +113,7 @@ public final class ClaimStore {
         }
         newClaims.forEach(c -> Transitions.checkStart(c.status()));
         SearchIndex.append(handle, () -> {
-            long first = handle.createQuery("SELECT coalesce(max(claim_id), 0) + 1 FROM claim").mapTo(Long.class).one();
+            List<Long> ids = Dialect.of(handle).newIds(handle, "claim", "claim_id", newClaims.size());
             List<Integer> rows = new ArrayList<>(newClaims.size());
             for (int i = 0; i < newClaims.size(); i++) {
                 rows.add(i);
@@ -122,13 +122,9 @@ public final class ClaimStore {
             try (MultiRowStatement claims = new MultiRowStatement(handle.getConnection(), INSERT_MANY, 1, 18);
                     MultiRowStatement history = new MultiRowStatement(handle.getConnection(), INSERT_HISTORY_MANY, 2,
                             3)) {
-                claims.run(rows, ps -> ps.setLong(1, at), (ps, p, i) -> bind(ps, p, first + i, newClaims.get(i)),
-                        null);
-                history.run(rows, ps -> {
-                    ps.setString(1, actor);
-                    ps.setLong(2, at);
-                }, (ps, p, i) -> {
-                    ps.setLong(p, first + i);
+                claims.run(rows, new Object[] {at}, (ps, p, i) -> bind(ps, p, ids.get(i), newClaims.get(i)), null);
+                history.run(rows, new Object[] {actor, at}, (ps, p, i) -> {
+                    ps.setLong(p, ids.get(i));
                     ps.setString(p + 1, newClaims.get(i).status().name());
                     ps.setString(p + 2, reasons.get(i));
                 }, null);
@@ -175,6 +171,15 @@ public final class ClaimStore {
         ps.setString(p + 17, c.decisionDueOn() == null ? null : c.decisionDueOn().toString());
     }
 
+    /**
+     * Makes the caller's transaction the only one adding claims by key (an import's batch, a claim entered by hand)
+     * until it ends, so that two workstations adding the same claim at once cannot both find it absent. Call before
+     * looking the keys up.
+     */
+    public void lockNewClaims(Handle handle) {
+        Dialect.of(handle).serialize(handle, "claimdesk.new-claims");
+    }
+
     /** The oldest claim with this key (jurisdiction, state property id and claimant name exactly as stored). */
     public Optional<Claim> findByKey(Handle handle, ClaimKey key) {
         return handle.createQuery("""
@@ -196,8 +201,8 @@ public final class ClaimStore {
         }
         Set<ClaimKey> wanted = new HashSet<>(keys);
         handle.createQuery("""
-                SELECT * FROM claim WHERE state_property_id IN (SELECT value FROM json_each(:ids))
-                ORDER BY claim_id""")
+                SELECT * FROM claim WHERE state_property_id IN (%s)
+                ORDER BY claim_id""".formatted(Dialect.of(handle).listOf("ids", false)))
                 .bind("ids", Json.write(wanted.stream().map(ClaimKey::statePropertyId).distinct().toList()))
                 .map(Rows.CLAIM)
                 .forEach(c -> {

@@ -239,7 +239,8 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    private RuntimeException translated(RuntimeException e) {
+    /** What a failure of this database means for staff: the file's or the server's sentence. */
+    RuntimeException translated(RuntimeException e) {
         return path == null ? PostgresDatabase.translate((DatabaseLocation.Postgres) location, e) : translate(path, e);
     }
 

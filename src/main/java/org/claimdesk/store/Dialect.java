@@ -66,6 +66,14 @@ enum Dialect {
         void afterExplicitIds(Handle handle, String table, String idColumn) {
             // an INTEGER PRIMARY KEY takes the next id above the largest by itself
         }
+
+        @Override
+        List<Long> newIds(Handle handle, String table, String idColumn, int count) {
+            // the ids SQLite would give, from the highest present up: one writer at a time holds the file
+            long first = handle.createQuery("SELECT coalesce(max(" + idColumn + "), 0) + 1 FROM " + table)
+                    .mapTo(Long.class).one();
+            return java.util.stream.LongStream.range(first, first + count).boxed().toList();
+        }
     },
 
     POSTGRESQL {
@@ -111,6 +119,13 @@ enum Dialect {
         }
 
         @Override
+        List<Long> newIds(Handle handle, String table, String idColumn, int count) {
+            // taken from the table's identity sequence: another workstation inserting at the same time gets others
+            return handle.createQuery("SELECT nextval(pg_get_serial_sequence('" + table + "', '" + idColumn + "'))"
+                    + " FROM generate_series(1, :count)").bind("count", count).mapTo(Long.class).list();
+        }
+
+        @Override
         void afterExplicitIds(Handle handle, String table, String idColumn) {
             handle.createQuery("SELECT setval(pg_get_serial_sequence('" + table + "', '" + idColumn + "'),"
                     + " greatest((SELECT max(" + idColumn + ") FROM " + table + "), 1))").mapTo(Long.class).one();
@@ -149,6 +164,20 @@ enum Dialect {
 
     /** Adds the clause (and its bindings besides {@code :search}) of a text search for {@code text}. */
     abstract void search(String text, List<String> clauses, List<Object[]> bindings);
+
+    /**
+     * Makes the caller's transaction the only one doing {@code what} until it ends: a no-op on SQLite, where one
+     * writer at a time holds the file; on PostgreSQL a transaction-scoped advisory lock.
+     */
+    void serialize(Handle handle, String what) {
+        if (this == POSTGRESQL) {
+            handle.createQuery("SELECT pg_advisory_xact_lock(hashtext(:what))").bind("what", what)
+                    .mapTo(String.class).one();
+        }
+    }
+
+    /** {@code count} ids for new rows of {@code table}, which no other transaction will use. */
+    abstract List<Long> newIds(Handle handle, String table, String idColumn, int count);
 
     /** After rows were written with their ids given, makes the next id the database assigns come after them. */
     abstract void afterExplicitIds(Handle handle, String table, String idColumn);

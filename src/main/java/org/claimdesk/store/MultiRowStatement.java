@@ -88,6 +88,7 @@ final class MultiRowStatement implements AutoCloseable {
      * {@code RETURNING} clause and each returned row's first column is handed to it.
      */
     <T> void run(List<T> items, Object[] fixedValues, Row<T> row, LongConsumer returned) throws SQLException {
+        fixedValues = fixedValues == null ? new Object[0] : fixedValues;
         if (fixedValues.length != fixed) {
             throw new IllegalArgumentException("this statement takes " + fixed + " fixed value(s), not "
                     + fixedValues.length);

@@ -50,6 +50,10 @@ public final class SearchIndex {
         if (!transaction.isInTransaction()) {
             throw new IllegalStateException("appending claims to the search index must run inside a transaction");
         }
+        if (Dialect.of(transaction) != Dialect.SQLITE) {
+            // PostgreSQL's trigram indexes are indexes of the claim table, kept by every insert
+            return load.get();
+        }
         long before = transaction.createQuery("SELECT coalesce(max(claim_id), 0) FROM claim").mapTo(Long.class).one();
         String trigger = transaction.createQuery("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = :name")
                 .bind("name", INSERT_TRIGGER).mapTo(String.class).one();

@@ -17,6 +17,9 @@ import org.jdbi.v3.core.JdbiException;
  * database itself; the table goes with the connection when this is closed. Not thread-safe.
  */
 public final class SeenKeys implements AutoCloseable {
+    /** The temporary table, named so that both engines look for it among the connection's temporary tables. */
+    private static final String TABLE = "seen_key";
+
     private final Database database;
     private final Handle handle;
 
@@ -24,13 +27,14 @@ public final class SeenKeys implements AutoCloseable {
         this.database = database;
         try {
             handle = database.jdbi().open();
-            handle.execute("DROP TABLE IF EXISTS temp.seen_key");
+            boolean sqlite = Dialect.of(handle) == Dialect.SQLITE;
+            handle.execute("DROP TABLE IF EXISTS " + TABLE);
             handle.execute("""
                     CREATE TEMP TABLE seen_key (jurisdiction TEXT NOT NULL, state_property_id TEXT NOT NULL,
                         claimant_name TEXT NOT NULL, fingerprint TEXT NOT NULL,
-                        PRIMARY KEY (state_property_id, jurisdiction, claimant_name)) WITHOUT ROWID""");
+                        PRIMARY KEY (state_property_id, jurisdiction, claimant_name))""" + (sqlite ? " WITHOUT ROWID" : ""));
         } catch (JdbiException e) {
-            throw Database.translate(database.path(), e);
+            throw database.translated(e);
         }
     }
 
@@ -47,8 +51,8 @@ public final class SeenKeys implements AutoCloseable {
         HashSet<ClaimKey> wanted = new HashSet<>(keys);
         try {
             handle.createQuery("""
-                    SELECT * FROM temp.seen_key
-                    WHERE state_property_id IN (SELECT value FROM json_each(:ids))""")
+                    SELECT * FROM %s
+                    WHERE state_property_id IN (%s)""".formatted(TABLE, Dialect.of(handle).listOf("ids", false)))
                     .bind("ids", Json.write(wanted.stream().map(ClaimKey::statePropertyId).distinct().toList()))
                     .map((rs, ctx) -> Map.entry(new ClaimKey(rs.getString("jurisdiction"),
                             rs.getString("state_property_id"), rs.getString("claimant_name")),
@@ -59,7 +63,7 @@ public final class SeenKeys implements AutoCloseable {
                         }
                     });
         } catch (JdbiException e) {
-            throw Database.translate(database.path(), e);
+            throw database.translated(e);
         }
         return found;
     }
@@ -72,7 +76,7 @@ public final class SeenKeys implements AutoCloseable {
         // no transaction: one of this connection would take the database's write lock, which a dry run must not;
         // each multi-row statement writes the temporary table alone
         try (MultiRowStatement insert = new MultiRowStatement(handle.getConnection(), """
-                INSERT INTO temp.seen_key (jurisdiction, state_property_id, claimant_name, fingerprint)
+                INSERT INTO seen_key (jurisdiction, state_property_id, claimant_name, fingerprint)
                 VALUES %s""", 0, 4)) {
             insert.run(List.copyOf(keys.entrySet()), null, (ps, p, e) -> {
                 ps.setString(p, e.getKey().jurisdiction());
@@ -105,7 +109,7 @@ public final class SeenKeys implements AutoCloseable {
     @Override
     public void close() {
         try {
-            handle.execute("DROP TABLE IF EXISTS temp.seen_key");
+            handle.execute("DROP TABLE IF EXISTS " + TABLE);
         } catch (RuntimeException e) {
             // the table goes with the connection's temporary database anyway
         }

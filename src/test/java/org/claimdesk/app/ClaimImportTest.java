@@ -252,7 +252,10 @@ class ClaimImportTest {
                     + " OR state_case_id LIKE '%" + text + "%'", Integer.class);
             assertThat(queries.countClaims(ClaimQuery.all().withSearch(text))).as(text).isEqualTo(expected);
         }
-        db.useTransaction(h -> h.execute("INSERT INTO claim_search (claim_search) VALUES ('integrity-check')"));
+        if (!db.onServer()) {
+            // SQLite's trigram index agrees with the claims it indexes (PostgreSQL's indexes are kept by the server)
+            db.useTransaction(h -> h.execute("INSERT INTO claim_search (claim_search) VALUES ('integrity-check')"));
+        }
     }
 
     private Claim only(String search) {
