@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseCopy;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.OwnerOnly;
 
 /**
@@ -25,6 +26,11 @@ public final class Backup {
 
     public Result to(Path target) {
         Path file = target.toAbsolutePath().normalize();
+        if (database.location() instanceof DatabaseLocation.Postgres server) {
+            throw new ClaimDeskException("a team database is backed up on its server, by IT: run pg_dump -Fc -h "
+                    + server.host() + " -p " + server.port() + " -U " + server.role() + " -d " + server.database()
+                    + " -f " + file + " (docs/operations.md: backups and restore)");
+        }
         if (Files.exists(file)) {
             throw new ClaimDeskException("the backup file " + file + " already exists; choose a new name");
         }

@@ -47,7 +47,7 @@ public final class Doctor {
             leases(h, findings);
             stuck(h, findings);
             consistency(h, findings);
-            return new Report(database.path().toString(), database.schemaVersion(), findings);
+            return new Report(database.location().describe(), database.schemaVersion(), findings);
         });
     }
 

@@ -35,7 +35,7 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
             });
             out().printf("%d claims, %d outbox rows, %d delivery attempts, %d history rows, %d audit entries written"
                     + " to %s in %d ms%n", summary.claims(), summary.outboxRows(), summary.attempts(),
-                    summary.historyRows(), summary.auditEntries(), db.path(), summary.millis());
+                    summary.historyRows(), summary.auditEntries(), db.location().describe(), summary.millis());
         }
         return 0;
     }

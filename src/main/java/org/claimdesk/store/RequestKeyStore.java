@@ -13,7 +13,13 @@ public final class RequestKeyStore {
             long resultVersion) {
     }
 
+    /**
+     * What {@code requestKey} did, if it was used. The key is held until the caller's transaction ends, so a second
+     * request with the same key (a double click, a retried CLI call, another workstation) waits and then replays
+     * the first instead of acting again.
+     */
     public Optional<Used> find(Handle handle, String requestKey) {
+        Dialect.of(handle).serialize(handle, "claimdesk.request-key:" + requestKey);
         return handle.createQuery("SELECT * FROM request_key WHERE request_key = :key")
                 .bind("key", requestKey)
                 .map((rs, ctx) -> new Used(rs.getString("request_key"), rs.getLong("claim_id"), rs.getString("operation"),

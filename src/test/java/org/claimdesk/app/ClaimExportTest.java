@@ -27,9 +27,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@link ClaimExport} on real SQLite files: the round trip through the import, masked tax ids, the audit entry. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 public class ClaimExportTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final Pattern WHOLE_TAX_ID = Pattern.compile("[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{2}-[0-9]{7}");
 
     @TempDir
@@ -40,7 +49,7 @@ public class ClaimExportTest {
 
     @BeforeEach
     void open() throws Exception {
-        source = Database.open(dir.resolve("source.db"));
+        source = TestDatabase.open(engine, dir.resolve("source"));
         queries = new Queries(source, ClaimIntakeTest.CLOCK);
         // more rows than a page, and values a CSV must quote or a spreadsheet would take for a formula
         StringBuilder csv = new StringBuilder(ClaimImportTest.HEADER + ",claimantPhone,claimantEmail\n");
@@ -94,7 +103,7 @@ public class ClaimExportTest {
         assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(dir.resolve("claims.csv.part")).doesNotExist();
 
-        try (Database target = Database.open(dir.resolve("target.db"))) {
+        try (Database target = TestDatabase.open(engine, dir.resolve("target"))) {
             ClaimImport.Report report = new ClaimImport(target, ClaimIntakeTest.CLOCK)
                     .run(file, "j.chen", ClaimImport.Options.defaults());
             assertThat(report.rejected()).isEmpty();
@@ -149,7 +158,7 @@ public class ClaimExportTest {
         assertThat(queries.audit(null, null, AuditActions.CLAIMS_EXPORT_TAX_IDS, 0, 0)).isEmpty();
 
         // for reading only: an import rejects every row at taxId, and imports nothing
-        try (Database target = Database.open(dir.resolve("target.db"))) {
+        try (Database target = TestDatabase.open(engine, dir.resolve("target"))) {
             ClaimImport.Report report = new ClaimImport(target, ClaimIntakeTest.CLOCK)
                     .run(file, "j.chen", new ClaimImport.Options(true, false, null));
             assertThat(report.imported()).isZero();

@@ -17,14 +17,23 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class OperatorsAndSettingsAuditTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
     @Test
     void theOperatorChosenAtFirstStartIsAudited() {
-        try (Database db = Database.open(dir.resolve("a.db"))) {
+        try (Database db = TestDatabase.open(engine, dir.resolve("a"))) {
             Operators.recordChoice(db, Clock.systemUTC(), "  m.alvarez ", null);
 
             List<AuditEntry> entries = new Queries(db, Clock.systemUTC()).audit("operator", null, null, 0, 0);
@@ -42,7 +51,7 @@ class OperatorsAndSettingsAuditTest {
 
     @Test
     void workerSettingsChangesAreAuditedWithBeforeAndAfter() {
-        try (Database db = Database.open(dir.resolve("b.db"));
+        try (Database db = TestDatabase.open(engine, dir.resolve("b"));
              SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
              AuditedWorker worker = new AuditedWorker(new DeliveryWorker(db, state, WorkerSettings.defaults(),
                      Clock.systemUTC(), Deadlines.statutory()), db, Clock.systemUTC(), "r.okafor")) {

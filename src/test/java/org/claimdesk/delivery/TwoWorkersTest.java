@@ -11,14 +11,24 @@ import org.claimdesk.app.SubmitResult;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The console's worker and a CLI drain on one database file: no row is ever delivered by both. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class TwoWorkersTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -31,7 +41,7 @@ class TwoWorkersTest {
 
     @Test
     void twoWorkersOnOneFileEachPostEveryKeyExactlyOnce() throws Exception {
-        Path file = dir.resolve("claims.db");
+        DatabaseLocation file = TestDatabase.location(engine, dir, "claims");
         List<SubmitResult> queued;
         try (Database setup = Database.open(file)) {
             queued = Outbox.submitted(setup, 400);

@@ -15,12 +15,21 @@ import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.PropertyType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The claims search finds a text inside claim number, claimant, state property id or case id, ignoring ASCII
  * case, whether it is looked up in the trigram index (three or more characters) or matched with LIKE.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimSearchTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     /** Few letters, so that random texts often occur; quotes, wildcards and the escape character included. */
     private static final String ALPHABET = "abcAB -'\"%_!é1";
 
@@ -32,7 +41,7 @@ class ClaimSearchTest {
     @Test
     void theIndexedSearchFindsExactlyTheClaimsThatContainTheText() {
         Random random = new Random(20261130);
-        try (Database db = Database.open(dir.resolve("search.db"))) {
+        try (Database db = TestDatabase.open(engine, dir)) {
             List<String[]> fields = new ArrayList<>();
             db.useTransaction(h -> {
                 for (int i = 0; i < 1500; i++) {
@@ -76,7 +85,7 @@ class ClaimSearchTest {
 
     @Test
     void theIndexFollowsAChangedClaimantAndACaseIdIsFoundOnceTheStateGivesIt() {
-        try (Database db = Database.open(dir.resolve("follow.db"))) {
+        try (Database db = TestDatabase.open(engine, dir)) {
             long id = db.inTransaction(h -> claims.insert(h, claim("UPC-2026-000001", "Maria Garcia", "4000001", null),
                     Instant.EPOCH));
             assertThat(ids(db, "Garcia")).containsExactly(id);
@@ -96,19 +105,23 @@ class ClaimSearchTest {
 
     @Test
     void caseIsIgnoredInEveryAlphabetFromThreeCharactersOn() {
-        try (Database db = Database.open(dir.resolve("unicode.db"))) {
+        try (Database db = TestDatabase.open(engine, dir)) {
             long id = db.inTransaction(h -> claims.insert(h, claim("UPC-2026-000001", "Lars Ångström", "4000001", null),
                     Instant.EPOCH));
             assertThat(ids(db, "ångström")).containsExactly(id);
             assertThat(ids(db, "ÅNGSTRÖM")).containsExactly(id);
             assertThat(ids(db, "Ån")).containsExactly(id);
-            assertThat(ids(db, "ån")).as("two characters: LIKE, ASCII case only").isEmpty();
+            if (engine == TestDatabase.Engine.SQLITE) {
+                assertThat(ids(db, "ån")).as("two characters: SQLite's LIKE, ASCII case only").isEmpty();
+            } else {
+                assertThat(ids(db, "ån")).as("two characters: PostgreSQL's ILIKE folds every script").containsExactly(id);
+            }
         }
     }
 
     @Test
     void aSearchIsCombinedWithTheOtherFiltersAndTheSortOrder() {
-        try (Database db = Database.open(dir.resolve("combined.db"))) {
+        try (Database db = TestDatabase.open(engine, dir)) {
             db.useTransaction(h -> {
                 claims.insert(h, claim("UPC-2026-000001", "Zoe Heir", "4000001", null), Instant.EPOCH);
                 claims.insert(h, claim("UPC-2026-000002", "Anna Heir", "4000002", null), Instant.EPOCH);
@@ -127,7 +140,7 @@ class ClaimSearchTest {
     @Test
     void pagesInEverySortOrderFollowEachOtherAsTheWholeList() {
         Random random = new Random(7);
-        try (Database db = Database.open(dir.resolve("pages.db"))) {
+        try (Database db = TestDatabase.open(engine, dir)) {
             db.useTransaction(h -> {
                 for (int i = 0; i < 230; i++) {
                     // few distinct values, so that sorting leans on the claim id to break ties
