@@ -1,0 +1,107 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+
+/** A team database on a real PostgreSQL server: its schema, refusals and the audit trail the server guards. */
+class PostgresDatabaseTest {
+
+    @Test
+    void anEmptyDatabaseGetsTheSchemaAtTheVersionTheFilesHave() {
+        DatabaseLocation.Postgres empty = TestDatabase.newEmptyServerDatabase();
+        try (Database db = Database.open(empty)) {
+            assertThat(db.onServer()).isTrue();
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            int claims = db.read(h -> h.createQuery("SELECT count(*) FROM claim").mapTo(Integer.class).one());
+            assertThat(claims).isZero();
+            List<String> extensions = db.read(h -> h.createQuery(
+                    "SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'").mapTo(String.class).list());
+            assertThat(extensions).containsExactly("pg_trgm");
+        }
+    }
+
+    @Test
+    void twoWorkstationsOpeningAnEmptyDatabaseAtOnceApplyTheSchemaOnce() throws Exception {
+        DatabaseLocation.Postgres empty = TestDatabase.newEmptyServerDatabase();
+        List<CompletableFuture<Integer>> opening = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            opening.add(CompletableFuture.supplyAsync(() -> {
+                try (Database db = Database.open(empty)) {
+                    return db.schemaVersion();
+                }
+            }));
+        }
+        for (CompletableFuture<Integer> f : opening) {
+            assertThat(f.get()).isEqualTo(Migrations.latestVersion());
+        }
+        try (Database db = Database.open(empty)) {
+            int applied = db.read(h -> h.createQuery("SELECT count(*) FROM flyway_schema_history WHERE success")
+                    .mapTo(Integer.class).one());
+            assertThat(applied).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDatabaseWrittenByANewerClaimDeskIsRefusedUntouched() {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database db = Database.open(location)) {
+            db.useTransaction(h -> h.execute("""
+                    INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, checksum,
+                        installed_by, execution_time, success)
+                    VALUES (99, '99', 'later', 'SQL', 'V99__later.sql', 0, 'it', 1, true)"""));
+        }
+        assertThatThrownBy(() -> Database.open(location))
+                .isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("newer ClaimDesk").hasMessageContaining("schema version 99")
+                .hasMessageContaining("not modified");
+    }
+
+    @Test
+    void aDatabaseHoldingOtherTablesIsRefusedUntouched() {
+        DatabaseLocation.Postgres other = TestDatabase.newEmptyServerDatabase();
+        try (Database db = Database.open(other)) {
+            db.useTransaction(h -> {
+                h.execute("DROP TABLE flyway_schema_history");
+                h.execute("CREATE TABLE payroll (id int)");
+            });
+        }
+        assertThatThrownBy(() -> Database.open(other))
+                .isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("not a ClaimDesk database").hasMessageContaining("not modified");
+    }
+
+    @Test
+    void aMissingDatabaseOrServerIsOneSentenceNamingIt() {
+        DatabaseLocation.Postgres some = TestDatabase.newServerDatabase();
+        DatabaseLocation.Postgres missing = new DatabaseLocation.Postgres(some.host(), some.port(), "no_such_db",
+                some.user(), Map.of());
+        assertThatThrownBy(() -> Database.open(missing)).isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("has no database no_such_db");
+        DatabaseLocation.Postgres nowhere = new DatabaseLocation.Postgres("127.0.0.1", 1, "claims", "kim", Map.of());
+        assertThatThrownBy(() -> Database.open(nowhere)).isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("cannot reach").hasMessageContaining("127.0.0.1:1");
+    }
+
+    @Test
+    void theAuditTrailIsAppendOnlyInTheDatabaseItself() {
+        try (Database db = Database.open(TestDatabase.newServerDatabase())) {
+            AuditStore audit = new AuditStore();
+            db.useTransaction(h -> audit.append(h, Instant.EPOCH, "kim", "claim.advance", "claim", "1", "why", "{}"));
+            for (String change : List.of("UPDATE audit_log SET actor = 'mallory'", "DELETE FROM audit_log",
+                    "TRUNCATE audit_log")) {
+                assertThatThrownBy(() -> db.useTransaction(h -> h.execute(change))).as(change)
+                        .hasStackTraceContaining("append-only");
+            }
+            List<String> actors = db.read(h -> h.createQuery("SELECT actor FROM audit_log").mapTo(String.class).list());
+            assertThat(actors).containsExactly("kim");
+        }
+    }
+}
