@@ -19,6 +19,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.DatabaseException;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.OwnerOnly;
@@ -37,9 +38,12 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     private static final String BENCH = "org.claimdesk.bench..";
 
-    /** What ui may use from store besides the composition root: query records, the failure type, two helpers. */
-    static final Class<?>[] UI_MAY_USE_FROM_STORE = {ClaimQuery.class, OutboxQuery.class, DatabaseException.class,
-        Json.class, OwnerOnly.class};
+    /**
+     * What ui may use from store besides the composition root: query records, where the database is, the failure
+     * type, two helpers.
+     */
+    static final Class<?>[] UI_MAY_USE_FROM_STORE = {ClaimQuery.class, OutboxQuery.class, DatabaseLocation.class,
+        DatabaseException.class, Json.class, OwnerOnly.class};
 
     @ArchTest
     static final ArchRule nothingOutsideUiUsesJavaFx = noClasses()
