@@ -50,6 +50,16 @@ public final class BenchCommand {
             }
             out().flush();
         }
+
+        /** A bench's figures as JSON, or one "name value" line each. */
+        void print(Map<String, Object> result, boolean json) {
+            if (json) {
+                printJson(result);
+            } else {
+                result.forEach((name, value) -> out().printf(Locale.ROOT, "%-16s %s%n", name, value));
+                out().flush();
+            }
+        }
     }
 
     @Command(name = "drain", description = {
@@ -135,12 +145,7 @@ public final class BenchCommand {
                 throw new IllegalArgumentException("need --claims >= 1 and 0 <= --drain <= --outbox");
             }
             Map<String, Object> result = parent.consoleBench.run(claims, outbox, drain);
-            if (json) {
-                printJson(result);
-            } else {
-                result.forEach((name, value) -> out().printf(Locale.ROOT, "%-16s %s%n", name, value));
-                out().flush();
-            }
+            print(result, json);
             return ClaimDeskCommand.EXIT_OK;
         }
     }
@@ -163,12 +168,7 @@ public final class BenchCommand {
             // --db is the command line's own option (every command takes it): here a new database to keep
             String db = spec.root().findOption("--db").getValue();
             Map<String, Object> result = ImportBenchmark.run(rows, db == null || db.isBlank() ? null : Path.of(db));
-            if (json) {
-                printJson(result);
-            } else {
-                result.forEach((name, value) -> out().printf(Locale.ROOT, "%-16s %s%n", name, value));
-                out().flush();
-            }
+            print(result, json);
             return ClaimDeskCommand.EXIT_OK;
         }
     }

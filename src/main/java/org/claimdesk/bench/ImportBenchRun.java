@@ -2,8 +2,6 @@ package org.claimdesk.bench;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.claimdesk.app.DataDirectory;
@@ -35,27 +33,13 @@ public final class ImportBenchRun {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("exit", exit);
         result.put("seconds", nanos / 1e9);
-        result.put("peakRssMb", procStatusMb("VmHWM"));
-        result.put("rssMb", procStatusMb("VmRSS"));
+        result.put("peakRssMb", ProcessMemory.statusMb("VmHWM"));
+        result.put("rssMb", ProcessMemory.statusMb("VmRSS"));
         result.put("maxHeapMb", Runtime.getRuntime().maxMemory() >> 20);
         result.put("report", out.toString().isBlank() ? null : Json.mapper().readTree(out.toString()));
         result.put("error", err.toString().strip());
         System.out.println(MARKER + Json.write(result));
         System.out.flush();
         System.exit(0);
-    }
-
-    /** A line of /proc/self/status in MB, or -1 where there is no such file. */
-    static long procStatusMb(String field) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith(field + ":")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
-                }
-            }
-        } catch (Exception e) {
-            return -1;
-        }
-        return -1;
     }
 }

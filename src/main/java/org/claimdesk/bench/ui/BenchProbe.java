@@ -2,8 +2,6 @@ package org.claimdesk.bench.ui;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,6 +10,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import javafx.animation.AnimationTimer;
 import javafx.beans.value.ChangeListener;
+import org.claimdesk.bench.ProcessMemory;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.ui.ConsoleWindow;
@@ -288,25 +287,11 @@ final class BenchProbe {
         result.put("drainFailedOrRetried", s == null ? 0 : s.failedThisRun() + s.retriedThisRun());
         result.put("drainEventsPerSecond", s == null ? 0 : Math.round((s.sentThisRun() + s.failedThisRun()) / seconds));
         result.put("drainTimedOut", timedOut);
-        result.put("rssMb", procStatusMb("VmRSS"));
-        result.put("peakRssMb", procStatusMb("VmHWM"));
+        result.put("rssMb", ProcessMemory.statusMb("VmRSS"));
+        result.put("peakRssMb", ProcessMemory.statusMb("VmHWM"));
         result.put("heapUsedMb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
         result.put("maxHeapMb", Runtime.getRuntime().maxMemory() >> 20);
         window.workerModel().pause();
         done.accept(result);
-    }
-
-    /** A line of /proc/self/status in MB, or -1 where there is no such file. */
-    static long procStatusMb(String field) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith(field + ":")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
-                }
-            }
-        } catch (Exception e) {
-            return -1;
-        }
-        return -1;
     }
 }
