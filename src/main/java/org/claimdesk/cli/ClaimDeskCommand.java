@@ -26,6 +26,7 @@ import picocli.CommandLine.Option;
             OutboxCommand.class,
             AuditCommand.class,
             DoctorCommand.class,
+            MigrateCommand.class,
             BackupCommand.class,
             DrainCommand.class,
             StateSimCommand.class,

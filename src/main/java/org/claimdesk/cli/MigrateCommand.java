@@ -1,0 +1,55 @@
+package org.claimdesk.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.claimdesk.app.MoveIn;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.DatabaseMove;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code migrate --from FILE.db --to postgresql://…}: a workstation's database moved into an empty team database. */
+@Command(name = "migrate", description = {
+    "Copy a workstation's database file (claims, history, outbox rows with their attempts, audit trail, evidence",
+    "records) into an empty team database, ids kept; then count and checksum every table on both sides. A target",
+    "that already holds claims, outbox rows or audit entries is refused (exit 1). Evidence files are copied to the",
+    "team's evidence folder by IT (docs/operations.md)."})
+final class MigrateCommand extends CliSupport implements Callable<Integer> {
+    @Option(names = "--from", required = true, paramLabel = "FILE", description = "The workstation's database file.")
+    Path from;
+
+    @Option(names = "--to", required = true, paramLabel = "URL",
+            description = "The team database: postgresql://user@host:port/dbname (password from PGPASSWORD or ~/.pgpass).")
+    String to;
+
+    @Override
+    public Integer call() {
+        if (!Files.isRegularFile(from)) {
+            throw new ClaimDeskException("no database file " + from);
+        }
+        DatabaseLocation target = DatabaseLocation.parse(to);
+        if (!(target instanceof DatabaseLocation.Postgres)) {
+            throw new ClaimDeskException("--to names a team database: postgresql://user@host:port/dbname");
+        }
+        try (Database source = Database.open(from); Database team = Database.open(target)) {
+            long[] shown = {0};
+            MoveIn.Result result = new MoveIn(source, team).run((table, rows, ofRows) -> {
+                long now = System.nanoTime();
+                if (rows == ofRows || now - shown[0] > 500_000_000L) {
+                    shown[0] = now;
+                    err().printf("%s: %,d of %,d rows%n", table, rows, ofRows);
+                    err().flush();
+                }
+            });
+            for (DatabaseMove.Digest d : result.tables()) {
+                out().printf("%-22s %,10d rows  sha256 %s%n", d.table(), d.rows(), d.sha256());
+            }
+            out().printf("moved %s into %s: every table's count and checksum match%n", from, team.location().describe());
+            out().flush();
+        }
+        return ClaimDeskCommand.EXIT_OK;
+    }
+}

@@ -1,0 +1,164 @@
+package org.claimdesk.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+/**
+ * Copying every row of one ClaimDesk database into another, empty one, ids kept, table by table in an order in which
+ * each row's references are there before it; then each table's rows counted and hashed the same way on both sides.
+ * For moving a workstation's file into a team database ({@code claimdesk migrate}).
+ */
+public final class DatabaseMove {
+    /**
+     * The tables, parents first, each with its key (the copy's and the checksum's order). Outbox rows go newest first:
+     * a superseded row names its successor, which is always newer.
+     */
+    public static final List<Table> TABLES = List.of(
+            new Table("claim", "claim_id", false),
+            new Table("claim_status_history", "history_id", false),
+            new Table("request_key", "request_key", false),
+            new Table("outbox_event", "outbox_event_id", true),
+            new Table("delivery_attempt", "attempt_id", false),
+            new Table("evidence", "evidence_id", false),
+            new Table("audit_log", "audit_id", false),
+            new Table("worker_pause", "id", false),
+            new Table("claim_number_sequence", "id", false));
+
+    private static final int BATCH = 1_000;
+
+    /** A table and the column its rows are ordered by. */
+    public record Table(String name, String key, boolean newestFirst) {
+    }
+
+    /** One table's rows and the SHA-256 of their values in key order. */
+    public record Digest(String table, long rows, String sha256) {
+    }
+
+    private DatabaseMove() {
+    }
+
+    /** True when {@code database} holds no claim, outbox row or audit entry. */
+    public static boolean isEmpty(Database database) {
+        return database.read(h -> h.createQuery("""
+                SELECT (SELECT count(*) FROM claim) + (SELECT count(*) FROM outbox_event)
+                    + (SELECT count(*) FROM audit_log)""").mapTo(Long.class).one()) == 0;
+    }
+
+    /** Rows of {@code table} in {@code database}. */
+    public static long count(Database database, Table table) {
+        return database.read(h -> h.createQuery("SELECT count(*) FROM " + table.name()).mapTo(Long.class).one());
+    }
+
+    /**
+     * Copies {@code table} from {@code from} into {@code to} in one transaction, telling {@code progress} the rows
+     * copied after each batch. The single-row tables present in a new database (the claim number sequence) are
+     * replaced.
+     */
+    public static long copy(Database from, Database to, Table table, LongConsumer progress) {
+        return to.inTransaction(target -> {
+            if (table.name().equals("claim_number_sequence")) {
+                target.execute("DELETE FROM claim_number_sequence");
+            }
+            long copied = from.read(source -> {
+                try {
+                    return copyRows(source.getConnection(), target.getConnection(), table, progress);
+                } catch (SQLException e) {
+                    throw new DatabaseException("cannot copy " + table.name() + ": " + e.getMessage(), e);
+                }
+            });
+            if (!table.key().equals("id") && !table.key().equals("request_key")) {
+                Dialect.of(target).afterExplicitIds(target, table.name(), table.key());
+            }
+            return copied;
+        });
+    }
+
+    private static long copyRows(Connection source, Connection target, Table table, LongConsumer progress)
+            throws SQLException {
+        long copied = 0;
+        try (Statement select = source.createStatement();
+                ResultSet rows = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key()
+                        + (table.newestFirst() ? " DESC" : ""))) {
+            ResultSetMetaData meta = rows.getMetaData();
+            int columns = meta.getColumnCount();
+            List<String> names = new ArrayList<>();
+            for (int c = 1; c <= columns; c++) {
+                names.add(meta.getColumnName(c));
+            }
+            String insert = "INSERT INTO " + table.name() + " (" + String.join(", ", names) + ") VALUES ("
+                    + "?, ".repeat(columns - 1) + "?)";
+            try (PreparedStatement ps = target.prepareStatement(insert)) {
+                int held = 0;
+                while (rows.next()) {
+                    for (int c = 1; c <= columns; c++) {
+                        ps.setObject(c, rows.getObject(c));
+                    }
+                    ps.addBatch();
+                    copied++;
+                    if (++held == BATCH) {
+                        ps.executeBatch();
+                        held = 0;
+                        progress.accept(copied);
+                    }
+                }
+                if (held > 0) {
+                    ps.executeBatch();
+                }
+                progress.accept(copied);
+            }
+        }
+        return copied;
+    }
+
+    /**
+     * The rows of {@code table} and a SHA-256 over their values in key order, each value written the same way
+     * whatever the engine (numbers as whole numbers, text as UTF-8, null as a mark of its own).
+     */
+    public static Digest digest(Database database, Table table) {
+        return database.read(h -> {
+            MessageDigest sha;
+            try {
+                sha = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+            }
+            long rows = 0;
+            try (Statement select = h.getConnection().createStatement();
+                    ResultSet rs = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key())) {
+                ResultSetMetaData meta = rs.getMetaData();
+                List<String> names = new ArrayList<>();
+                for (int c = 1; c <= meta.getColumnCount(); c++) {
+                    names.add(meta.getColumnName(c).toLowerCase(java.util.Locale.ROOT));
+                }
+                List<String> sorted = names.stream().sorted().toList();
+                while (rs.next()) {
+                    for (String column : sorted) {
+                        Object value = rs.getObject(column);
+                        String text = value == null ? "\u0000null" : value instanceof Number n ? Long.toString(n.longValue())
+                                : value.toString();
+                        sha.update(column.getBytes(StandardCharsets.UTF_8));
+                        sha.update((byte) '=');
+                        sha.update(text.getBytes(StandardCharsets.UTF_8));
+                        sha.update((byte) 0x1f);
+                    }
+                    sha.update((byte) 0x1e);
+                    rows++;
+                }
+            } catch (SQLException e) {
+                throw new DatabaseException("cannot read " + table.name() + ": " + e.getMessage(), e);
+            }
+            return new Digest(table.name(), rows, HexFormat.of().formatHex(sha.digest()));
+        });
+    }
+}

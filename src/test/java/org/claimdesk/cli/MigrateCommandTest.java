@@ -1,0 +1,73 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+import org.claimdesk.app.ClaimIntake;
+import org.claimdesk.app.DemoData;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code claimdesk migrate}: a workstation's file moved into an empty team database on a real PostgreSQL. */
+class MigrateCommandTest {
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-30T15:00:00Z"), ZoneOffset.UTC);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aWorkstationsDatabaseMovesInWholeAndTheTeamDatabaseGoesOnFromIt() {
+        Path file = dir.resolve("desk.db");
+        long[] counts = new long[DatabaseMove.TABLES.size()];
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(400, 7, n -> { });
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] = DatabaseMove.count(desk, DatabaseMove.TABLES.get(i));
+            }
+        }
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        String url = TestDatabase.url(team);
+
+        CliTest.Run moved = CliTest.run("migrate", "--from", file.toString(), "--to", url);
+        assertThat(moved.exit()).as(moved.err()).isZero();
+        assertThat(moved.out()).contains("every table's count and checksum match");
+        assertThat(moved.err()).contains("claim: 400 of 400 rows").contains("audit_log:");
+
+        try (Database db = Database.open(team)) {
+            for (int i = 0; i < counts.length; i++) {
+                assertThat(DatabaseMove.count(db, DatabaseMove.TABLES.get(i))).as(DatabaseMove.TABLES.get(i).name())
+                        .isEqualTo(counts[i]);
+            }
+            assertThat(counts[0]).isEqualTo(400);
+            assertThat(counts[3]).as("outbox rows").isPositive();
+            assertThat(counts[4]).as("attempts").isPositive();
+            assertThat(counts[6]).as("audit entries").isPositive();
+            // the team database goes on from the copied ids and claim numbers
+            Claim created = new ClaimIntake(db, CLOCK).create(Map.of("jurisdiction", "CA", "statePropertyId", "7654321",
+                    "holderName", "Wells Fargo Bank NA", "holderId", "HLD-100200", "propertyType", "AC01",
+                    "claimType", "OWNER", "claimantName", "Ana Ferreira", "taxId", "123-45-6789",
+                    "amountCents", "48213", "filedOn", "2026-11-02"), null, "j.chen", null);
+            assertThat(created.claimId()).isGreaterThan(400);
+            long numbersBelow = db.read(h -> h.createQuery("SELECT count(*) FROM claim WHERE claim_number >= :n")
+                    .bind("n", created.claimNumber()).mapTo(Long.class).one());
+            assertThat(numbersBelow).as("the new claim number comes after every copied one").isEqualTo(1);
+            assertThatThrownBy(() -> db.useTransaction(h -> h.execute("DELETE FROM audit_log")))
+                    .hasStackTraceContaining("append-only");
+        }
+
+        CliTest.Run again = CliTest.run("migrate", "--from", file.toString(), "--to", url);
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.err().strip()).contains("already holds").doesNotContain("\n");
+    }
+}
