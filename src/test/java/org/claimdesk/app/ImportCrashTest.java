@@ -14,12 +14,22 @@ import org.claimdesk.store.Database;
 import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code claims import} in a child JVM is killed with SIGKILL once its first batches are in: whole batches only are
  * left, and the same import run again completes the file without a duplicate.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ImportCrashTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     static final int ROWS = 30_000;
 
     @TempDir
@@ -33,9 +43,9 @@ class ImportCrashTest {
             text.append(ClaimImportTest.row(i)).append('\n');
         }
         Files.writeString(file, text, StandardCharsets.UTF_8);
-        Path dbFile = dir.resolve("office.db");
-        try (Database db = Database.open(dbFile)) {
-            Process child = startImport(dbFile, file);
+        DatabaseLocation location = TestDatabase.location(engine, dir, "office");
+        try (Database db = Database.open(location)) {
+            Process child = startImport(location, file);
             AtomicInteger seen = new AtomicInteger();
             try {
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(2))
@@ -64,15 +74,17 @@ class ImportCrashTest {
         }
     }
 
-    private static Process startImport(Path dbFile, Path file) throws Exception {
+    private Process startImport(DatabaseLocation location, Path file) throws Exception {
+        String db = location instanceof DatabaseLocation.Postgres server ? TestDatabase.url(server)
+                : ((DatabaseLocation.SqliteFile) location).file().toString();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dclaimdesk.testLogDir=" + dbFile.getParent().resolve("child-logs"),
-                "-cp", System.getProperty("java.class.path"), "org.claimdesk.Launcher", "--db", dbFile.toString(),
+                "-Dclaimdesk.testLogDir=" + dir.resolve("child-logs"),
+                "-cp", System.getProperty("java.class.path"), "org.claimdesk.Launcher", "--db", db,
                 "claims", "import", file.toString(), "--actor", "s.patel");
-        builder.environment().put("CLAIMDESK_HOME", dbFile.getParent().resolve("home").toString());
+        builder.environment().put("CLAIMDESK_HOME", dir.resolve("home").toString());
         builder.redirectErrorStream(true);
-        builder.redirectOutput(dbFile.getParent().resolve("child.out").toFile());
+        builder.redirectOutput(dir.resolve("child.out").toFile());
         return builder.start();
     }
 }
