@@ -1,8 +1,6 @@
 package org.claimdesk.ui.claims;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -10,7 +8,6 @@ import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonType;
@@ -83,13 +80,7 @@ public final class ClaimImportDialogView {
 
     /** Loads the dialog's FXML and binds it to {@code model}. */
     public static ClaimImportDialogView load(ClaimImportViewModel model) {
-        FXMLLoader loader = new FXMLLoader(ClaimImportDialogView.class.getResource("ClaimImportDialog.fxml"));
-        try {
-            loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load ClaimImportDialog.fxml: " + e.getMessage(), e);
-        }
-        ClaimImportDialogView view = loader.getController();
+        ClaimImportDialogView view = Dialogs.loadController(ClaimImportDialogView.class, "ClaimImportDialog.fxml");
         view.bind(model);
         return view;
     }

@@ -1,14 +1,11 @@
 package org.claimdesk.ui.claims;
 
 import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import javafx.application.Platform;
 import javafx.event.ActionEvent;
 import javafx.fxml.FXML;
 import javafx.geometry.Rectangle2D;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
@@ -75,13 +72,7 @@ public final class NewClaimDialogView {
      * dialog open until the claim and its references are in; closing it with something typed asks first.
      */
     public static Dialog<ButtonType> open(Window owner, NewClaimViewModel model) {
-        FXMLLoader loader = new FXMLLoader(NewClaimDialogView.class.getResource("NewClaimDialog.fxml"));
-        try {
-            loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load NewClaimDialog.fxml: " + e.getMessage(), e);
-        }
-        NewClaimDialogView view = loader.getController();
+        NewClaimDialogView view = Dialogs.loadController(NewClaimDialogView.class, "NewClaimDialog.fxml");
         view.bind(model);
         return view.show(owner);
     }

@@ -1,7 +1,10 @@
 package org.claimdesk.ui.common;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Optional;
 import javafx.application.Platform;
+import javafx.fxml.FXMLLoader;
 import javafx.scene.Node;
 import javafx.scene.control.Alert;
 import javafx.scene.control.ButtonBar;
@@ -91,5 +94,19 @@ public final class Dialogs {
         alert.setHeaderText(title);
         alert.setContentText(message);
         alert.showAndWait();
+    }
+
+    /**
+     * Loads the FXML file {@code fxml} next to {@code controller}'s class and returns the controller it made: for
+     * the dialogs that are built from FXML.
+     */
+    public static <C> C loadController(Class<C> controller, String fxml) {
+        FXMLLoader loader = new FXMLLoader(controller.getResource(fxml));
+        try {
+            loader.load();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load " + fxml + ": " + e.getMessage(), e);
+        }
+        return loader.getController();
     }
 }

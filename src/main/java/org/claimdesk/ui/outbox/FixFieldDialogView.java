@@ -1,13 +1,10 @@
 package org.claimdesk.ui.outbox;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.value.ObservableStringValue;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
@@ -24,6 +21,7 @@ import org.claimdesk.app.Resubmission;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.NoticeLabel;
+import org.claimdesk.ui.common.Dialogs;
 
 /**
  * The content of the "Fix a field…" dialog (FixFieldDialog.fxml): the field and its new value with the rule's
@@ -55,13 +53,7 @@ public final class FixFieldDialogView {
 
     /** Loads the dialog's FXML and binds it to {@code model}. */
     public static FixFieldDialogView load(FixFieldViewModel model) {
-        FXMLLoader loader = new FXMLLoader(FixFieldDialogView.class.getResource("FixFieldDialog.fxml"));
-        try {
-            loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load FixFieldDialog.fxml: " + e.getMessage(), e);
-        }
-        FixFieldDialogView view = loader.getController();
+        FixFieldDialogView view = Dialogs.loadController(FixFieldDialogView.class, "FixFieldDialog.fxml");
         view.bind(model);
         return view;
     }

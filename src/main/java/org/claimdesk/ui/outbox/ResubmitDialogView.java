@@ -1,10 +1,7 @@
 package org.claimdesk.ui.outbox;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.fxml.FXML;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
@@ -13,6 +10,7 @@ import javafx.scene.layout.VBox;
 import org.claimdesk.app.Resubmission;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.PayloadDiff;
+import org.claimdesk.ui.common.Dialogs;
 
 /**
  * The content of the Resubmit dialog (ResubmitDialog.fxml): the state's error, the payload diff against the
@@ -31,13 +29,7 @@ public final class ResubmitDialogView {
 
     /** Loads the dialog's FXML; its controller is this class. */
     public static ResubmitDialogView load() {
-        FXMLLoader loader = new FXMLLoader(ResubmitDialogView.class.getResource("ResubmitDialog.fxml"));
-        try {
-            loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load ResubmitDialog.fxml: " + e.getMessage(), e);
-        }
-        return loader.getController();
+        return Dialogs.loadController(ResubmitDialogView.class, "ResubmitDialog.fxml");
     }
 
     @FXML

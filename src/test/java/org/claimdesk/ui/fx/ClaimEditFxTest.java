@@ -205,7 +205,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
         Label error = robot.lookup("#newTaxIdError").queryAs(Label.class);
 
         robot.clickOn("#newTaxIdField").write("12-34");
-        robot.clickOn("#reasonField").write("corrected from the claimant's W-9");
+        typeReason("corrected from the claimant's W-9");
         waitUntil("the tax id rule shows and Replace stays disabled", () -> visible(error) && ok.isDisabled()
                 && error.getText().equals("Tax id must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789"));
         robot.doubleClickOn("#newTaxIdField").eraseText(5).write("987-65-4321");

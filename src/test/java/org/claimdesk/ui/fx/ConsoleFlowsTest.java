@@ -97,7 +97,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         selectClaim(claim);
 
         robot.clickOn("#action-EVIDENCE_PENDING");
-        robot.clickOn("#reasonField").write("photo ID checked at the counter");
+        typeReason("photo ID checked at the counter");
         robot.clickOn("#dialogOkButton");
 
         waitUntil("the new status is stored", () ->
@@ -120,7 +120,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
 
         robot.clickOn("#revealTaxIdButton");
         assertThat(robot.lookup("#dialogOkButton").query().isDisabled()).as("a reason is required").isTrue();
-        robot.clickOn("#reasonField").write("claimant verifying by phone");
+        typeReason("claimant verifying by phone");
         robot.clickOn("#dialogOkButton");
 
         waitUntil("the whole tax id shows", () -> claim.taxId().equals(taxId.getText()));
@@ -170,7 +170,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("the counters show sent rows", () ->
                 robot.lookup("#countersLabel").queryAs(Label.class).getText().matches("Sent [1-9].*"));
         robot.clickOn("#workerPauseButton");
-        robot.clickOn("#reasonField").write("state portal maintenance tonight");
+        typeReason("state portal maintenance tonight");
         robot.clickOn("#dialogOkButton");
         waitUntil("the worker pauses", () -> !robot.lookup("#workerResumeButton").query().isDisabled());
         waitUntil("the page and the status bar say who paused it and why", () ->
@@ -200,7 +200,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         List<Long> ids = onFx(() -> rows.getItems().stream().map(OutboxRow::id).toList());
 
         robot.clickOn("#requeueButton");
-        robot.clickOn("#reasonField").write("state fixed the holder lookup");
+        typeReason("state fixed the holder lookup");
         robot.clickOn("#dialogOkButton");
 
         waitUntil("every row of the group is pending again", () -> ids.stream().allMatch(id ->

@@ -132,6 +132,16 @@ abstract class ConsoleFxTest {
     }
 
     /** Waits (polling, no sleeps) until {@code condition} holds on the FX thread. */
+    /**
+     * Types {@code reason} into the reason dialog once it is open: the dialog comes up after its preview was read
+     * off the FX thread, which takes longer on a busy machine.
+     */
+    void typeReason(String reason) {
+        waitUntil("the reason dialog opens", () -> robot.lookup("#reasonField").tryQuery()
+                .map(javafx.scene.Node::isVisible).orElse(false));
+        robot.clickOn("#reasonField").write(reason);
+    }
+
     static void waitUntil(String what, Callable<Boolean> condition) {
         try {
             WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> {

@@ -63,7 +63,7 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
             assertThat(c.before()).isEqualTo(claim.holderId());
             assertThat(c.after()).isEqualTo(registered);
         });
-        robot.clickOn("#reasonField").write("holder id corrected");
+        typeReason("holder id corrected");
         snapshot("resubmit-diff", onFx(() -> diff.getScene()));
         robot.clickOn("#dialogOkButton");
 

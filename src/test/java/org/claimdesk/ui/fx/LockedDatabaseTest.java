@@ -23,7 +23,7 @@ class LockedDatabaseTest extends ConsoleFxTest {
         Process holder = LockHolder.hold(db.path(), 60);
         try {
             robot.clickOn("#action-EVIDENCE_PENDING");
-            robot.clickOn("#reasonField").write("ID checked while the database was busy");
+            typeReason("ID checked while the database was busy");
             robot.clickOn("#dialogOkButton");
 
             Label busy = robot.lookup("#busyStatus").queryAs(Label.class);

@@ -85,7 +85,7 @@ class ScreenshotsTest extends ConsoleFxTest {
                 && window.workerModel().rates().stream().filter(p -> p.sent() > 0).count() >= 3);
         shoot(out.resolve("worker.png"));
         robot.clickOn("#workerPauseButton");
-        robot.clickOn("#reasonField").write("state portal maintenance window tonight");
+        typeReason("state portal maintenance window tonight");
         robot.clickOn("#dialogOkButton");
         waitUntil("the worker pauses", () -> window.workerModel().staffPauseProperty().get() != null);
 

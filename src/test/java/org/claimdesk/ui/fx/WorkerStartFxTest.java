@@ -85,7 +85,7 @@ class WorkerStartFxTest extends ConsoleFxTest {
                 && robot.lookup("#workerStartButton").queryAs(Button.class).isDisabled()
                 && robot.lookup("#staffPauseBanner").queryAs(Label.class).isVisible());
         robot.clickOn("#workerResumeButton");
-        robot.clickOn("#reasonField").write("portal upgrade finished");
+        typeReason("portal upgrade finished");
         robot.clickOn("#dialogOkButton");
 
         waitUntil("the worker runs and the status bar says so", () -> workerStatus().getText().equals("Worker running")
