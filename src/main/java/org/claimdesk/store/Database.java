@@ -49,14 +49,6 @@ public final class Database implements AutoCloseable {
         jdbi.define(Dialect.ATTRIBUTE, dialect);
     }
 
-    /**
-     * Opens the database {@code location} names: {@code postgresql://user@host:port/dbname} (or a
-     * {@code jdbc:postgresql:} URL) for a team database, anything else a file path.
-     */
-    public static Database open(String location) {
-        return open(DatabaseLocation.parse(location));
-    }
-
     public static Database open(DatabaseLocation location) {
         if (location instanceof DatabaseLocation.Postgres server) {
             HikariDataSource pool = PostgresDatabase.pool(server);

@@ -88,11 +88,6 @@ public sealed interface DatabaseLocation {
         return new SqliteFile(Path.of(text));
     }
 
-    /** The location of an existing file path, for callers that have a {@link Path}. */
-    static DatabaseLocation of(Path file) {
-        return new SqliteFile(file);
-    }
-
     private static Postgres server(String text) {
         URI uri;
         try {

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,6 +53,10 @@ public final class DeliveryStore {
             RETURNING outbox_event_id
             """.formatted(dialect.lockRows());
     }
+
+    /** The leased rows' read of each engine, written once: the worker runs it for every lease. */
+    private static final Map<Dialect, String> LEASED = new EnumMap<>(Map.of(
+            Dialect.SQLITE, leasedSql(Dialect.SQLITE), Dialect.POSTGRESQL, leasedSql(Dialect.POSTGRESQL)));
 
     private static String leasedSql(Dialect dialect) {
         String rows = dialect == Dialect.SQLITE
@@ -342,7 +347,7 @@ public final class DeliveryStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return handle.createQuery(leasedSql(Dialect.of(handle)))
+        return handle.createQuery(LEASED.get(Dialect.of(handle)))
                 .bind("ids", Json.write(ids))
                 .bind("owner", owner)
                 .map((rs, ctx) -> new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),

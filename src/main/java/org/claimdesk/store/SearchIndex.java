@@ -19,15 +19,12 @@ public final class SearchIndex {
     /**
      * Runs {@code load} inside the caller's transaction with the insert trigger set aside, then rebuilds the
      * index from the claims and puts the trigger back (its SQL as the schema holds it). A failure rolls all
-     * of it back with the transaction, trigger included.
+     * of it back with the transaction, trigger included. SQLite only: on PostgreSQL {@link BulkLoader} needs no
+     * such step, the trigram indexes being indexes of the claim table.
      */
     public static <R> R bulkLoad(Handle transaction, Supplier<R> load) {
         if (!transaction.isInTransaction()) {
             throw new IllegalStateException("a bulk load of claims must run inside a transaction");
-        }
-        if (Dialect.of(transaction) != Dialect.SQLITE) {
-            // PostgreSQL's trigram indexes are indexes of the claim table, kept by every insert
-            return load.get();
         }
         String trigger = transaction.createQuery("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = :name")
                 .bind("name", INSERT_TRIGGER).mapTo(String.class).one();
