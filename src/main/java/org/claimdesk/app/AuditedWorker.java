@@ -45,6 +45,11 @@ public final class AuditedWorker implements WorkerControl {
         volatile WorkerPause pause;
         /** Whether {@link #worker} was started; guarded by {@link #lock}. */
         boolean started;
+        /**
+         * Whether this console starts its worker when a pause it came up under is ended elsewhere: its
+         * workstation's "start with the console" setting; guarded by {@link #lock}.
+         */
+        boolean startWhenResumedElsewhere;
         final Map<Consumer<WorkerSnapshot>, Consumer<WorkerSnapshot>> listeners = new ConcurrentHashMap<>();
 
         Shared(WorkerControl worker) {
@@ -84,6 +89,7 @@ public final class AuditedWorker implements WorkerControl {
     public Startup startWithConsole(boolean startWithConsole) {
         Optional<WorkerPause> held = database.read(pauses::find);
         synchronized (shared.lock) {
+            shared.startWhenResumedElsewhere = startWithConsole;
             if (held.isPresent()) {
                 shared.pause = held.get();
             } else if (startWithConsole) {
@@ -98,6 +104,41 @@ public final class AuditedWorker implements WorkerControl {
     public static Optional<WorkerPause> pauseIn(Database database) {
         WorkerPauseStore store = new WorkerPauseStore();
         return database.read(store::find);
+    }
+
+    /**
+     * Follows a pause by staff made or ended on another workstation (read from the database, where it is kept):
+     * a new pause stops this console's deliveries as a pause made here does (those under way finish); a pause
+     * ended elsewhere lets a running worker deliver again, and starts a worker that came up paused when this
+     * workstation starts its worker with the console. Writes nothing: the other workstation audited it.
+     */
+    public void followPause() {
+        Optional<WorkerPause> held = database.read(pauses::find);
+        synchronized (shared.lock) {
+            WorkerPause known = shared.pause;
+            if (held.isPresent() && !samePause(held.get(), known)) {
+                shared.pause = held.get();
+                if (shared.started) {
+                    shared.worker.pause(held.get().reason());
+                }
+            } else if (held.isEmpty() && known != null) {
+                shared.pause = null;
+                if (shared.started) {
+                    shared.worker.resume();
+                } else if (shared.startWhenResumedElsewhere) {
+                    startWorker();
+                }
+            } else {
+                return;
+            }
+        }
+        shared.worker.refreshCounts();
+    }
+
+    /** The same pause, as the database keeps it (to the millisecond). */
+    private static boolean samePause(WorkerPause kept, WorkerPause known) {
+        return known != null && kept.actor().equals(known.actor()) && kept.reason().equals(known.reason())
+                && kept.at().toEpochMilli() == known.at().toEpochMilli();
     }
 
     /** The pause by staff in force, if any; reads no database. */

@@ -1,25 +1,21 @@
 package org.claimdesk.app;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.claimdesk.domain.AuditActions;
-import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.NotFoundException;
-import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
@@ -33,12 +29,11 @@ import org.jdbi.v3.core.Handle;
  * field, before and after, in one transaction. The tax id is replaced whole and audited masked.
  */
 public final class ClaimEditing {
-    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
-
     private final Database database;
     private final Clock clock;
     private final ClaimStore claims = new ClaimStore();
     private final AuditStore audit = new AuditStore();
+    private final Conflicts conflicts = new Conflicts();
 
     public ClaimEditing(Database database, Clock clock) {
         this.database = database;
@@ -69,9 +64,10 @@ public final class ClaimEditing {
             throw new InvalidFieldsException(parsed.violations());
         }
         return database.inTransaction(h -> {
-            Claim claim = claims.find(h, claimId).orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
+            Claim claim = claims.findForUpdate(h, claimId)
+                    .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
             if (claim.version() != expectedVersion) {
-                throw conflict(h, claim, expectedVersion);
+                throw conflicts.changedSince(h, claim, expectedVersion);
             }
             refuseIfNotEditable(claim);
             Map<ClaimField<?>, Object> changed = new LinkedHashMap<>();
@@ -88,7 +84,7 @@ public final class ClaimEditing {
             }
             Instant now = clock.instant();
             if (!claims.updateFields(h, claimId, expectedVersion, changed, now)) {
-                throw conflict(h, claims.find(h, claimId).orElseThrow(), expectedVersion);
+                throw conflicts.changedSince(h, claims.find(h, claimId).orElseThrow(), expectedVersion);
             }
             long version = expectedVersion + 1;
             for (FieldChange change : shown) {
@@ -120,50 +116,4 @@ public final class ClaimEditing {
         }
     }
 
-    /** A conflict naming who changed the claim last and when: its newest audit entry or status change. */
-    private ConflictException conflict(Handle h, Claim current, long expectedVersion) {
-        Optional<AuditEntry> lastAudit = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(current.claimId()));
-        Optional<StatusChange> lastMove = claims.lastStatusChange(h, current.claimId());
-        String who;
-        Instant when;
-        String what;
-        if (lastAudit.isPresent()
-                && (lastMove.isEmpty() || !lastAudit.get().at().isBefore(lastMove.get().at()))) {
-            who = lastAudit.get().actor();
-            when = lastAudit.get().at();
-            what = describe(lastAudit.get());
-        } else if (lastMove.isPresent()) {
-            who = lastMove.get().actor();
-            when = lastMove.get().at();
-            what = "moved it to " + lastMove.get().toStatus();
-        } else {
-            who = "someone";
-            when = current.updatedAt();
-            what = "changed it";
-        }
-        return new ConflictException("claim " + current.claimNumber() + " was changed by " + who + " at "
-                + WHEN.format(when.atZone(ZoneId.systemDefault())) + " (" + what + ") after you opened it: you saw"
-                + " version " + expectedVersion + ", it is now at version " + current.version()
-                + "; nothing was saved: reload the claim and make your change again");
-    }
-
-    private static String describe(AuditEntry entry) {
-        return switch (entry.action()) {
-            case AuditActions.CLAIM_EDIT -> "edited " + field(entry);
-            case AuditActions.TAX_ID_REPLACE -> "replaced the tax id";
-            case AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT -> "moved its status";
-            default -> entry.action();
-        };
-    }
-
-    private static String field(AuditEntry entry) {
-        if (entry.details() == null) {
-            return "a field";
-        }
-        try {
-            return Json.mapper().readTree(entry.details()).path("field").asText("a field");
-        } catch (JsonProcessingException e) {
-            return "a field";
-        }
-    }
 }

@@ -36,6 +36,7 @@ public final class Workflow {
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
     private final RequestKeyStore requestKeys = new RequestKeyStore();
+    private final Conflicts conflicts = new Conflicts();
 
     public Workflow(Database database, Clock clock, Deadlines deadlines) {
         this.database = database;
@@ -63,9 +64,7 @@ public final class Workflow {
             }
             Claim claim = load(h, claimId);
             if (expectedVersion != null && expectedVersion != claim.version()) {
-                throw new ConflictException("claim " + claim.claimNumber() + " was changed by someone else (you saw version "
-                        + expectedVersion + ", it is now at version " + claim.version() + " in "
-                        + claim.status() + "); reload it and try again");
+                throw conflicts.changedSince(h, claim, expectedVersion);
             }
             // the table's refusal comes before the workflow's own ones (submit, a submission in flight)
             Transitions.check(claim.status(), target);
@@ -155,8 +154,9 @@ public final class Workflow {
         return new ClaimEvidence(database, clock);
     }
 
+    /** The claim, held against other workstations' writes until the transaction ends. */
     private Claim load(Handle h, long claimId) {
-        return claims.find(h, claimId)
+        return claims.findForUpdate(h, claimId)
                 .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
     }
 

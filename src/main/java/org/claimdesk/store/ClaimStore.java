@@ -219,6 +219,15 @@ public final class ClaimStore {
                 .bind("id", claimId).map(Rows.CLAIM).findOne();
     }
 
+    /**
+     * The claim, held against other workstations' writes until the transaction ends: what a change checked
+     * against the version staff saw reads, so that the check and the write see the same claim.
+     */
+    public Optional<Claim> findForUpdate(Handle handle, long claimId) {
+        return handle.createQuery("SELECT * FROM claim WHERE claim_id = :id" + Dialect.of(handle).lockRow())
+                .bind("id", claimId).map(Rows.CLAIM).findOne();
+    }
+
     /** The claims among {@code claimIds} that exist, by id: one query for a page of rows that name them. */
     public Map<Long, Claim> findAll(Handle handle, Collection<Long> claimIds) {
         Map<Long, Claim> found = new HashMap<>();

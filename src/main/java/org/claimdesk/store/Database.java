@@ -39,6 +39,9 @@ public final class Database implements AutoCloseable {
     private final Path path;
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
+    private PostgresChangeFeed feed;
+    /** On a team database, this open database's name in the change feed; null on a file. */
+    private String session;
 
     private Database(DatabaseLocation location, Dialect dialect, HikariDataSource dataSource) {
         this.location = location;
@@ -51,8 +54,10 @@ public final class Database implements AutoCloseable {
 
     public static Database open(DatabaseLocation location) {
         if (location instanceof DatabaseLocation.Postgres server) {
-            HikariDataSource pool = PostgresDatabase.pool(server);
+            String session = java.util.UUID.randomUUID().toString().substring(0, 8);
+            HikariDataSource pool = PostgresDatabase.pool(server, session);
             Database database = new Database(server, Dialect.POSTGRESQL, pool);
+            database.session = session;
             try {
                 PostgresDatabase.migrate(pool, server);
                 return database;
@@ -292,9 +297,34 @@ public final class Database implements AutoCloseable {
     }
 
 
+    /**
+     * What other workstations (and other programs on this one) change, as they commit it: the server's
+     * notifications on a team database, less this open database's own changes (the feed's connection opens with its
+     * first subscriber); nothing on a local file.
+     */
+    public synchronized ChangeFeed changes() {
+        if (!(location instanceof DatabaseLocation.Postgres server)) {
+            return ChangeFeed.NONE;
+        }
+        if (feed == null) {
+            feed = new PostgresChangeFeed(server, session);
+        }
+        return feed;
+    }
+
     @Override
     public void close() {
-        dataSource.close();
+        PostgresChangeFeed open;
+        synchronized (this) {
+            open = feed;
+        }
+        try {
+            if (open != null) {
+                open.close();
+            }
+        } finally {
+            dataSource.close();
+        }
     }
 
     @Override

@@ -33,6 +33,11 @@ enum Dialect {
         }
 
         @Override
+        String lockRow() {
+            return "";
+        }
+
+        @Override
         String claimantOrder() {
             return "claimant_name COLLATE NOCASE";
         }
@@ -98,6 +103,11 @@ enum Dialect {
         }
 
         @Override
+        String lockRow() {
+            return " FOR UPDATE";
+        }
+
+        @Override
         String claimantOrder() {
             return "lower(claimant_name)";
         }
@@ -152,6 +162,12 @@ enum Dialect {
 
     /** What a lease's sub-select of due rows ends with: rows another worker is leasing now are skipped. */
     abstract String lockRows();
+
+    /**
+     * What a read of a row about to be written ends with: the row stays as read until the transaction ends (on
+     * SQLite the transaction already holds the database's one write lock).
+     */
+    abstract String lockRow();
 
     /** The expression the claimant sort orders by: the name ignoring case. */
     abstract String claimantOrder();

@@ -39,7 +39,11 @@ final class PostgresDatabase {
     private PostgresDatabase() {
     }
 
-    static HikariDataSource pool(DatabaseLocation.Postgres server) {
+    /**
+     * @param session this open database's name in the change feed's notifications ({@code claimdesk.session} on
+     *     every pooled connection), so its own changes can be told from other workstations'
+     */
+    static HikariDataSource pool(DatabaseLocation.Postgres server, String session) {
         HikariConfig pool = new HikariConfig();
         pool.setJdbcUrl(server.jdbcUrl());
         pool.setUsername(server.role());
@@ -48,7 +52,7 @@ final class PostgresDatabase {
             pool.setPassword(password);
         }
         pool.addDataSourceProperty("ApplicationName", "ClaimDesk");
-        pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS);
+        pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session);
         pool.setPoolName("claimdesk-db");
         pool.setMaximumPoolSize(8);
         pool.setMinimumIdle(1);
@@ -60,6 +64,25 @@ final class PostgresDatabase {
         } catch (RuntimeException e) {
             throw translate(server, e);
         }
+    }
+
+    /**
+     * One connection outside the pool, for work that holds a connection for as long as the console runs (the
+     * live-update feed); the same server, role, password source and driver parameters as the pool.
+     */
+    static Connection connect(DatabaseLocation.Postgres server, String applicationName) throws SQLException {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty("user", server.role());
+        String password = System.getenv("PGPASSWORD");
+        if (password != null && !password.isEmpty()) {
+            properties.setProperty("password", password);
+        }
+        properties.setProperty("ApplicationName", applicationName);
+        Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), properties);
+        if (connection == null) {
+            throw new SQLException("not a PostgreSQL address: " + server.describe());
+        }
+        return connection;
     }
 
     /**

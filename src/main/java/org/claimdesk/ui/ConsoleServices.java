@@ -11,6 +11,7 @@ import org.claimdesk.app.ClaimExport;
 import org.claimdesk.app.ClaimImport;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
+import org.claimdesk.app.LiveChanges;
 import org.claimdesk.app.Operators;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
@@ -130,6 +131,19 @@ public record ConsoleServices(
     }
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */
+    /** What other workstations change in a team database, as they commit it (nothing on a local file). */
+    public LiveChanges liveChanges() {
+        return new LiveChanges(database);
+    }
+
+    /**
+     * The demo data an empty database gets at the console's first start, dated from the given day; null on a team
+     * database: an office's shared database never gets synthetic claims.
+     */
+    public java.util.function.Function<LocalDate, DemoData> demoDataWhenEmpty() {
+        return database.onServer() ? null : this::demoData;
+    }
+
     public DemoData demoData(LocalDate today) {
         return new DemoData(database, today, DeadlineSettings.current());
     }

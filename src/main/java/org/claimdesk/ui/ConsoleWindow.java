@@ -27,6 +27,7 @@ import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
 import org.claimdesk.ui.claims.NewClaimDialogView;
 import org.claimdesk.ui.claims.NewClaimViewModel;
+import org.claimdesk.ui.common.ChangeBatches;
 import org.claimdesk.ui.common.Coalescer;
 import org.claimdesk.ui.common.DesktopFiles;
 import org.claimdesk.ui.common.ConsoleExecutors;
@@ -63,6 +64,8 @@ public final class ConsoleWindow {
     public static final String STYLESHEET = org.claimdesk.ui.common.Dialogs.STYLESHEET;
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleWindow.class);
     static final long TICK_MS = 2_000;
+    /** Live updates from other workstations reach the page on screen at most this often, in ms. */
+    static final long LIVE_UPDATE_SPACING_MS = 300;
     /** Records the FX thread compares on every refresh (rows in place, notices, snapshots). */
     static final List<Class<? extends Record>> COMPARED_ON_FX_THREAD = List.of(ClaimRow.class, OutboxRow.class,
             OutboxEvent.class, AuditEntry.class, FailureGroup.class, Notice.class, WorkerSnapshot.class,
@@ -92,6 +95,7 @@ public final class ConsoleWindow {
     private volatile WorkerSnapshot latestSnapshot;
     private final Coalescer<WorkerSnapshot> toStatusBar;
     private final java.util.function.Consumer<WorkerSnapshot> workerListener;
+    private AutoCloseable liveUpdates;
 
     /**
      * @param settings what this workstation remembers, as read at start
@@ -103,7 +107,7 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
-        main = new MainViewModel(services.databaseName(), services::demoData, services.queries(), services.worker(),
+        main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.queries(), services.worker(),
                 settings.startWorker, tasks,
                 services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());
@@ -270,6 +274,9 @@ public final class ConsoleWindow {
             audit.applyFilters();
             worker.attach();
             executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
+            ChangeBatches toPages = new ChangeBatches(executors::after, LIVE_UPDATE_SPACING_MS,
+                    System::currentTimeMillis, changes -> Platform.runLater(() -> main.changedElsewhere(changes)));
+            liveUpdates = services.liveChanges().subscribe(toPages::offer);
             // bound here, off the FX thread, rather than inside the pulse of the first refresh that compares them
             tasks.submit("prepare row comparisons", p -> {
                 COMPARED_ON_FX_THREAD.forEach(RecordMethods::bind);
@@ -333,6 +340,13 @@ public final class ConsoleWindow {
     /** Stops listening to the worker and ends the console's threads (waiting for running reads). */
     public void close() {
         busyWatch.stop();
+        if (liveUpdates != null) {
+            try {
+                liveUpdates.close();
+            } catch (Exception e) {
+                LOG.debug("stopping the live updates failed", e);
+            }
+        }
         services.worker().removeListener(workerListener);
         worker.detach();
         executors.close();

@@ -164,21 +164,24 @@ class WorkflowTest {
                 }
                 start.countDown();
                 int won = 0;
-                int conflicts = 0;
+                List<Throwable> conflicts = new ArrayList<>();
                 for (Future<AdvanceResult> f : futures) {
                     try {
                         f.get(30, TimeUnit.SECONDS);
                         won++;
                     } catch (java.util.concurrent.ExecutionException e) {
-                        assertThat(e.getCause()).isInstanceOf(ConflictException.class)
-                                .hasMessageContaining("changed by someone else");
-                        conflicts++;
+                        conflicts.add(e.getCause());
                     }
                 }
                 assertThat(won).isEqualTo(1);
-                assertThat(conflicts).isEqualTo(1);
+                assertThat(conflicts).hasSize(1);
                 assertThat(queries.claim(id).orElseThrow().version()).isEqualTo(1);
                 assertThat(queries.history(id)).hasSize(1);
+                String winner = queries.history(id).get(0).actor();
+                assertThat(conflicts.get(0)).as("the one who lost is told who won, and when")
+                        .isInstanceOf(ConflictException.class)
+                        .hasMessageContaining("changed by " + winner + " at ")
+                        .hasMessageContaining("nothing was saved");
             } finally {
                 pool.shutdownNow();
             }

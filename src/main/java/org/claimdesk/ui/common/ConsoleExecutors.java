@@ -55,6 +55,24 @@ public final class ConsoleExecutors implements AutoCloseable {
         }, periodMs, periodMs, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Runs {@code task} once, {@code delayMs} from now, on the scheduler's thread; an exception is logged. Once the
+     * console closes, nothing more runs.
+     */
+    public void after(long delayMs, Runnable task) {
+        try {
+            scheduler.schedule(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.warn("scheduled task failed: {}", e.toString(), e);
+                }
+            }, delayMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            LOG.debug("the console is closing: a scheduled task is dropped");
+        }
+    }
+
     static ThreadFactory named(String prefix, int priority) {
         AtomicInteger counter = new AtomicInteger();
         return runnable -> {

@@ -1,8 +1,12 @@
 package org.claimdesk.ui.main;
 
+import java.util.Set;
+import org.claimdesk.domain.DataChange;
+
 import java.time.LocalDate;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ObjectProperty;
@@ -22,6 +26,7 @@ import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.WorkerSnapshot;
+import org.claimdesk.domain.DataChange;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.store.ClaimQuery;
@@ -69,6 +74,11 @@ public final class MainViewModel {
     static final int FULL_REFRESH_EVERY = 5;
     private int liveRefreshes;
 
+    /** What an empty team database says at start: demo data never goes into an office's shared database. */
+    static final String EMPTY_TEAM_DATABASE = "This team database holds no claims yet. Add them with File › New claim"
+            + " (Ctrl+N) or File › Import claims (Ctrl+I), or move a workstation's database in with claimdesk migrate"
+            + " (docs/operations.md).";
+    private volatile boolean emptyAtStart;
     private Runnable onReady = () -> { };
     private boolean countsInFlight;
     private long lastActivity = -1;
@@ -81,7 +91,8 @@ public final class MainViewModel {
 
     /**
      * @param databaseFile the open database (its file, or server and database), for the status bar
-     * @param demoData the demo data an empty database gets, dated from the given day
+     * @param demoData the demo data an empty database gets, dated from the given day; null for a team database,
+     *     which never gets any
      * @param startWorker this workstation's setting: start the delivery worker once the database is ready
      *     (unless staff paused it)
      */
@@ -192,14 +203,15 @@ public final class MainViewModel {
 
     /**
      * Checks the database: an empty one gets {@link #DEMO_CLAIMS} demo claims (with progress) and a banner
-     * saying so. Then {@code whenReady} runs on the UI thread, and the worker is started (see
+     * saying so, unless it is a team database (no demo data given), which stays empty and says how claims come in. Then {@code whenReady} runs on the UI thread, and the worker is started (see
      * {@link #bringUpWorker}).
      */
     public void start(Runnable whenReady) {
         this.onReady = whenReady;
         tasks.submit("prepare the database", p -> {
             int claims = queries.countClaims(ClaimQuery.all());
-            if (claims > 0) {
+            emptyAtStart = claims == 0;
+            if (claims > 0 || demoData == null) {
                 return null;
             }
             p.update(0, DEMO_CLAIMS, "This database is empty: generating demo data");
@@ -210,7 +222,7 @@ public final class MainViewModel {
             String demo = summary == null ? null : "Demo data: this database was empty, so ClaimDesk filled it with "
                     + Formats.count(summary.claims()) + " synthetic claims and " + Formats.count(summary.outboxRows())
                     + " outbox rows (fake names, non-issuable tax ids). Deliveries go to the simulated state.";
-            banner.set(demo);
+            banner.set(demo != null ? demo : emptyAtStart ? EMPTY_TEAM_DATABASE : null);
             startupProgress.set(1);
             startupText.set("");
             ready.set(true);
@@ -281,6 +293,29 @@ public final class MainViewModel {
             pending.set(counts.getOrDefault(DeliveryState.PENDING, 0));
             failed.set(counts.getOrDefault(DeliveryState.FAILED, 0));
         }, e -> countsInFlight = false);
+    }
+
+    /**
+     * Another workstation committed {@code changes} (the team database's live updates): the page on screen reads
+     * again when it shows data of those kinds (keeping selection and scroll position, as F5 does), the counts are
+     * read again, and a pause by staff made or ended there is followed here. FX thread.
+     */
+    public void changedElsewhere(Set<DataChange> changes) {
+        if (!ready.get()) {
+            return;
+        }
+        if (changes.contains(DataChange.WORKER)) {
+            tasks.submit("follow the worker's pause", p -> {
+                worker.followPause();
+                return null;
+            }, done -> { }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
+        }
+        if (page.get().shows(changes)) {
+            refreshers.getOrDefault(page.get(), () -> { }).run();
+        }
+        if (changes.contains(DataChange.OUTBOX)) {
+            refreshCounts();
+        }
     }
 
     /** The status bar's view of the worker. */

@@ -203,7 +203,7 @@ class ClaimsViewModelTest {
         model.perform(action(ClaimStatus.EVIDENCE_PENDING), null);
 
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
-        assertThat(model.noticeProperty().get().text()).contains("changed by someone else");
+        assertThat(model.noticeProperty().get().text()).contains("changed by someone.else at ");
         assertThat(queries.history(row.claimId())).filteredOn(h -> "tester".equals(h.actor())).isEmpty();
         assertThat(model.selectedProperty().get().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
         assertThat(model.actions()).extracting(ClaimAction::target).contains(ClaimStatus.READY_FOR_SUBMISSION);

@@ -55,6 +55,8 @@ abstract class ConsoleFxTest {
     Path dir;
 
     ConsoleServices services;
+    /** The test being run, known before its database opens. */
+    TestInfo testInfo;
     ConsoleWindow window;
     Database db;
     Queries queries;
@@ -68,7 +70,8 @@ abstract class ConsoleFxTest {
         WaitForAsyncUtils.autoCheckException = true;
         previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
-        db = TestDatabases.demo(dir, CLAIMS);
+        testInfo = test;
+        db = openDatabase();
         prepare(db, test);
         queries = TestDatabases.queries(db);
         SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
@@ -95,6 +98,11 @@ abstract class ConsoleFxTest {
         ui.height = 900;
         ui.startWorker = false;
         return ui;
+    }
+
+    /** The database the console opens: a file in {@link #dir} with {@value #CLAIMS} demo claims. */
+    Database openDatabase() {
+        return TestDatabases.demo(dir, CLAIMS);
     }
 
     /** What a test does to the database before the console opens it. */

@@ -1,0 +1,75 @@
+package org.claimdesk.app;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Optional;
+import org.claimdesk.domain.AuditActions;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.AuditStore;
+import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.Json;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * What staff are told when the claim they act on was changed by someone else (on this workstation or another)
+ * after they opened it: who changed it, when and how, the versions, and that nothing was saved. Every change
+ * checked against the version staff saw (an edit, a status move) says it in these words.
+ */
+final class Conflicts {
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
+
+    private final ClaimStore claims = new ClaimStore();
+    private final AuditStore audit = new AuditStore();
+
+    /** A conflict naming who changed the claim last and when: its newest audit entry or status change. */
+    ConflictException changedSince(Handle h, Claim current, long expectedVersion) {
+        Optional<AuditEntry> lastAudit = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(current.claimId()));
+        Optional<StatusChange> lastMove = claims.lastStatusChange(h, current.claimId());
+        String who;
+        Instant when;
+        String what;
+        if (lastAudit.isPresent()
+                && (lastMove.isEmpty() || !lastAudit.get().at().isBefore(lastMove.get().at()))) {
+            who = lastAudit.get().actor();
+            when = lastAudit.get().at();
+            what = describe(lastAudit.get());
+        } else if (lastMove.isPresent()) {
+            who = lastMove.get().actor();
+            when = lastMove.get().at();
+            what = "moved it to " + lastMove.get().toStatus();
+        } else {
+            who = "someone";
+            when = current.updatedAt();
+            what = "changed it";
+        }
+        return new ConflictException("claim " + current.claimNumber() + " was changed by " + who + " at "
+                + WHEN.format(when.atZone(ZoneId.systemDefault())) + " (" + what + ") after you opened it: you saw"
+                + " version " + expectedVersion + ", it is now at version " + current.version()
+                + "; nothing was saved: reload the claim and make your change again");
+    }
+
+    private static String describe(AuditEntry entry) {
+        return switch (entry.action()) {
+            case AuditActions.CLAIM_EDIT -> "edited " + field(entry);
+            case AuditActions.TAX_ID_REPLACE -> "replaced the tax id";
+            case AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT -> "moved its status";
+            default -> entry.action();
+        };
+    }
+
+    private static String field(AuditEntry entry) {
+        if (entry.details() == null) {
+            return "a field";
+        }
+        try {
+            return Json.mapper().readTree(entry.details()).path("field").asText("a field");
+        } catch (JsonProcessingException e) {
+            return "a field";
+        }
+    }
+}

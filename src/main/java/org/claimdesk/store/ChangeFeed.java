@@ -1,0 +1,41 @@
+package org.claimdesk.store;
+
+import java.util.Set;
+import java.util.function.Consumer;
+import org.claimdesk.domain.DataChange;
+
+/**
+ * What other workstations (and other ClaimDesk programs) change in the database, as they commit it. On a team database the server announces
+ * every change (LISTEN/NOTIFY, {@link PostgresChangeFeed}); a local file has no other workstation, so its feed
+ * is silent ({@link #NONE}).
+ */
+public interface ChangeFeed {
+    /** A listener's place in the feed; closing it stops the calls. */
+    interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /** A feed that never hears of a change: a local file, where this workstation is the only one. */
+    ChangeFeed NONE = new ChangeFeed() {
+        @Override
+        public boolean live() {
+            return false;
+        }
+
+        @Override
+        public Subscription subscribe(Consumer<Set<DataChange>> listener) {
+            return () -> { };
+        }
+    };
+
+    /** True when changes made elsewhere arrive through this feed. */
+    boolean live();
+
+    /**
+     * Calls {@code listener}, on the feed's own thread, with the kinds of data changed by each transaction other
+     * programs commit (this open database's own changes are left out: its console knows of them). After the feed lost its connection and got it back, it calls
+     * with every kind: what changed meanwhile was not heard.
+     */
+    Subscription subscribe(Consumer<Set<DataChange>> listener);
+}

@@ -1,0 +1,158 @@
+package org.claimdesk.store;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.claimdesk.domain.DataChange;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The change feed of a team database: one connection of its own, outside the pool, that LISTENs on the channel
+ * the schema's triggers notify ({@code R__change_feed.sql}) and hands each committed transaction's kinds of change
+ * made by other connections than the open database's own to the subscribers. The connection waits on its socket;
+ * no table is read. A lost connection is opened again
+ * with a growing pause (up to {@value #MAX_RETRY_MS} ms), and the subscribers then hear of every kind of change.
+ */
+final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
+    static final String CHANNEL = "claimdesk_changes";
+    /** How long one wait on the socket lasts before the feed checks whether it was closed, in ms. */
+    static final int WAIT_MS = 250;
+    static final long FIRST_RETRY_MS = 500;
+    static final long MAX_RETRY_MS = 30_000;
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeFeed.class);
+
+    private final DatabaseLocation.Postgres server;
+    private final String ownSession;
+    private final CopyOnWriteArrayList<Consumer<Set<DataChange>>> listeners = new CopyOnWriteArrayList<>();
+    private final CountDownLatch closing = new CountDownLatch(1);
+    private final CountDownLatch listening = new CountDownLatch(1);
+    private Thread thread;
+    private volatile boolean closed;
+
+    /** @param ownSession the session name of the changes not to hand on: the open database's own */
+    PostgresChangeFeed(DatabaseLocation.Postgres server, String ownSession) {
+        this.server = server;
+        this.ownSession = ownSession;
+    }
+
+    @Override
+    public boolean live() {
+        return true;
+    }
+
+    @Override
+    public Subscription subscribe(Consumer<Set<DataChange>> listener) {
+        listeners.add(listener);
+        start();
+        return () -> listeners.remove(listener);
+    }
+
+    /**
+     * Waits until the feed listens on the server (after its first subscriber), up to {@code timeoutMs}; true when it
+     * does. What is committed after that is heard.
+     */
+    boolean awaitListening(long timeoutMs) throws InterruptedException {
+        return listening.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    private synchronized void start() {
+        if (thread != null || closed) {
+            return;
+        }
+        thread = new Thread(this::run, "claimdesk-change-feed");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        long retryMs = FIRST_RETRY_MS;
+        boolean heardBefore = false;
+        while (!closed) {
+            try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk live updates")) {
+                try (Statement s = connection.createStatement()) {
+                    s.execute("LISTEN " + CHANNEL);
+                }
+                listening.countDown();
+                if (heardBefore) {
+                    LOG.info("live updates from {} are back", server.describe());
+                    deliver(EnumSet.allOf(DataChange.class));
+                }
+                heardBefore = true;
+                retryMs = FIRST_RETRY_MS;
+                PGConnection pg = connection.unwrap(PGConnection.class);
+                while (!closed) {
+                    deliver(pg.getNotifications(WAIT_MS));
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.warn("live updates from {} stopped ({}); connecting again in {} ms", server.describe(),
+                        e.getMessage(), retryMs);
+                try {
+                    if (closing.await(retryMs, TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+                retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+            }
+        }
+    }
+
+    private void deliver(PGNotification[] notifications) {
+        if (notifications == null || notifications.length == 0) {
+            return;
+        }
+        Set<DataChange> changed = EnumSet.noneOf(DataChange.class);
+        for (PGNotification n : notifications) {
+            String[] kindAndSession = n.getParameter().split(" ", 2);
+            boolean own = kindAndSession.length == 2 && kindAndSession[1].equals(ownSession);
+            if (!own) {
+                DataChange.ofWireName(kindAndSession[0]).ifPresent(changed::add);
+            }
+        }
+        if (!changed.isEmpty()) {
+            deliver(changed);
+        }
+    }
+
+    private void deliver(Set<DataChange> changed) {
+        Set<DataChange> shown = Set.copyOf(changed);
+        for (Consumer<Set<DataChange>> listener : listeners) {
+            try {
+                listener.accept(shown);
+            } catch (RuntimeException e) {
+                LOG.warn("a live-update listener failed", e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (this) {
+            closed = true;
+            running = thread;
+        }
+        closing.countDown();
+        listeners.clear();
+        if (running != null) {
+            try {
+                running.join(WAIT_MS * 4L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DataChange;
+import org.claimdesk.domain.WorkerPause;
+import org.claimdesk.testing.TestClaims;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two workstations on one team database: what one commits, the other's feed hears (the server's
+ * LISTEN/NOTIFY), once per transaction and kind; a feed that loses its connection gets it back.
+ */
+class ChangeFeedTest {
+    private static final Duration HEARD = Duration.ofSeconds(10);
+
+    @Test
+    void whatAnotherWorkstationCommitsIsHeardByKind() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database here = Database.open(location); Database there = Database.open(location)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            here.changes().subscribe(heard::add);
+            assertThat(((PostgresChangeFeed) here.changes()).awaitListening(10_000)).isTrue();
+
+            long claimId = TestClaims.insert(there, ClaimStatus.READY_FOR_SUBMISSION);
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.CLAIMS)));
+
+            heard.clear();
+            there.useTransaction(h -> new WorkerPauseStore().put(h, new WorkerPause("maria", Instant.now(), "audit")));
+            Awaitility.await().atMost(HEARD).until(() -> heard.contains(Set.of(DataChange.WORKER)));
+
+            heard.clear();
+            there.useTransaction(h -> new AuditStore().append(h, Instant.now(), "maria", "claim.edit", "claim",
+                    Long.toString(claimId), null, null));
+            Awaitility.await().atMost(HEARD).until(() -> heard.contains(Set.of(DataChange.AUDIT)));
+        }
+    }
+
+    @Test
+    void oneTransactionIsOneNotificationHoweverManyRowsItChanges() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database here = Database.open(location); Database there = Database.open(location)) {
+            long first = TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            long second = TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            here.changes().subscribe(heard::add);
+            assertThat(((PostgresChangeFeed) here.changes()).awaitListening(10_000)).isTrue();
+
+            there.useTransaction(h -> {
+                for (long id : List.of(first, second, first, second)) {
+                    h.execute("UPDATE claim SET version = version + 1 WHERE claim_id = ?", id);
+                }
+                new AuditStore().append(h, Instant.now(), "maria", "claim.edit", "claim", Long.toString(first), null,
+                        null);
+            });
+            Awaitility.await().atMost(HEARD).until(() -> !heard.isEmpty());
+            // a transaction on the feed's own table marks where the first one's notifications end
+            there.useTransaction(h -> new WorkerPauseStore().put(h, new WorkerPause("maria", Instant.now(), "end")));
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.WORKER)));
+
+            long claimsHeard = heard.stream().filter(s -> s.contains(DataChange.CLAIMS)).count();
+            long auditHeard = heard.stream().filter(s -> s.contains(DataChange.AUDIT)).count();
+            assertThat(claimsHeard).as("four updates in one transaction").isEqualTo(1);
+            assertThat(auditHeard).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aFeedWhoseConnectionIsCutConnectsAgainAndSaysEverythingMayHaveChanged() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database here = Database.open(location); Database there = Database.open(location)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            here.changes().subscribe(heard::add);
+            assertThat(((PostgresChangeFeed) here.changes()).awaitListening(10_000)).isTrue();
+
+            int cut = there.read(h -> h.createQuery("""
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE application_name = 'ClaimDesk live updates' AND datname = current_database()""")
+                    .mapTo(Integer.class).one());
+            assertThat(cut).isEqualTo(1);
+            Awaitility.await().atMost(HEARD).until(() -> heard.contains(Set.of(DataChange.values())));
+
+            heard.clear();
+            TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.CLAIMS)));
+        }
+    }
+
+    @Test
+    void aWorkstationDoesNotHearItsOwnChanges() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database here = Database.open(location); Database there = Database.open(location)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            here.changes().subscribe(heard::add);
+            assertThat(((PostgresChangeFeed) here.changes()).awaitListening(10_000)).isTrue();
+
+            TestClaims.insert(here, ClaimStatus.IDENTITY_PENDING);
+            there.useTransaction(h -> new WorkerPauseStore().put(h, new WorkerPause("maria", Instant.now(), "end")));
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.WORKER)));
+            assertThat(heard).as("the claim was added here: the feed hands on only the other's pause")
+                    .containsExactly(Set.of(DataChange.WORKER));
+        }
+    }
+
+    @Test
+    void aLocalFileHasNoOtherWorkstationToHearFrom(@TempDir Path dir) {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            assertThat(db.changes().live()).isFalse();
+        }
+    }
+}
