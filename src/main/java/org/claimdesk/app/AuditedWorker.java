@@ -132,6 +132,9 @@ public final class AuditedWorker implements WorkerControl {
                 return;
             }
         }
+        // a worker that is not running publishes nothing new: its listeners learn of the pause from here
+        WorkerSnapshot now = shared.worker.snapshot();
+        shared.listeners.values().forEach(shown -> shown.accept(now));
         shared.worker.refreshCounts();
     }
 

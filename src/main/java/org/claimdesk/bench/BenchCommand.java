@@ -19,7 +19,7 @@ import picocli.CommandLine.ParentCommand;
  * commands. Their refusals reach the CLI's handler like any command's (exit 1, one line on standard error).
  */
 @Command(name = "bench", description = "Measurements on temporary databases.", subcommands = {BenchCommand.BenchDrain.class, BenchCommand.BenchUi.class,
-    BenchCommand.BenchImport.class})
+    BenchCommand.BenchImport.class, BenchCommand.BenchLive.class})
 public final class BenchCommand {
     private final ConsoleBench consoleBench;
 
@@ -146,6 +146,31 @@ public final class BenchCommand {
             }
             Map<String, Object> result = parent.consoleBench.run(claims, outbox, drain);
             print(result, json);
+            return ClaimDeskCommand.EXIT_OK;
+        }
+    }
+
+    @Command(name = "live", description = {
+        "On the empty team database --db names (postgresql://…): add demo claims, then edit claims as one workstation",
+        "while another hears each change through its live updates and reads the Claims page again. Reports the time",
+        "from the start of each save to the change being heard (heard*) and to the page read again (pageRead*)."})
+    static final class BenchLive extends Output implements Callable<Integer> {
+        @Option(names = "--changes", defaultValue = "200", paramLabel = "N", description = "Edits to time (default ${DEFAULT-VALUE}).")
+        int changes;
+
+        @Option(names = "--json", description = "Print the result as JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            String db = spec.root().findOption("--db").getValue();
+            if (!(org.claimdesk.app.DataDirectory.database(db) instanceof org.claimdesk.store.DatabaseLocation.Postgres server)) {
+                throw new IllegalArgumentException("bench live measures a team database: give --db postgresql://…");
+            }
+            if (changes < 1) {
+                throw new IllegalArgumentException("--changes must be at least 1");
+            }
+            print(LiveBenchmark.run(server, changes), json);
             return ClaimDeskCommand.EXIT_OK;
         }
     }

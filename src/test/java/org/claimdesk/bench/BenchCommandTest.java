@@ -31,7 +31,7 @@ class BenchCommandTest {
         }
     }
 
-    private static Run run(BenchCommand bench, String... args) {
+    static Run run(BenchCommand bench, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = ClaimDeskCommand.commandLine(null, List.of(bench));

@@ -75,7 +75,7 @@ class TeamConsoleFxTest extends ConsoleFxTest {
 
         waitUntil("the selected row shows the status set elsewhere", () ->
                 window.claimsModel().selectedProperty().get().status() == ClaimStatus.EVIDENCE_PENDING);
-        waitUntil("the table shows it", () -> robot.lookup("#claimsTable .table-cell")
+        waitUntil("the table shows it", () -> robot.lookup("#claimsTable .badge")
                 .match(LabeledMatchers.hasText(ClaimStatus.EVIDENCE_PENDING.label())).tryQuery().isPresent());
         snapshot("team-live-claim");
     }
