@@ -23,6 +23,11 @@ public final class LiveChanges {
         return database.changes().live();
     }
 
+    /** True while the changes made elsewhere arrive; false on a local file and while the connection is lost. */
+    public boolean connected() {
+        return database.changes().connected();
+    }
+
     /**
      * Calls {@code listener}, on a thread of its own (never the FX thread), with the kinds of data each transaction
      * committed elsewhere changed; closing the returned handle stops the calls.

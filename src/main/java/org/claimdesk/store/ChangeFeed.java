@@ -24,6 +24,11 @@ public interface ChangeFeed {
         }
 
         @Override
+        public boolean connected() {
+            return false;
+        }
+
+        @Override
         public Subscription subscribe(Consumer<Set<DataChange>> listener) {
             return () -> { };
         }
@@ -31,6 +36,9 @@ public interface ChangeFeed {
 
     /** True when changes made elsewhere arrive through this feed. */
     boolean live();
+
+    /** True while the feed listens: false before its first subscriber and while it has lost its connection. */
+    boolean connected();
 
     /**
      * Calls {@code listener}, on the feed's own thread, with the kinds of data changed by each transaction other

@@ -37,6 +37,7 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     private final CountDownLatch listening = new CountDownLatch(1);
     private Thread thread;
     private volatile boolean closed;
+    private volatile boolean connected;
 
     /** @param ownSession the session name of the changes not to hand on: the open database's own */
     PostgresChangeFeed(DatabaseLocation.Postgres server, String ownSession) {
@@ -47,6 +48,11 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     @Override
     public boolean live() {
         return true;
+    }
+
+    @Override
+    public boolean connected() {
+        return connected;
     }
 
     @Override
@@ -81,6 +87,7 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 try (Statement s = connection.createStatement()) {
                     s.execute("LISTEN " + CHANNEL);
                 }
+                connected = true;
                 listening.countDown();
                 if (heardBefore) {
                     LOG.info("live updates from {} are back", server.describe());
@@ -93,6 +100,7 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                     deliver(pg.getNotifications(WAIT_MS));
                 }
             } catch (SQLException | RuntimeException e) {
+                connected = false;
                 if (closed) {
                     return;
                 }

@@ -276,7 +276,11 @@ public final class ConsoleWindow {
             executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
             ChangeBatches toPages = new ChangeBatches(executors::after, LIVE_UPDATE_SPACING_MS,
                     System::currentTimeMillis, changes -> Platform.runLater(() -> main.changedElsewhere(changes)));
-            liveUpdates = services.liveChanges().subscribe(toPages::offer);
+            org.claimdesk.app.LiveChanges live = services.liveChanges();
+            liveUpdates = live.subscribe(toPages::offer);
+            if (live.live()) {
+                main.watchLiveUpdates(live::connected);
+            }
             // bound here, off the FX thread, rather than inside the pulse of the first refresh that compares them
             tasks.submit("prepare row comparisons", p -> {
                 COMPARED_ON_FX_THREAD.forEach(RecordMethods::bind);

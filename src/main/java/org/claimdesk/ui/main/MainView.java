@@ -69,6 +69,7 @@ public final class MainView {
     @FXML private Label endpointStatus;
     @FXML private Label pendingStatus;
     @FXML private Label failedStatus;
+    @FXML private Label liveStatus;
     @FXML private Label databaseStatus;
     @FXML private Label busyStatus;
 
@@ -150,6 +151,16 @@ public final class MainView {
             if (n.longValue() > 0) {
                 failedStatus.getStyleClass().add("status-danger");
             }
+        });
+        liveStatus.textProperty().bind(model.liveUpdatesProperty());
+        liveStatus.visibleProperty().bind(model.liveUpdatesProperty().isNotNull());
+        liveStatus.managedProperty().bind(liveStatus.visibleProperty());
+        liveStatus.setTooltip(new Tooltip("Changes made on other workstations show on this console's pages as they"
+                + " are saved"));
+        liveStatus.getStyleClass().add("status-live");
+        model.liveUpdatesLostProperty().addListener((obs, old, lost) -> {
+            liveStatus.getStyleClass().removeAll("status-warning", "status-live");
+            liveStatus.getStyleClass().add(lost ? "status-warning" : "status-live");
         });
         databaseStatus.textProperty().bind(model.databasePathProperty().map(p -> "Database: " + p));
         databaseStatus.setTooltip(new Tooltip());

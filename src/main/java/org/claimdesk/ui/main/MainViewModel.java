@@ -67,6 +67,10 @@ public final class MainViewModel {
     private final ReadOnlyLongWrapper pending = new ReadOnlyLongWrapper();
     private final ReadOnlyLongWrapper failed = new ReadOnlyLongWrapper();
     private final ReadOnlyStringWrapper databasePath = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper liveUpdates = new ReadOnlyStringWrapper();
+    private final ReadOnlyBooleanWrapper liveUpdatesLost = new ReadOnlyBooleanWrapper();
+    /** Whether a team database's live updates arrive; null on a local file. */
+    private java.util.function.BooleanSupplier liveConnected;
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
@@ -168,6 +172,34 @@ public final class MainViewModel {
 
     public ReadOnlyStringProperty databasePathProperty() {
         return databasePath.getReadOnlyProperty();
+    }
+
+    /** What the status bar says of a team database's live updates; null on a local file. */
+    public ReadOnlyStringProperty liveUpdatesProperty() {
+        return liveUpdates.getReadOnlyProperty();
+    }
+
+    /** True while a team database's live updates are lost (the console reconnects by itself). */
+    public ReadOnlyBooleanProperty liveUpdatesLostProperty() {
+        return liveUpdatesLost.getReadOnlyProperty();
+    }
+
+    /**
+     * Shows in the status bar whether the live updates of a team database arrive, as {@code connected} says (read
+     * at every tick; it reads no database). FX thread.
+     */
+    public void watchLiveUpdates(java.util.function.BooleanSupplier connected) {
+        liveConnected = connected;
+        showLiveUpdates();
+    }
+
+    private void showLiveUpdates() {
+        if (liveConnected == null) {
+            return;
+        }
+        boolean up = liveConnected.getAsBoolean();
+        liveUpdatesLost.set(!up);
+        liveUpdates.set(up ? "● Live" : "Live updates lost: reconnecting; F5 reads the page");
     }
 
     public ReadOnlyObjectProperty<Notice> noticeProperty() {
@@ -355,6 +387,7 @@ public final class MainViewModel {
         if (!ready.get()) {
             return;
         }
+        showLiveUpdates();
         long activity = latest == null ? 0 : latest.attemptsThisRun() + latest.sentTotal() + latest.failedTotal()
                 + latest.pending();
         if (lastActivity >= 0 && activity != lastActivity) {

@@ -68,6 +68,8 @@ class TeamConsoleFxTest extends ConsoleFxTest {
     @Test
     void aClaimAdvancedOnAnotherWorkstationShowsOnTheOpenPageWithoutARefresh() throws Exception {
         waitReady();
+        waitUntil("the status bar says the updates are live", () -> visible(robot.lookup("#liveStatus").query())
+                && robot.lookup("#liveStatus").queryAs(Label.class).getText().equals("● Live"));
         Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
         selectClaim(claim);
 

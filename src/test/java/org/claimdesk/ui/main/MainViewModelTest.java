@@ -25,6 +25,41 @@ class MainViewModelTest {
     Path dir;
 
     @Test
+    void withoutDemoDataAnEmptyDatabaseStaysEmptyAndSaysHowClaimsComeIn() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            Queries queries = TestDatabases.queries(db);
+            MainViewModel model = new MainViewModel("database claimdesk on db.office.lan:5432 as staff", null, queries,
+                    audited(new FakeWorker(), db), true, new DirectTaskRunner(), "tester", "simulated state");
+
+            model.start(() -> { });
+
+            assertThat(model.readyProperty().get()).isTrue();
+            assertThat(queries.countClaims(ClaimQuery.all())).isZero();
+            assertThat(model.bannerProperty().get()).isEqualTo(MainViewModel.EMPTY_TEAM_DATABASE);
+        }
+    }
+
+    @Test
+    void theStatusBarSaysWhetherATeamDatabasesLiveUpdatesArrive() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            MainViewModel model = new MainViewModel("a file", null, TestDatabases.queries(db),
+                    audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
+            assertThat(model.liveUpdatesProperty().get()).as("a local file has none").isNull();
+            java.util.concurrent.atomic.AtomicBoolean connected = new java.util.concurrent.atomic.AtomicBoolean(true);
+            model.start(() -> { });
+
+            model.watchLiveUpdates(connected::get);
+            assertThat(model.liveUpdatesProperty().get()).isEqualTo("● Live");
+            assertThat(model.liveUpdatesLostProperty().get()).isFalse();
+
+            connected.set(false);
+            model.tick(null);
+            assertThat(model.liveUpdatesProperty().get()).startsWith("Live updates lost: reconnecting");
+            assertThat(model.liveUpdatesLostProperty().get()).isTrue();
+        }
+    }
+
+    @Test
     void anEmptyDatabaseGetsDemoDataWithProgressAndABanner() {
         try (Database db = TestDatabases.demo(dir, 0)) {
             Queries queries = TestDatabases.queries(db);
