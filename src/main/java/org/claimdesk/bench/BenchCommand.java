@@ -4,10 +4,13 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -65,8 +68,15 @@ public final class BenchCommand {
     @Command(name = "drain", description = {
         "Drain N pending rows against the simulated state on a temporary database, and run a plain JDBC loop doing",
         "the same two updates per event (100 per transaction) on an identical one, for comparison. Warm-up rounds",
-        "of the same size come first; the last round is the one reported."})
+        "of the same size come first; the last round is the one reported.",
+        "With --db postgresql://… (an empty team database): seed N claims into it and drain them with one worker,",
+        "then, from a fresh seed, with --workers workers, each in a JVM of its own with the launcher's options, all",
+        "against one simulated state over HTTP on 127.0.0.1; report both rates and the ratio of the second to",
+        "workers x the first, and check that every claim was accepted once under one key and nothing is pending",
+        "(exit 1 when not). The database is emptied again afterwards."})
     static final class BenchDrain extends Output implements Callable<Integer> {
+        static final int DEFAULT_WORKERS = 4;
+
         @Option(names = "--events", required = true, paramLabel = "N", description = "How many SUBMITTING claims to deliver.")
         int events;
 
@@ -76,9 +86,13 @@ public final class BenchCommand {
         @Option(names = "--concurrency", defaultValue = "8", paramLabel = "C", description = "Deliveries in flight (default ${DEFAULT-VALUE}).")
         int concurrency;
 
-        @Option(names = "--warmup-rounds", defaultValue = "" + DrainBenchmark.DEFAULT_WARMUP_ROUNDS, paramLabel = "W",
-                description = "Full-size rounds run before the measured one (default ${DEFAULT-VALUE}).")
-        int warmupRounds;
+        @Option(names = "--warmup-rounds", paramLabel = "W", description = "Full-size rounds run before the measured"
+                + " one (default " + DrainBenchmark.DEFAULT_WARMUP_ROUNDS + "; not with --db).")
+        Integer warmupRounds;
+
+        @Option(names = "--workers", paramLabel = "N", description = "With --db: workers draining at once, each in a"
+                + " JVM of its own (default " + DEFAULT_WORKERS + ").")
+        Integer workers;
 
         @Option(names = "--json", description = "Print the result as JSON.")
         boolean json;
@@ -91,8 +105,17 @@ public final class BenchCommand {
             if (concurrency < 1 || concurrency > 256) {
                 throw new IllegalArgumentException("concurrency must be between 1 and 256, got " + concurrency);
             }
+            // --db is the command line's own option (every command takes it): here a team database to measure on
+            String db = spec.root().findOption("--db").getValue();
+            if (db != null && !db.isBlank()) {
+                return team(db);
+            }
+            if (workers != null) {
+                throw new ClaimDeskException("--workers needs --db postgresql://…: several workstations' workers share"
+                        + " a team database; without --db bench drain measures one worker on a temporary SQLite file");
+            }
             DrainBenchmark.Result r = new DrainBenchmark().run(events, Duration.ofMillis(latencyMs), concurrency,
-                    warmupRounds);
+                    warmupRounds == null ? DrainBenchmark.DEFAULT_WARMUP_ROUNDS : warmupRounds);
             if (json) {
                 printJson(r);
                 return ClaimDeskCommand.EXIT_OK;
@@ -114,6 +137,40 @@ public final class BenchCommand {
                             r.idealEventsPerSecond(), 100 * r.eventsPerSecond() / r.idealEventsPerSecond()));
             out().flush();
             return ClaimDeskCommand.EXIT_OK;
+        }
+
+        /** Several workers on the team database at {@code db}: {@link TeamDrainBenchmark}. */
+        private int team(String db) {
+            if (!(DatabaseLocation.parse(db) instanceof DatabaseLocation.Postgres server)) {
+                throw new ClaimDeskException("bench drain --db takes an empty team database (postgresql://user@host:port/db);"
+                        + " without --db it measures one worker on a temporary SQLite file");
+            }
+            if (warmupRounds != null) {
+                throw new ClaimDeskException("--warmup-rounds is for the temporary SQLite database; with --db each run"
+                        + " starts fresh JVMs");
+            }
+            int n = workers == null ? DEFAULT_WORKERS : workers;
+            TeamDrainBenchmark.Result r = new TeamDrainBenchmark(server, db, LauncherJavaOptions.current())
+                    .run(events, Duration.ofMillis(latencyMs), concurrency, n);
+            if (json) {
+                printJson(r);
+            } else {
+                out().printf(Locale.ROOT, "%s, simulated state over HTTP, latency %d ms, concurrency %d per worker, %d events%n",
+                        r.database(), r.latencyMs(), r.concurrency(), r.events());
+                for (TeamDrainBenchmark.Run run : List.of(r.one(), r.many())) {
+                    out().printf(Locale.ROOT, "%d worker(s): %.3f s = %.1f events/s; steady (10th-90th percentile)"
+                            + " %.1f events/s; call p50 %d ms, p99 %d ms; sent per worker %s%n", run.workers(),
+                            run.seconds(), run.eventsPerSecond(), run.steadyEventsPerSecond(), run.callMsP50(),
+                            run.callMsP99(), run.perWorker().stream().map(TeamDrainBenchmark.Worker::sent).toList());
+                }
+                out().printf(Locale.ROOT, "ratio %.3f = %.1f / (%d x %.1f); steady ratio %.3f%n", r.ratio(),
+                        r.many().eventsPerSecond(), r.workers(), r.one().eventsPerSecond(), r.steadyRatio());
+                out().println(r.problems().isEmpty()
+                        ? "checked: every claim accepted once by the state under one key, nothing pending"
+                        : "CHECK FAILED (rows left in the database): " + String.join("; ", r.problems()));
+                out().flush();
+            }
+            return r.problems().isEmpty() ? ClaimDeskCommand.EXIT_OK : ClaimDeskCommand.EXIT_REFUSED;
         }
     }
 

@@ -14,9 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.store.BenchmarkStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.DatabaseMove;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.Sql;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -181,5 +185,79 @@ class BenchCommandTest {
 
         assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(run.err()).contains("imports into a new database").contains("exists");
+    }
+
+    /**
+     * Several workers on a team database (the embedded PostgreSQL server), each in a JVM of its own started with the
+     * launcher's options: both runs drain every seeded claim, the checks find every claim accepted once under one
+     * key and nothing pending, the ratio is the one the rates give, and the database is left empty.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void benchDrainOnATeamDatabaseDrainsWithWorkersInTheirOwnJvmsAndChecksEveryClaimWasAcceptedOnce()
+            throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+
+        Run run = run(new BenchCommand(), "bench", "drain", "--db", TestDatabase.url(location), "--workers", "2",
+                "--events", "200", "--latency-ms", "5", "--concurrency", "4", "--json");
+
+        assertThat(run.exit()).as(run.err() + run.out()).isZero();
+        JsonNode json = run.json();
+        assertThat(json.get("problems")).isEmpty();
+        assertThat(json.get("events").asInt()).isEqualTo(200);
+        assertThat(json.get("workers").asInt()).isEqualTo(2);
+        JsonNode one = json.get("one");
+        JsonNode many = json.get("many");
+        assertThat(one.get("perWorker")).hasSize(1);
+        assertThat(one.get("perWorker").get(0).get("sent").asLong()).isEqualTo(200);
+        assertThat(many.get("perWorker")).hasSize(2);
+        assertThat(many.get("perWorker").get(0).get("sent").asLong() + many.get("perWorker").get(1).get("sent").asLong())
+                .isEqualTo(200);
+        for (JsonNode r : List.of(one, many)) {
+            assertThat(r.get("problems")).isEmpty();
+            assertThat(r.get("statePosts").asLong()).isEqualTo(200);
+            assertThat(r.get("attempts").asLong()).isEqualTo(200);
+            assertThat(r.get("eventsPerSecond").asDouble()).isPositive();
+            assertThat(r.get("steadyEventsPerSecond").asDouble()).isPositive();
+            assertThat(r.get("callMsP99").asLong()).isGreaterThanOrEqualTo(r.get("callMsP50").asLong())
+                    .isGreaterThanOrEqualTo(5);
+        }
+        assertThat(json.get("steadyRatio").asDouble()).isPositive();
+        assertThat(json.get("ratio").asDouble()).isPositive().isCloseTo(
+                many.get("eventsPerSecond").asDouble() / (2 * one.get("eventsPerSecond").asDouble()),
+                org.assertj.core.data.Offset.offset(0.001));
+        List<String> options = new ArrayList<>();
+        json.get("javaOptions").forEach(o -> options.add(o.asText()));
+        assertThat(options).isEqualTo(LauncherJavaOptions.current().options());
+        try (Database db = Database.open(location)) {
+            assertThat(DatabaseMove.isEmpty(db)).as("the bench empties the database it was given").isTrue();
+        }
+    }
+
+    @Test
+    void benchDrainRefusesATeamDatabaseThatHoldsClaims() {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database db = Database.open(location)) {
+            BenchmarkStore.seedSubmitting(db, 1);
+        }
+
+        Run run = run(new BenchCommand(), "bench", "drain", "--db", TestDatabase.url(location), "--events", "10");
+
+        assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(run.err().strip()).doesNotContain("\n").contains("needs an empty team database")
+                .contains(location.database());
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void benchDrainRefusesWorkersWithoutATeamDatabaseAndAFileAsOne(@TempDir Path dir) {
+        Run workers = run(new BenchCommand(), "bench", "drain", "--events", "10", "--workers", "2");
+        Run file = run(new BenchCommand(), "bench", "drain", "--events", "10", "--db", dir.resolve("x.db").toString());
+
+        assertThat(workers.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(workers.err()).contains("--workers needs --db postgresql://");
+        assertThat(file.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(file.err()).contains("takes an empty team database");
+        assertThat(dir.resolve("x.db")).doesNotExist();
     }
 }
