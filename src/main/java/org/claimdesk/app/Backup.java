@@ -8,11 +8,13 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.OwnerOnly;
+import org.claimdesk.store.PostgresDump;
 
 /**
  * An online, consistent copy of the database ({@code VACUUM INTO}: one read transaction, so the
  * console and the worker go on writing meanwhile), checked by opening the copy and running SQLite's
- * integrity check on it.
+ * integrity check on it. A team database is dumped on its server with pg_dump; {@link #checkDump} reads such a
+ * dump to its end without a PostgreSQL client.
  */
 public final class Backup {
     private final Database database;
@@ -29,7 +31,8 @@ public final class Backup {
         if (database.location() instanceof DatabaseLocation.Postgres server) {
             throw new ClaimDeskException("a team database is backed up on its server, by IT: run pg_dump -Fc -h "
                     + server.host() + " -p " + server.port() + " -U " + server.role() + " -d " + server.database()
-                    + " -f " + file + " (docs/operations.md: backups and restore)");
+                    + " -f " + file + ", then check it with claimdesk backup --check " + file
+                    + " (docs/operations.md: backups and restore)");
         }
         if (Files.exists(file)) {
             throw new ClaimDeskException("the backup file " + file + " already exists; choose a new name");
@@ -50,6 +53,24 @@ public final class Backup {
         } catch (IOException e) {
             throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + e.getMessage(), e);
         }
+    }
+
+    /** True when {@code file} is a copy {@link #to} writes (an SQLite file), not a dump of a team database. */
+    public static boolean isCopy(Path file) {
+        return DatabaseCopy.isCopy(file);
+    }
+
+    /** Checks a copy {@link #to} wrote: SQLite's quick check; returns how many claims it holds. */
+    public static int checkCopy(Path file) {
+        return DatabaseCopy.check(file);
+    }
+
+    /**
+     * Checks a dump of a team database (pg_dump -Fc or -Fp): it reads to its end and holds every ClaimDesk table's
+     * data; returns what it holds.
+     */
+    public static PostgresDump.Summary checkDump(Path file) {
+        return PostgresDump.check(file);
     }
 
     /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */

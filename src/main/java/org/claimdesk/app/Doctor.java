@@ -5,13 +5,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.HealthStore;
 import org.claimdesk.store.Migrations;
+import org.claimdesk.store.ServerHealthStore;
 import org.jdbi.v3.core.Handle;
 
 /**
- * Health checks of one database: integrity, orphaned rows, expired leases, rows stuck pending, and
- * claims whose status disagrees with their outbox rows. Reads only; changes nothing.
+ * Health checks of one database: integrity (a file) or the server's own findings (a team database), orphaned rows,
+ * expired leases, rows stuck pending, and claims whose status disagrees with their outbox rows. Reads only; changes
+ * nothing.
  */
 public final class Doctor {
     public enum Level {
@@ -31,7 +34,12 @@ public final class Doctor {
     private final Database database;
     private final Clock clock;
     private final Duration stuckAfter;
+    /** The oldest PostgreSQL major version a team database is supported on (docs/operations.md). */
+    static final int OLDEST_SERVER = 14;
+    private static final int LISTED_AT_MOST = 8;
+
     private final HealthStore health = new HealthStore();
+    private final ServerHealthStore serverHealth = new ServerHealthStore();
 
     public Doctor(Database database, Clock clock, Duration stuckAfter) {
         this.database = database;
@@ -42,7 +50,12 @@ public final class Doctor {
     public Report examine() {
         return database.read(h -> {
             List<Finding> findings = new ArrayList<>();
-            integrity(h, findings);
+            if (database.location() instanceof DatabaseLocation.Postgres server) {
+                findings.addAll(serverFindings(server, serverHealth.facts(h)));
+            } else {
+                integrity(h, findings);
+            }
+            schema(h, findings);
             orphans(h, findings);
             leases(h, findings);
             stuck(h, findings);
@@ -59,6 +72,65 @@ public final class Doctor {
             findings.add(new Finding(Level.FAIL, "integrity", "SQLite integrity check found " + problems.size()
                     + " problem(s), first: " + problems.get(0) + "; restore from a backup"));
         }
+    }
+
+    /** What a team database's server says about itself and this connection, each with its level. */
+    static List<Finding> serverFindings(DatabaseLocation.Postgres server, ServerHealthStore.ServerFacts facts) {
+        List<Finding> findings = new ArrayList<>();
+        String where = server.host() + ":" + server.port();
+        findings.add(facts.versionNumber() / 10_000 >= OLDEST_SERVER
+                ? new Finding(Level.OK, "server", "PostgreSQL " + facts.version() + " on " + where + " (supported: "
+                        + OLDEST_SERVER + " or later)")
+                : new Finding(Level.WARN, "server", "PostgreSQL " + facts.version() + " on " + where + " is older than"
+                        + " ClaimDesk supports (" + OLDEST_SERVER + " or later): IT upgrades the server"
+                        + " (docs/operations.md)"));
+        findings.add(facts.trigramSearch()
+                ? new Finding(Level.OK, "pg_trgm", "the pg_trgm extension is installed: searches use the trigram"
+                        + " indexes")
+                : new Finding(Level.WARN, "pg_trgm", "the pg_trgm extension is missing, and with it the trigram"
+                        + " indexes: every search reads all claims; IT creates the extension and the indexes again"
+                        + " (docs/operations.md)"));
+        if (facts.encrypted()) {
+            findings.add(new Finding(Level.OK, "tls", "the connection is encrypted (" + facts.tlsVersion() + ")"));
+        } else if (loopback(server.host())) {
+            findings.add(new Finding(Level.OK, "tls", "the connection is not encrypted; it does not leave this"
+                    + " machine (" + server.host() + ")"));
+        } else {
+            findings.add(new Finding(Level.WARN, "tls", "the connection to " + server.host() + " is not encrypted:"
+                    + " claims cross the network in clear; add ?sslmode=verify-full to the address"
+                    + " (docs/operations.md: TLS)"));
+        }
+        if (facts.superuser() || facts.ownsAuditTrail()) {
+            findings.add(new Finding(Level.WARN, "role", "the role " + facts.role() + (facts.superuser()
+                    ? " is a superuser" : " owns the audit trail (audit_log)") + ": it could drop the triggers that"
+                    + " keep the audit trail append-only; staff connect as the staff role, the owner role is for IT"
+                    + " (docs/operations.md: roles and grants)"));
+        } else {
+            findings.add(new Finding(Level.OK, "role", "the role " + facts.role() + " is neither a superuser nor the"
+                    + " audit trail's owner: the audit trail's triggers are out of its reach"));
+        }
+        findings.add(new Finding(Level.OK, "sessions", sessions(facts.others())));
+        return findings;
+    }
+
+    private static String sessions(List<ServerHealthStore.Session> others) {
+        if (others.isEmpty()) {
+            return "no other workstation or program is connected to this database";
+        }
+        int connections = others.stream().mapToInt(ServerHealthStore.Session::connections).sum();
+        List<String> listed = others.stream().limit(LISTED_AT_MOST).map(s -> s.applicationName() + " as " + s.role()
+                + (s.connections() > 1 ? " (" + s.connections() + " connections)" : "")).toList();
+        return connections + " other connection(s) to this database: " + String.join(", ", listed)
+                + (others.size() > LISTED_AT_MOST ? " and " + (others.size() - LISTED_AT_MOST) + " more" : "");
+    }
+
+    /** True for a host name or address that stays on this machine. */
+    static boolean loopback(String host) {
+        String h = host.toLowerCase(java.util.Locale.ROOT);
+        return h.equals("localhost") || h.startsWith("127.") || h.equals("::1") || h.equals("[::1]");
+    }
+
+    private void schema(Handle h, List<Finding> findings) {
         int version = health.userVersion(h);
         findings.add(new Finding(version == Migrations.latestVersion() ? Level.OK : Level.WARN, "schema",
                 "schema version " + version + " (this ClaimDesk writes version " + Migrations.latestVersion() + ")"));
@@ -75,11 +147,17 @@ public final class Doctor {
     }
 
     private void leases(Handle h, List<Finding> findings) {
-        int expired = health.expiredLeases(h, clock.instant());
-        findings.add(expired == 0
-                ? new Finding(Level.OK, "leases", "no expired leases")
-                : new Finding(Level.WARN, "leases", expired + " pending row(s) hold an expired lease (a worker stopped"
-                        + " mid-delivery); the next drain takes them again"));
+        List<HealthStore.ExpiredLeases> expired = health.expiredLeases(h, clock.instant());
+        int rows = expired.stream().mapToInt(HealthStore.ExpiredLeases::rows).sum();
+        if (rows == 0) {
+            findings.add(new Finding(Level.OK, "leases", "no expired leases"));
+            return;
+        }
+        List<String> workers = expired.stream().limit(LISTED_AT_MOST).map(e -> e.worker() + ": " + e.rows()
+                + " row(s), expired " + human(Duration.between(e.firstExpired(), clock.instant())) + " ago").toList();
+        findings.add(new Finding(Level.WARN, "leases", rows + " pending row(s) hold an expired lease ("
+                + String.join("; ", workers) + (expired.size() > LISTED_AT_MOST ? "; more workers" : "")
+                + "): a worker stopped mid-delivery; the next drain takes them again"));
     }
 
     private void stuck(Handle h, List<Finding> findings) {
@@ -108,6 +186,9 @@ public final class Doctor {
     }
 
     private static String human(Duration d) {
-        return d.toHours() >= 1 ? d.toHours() + " h" : d.toMinutes() + " min";
+        if (d.toHours() >= 48) {
+            return d.toDays() + " days";
+        }
+        return d.toHours() >= 1 ? d.toHours() + " h" : d.toMinutes() >= 1 ? d.toMinutes() + " min" : "under a minute";
     }
 }

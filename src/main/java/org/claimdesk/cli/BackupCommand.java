@@ -1,25 +1,82 @@
 package org.claimdesk.cli;
 
 import java.nio.file.Path;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.Backup;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.Migrations;
+import org.claimdesk.store.PostgresDump;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "backup", description = "Write a consistent copy of the database while ClaimDesk keeps running"
-        + " (restore: see docs/operations.md).")
+@Command(name = "backup", description = {"Write a consistent copy of the database while ClaimDesk keeps running"
+        + " (restore: see docs/operations.md); on a team database, print the pg_dump command to run.",
+    "--check reads a backup file or a team database's dump (pg_dump -Fc or -Fp) to its end, without a PostgreSQL"
+        + " client: exit 0 when it is whole, 1 with the reason when not."})
 final class BackupCommand extends CliSupport implements Callable<Integer> {
-    @Option(names = "--to", required = true, paramLabel = "FILE", description = "The new backup file (must not exist).")
-    Path to;
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Action action;
+
+    static final class Action {
+        @Option(names = "--to", paramLabel = "FILE", description = "The new backup file (must not exist).")
+        Path to;
+
+        @Option(names = "--check", paramLabel = "FILE", description = "Check a backup file or a pg_dump dump.")
+        Path check;
+    }
 
     @Override
     public Integer call() {
+        if (action.check != null) {
+            check(action.check.toAbsolutePath().normalize());
+            return 0;
+        }
         try (Database db = openDatabase()) {
-            Backup.Result result = new Backup(db).to(to);
+            Backup.Result result = new Backup(db).to(action.to);
             out().printf("backup written to %s: %d claims, %,d bytes, %d ms, integrity check passed%n", result.file(),
                     result.claims(), result.bytes(), result.millis());
         }
         return 0;
+    }
+
+    private void check(Path file) {
+        if (Backup.isCopy(file)) {
+            int claims = Backup.checkCopy(file);
+            out().printf("backup %s: %d claims, integrity check passed%n", file, claims);
+            return;
+        }
+        PostgresDump.Summary dump = Backup.checkDump(file);
+        List<String> origin = new ArrayList<>();
+        if (dump.database() != null) {
+            origin.add("database " + dump.database());
+        }
+        if (dump.dumpedAt() != null) {
+            origin.add("dumped " + WHEN.format(dump.dumpedAt()) + " (pg_dump's local time)");
+        }
+        if (dump.pgDumpVersion() != null) {
+            origin.add("by pg_dump " + dump.pgDumpVersion()
+                    + (dump.serverVersion() == null ? "" : " from PostgreSQL " + dump.serverVersion()));
+        }
+        origin.add(dump.format() + (dump.compression().equals("none") ? ", uncompressed" : ", " + dump.compression()));
+        out().printf("dump %s: %s%n", file, String.join(", ", origin));
+        int latest = Migrations.latestVersion();
+        out().printf("  schema version %d%s%n", dump.schemaVersion(), dump.schemaVersion() == latest
+                ? " (this ClaimDesk writes version " + latest + ")"
+                : dump.schemaVersion() > latest ? " (newer than this ClaimDesk, which writes version " + latest
+                        + ": restore it for a newer ClaimDesk)"
+                        : " (older: this ClaimDesk upgrades it to version " + latest + " when it opens the restored"
+                                + " database)");
+        for (Map.Entry<String, Long> table : dump.rows().entrySet()) {
+            out().printf("  %-24s %,12d rows%n", table.getKey(), table.getValue());
+        }
+        out().printf("dump check passed: %,d claims; every ClaimDesk table is in the dump and its data reads to its"
+                + " end%n", dump.rows().get("claim"));
     }
 }

@@ -7,7 +7,8 @@ import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-@Command(name = "doctor", description = "Check the database: integrity, orphaned rows, expired leases, stuck rows."
+@Command(name = "doctor", description = "Check the database: integrity (a file) or the server's version, pg_trgm,"
+        + " TLS, login role and other connections (a team database); orphaned rows, expired leases, stuck rows."
         + " Exit 0 when healthy (warnings allowed), 1 when a check fails.")
 final class DoctorCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--stuck-after-hours", defaultValue = "24", paramLabel = "H",

@@ -21,6 +21,16 @@ public final class DatabaseCopy {
         database.read(h -> h.createUpdate("VACUUM INTO :file").bind("file", file.toString()).execute());
     }
 
+    /** True when {@code file} begins as an SQLite database does, as every copy {@link #write} makes. */
+    public static boolean isCopy(Path file) {
+        byte[] magic = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(file)) {
+            return java.util.Arrays.equals(in.readNBytes(magic.length), magic);
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
     public static int check(Path file) {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");

@@ -4,15 +4,14 @@ import java.time.Instant;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 
-/** The reads behind {@code doctor}: SQLite's own checks and counts of rows in states that need a look. Reads only. */
+/**
+ * The reads behind {@code doctor}: SQLite's own checks and counts of rows in states that need a look, on either
+ * engine (a server's own findings are {@link ServerHealthStore}'s). Reads only.
+ */
 public final class HealthStore {
 
     /** SQLite's integrity check, at most {@code max} problems; {@code ["ok"]} for a sound file. */
     public List<String> integrityProblems(Handle handle, int max) {
-        if (Dialect.of(handle) != Dialect.SQLITE) {
-            // a server keeps its own files sound; its checks are IT's (docs/operations.md)
-            return List.of("ok");
-        }
         return handle.createQuery("PRAGMA integrity_check(" + Math.max(1, max) + ")").mapTo(String.class).list();
     }
 
@@ -34,12 +33,20 @@ public final class HealthStore {
                 .mapTo(String.class).list();
     }
 
-    /** Pending rows whose lease expired before {@code now} (a worker stopped mid-delivery). */
-    public int expiredLeases(Handle handle, Instant now) {
+    /** Pending rows one worker leased whose lease has expired, and when the first of those leases expired. */
+    public record ExpiredLeases(String worker, int rows, Instant firstExpired) {
+    }
+
+    /** Pending rows whose lease expired before {@code now} (a worker stopped mid-delivery), per worker. */
+    public List<ExpiredLeases> expiredLeases(Handle handle, Instant now) {
         return handle.createQuery("""
-                SELECT count(*) FROM outbox_event
-                WHERE delivery_state = 'pending' AND lease_owner IS NOT NULL AND lease_expires_at < :now""")
-                .bind("now", now.toEpochMilli()).mapTo(Integer.class).one();
+                SELECT lease_owner, count(*) AS rows_held, min(lease_expires_at) AS first_expired FROM outbox_event
+                WHERE delivery_state = 'pending' AND lease_owner IS NOT NULL AND lease_expires_at < :now
+                GROUP BY lease_owner ORDER BY first_expired, lease_owner""")
+                .bind("now", now.toEpochMilli())
+                .map((rs, ctx) -> new ExpiredLeases(rs.getString("lease_owner"), rs.getInt("rows_held"),
+                        Instant.ofEpochMilli(rs.getLong("first_expired"))))
+                .list();
     }
 
     /** Pending rows queued before {@code cutoff}. */

@@ -51,7 +51,7 @@ final class PostgresDatabase {
         if (password != null && !password.isEmpty()) {
             pool.setPassword(password);
         }
-        pool.addDataSourceProperty("ApplicationName", "ClaimDesk");
+        pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
         pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session);
         pool.setPoolName("claimdesk-db");
         pool.setMaximumPoolSize(8);

@@ -1,0 +1,89 @@
+package org.claimdesk.store;
+
+import java.util.List;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The reads behind {@code doctor}'s findings about a team database's server (PostgreSQL only): its version, the
+ * trigram extension search needs, whether this connection is encrypted, what the login role may do to the audit
+ * trail, and who else is connected. Reads only.
+ */
+public final class ServerHealthStore {
+    /** The longest application name PostgreSQL keeps (NAMEDATALEN - 1). */
+    private static final int NAME_LIMIT = 63;
+    private static final String APPLICATION_NAME = name();
+
+    /**
+     * What the server says about itself and this connection.
+     *
+     * @param versionNumber e.g. 170006 for 17.6
+     * @param encrypted whether this connection uses TLS
+     * @param tlsVersion the TLS version in use, null when not encrypted
+     * @param superuser whether the login role is a superuser
+     * @param ownsAuditTrail whether the login role owns {@code audit_log} (or is a member of its owner): it could drop
+     *     the triggers that keep the audit trail append-only
+     * @param others the other sessions on this database, this process's own pool left out
+     */
+    public record ServerFacts(int versionNumber, String version, boolean trigramSearch, boolean encrypted,
+            String tlsVersion, String role, boolean superuser, boolean ownsAuditTrail, List<Session> others) {
+    }
+
+    /** Sessions of one program (its application name) as one role. */
+    public record Session(String applicationName, String role, int connections) {
+    }
+
+    public ServerFacts facts(Handle handle) {
+        int versionNumber = Integer.parseInt(handle.createQuery("SHOW server_version_num").mapTo(String.class).one());
+        String version = handle.createQuery("SHOW server_version").mapTo(String.class).one();
+        boolean trigram = handle.createQuery("SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm')")
+                .mapTo(Boolean.class).one();
+        String tls = handle.createQuery("SELECT CASE WHEN ssl THEN coalesce(version, 'TLS') END FROM pg_stat_ssl"
+                + " WHERE pid = pg_backend_pid()").mapTo(String.class).findOne().orElse(null);
+        String role = handle.createQuery("SELECT current_user").mapTo(String.class).one();
+        boolean superuser = handle.createQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+                .mapTo(Boolean.class).one();
+        boolean owns = handle.createQuery("SELECT coalesce((SELECT pg_has_role(current_user, relowner, 'MEMBER')"
+                + " FROM pg_class WHERE oid = to_regclass('audit_log')), false)").mapTo(Boolean.class).one();
+        List<Session> others = handle.createQuery("""
+                SELECT coalesce(nullif(application_name, ''), '(unnamed)') AS name, coalesce(usename, '?') AS role,
+                       count(*) AS connections
+                FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                  AND application_name <> :mine
+                GROUP BY 1, 2 ORDER BY 1, 2""")
+                .bind("mine", APPLICATION_NAME)
+                .map((rs, ctx) -> new Session(rs.getString("name"), rs.getString("role"), rs.getInt("connections")))
+                .list();
+        return new ServerFacts(versionNumber, version, trigram, tls != null, tls, role, superuser, owns, others);
+    }
+
+    /**
+     * The name this process's connections carry on the server ({@code pg_stat_activity.application_name}):
+     * "ClaimDesk", the version, the workstation and the process id, so that staff and IT see who is connected.
+     */
+    public static String applicationName() {
+        return APPLICATION_NAME;
+    }
+
+    private static String name() {
+        String version = ServerHealthStore.class.getPackage().getImplementationVersion();
+        String prefix = "ClaimDesk " + (version == null ? "development" : version) + " ";
+        String suffix = " pid " + ProcessHandle.current().pid();
+        // the server keeps printable ASCII only; the host name gives way when the whole is too long
+        String host = host().replaceAll("[^\\x21-\\x7E]", "?");
+        return prefix + host.substring(0, Math.max(0, Math.min(host.length(),
+                NAME_LIMIT - prefix.length() - suffix.length()))) + suffix;
+    }
+
+    private static String host() {
+        String env = System.getenv(System.getProperty("os.name", "").startsWith("Windows") ? "COMPUTERNAME" : "HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env.strip();
+        }
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "unknown-host";
+        }
+    }
+}

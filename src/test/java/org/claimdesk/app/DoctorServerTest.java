@@ -1,0 +1,192 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.IntStream;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.ServerHealthStore;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code doctor}'s findings about a team database's server, read from the real test server: its version, pg_trgm,
+ * TLS, what the login role may do to the audit trail, and who else is connected. What the test server cannot be (an
+ * old version, a remote host without TLS) is checked on the findings' rule with the server's facts given.
+ */
+class DoctorServerTest {
+    DatabaseLocation.Postgres location;
+    Database db;
+
+    @BeforeEach
+    void open() {
+        location = TestDatabase.newServerDatabase();
+        db = Database.open(location);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    @Test
+    void theTestServerIsSupportedHasTrigramSearchAndIsReachedOnThisMachine() {
+        Map<String, Doctor.Finding> findings = examine(db);
+
+        assertThat(findings.get("server").level()).isEqualTo(Doctor.Level.OK);
+        assertThat(findings.get("server").message()).matches("PostgreSQL 17\\.\\d+ on localhost:" + location.port()
+                + " \\(supported: 14 or later\\)");
+        assertThat(findings.get("pg_trgm").level()).isEqualTo(Doctor.Level.OK);
+        assertThat(findings.get("tls")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "tls",
+                "the connection is not encrypted; it does not leave this machine (localhost)"));
+        assertThat(findings.get("role")).isEqualTo(new Doctor.Finding(Doctor.Level.WARN, "role", "the role postgres is"
+                + " a superuser: it could drop the triggers that keep the audit trail append-only; staff connect as the"
+                + " staff role, the owner role is for IT (docs/operations.md: roles and grants)"));
+        assertThat(findings.get("sessions")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "sessions",
+                "no other workstation or program is connected to this database"));
+    }
+
+    @Test
+    void everyConnectionOfThisProcessNamesClaimDeskItsVersionWorkstationAndProcess() {
+        String name = db.read(h -> h.createQuery("SELECT application_name FROM pg_stat_activity"
+                + " WHERE pid = pg_backend_pid()").mapTo(String.class).one());
+
+        assertThat(name).isEqualTo(ServerHealthStore.applicationName())
+                .matches("ClaimDesk \\S+ \\S+ pid " + ProcessHandle.current().pid()).hasSizeLessThanOrEqualTo(63);
+    }
+
+    @Test
+    void otherWorkstationsAndProgramsConnectedAreListed() throws Exception {
+        try (Connection desk07 = connect("ClaimDesk 2.1.0 desk-07 pid 4711");
+             Connection desk07Again = connect("ClaimDesk 2.1.0 desk-07 pid 4711");
+             Connection psql = connect("psql")) {
+            assertThat(List.of(desk07, desk07Again, psql)).allSatisfy(c -> assertThat(c.isValid(5)).isTrue());
+
+            Doctor.Finding sessions = examine(db).get("sessions");
+
+            assertThat(sessions).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "sessions", "3 other connection(s) to"
+                    + " this database: ClaimDesk 2.1.0 desk-07 pid 4711 as postgres (2 connections), psql as postgres"));
+        }
+    }
+
+    @Test
+    void theStaffRoleOfTheOperationsGuideCannotTouchTheAuditTriggersAndDoctorSaysSo() {
+        String staff = location.database() + "_staff";
+        grantAsTheGuideSays(staff);
+
+        try (Database asStaff = Database.open(as(staff))) {
+            assertThat(examine(asStaff).get("role")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "role", "the role "
+                    + staff + " is neither a superuser nor the audit trail's owner: the audit trail's triggers are out"
+                    + " of its reach"));
+            assertThatThrownBy(() -> asStaff.useTransaction(h -> h.execute("ALTER TABLE audit_log DISABLE TRIGGER"
+                    + " audit_log_no_update"))).hasStackTraceContaining("must be owner");
+        }
+    }
+
+    @Test
+    void aRoleOwningTheAuditTrailCouldDisableItsTriggersAndIsWarnedAbout() {
+        String owner = location.database() + "_owner";
+        grantAsTheGuideSays(owner);
+        db.useTransaction(h -> h.execute("ALTER TABLE audit_log OWNER TO " + owner));
+
+        try (Database asOwner = Database.open(as(owner))) {
+            Doctor.Finding role = examine(asOwner).get("role");
+
+            assertThat(role.level()).isEqualTo(Doctor.Level.WARN);
+            assertThat(role.message()).startsWith("the role " + owner + " owns the audit trail (audit_log): it could"
+                    + " drop the triggers that keep the audit trail append-only");
+            asOwner.useTransaction(h -> {
+                h.execute("ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_update");
+                h.execute("ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_update");
+            });
+        }
+    }
+
+    @Test
+    void aMissingTrigramExtensionIsAWarning() {
+        db.useTransaction(h -> h.execute("DROP EXTENSION pg_trgm CASCADE"));
+
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+
+        assertThat(report.healthy()).isTrue();
+        assertThat(report.findings()).contains(new Doctor.Finding(Doctor.Level.WARN, "pg_trgm", "the pg_trgm"
+                + " extension is missing, and with it the trigram indexes: every search reads all claims; IT creates"
+                + " the extension and the indexes again (docs/operations.md)"));
+    }
+
+    @Test
+    void anOldServerAndAnUnencryptedConnectionAcrossTheNetworkAreWarnings() {
+        DatabaseLocation.Postgres remote = new DatabaseLocation.Postgres("db.office.lan", 5432, "claimdesk",
+                "claimdesk_staff", Map.of());
+
+        List<Doctor.Finding> findings = Doctor.serverFindings(remote, new ServerHealthStore.ServerFacts(130_012,
+                "13.12", true, false, null, "claimdesk_staff", false, false, List.of()));
+
+        assertThat(findings).contains(new Doctor.Finding(Doctor.Level.WARN, "server", "PostgreSQL 13.12 on"
+                + " db.office.lan:5432 is older than ClaimDesk supports (14 or later): IT upgrades the server"
+                + " (docs/operations.md)"));
+        assertThat(findings).contains(new Doctor.Finding(Doctor.Level.WARN, "tls", "the connection to db.office.lan"
+                + " is not encrypted: claims cross the network in clear; add ?sslmode=verify-full to the address"
+                + " (docs/operations.md: TLS)"));
+    }
+
+    @Test
+    void anEncryptedConnectionNamesItsTlsVersionAndManySessionsAreCut() {
+        DatabaseLocation.Postgres remote = new DatabaseLocation.Postgres("10.0.4.20", 5432, "claimdesk",
+                "claimdesk_staff", Map.of("sslmode", "verify-full"));
+        List<ServerHealthStore.Session> desks = IntStream.rangeClosed(1, 10)
+                .mapToObj(n -> new ServerHealthStore.Session("ClaimDesk 2.1.0 desk-" + n + " pid " + n,
+                        "claimdesk_staff", 1)).toList();
+
+        List<Doctor.Finding> findings = Doctor.serverFindings(remote, new ServerHealthStore.ServerFacts(170_006,
+                "17.6", true, true, "TLSv1.3", "claimdesk_staff", false, false, desks));
+
+        assertThat(findings).contains(new Doctor.Finding(Doctor.Level.OK, "tls", "the connection is encrypted"
+                + " (TLSv1.3)"));
+        assertThat(findings).filteredOn(f -> f.check().equals("sessions")).singleElement().satisfies(f -> {
+            assertThat(f.message()).startsWith("10 other connection(s) to this database: ClaimDesk 2.1.0 desk-1 pid 1"
+                    + " as claimdesk_staff, ").endsWith("desk-8 pid 8 as claimdesk_staff and 2 more");
+        });
+        assertThat(List.of("localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "LOCALHOST"))
+                .allSatisfy(host -> assertThat(Doctor.loopback(host)).as(host).isTrue());
+        assertThat(List.of("db.office.lan", "10.0.4.20", "localhost.office.lan"))
+                .allSatisfy(host -> assertThat(Doctor.loopback(host)).as(host).isFalse());
+    }
+
+    private static Map<String, Doctor.Finding> examine(Database database) {
+        Doctor.Report report = new Doctor(database, Clock.systemUTC(), Duration.ofHours(24)).examine();
+        return report.findings().stream().collect(java.util.stream.Collectors.toMap(Doctor.Finding::check, f -> f,
+                (a, b) -> a));
+    }
+
+    /** The staff role's grants as docs/operations.md gives them, for a new login role {@code role}. */
+    private void grantAsTheGuideSays(String role) {
+        db.useTransaction(h -> {
+            h.execute("CREATE ROLE " + role + " LOGIN");
+            h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
+            h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + role);
+            h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
+        });
+    }
+
+    private DatabaseLocation.Postgres as(String role) {
+        return new DatabaseLocation.Postgres(location.host(), location.port(), location.database(), role, Map.of());
+    }
+
+    private Connection connect(String applicationName) throws Exception {
+        Properties properties = new Properties();
+        properties.setProperty("user", "postgres");
+        properties.setProperty("ApplicationName", applicationName);
+        return DriverManager.getConnection(location.jdbcUrl(), properties);
+    }
+}

@@ -1,0 +1,131 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+import org.claimdesk.testing.TestClaims;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code doctor} on both engines: the checks every database gets. The server's own findings: DoctorServerTest. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
+class DoctorTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
+    @TempDir
+    Path dir;
+
+    Database db;
+
+    @BeforeEach
+    void open() {
+        db = TestDatabase.open(engine, dir);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    @Test
+    void aHealthyDatabasePassesEveryCheck() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        new Workflow(db, Clock.systemUTC(), Deadlines.statutory()).submit(id, "kim", null);
+
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+
+        assertThat(report.healthy()).isTrue();
+        assertThat(report.schemaVersion()).isEqualTo(8);
+        assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE
+                ? new String[] {"integrity", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
+                    "schema"})
+                .contains("orphans", "leases", "stuck", "workflow");
+        // the test server's login role is its superuser: the one warning a healthy team database gets here
+        assertThat(report.findings()).filteredOn(f -> !f.check().equals("role"))
+                .allSatisfy(f -> assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK));
+    }
+
+    @Test
+    void doctorReportsExpiredLeasesByWorkerStuckRowsAndInconsistentClaims() {
+        Instant now = Instant.parse("2026-11-02T12:00:00Z");
+        long stuck = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        long other = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        Workflow workflow = new Workflow(db, Clock.fixed(now.minus(Duration.ofDays(3)), ZoneOffset.UTC),
+                Deadlines.statutory());
+        workflow.submit(stuck, "kim", "key-stuck");
+        workflow.submit(other, "kim", "key-other");
+        TestClaims.insert(db, ClaimStatus.SUBMITTING);
+        db.useTransaction(h -> {
+            h.execute("UPDATE outbox_event SET lease_owner = 'desk-07-drain', lease_expires_at = ? WHERE aggregate_id = ?",
+                    now.minus(Duration.ofMinutes(90)).toEpochMilli(), stuck);
+            h.execute("UPDATE outbox_event SET lease_owner = 'desk-02-console', lease_expires_at = ? WHERE aggregate_id = ?",
+                    now.minusSeconds(20).toEpochMilli(), other);
+        });
+
+        Doctor.Report report = new Doctor(db, Clock.fixed(now, ZoneOffset.UTC), Duration.ofHours(24)).examine();
+
+        assertThat(report.healthy()).isFalse();
+        assertThat(report.findings()).anySatisfy(f -> {
+            assertThat(f.check()).isEqualTo("leases");
+            assertThat(f.level()).isEqualTo(Doctor.Level.WARN);
+            assertThat(f.message()).isEqualTo("2 pending row(s) hold an expired lease (desk-07-drain: 1 row(s),"
+                    + " expired 1 h ago; desk-02-console: 1 row(s), expired under a minute ago): a worker stopped"
+                    + " mid-delivery; the next drain takes them again");
+        });
+        assertThat(report.findings()).anySatisfy(f -> {
+            assertThat(f.check()).isEqualTo("stuck");
+            assertThat(f.message()).startsWith("2 row(s) pending for more than 24 h");
+        });
+        assertThat(report.findings()).anySatisfy(f -> {
+            assertThat(f.check()).isEqualTo("workflow");
+            assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
+            assertThat(f.message()).startsWith("1 SUBMITTING claim(s) have no pending or failed outbox row");
+        });
+    }
+
+    @Test
+    void anAttemptWithoutItsOutboxRowFailsOnAFileAndCannotBeWrittenOnAServer() {
+        String orphan = "INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome)"
+                + " VALUES (999, 1, 0, 1, 'TRANSIENT')";
+        if (engine == TestDatabase.Engine.SQLITE) {
+            // a file's foreign keys can be switched off, by another tool or an old version
+            db.read(h -> {
+                h.execute("PRAGMA foreign_keys = OFF");
+                h.execute(orphan);
+                h.execute("PRAGMA foreign_keys = ON");
+                return null;
+            });
+        } else {
+            assertThatThrownBy(() -> db.useTransaction(h -> h.execute(orphan))).hasStackTraceContaining("foreign key");
+        }
+
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+
+        Doctor.Finding orphans = report.findings().stream().filter(f -> f.check().equals("orphans")).findFirst()
+                .orElseThrow();
+        if (engine == TestDatabase.Engine.SQLITE) {
+            assertThat(report.healthy()).isFalse();
+            assertThat(orphans.level()).isEqualTo(Doctor.Level.FAIL);
+            assertThat(orphans.message()).contains("delivery_attempt");
+        } else {
+            assertThat(report.healthy()).isTrue();
+            assertThat(orphans.level()).isEqualTo(Doctor.Level.OK);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code claimdesk backup --check}: real dumps pg_dump wrote (src/test/resources/dumps/README.md) read to their end
+ * with no PostgreSQL client; cut or damaged copies of them refused with one sentence and exit 1.
+ */
+class BackupCheckCliTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"claimdesk-pg14.dump", "claimdesk-pg14-uncompressed.dump", "claimdesk-pg14.sql"})
+    void aWholeDumpShowsItsOriginSchemaVersionAndTheRowsOfEveryTable(String name) {
+        Path dump = fixture(name);
+
+        CliTest.Run run = CliTest.run("backup", "--check", dump.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("dump " + dump + ": ")
+                .contains("by pg_dump 15.18 (Debian 15.18-0+deb12u1) from PostgreSQL 14.22")
+                .contains("schema version 8 (this ClaimDesk writes version 8)")
+                .containsPattern("claim +12 rows")
+                .containsPattern("claim_status_history +51 rows")
+                .containsPattern("outbox_event +7 rows")
+                .containsPattern("delivery_attempt +16 rows")
+                .containsPattern("evidence +10 rows")
+                .containsPattern("audit_log +46 rows")
+                .containsPattern("request_key +0 rows")
+                .containsPattern("worker_pause +0 rows")
+                .containsPattern("claim_number_sequence +1 rows")
+                .containsPattern("flyway_schema_history +1 rows")
+                .contains("dump check passed: 12 claims");
+        if (name.endsWith(".dump")) {
+            assertThat(run.out()).contains("database claimdesk, dumped 2026-12-01 05:30:08 (pg_dump's local time)")
+                    .contains("custom archive 1.14, " + (name.contains("uncompressed") ? "uncompressed" : "gzip"));
+        } else {
+            assertThat(run.out()).contains(": by pg_dump 15.18").contains("plain SQL, uncompressed");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"claimdesk-pg14.dump", "claimdesk-pg14-uncompressed.dump", "claimdesk-pg14.sql"})
+    void aDumpCutAnywhereInItsDataIsRefusedWithOneSentence(String name) throws IOException {
+        byte[] whole = Files.readAllBytes(fixture(name));
+        for (double fraction : new double[] {0.6, 0.8, 0.95, 0.99}) {
+            Path cut = Files.write(dir.resolve("cut-" + fraction + "-" + name),
+                    Arrays.copyOf(whole, (int) (whole.length * fraction)));
+
+            CliTest.Run run = CliTest.run("backup", "--check", cut.toString());
+
+            assertThat(run.exit()).as("cut at %s", fraction).isEqualTo(1);
+            assertThat(run.out()).isEmpty();
+            assertThat(run.err().strip()).startsWith("claimdesk: " + cut + " is truncated: it ends ")
+                    .endsWith("; make the dump again").doesNotContain("\n");
+        }
+    }
+
+    @Test
+    void aDumpCutInItsHeaderOrTableOfContentsIsRefused() throws IOException {
+        byte[] whole = Files.readAllBytes(fixture("claimdesk-pg14.dump"));
+        for (int length : new int[] {8, 40, 2_000}) {
+            Path cut = Files.write(dir.resolve("head-" + length + ".dump"), Arrays.copyOf(whole, length));
+
+            CliTest.Run run = CliTest.run("backup", "--check", cut.toString());
+
+            assertThat(run.exit()).isEqualTo(1);
+            assertThat(run.err().strip()).isEqualTo("claimdesk: " + cut + " is truncated: it ends within its header"
+                    + " or table of contents; make the dump again");
+        }
+    }
+
+    @Test
+    void damagedCompressedDataIsRefused() throws IOException {
+        byte[] bytes = Files.readAllBytes(fixture("claimdesk-pg14.dump"));
+        // the claims' compressed data: after the table of contents, the largest data blocks come near the end
+        int at = bytes.length - bytes.length / 10;
+        for (int i = at; i < at + 64; i++) {
+            bytes[i] ^= 0x5A;
+        }
+        Path damaged = Files.write(dir.resolve("damaged.dump"), bytes);
+
+        CliTest.Run run = CliTest.run("backup", "--check", damaged.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err().strip()).startsWith("claimdesk: " + damaged + " is ").doesNotContain("\n");
+        assertThat(run.err()).containsAnyOf("is damaged: ", "is truncated: ");
+    }
+
+    @Test
+    void aDumpOfAnotherDatabaseIsRefused() {
+        Path dump = fixture("inventory-pg14.dump");
+
+        CliTest.Run run = CliTest.run("backup", "--check", dump.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err().strip()).isEqualTo("claimdesk: " + dump + " is a dump of database inventory, which is"
+                + " not a ClaimDesk database (it has no claim table)");
+    }
+
+    @Test
+    void aFileThatIsNoDumpIsRefusedWithWhatItIs() throws IOException {
+        Path text = Files.writeString(dir.resolve("notes.txt"), "claims to call back on Monday\n");
+        Path missing = dir.resolve("nothing-here.dump");
+
+        CliTest.Run notADump = CliTest.run("backup", "--check", text.toString());
+        CliTest.Run none = CliTest.run("backup", "--check", missing.toString());
+
+        assertThat(notADump.exit()).isEqualTo(1);
+        assertThat(notADump.err().strip()).isEqualTo("claimdesk: " + text + " is neither a ClaimDesk backup nor a"
+                + " dump pg_dump wrote; check a backup made with claimdesk backup --to or pg_dump -Fc");
+        assertThat(none.exit()).isEqualTo(1);
+        assertThat(none.err().strip()).isEqualTo("claimdesk: there is no file " + missing + " to check");
+    }
+
+    @Test
+    void aWorkstationBackupIsCheckedToo() {
+        Path file = dir.resolve("desk.db");
+        Database.open(file).close();
+        Path copy = dir.resolve("copy.db");
+        assertThat(CliTest.run("--db", file.toString(), "backup", "--to", copy.toString()).exit()).isZero();
+
+        CliTest.Run run = CliTest.run("backup", "--check", copy.toString());
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out().strip()).isEqualTo("backup " + copy + ": 0 claims, integrity check passed");
+    }
+
+    @Test
+    void backupOnATeamDatabasePrintsThePgDumpCommandAndHowToCheckIt() {
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        Path target = dir.resolve("team.dump");
+
+        CliTest.Run run = CliTest.run("--db", TestDatabase.url(team), "backup", "--to", target.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.err()).contains("run pg_dump -Fc -h localhost -p " + team.port() + " -U postgres -d "
+                + team.database() + " -f " + target + ", then check it with claimdesk backup --check " + target);
+        assertThat(target).doesNotExist();
+    }
+
+    @Test
+    void checkAndToAreOneOrTheOther() {
+        CliTest.Run both = CliTest.run("backup", "--to", dir.resolve("a.db").toString(), "--check",
+                fixture("claimdesk-pg14.dump").toString());
+        CliTest.Run neither = CliTest.run("backup");
+
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("mutually exclusive");
+        assertThat(neither.exit()).isEqualTo(2);
+    }
+
+    /** A fixture copied out of the class path into the test's folder. */
+    private Path fixture(String name) {
+        Path target = dir.resolve(name);
+        if (Files.exists(target)) {
+            return target;
+        }
+        try (InputStream in = BackupCheckCliTest.class.getResourceAsStream("/dumps/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("no fixture dumps/" + name);
+            }
+            Files.copy(in, target);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
