@@ -106,6 +106,12 @@ final class PostgresDatabase {
                     .load()
                     .migrate();
         } catch (FlywayException e) {
+            if (permissionDenied(e)) {
+                throw new DatabaseException("the team database " + server.describe() + " needs its schema brought up"
+                        + " to date by its owner before " + server.role() + " can use it: IT runs claimdesk --db"
+                        + " postgresql://OWNER@" + server.host() + ":" + server.port() + "/" + server.database()
+                        + " doctor once (docs/operations.md, Upgrades); it was not modified", e);
+            }
             if (e.getMessage() != null && e.getMessage().contains("non-empty schema")) {
                 throw new DatabaseException("the team database " + server.describe() + " holds tables but is not a"
                         + " ClaimDesk database; it was not modified (docs/operations.md: create an empty database)", e);
@@ -113,6 +119,20 @@ final class PostgresDatabase {
             throw new DatabaseException("the team database " + server.describe() + " could not be brought up to"
                     + " date: " + e.getMessage(), e);
         }
+    }
+
+    /** True when the server refused a migration's statement for want of a privilege (the role is not the owner). */
+    private static boolean permissionDenied(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && "42501".equals(sql.getSQLState())) {
+                return true;
+            }
+            if (t.getMessage() != null && (t.getMessage().contains("must be owner of")
+                    || t.getMessage().contains("permission denied"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The schema version Flyway recorded, 0 for a database without ClaimDesk's schema. */

@@ -94,6 +94,37 @@ class PostgresDatabaseTest {
     }
 
     @Test
+    void aStaffRoleOpeningADatabaseThatNeedsAnUpgradeIsToldTheOwnerDoesItAndChangesNothing() {
+        DatabaseLocation.Postgres owned = TestDatabase.newServerDatabase();
+        String staff = "staff_" + owned.database();
+        try (Database db = Database.open(owned)) {
+            db.useTransaction(h -> {
+                h.execute("CREATE ROLE " + staff + " LOGIN");
+                h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
+                h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + staff);
+                h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + staff);
+                h.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+                // as if this build's live-update triggers were new to the database: an upgrade is due
+                h.execute("DELETE FROM flyway_schema_history WHERE version IS NULL");
+            });
+        }
+        DatabaseLocation.Postgres asStaff = new DatabaseLocation.Postgres(owned.host(), owned.port(),
+                owned.database(), staff, Map.of());
+
+        assertThatThrownBy(() -> Database.open(asStaff)).isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("needs its schema brought up to date by its owner")
+                .hasMessageContaining("doctor").hasMessageContaining("not modified");
+
+        try (Database db = Database.open(owned)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+        }
+        try (Database db = Database.open(asStaff)) {
+            int claims = db.read(h -> h.createQuery("SELECT count(*) FROM claim").mapTo(Integer.class).one());
+            assertThat(claims).isZero();
+        }
+    }
+
+    @Test
     void theAuditTrailIsAppendOnlyInTheDatabaseItself() {
         try (Database db = Database.open(TestDatabase.newServerDatabase())) {
             AuditStore audit = new AuditStore();
