@@ -140,7 +140,7 @@ public final class DemoData {
      * rows at a time ({@link BulkLoader}): memory does not grow with {@code count}. Refused when the database already
      * holds claims.
      *
-     * @param progress told the number of claims written so far, every 1% or so
+     * @param progress told the number of claims generated so far, every 1% or so (they are committed together at the end)
      */
     public Summary generate(int count, long seed, IntConsumer progress) {
         if (count < 1 || count > 5_000_000) {
@@ -224,11 +224,10 @@ public final class DemoData {
             int step = Math.max(1, count / 100);
             for (int i = 1; i <= count; i++) {
                 claim(i);
-                boolean reported = i % step == 0 || i == count;
-                if (reported || loader.heldClaims() >= BATCH_CLAIMS) {
+                if (loader.heldClaims() >= BATCH_CLAIMS) {
                     loader.flush();
                 }
-                if (reported) {
+                if (i % step == 0 || i == count) {
                     progress.accept(i);
                 }
             }

@@ -48,16 +48,6 @@ public final class BatchWriter implements AutoCloseable {
         }
     }
 
-    /** The writer's connection, for settings, temporary tables and a transaction its owner manages. */
-    Handle handle() {
-        return handle;
-    }
-
-    /** A failure on this writer's connection as staff read it ({@link Database#translated}). */
-    RuntimeException translated(RuntimeException e) {
-        return database.translated(e);
-    }
-
     @Override
     public void close() {
         if (checkpointer != null) {

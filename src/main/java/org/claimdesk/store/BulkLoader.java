@@ -39,7 +39,8 @@ public final class BulkLoader implements AutoCloseable {
     static final int LOAD_CACHE_KIB = 131_072;
     private static final String STAGED_AUDIT = "bulk_audit";
 
-    private final BatchWriter writer;
+    private final Database database;
+    private final Handle handle;
     private final List<Claim> claims = new ArrayList<>();
     private final List<StatusChange> history = new ArrayList<>();
     private final List<Evidence> evidence = new ArrayList<>();
@@ -61,9 +62,9 @@ public final class BulkLoader implements AutoCloseable {
     private record StagedAudit(long seq, AuditEntry entry) {
     }
 
-    private BulkLoader(Database database) {
-        this.writer = BatchWriter.open(database);
-        Handle h = writer.handle();
+    private BulkLoader(Database database, Handle h) {
+        this.database = database;
+        this.handle = h;
         if (Dialect.of(h) == Dialect.SQLITE) {
             // the indexes whose keys arrive in no order (audit subjects, claimant names, property ids) are otherwise
             // read back from the file page by page as they grow; the staged audit entries go to a file, not memory
@@ -85,7 +86,18 @@ public final class BulkLoader implements AutoCloseable {
 
     /** A loader on its own connection of {@code database}; close it when done. */
     public static BulkLoader open(Database database) {
-        return new BulkLoader(database);
+        Handle h;
+        try {
+            h = database.jdbi().open();
+        } catch (JdbiException e) {
+            throw database.translated(e);
+        }
+        try {
+            return new BulkLoader(database, h);
+        } catch (RuntimeException e) {
+            h.close();
+            throw e instanceof JdbiException j ? database.translated(j) : e;
+        }
     }
 
     /** Claims added since the last {@link #flush}. */
@@ -134,7 +146,7 @@ public final class BulkLoader implements AutoCloseable {
                 && audit.isEmpty()) {
             return;
         }
-        Handle h = writer.handle();
+        Handle h = handle;
         try {
             if (!claims.isEmpty()) {
                 SearchIndex.append(h, () -> {
@@ -148,7 +160,7 @@ public final class BulkLoader implements AutoCloseable {
             insert(insertAttempts, attempts, BulkLoader::bindAttempt);
             insert(stageAudit, audit, BulkLoader::bindStagedAudit);
         } catch (JdbiException e) {
-            throw writer.translated(e);
+            throw database.translated(e);
         }
         claims.clear();
         history.clear();
@@ -164,7 +176,7 @@ public final class BulkLoader implements AutoCloseable {
      */
     public long finish() {
         flush();
-        Handle h = writer.handle();
+        Handle h = handle;
         try {
             long entries = h.execute("INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)"
                     + " SELECT at, actor, action, subject_type, subject_id, reason, details FROM " + STAGED_AUDIT
@@ -175,7 +187,7 @@ public final class BulkLoader implements AutoCloseable {
             h.commit();
             return entries;
         } catch (JdbiException e) {
-            throw writer.translated(e);
+            throw database.translated(e);
         }
     }
 
@@ -186,16 +198,20 @@ public final class BulkLoader implements AutoCloseable {
                 insertAttempts, stageAudit)) {
             statement.close();
         }
-        Handle h = writer.handle();
+        Handle h = handle;
         try {
             if (h.isInTransaction()) {
                 h.rollback();
             }
             h.execute("DROP TABLE IF EXISTS " + STAGED_AUDIT);
+            if (Dialect.of(h) == Dialect.SQLITE) {
+                h.execute("PRAGMA cache_size = -2000");
+                h.execute("PRAGMA temp_store = DEFAULT");
+            }
         } catch (RuntimeException e) {
             LOG.debug("could not clean up after a bulk load; the connection is closed anyway", e);
         } finally {
-            writer.close();
+            h.close();
         }
     }
 
