@@ -1,9 +1,11 @@
 package org.claimdesk.bench.ui;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.claimdesk.app.DataDirectory;
 import java.time.Duration;
 import javafx.application.Platform;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
@@ -31,7 +33,7 @@ public final class ConsoleBenchRun {
     public static String argument(DatabaseLocation database) {
         return database instanceof DatabaseLocation.Postgres server
                 ? server.jdbcUrl() + (server.parameters().isEmpty() ? "?" : "&") + "user="
-                        + java.net.URLEncoder.encode(server.role(), java.nio.charset.StandardCharsets.UTF_8)
+                        + URLEncoder.encode(server.role(), StandardCharsets.UTF_8)
                 : ((DatabaseLocation.SqliteFile) database).file().toString();
     }
 
