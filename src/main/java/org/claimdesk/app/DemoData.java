@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -137,26 +136,31 @@ public final class DemoData {
     }
 
     /**
-     * Writes {@code count} claims in one transaction. Refused when the database already holds claims.
+     * Writes {@code count} claims in one transaction, handed to the database {@value #BATCH_CLAIMS} claims with their
+     * rows at a time ({@link BulkLoader}): memory does not grow with {@code count}. Refused when the database already
+     * holds claims.
      *
-     * @param progress told the number of claims written so far, every 1% or so
+     * @param progress told the number of claims generated so far, every 1% or so (they are committed together at the end)
      */
     public Summary generate(int count, long seed, IntConsumer progress) {
         if (count < 1 || count > 5_000_000) {
             throw new ClaimDeskException("the number of demo claims must be between 1 and 5,000,000, got " + count);
         }
         long started = System.nanoTime();
-        return database.inTransaction(h -> {
-            int existing = new ClaimStore().count(h, ClaimQuery.all());
-            if (existing > 0) {
-                throw new ClaimDeskException("the database already holds " + existing
-                        + " claims; demo data goes only into an empty database");
-            }
-            Summary s = BulkLoader.load(h, loader -> new Generator(loader, seed).write(count, progress));
+        int existing = database.read(h -> new ClaimStore().count(h, ClaimQuery.all()));
+        if (existing > 0) {
+            throw new ClaimDeskException("the database already holds " + existing
+                    + " claims; demo data goes only into an empty database");
+        }
+        try (BulkLoader loader = BulkLoader.open(database)) {
+            Summary s = new Generator(loader, seed).write(count, progress);
             return new Summary(s.claims, s.outboxRows, s.attempts, s.historyRows, s.auditEntries,
                     (System.nanoTime() - started) / 1_000_000);
-        });
+        }
     }
+
+    /** The most claims held in memory before they are handed to the database. */
+    static final int BATCH_CLAIMS = 5_000;
 
     private static final ClaimStatus[] PATH = {ClaimStatus.IDENTITY_PENDING, ClaimStatus.EVIDENCE_PENDING,
         ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.SUBMITTING, ClaimStatus.SUBMITTED_TO_STATE};
@@ -196,8 +200,8 @@ public final class DemoData {
         private final Instant now;
         private final ZoneId zone;
         private final LocalDate today;
-        /** Staff actions of every claim, written in time order at the end so that audit ids follow time. */
-        private final List<AuditEntry> audit = new ArrayList<>();
+        /** Staff actions of every claim; the loader numbers them in time order at the end. */
+        private int auditEntries;
         private int outboxRows;
         private int attempts;
         private int historyRows;
@@ -220,13 +224,15 @@ public final class DemoData {
             int step = Math.max(1, count / 100);
             for (int i = 1; i <= count; i++) {
                 claim(i);
+                if (loader.heldClaims() >= BATCH_CLAIMS) {
+                    loader.flush();
+                }
                 if (i % step == 0 || i == count) {
                     progress.accept(i);
                 }
             }
-            audit.sort(Comparator.comparing(AuditEntry::at));
-            audit.forEach(loader::auditEntry);
-            return new Summary(count, outboxRows, attempts, historyRows, audit.size(), 0);
+            loader.finish();
+            return new Summary(count, outboxRows, attempts, historyRows, auditEntries, 0);
         }
 
         private void claim(long id) {
@@ -347,7 +353,7 @@ public final class DemoData {
             details.put("kind", e.kind().code());
             details.put("title", e.title());
             details.put("url", e.url());
-            audit.add(new AuditEntry(0, e.addedAt(), e.addedBy(), AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
+            audit(new AuditEntry(0, e.addedAt(), e.addedBy(), AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
                     Long.toString(claim.claimId()), null, Json.write(details)));
         }
 
@@ -371,7 +377,7 @@ public final class DemoData {
                     details.put("to", change.toStatus().name());
                 }
                 details.put("claimNumber", claim.claimNumber());
-                audit.add(new AuditEntry(0, change.at(), change.actor(), action, AuditActions.SUBJECT_CLAIM, subject,
+                audit(new AuditEntry(0, change.at(), change.actor(), action, AuditActions.SUBJECT_CLAIM, subject,
                         change.reason(), Json.write(details)));
             }
         }
@@ -394,7 +400,7 @@ public final class DemoData {
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("claimId", claim.claimId());
                 details.put("previousError", s.lastError());
-                audit.add(new AuditEntry(0, s.updatedAt(), s.requeuedBy(), AuditActions.OUTBOX_REQUEUE,
+                audit(new AuditEntry(0, s.updatedAt(), s.requeuedBy(), AuditActions.OUTBOX_REQUEUE,
                         AuditActions.SUBJECT_OUTBOX, Long.toString(eventId), REQUEUE_REASON, Json.write(details)));
             }
             return eventId;
@@ -573,6 +579,11 @@ public final class DemoData {
                 return null;
             }
             return earliest.plusMillis(random.nextLong(Duration.between(earliest, latest).toMillis() + 1));
+        }
+
+        private void audit(AuditEntry entry) {
+            loader.auditEntry(entry);
+            auditEntries++;
         }
 
         private String staff() {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.cli.ClaimDeskCommand;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.DatabaseLocation;
@@ -179,7 +180,9 @@ public final class BenchCommand {
         "the given claims and outbox rows, drain rows with live refresh, and report firstFrameMs, maxFxStallMs,",
         "filterMs and rssMb. The console's JVM gets the launcher's options (javaOptions in the report): those of",
         "the installed launcher's .cfg, or the installer's list from a development jar; set",
-        "CLAIMDESK_BENCH_JAVA_OPTIONS to give others (empty for the JVM's defaults)."})
+        "CLAIMDESK_BENCH_JAVA_OPTIONS to give others (empty for the JVM's defaults). With --db FILE or",
+        "--db postgresql://… the data is seeded into that database, which must be empty and is kept; without it",
+        "into a temporary file."})
     static final class BenchUi extends Output implements Callable<Integer> {
         @ParentCommand
         BenchCommand parent;
@@ -201,7 +204,10 @@ public final class BenchCommand {
             if (claims < 1 || outbox < 0 || drain < 0 || drain > outbox) {
                 throw new IllegalArgumentException("need --claims >= 1 and 0 <= --drain <= --outbox");
             }
-            Map<String, Object> result = parent.consoleBench.run(claims, outbox, drain);
+            // --db is the command line's own option (every command takes it): here an empty database to seed
+            String db = spec.root().findOption("--db").getValue();
+            Map<String, Object> result = parent.consoleBench.run(claims, outbox, drain,
+                    db == null || db.isBlank() ? null : DataDirectory.database(db));
             print(result, json);
             return ClaimDeskCommand.EXIT_OK;
         }

@@ -1,6 +1,7 @@
 package org.claimdesk.bench;
 
 import java.util.Map;
+import org.claimdesk.store.DatabaseLocation;
 
 /**
  * {@code claimdesk bench ui}: runs the real console on a generated database and returns its measurements
@@ -8,5 +9,6 @@ import java.util.Map;
  */
 @FunctionalInterface
 public interface ConsoleBench {
-    Map<String, Object> run(int claims, int outboxRows, int drain);
+    /** @param database the empty database to seed and measure on; null for a temporary file */
+    Map<String, Object> run(int claims, int outboxRows, int drain, DatabaseLocation database);
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.claimdesk.app.TemporaryFolders;
 import org.claimdesk.bench.ui.ConsoleBenchRun;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 
 /**
@@ -35,11 +36,15 @@ public final class ConsoleBenchmark {
     private ConsoleBenchmark() {
     }
 
-    public static Map<String, Object> run(int claims, int outbox, int drain) {
-        return run(claims, outbox, drain, LauncherJavaOptions.current());
+    /**
+     * @param database the empty database to seed and measure on, which is kept; null for a temporary file
+     */
+    public static Map<String, Object> run(int claims, int outbox, int drain, DatabaseLocation database) {
+        return run(claims, outbox, drain, database, LauncherJavaOptions.current());
     }
 
-    static Map<String, Object> run(int claims, int outbox, int drain, LauncherJavaOptions javaOptions) {
+    static Map<String, Object> run(int claims, int outbox, int drain, DatabaseLocation database,
+            LauncherJavaOptions javaOptions) {
         Path dir;
         try {
             dir = Files.createTempDirectory("claimdesk-bench-ui");
@@ -47,9 +52,11 @@ public final class ConsoleBenchmark {
             throw new UncheckedIOException("cannot create a temporary folder: " + e.getMessage(), e);
         }
         try {
-            Path db = dir.resolve("bench.db");
+            DatabaseLocation db = database != null ? database : new DatabaseLocation.SqliteFile(dir.resolve("bench.db"));
             BenchData.Summary data = BenchData.prepare(db, claims, outbox, drain);
             Map<String, Object> result = new LinkedHashMap<>();
+            result.put("database", db instanceof DatabaseLocation.Postgres ? "PostgreSQL, " + db.describe()
+                    : database != null ? "SQLite, " + db.describe() : "SQLite, a temporary file");
             result.put("claims", data.claims());
             result.put("outboxRows", data.outboxRows());
             result.put("drainRows", data.drainRows());
@@ -82,7 +89,7 @@ public final class ConsoleBenchmark {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> child(Path dir, Path db, int drain, boolean monocle, List<String> javaOptions) {
+    private static Map<String, Object> child(Path dir, DatabaseLocation db, int drain, boolean monocle, List<String> javaOptions) {
         // the JVM's own java, not this process's command: from an installation that is the native launcher
         String java = Path.of(System.getProperty("java.home"), "bin",
                 System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
@@ -93,7 +100,7 @@ public final class ConsoleBenchmark {
                     "-Dheadless.geometry=1600x1000-32", "-Dprism.text=t2k"));
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsoleBenchRun.class.getName(),
-                db.toString(), Integer.toString(drain), dir.toString()));
+                ConsoleBenchRun.argument(db), Integer.toString(drain), dir.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("CLAIMDESK_HOME", dir.toString());
         try {

@@ -7,8 +7,10 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.SubmissionPayload;
@@ -233,37 +235,52 @@ public final class BenchmarkStore {
         return db.read(h -> h.createQuery("SELECT count(*) FROM outbox_event").mapTo(Integer.class).one());
     }
 
+    /** Claims read and sent rows written per transaction by {@link #addSentSubmissions}. */
+    static final int SENT_ROWS_PER_TRANSACTION = 5_000;
+
     /**
-     * {@code extra} sent submission rows, dated a month back: for claims that have no outbox row, or the first
-     * 10,000 claims when every claim has one.
+     * {@code extra} sent submission rows, dated a month back: for claims that have no outbox row (in claim order,
+     * from the first again when there are fewer than {@code extra}), or the first 10,000 claims when every claim has
+     * one. Written {@value #SENT_ROWS_PER_TRANSACTION} at a time: only the claims' ids are held, not the claims.
      */
     public static void addSentSubmissions(Database db, int extra) {
-        db.useTransaction(h -> {
-            List<Claim> without = h.createQuery("""
-                    SELECT * FROM claim c WHERE NOT EXISTS (SELECT 1 FROM outbox_event o WHERE o.aggregate_id = c.claim_id)
-                    ORDER BY claim_id""").map(Rows.CLAIM).list();
-            List<Claim> any = without.isEmpty() ? h.createQuery("SELECT * FROM claim ORDER BY claim_id LIMIT 10000")
-                    .map(Rows.CLAIM).list() : without;
-            PreparedBatch batch = h.prepareBatch("""
-                    INSERT INTO outbox_event (aggregate_id, event_type, payload, delivery_state, attempts, idempotency_key,
-                        next_attempt_at, created_at, sent_at, state_case_id, updated_at)
-                    VALUES (:claim, :type, :payload, 'sent', 1, :key, :at, :at, :sent, :caseId, :sent)""");
-            long at = Instant.now().minusSeconds(86_400L * 30).toEpochMilli();
-            for (int i = 0; i < extra; i++) {
-                Claim c = any.get(i % any.size());
-                String key = "bench-sub-" + i;
-                batch.bind("claim", c.claimId()).bind("type", OutboxEvent.SUBMISSION_REQUESTED)
-                        .bind("payload", Json.write(SubmissionPayload.of(c, key))).bind("key", key)
-                        .bind("at", at + i).bind("sent", at + i + 400).bind("caseId", c.jurisdiction() + "-B-" + i)
-                        .add();
-                if (batch.size() >= 2_000) {
-                    batch.execute();
+        if (extra <= 0) {
+            return;
+        }
+        long[] without = db.read(h -> h.createQuery("""
+                SELECT claim_id FROM claim c WHERE NOT EXISTS (SELECT 1 FROM outbox_event o WHERE o.aggregate_id = c.claim_id)
+                ORDER BY claim_id""").mapTo(Long.class).stream().mapToLong(Long::longValue).toArray());
+        long[] ids = without.length > 0 ? without : db.read(h -> h.createQuery(
+                "SELECT claim_id FROM claim ORDER BY claim_id LIMIT 10000").mapTo(Long.class).stream()
+                .mapToLong(Long::longValue).toArray());
+        long at = Instant.now().minusSeconds(86_400L * 30).toEpochMilli();
+        for (int from = 0; from < extra; from += SENT_ROWS_PER_TRANSACTION) {
+            int first = from;
+            int to = Math.min(extra, from + SENT_ROWS_PER_TRANSACTION);
+            db.useTransaction(h -> {
+                StringBuilder list = new StringBuilder("[");
+                for (int i = first; i < to; i++) {
+                    list.append(i == first ? "" : ",").append(ids[i % ids.length]);
                 }
-            }
-            if (batch.size() > 0) {
+                Map<Long, Claim> claims = new HashMap<>();
+                h.createQuery("SELECT * FROM claim WHERE claim_id IN (" + Dialect.of(h).listOf("ids", true) + ")")
+                        .bind("ids", list.append(']').toString()).map(Rows.CLAIM)
+                        .forEach(c -> claims.put(c.claimId(), c));
+                PreparedBatch batch = h.prepareBatch("""
+                        INSERT INTO outbox_event (aggregate_id, event_type, payload, delivery_state, attempts, idempotency_key,
+                            next_attempt_at, created_at, sent_at, state_case_id, updated_at)
+                        VALUES (:claim, :type, :payload, 'sent', 1, :key, :at, :at, :sent, :caseId, :sent)""");
+                for (int i = first; i < to; i++) {
+                    Claim c = claims.get(ids[i % ids.length]);
+                    String key = "bench-sub-" + i;
+                    batch.bind("claim", c.claimId()).bind("type", OutboxEvent.SUBMISSION_REQUESTED)
+                            .bind("payload", Json.write(SubmissionPayload.of(c, key))).bind("key", key)
+                            .bind("at", at + i).bind("sent", at + i + 400).bind("caseId", c.jurisdiction() + "-B-" + i)
+                            .add();
+                }
                 batch.execute();
-            }
-        });
+            });
+        }
     }
 
     /**

@@ -1,12 +1,12 @@
 package org.claimdesk.store;
 
-import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.function.Function;
+import java.util.ArrayList;
+import java.util.List;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
@@ -14,138 +14,103 @@ import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.StatusChange;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.JdbiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Writes many claims at once with their status histories, outbox rows, delivery attempts and audit
- * entries, as demo data needs them: rows are written as given (claim and outbox ids included), without
- * the checks of the workflow, through statements prepared once and executed in batches. The claims'
- * search index is built once at the end ({@link SearchIndex#bulkLoad}).
+ * Writes many claims with their status histories, evidence references, outbox rows, delivery attempts and audit
+ * entries, as demo data needs them: rows are written as given (claim, outbox and evidence ids included), without
+ * the checks of the workflow, in one transaction on a connection of its own that {@link #finish} commits (closing
+ * an unfinished loader rolls it all back). Memory does not grow with the load: the rows added are held until
+ * {@link #flush}, which writes them through multi-row statements, the batch's claims going into the search index in
+ * one statement ({@link SearchIndex#append}); the caller flushes every few thousand claims. The database keeps what
+ * is written but not yet committed in its log, not in this process's memory.
  *
- * <p>Rows must be added parents first (a claim before its history and outbox row, an outbox row
- * before its attempts): a batch executes the tables in that order. Audit entries get their ids in the
- * order they are added. Not thread-safe.
+ * <p>Audit entries are numbered in time order, as the product writes them, whatever order they are added in: they
+ * wait in a temporary table of the loader's connection (on disk, not in memory), and {@link #finish} moves them
+ * into the audit trail sorted by time (entries at the same moment in the order they were added). Rows must be added
+ * parents first within a batch (a claim before its history and outbox row, an outbox row before its attempts). Not
+ * thread-safe.
  */
-public final class BulkLoader {
-    /** Rows held across all tables before they are executed. */
-    private static final int BATCH_ROWS = 5_000;
+public final class BulkLoader implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
     /** The page cache of a bulk load, in KiB. */
     static final int LOAD_CACHE_KIB = 131_072;
+    private static final String STAGED_AUDIT = "bulk_audit";
 
-    private final PreparedStatement claim;
-    private final PreparedStatement history;
-    private final PreparedStatement outbox;
-    private final PreparedStatement attempt;
-    private final PreparedStatement audit;
-    private final PreparedStatement evidence;
-    private int held;
+    private final Database database;
+    private final Handle handle;
+    private final List<Claim> claims = new ArrayList<>();
+    private final List<StatusChange> history = new ArrayList<>();
+    private final List<Evidence> evidence = new ArrayList<>();
+    private final List<OutboxRow> outbox = new ArrayList<>();
+    private final List<DeliveryAttempt> attempts = new ArrayList<>();
+    private final List<StagedAudit> audit = new ArrayList<>();
+    private long auditAdded;
+    private final MultiRowStatement insertClaims;
+    private final MultiRowStatement insertHistory;
+    private final MultiRowStatement insertEvidence;
+    private final MultiRowStatement insertOutbox;
+    private final MultiRowStatement insertAttempts;
+    private final MultiRowStatement stageAudit;
 
-    private BulkLoader(Connection c) throws SQLException {
-        this.claim = c.prepareStatement("""
-                INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, holder_id,
-                    property_type, claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on,
-                    decision_due_on, version, created_at, updated_at, claimant_email, claimant_phone, claimant_address)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-        this.history = c.prepareStatement("""
-                INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at)
-                VALUES (?, ?, ?, ?, ?, ?)""");
-        this.outbox = c.prepareStatement("""
-                INSERT INTO outbox_event (outbox_event_id, aggregate_id, event_type, payload, delivery_state, attempts,
-                    retry_count, last_error, idempotency_key, next_attempt_at, created_at, sent_at, state_case_id,
-                    updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-        this.attempt = c.prepareStatement("""
-                INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome,
-                    http_status, detail, worker_id, field)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""");
-        this.audit = c.prepareStatement("""
-                INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)
-                VALUES (?, ?, ?, ?, ?, ?, ?)""");
-        this.evidence = c.prepareStatement("""
-                INSERT INTO evidence (evidence_id, claim_id, kind, title, url, added_by, added_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)""");
+    private record OutboxRow(OutboxEvent event, int retryCount) {
     }
 
-    /**
-     * Runs {@code load} with a loader on the caller's transaction and writes whatever it still holds when
-     * {@code load} returns; the search index is rebuilt once afterwards. A failure rolls all of it back with
-     * the transaction. Meanwhile the connection's page cache is raised to {@value #LOAD_CACHE_KIB} KiB: the
-     * indexes whose keys arrive in no order (audit subjects, claimant names, property ids) are otherwise
-     * read back from the file page by page as they grow.
-     */
-    public static <R> R load(Handle transaction, Function<BulkLoader, R> load) {
-        if (Dialect.of(transaction) != Dialect.SQLITE) {
-            R result = loadRows(transaction, load);
-            for (String[] table : EXPLICIT_IDS) {
-                Dialect.of(transaction).afterExplicitIds(transaction, table[0], table[1]);
-            }
-            return result;
+    /** An audit entry waiting for its number, with the order it was added in. */
+    private record StagedAudit(long seq, AuditEntry entry) {
+    }
+
+    private BulkLoader(Database database, Handle h) {
+        this.database = database;
+        this.handle = h;
+        if (Dialect.of(h) == Dialect.SQLITE) {
+            // the indexes whose keys arrive in no order (audit subjects, claimant names, property ids) are otherwise
+            // read back from the file page by page as they grow; the staged audit entries go to a file, not memory
+            h.execute("PRAGMA cache_size = -" + LOAD_CACHE_KIB);
+            h.execute("PRAGMA temp_store = FILE");
         }
-        int cacheSize = transaction.createQuery("PRAGMA cache_size").mapTo(Integer.class).one();
-        transaction.execute("PRAGMA cache_size = -" + LOAD_CACHE_KIB);
+        h.execute("CREATE TEMPORARY TABLE " + STAGED_AUDIT + " (seq BIGINT NOT NULL, at BIGINT NOT NULL,"
+                + " actor TEXT NOT NULL, action TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,"
+                + " reason TEXT, details TEXT)");
+        java.sql.Connection c = h.getConnection();
+        this.insertClaims = new MultiRowStatement(c, CLAIMS, 0, 21);
+        this.insertHistory = new MultiRowStatement(c, HISTORY, 0, 6);
+        this.insertEvidence = new MultiRowStatement(c, EVIDENCE, 0, 7);
+        this.insertOutbox = new MultiRowStatement(c, OUTBOX, 0, 14);
+        this.insertAttempts = new MultiRowStatement(c, ATTEMPTS, 0, 9);
+        this.stageAudit = new MultiRowStatement(c, STAGE_AUDIT, 0, 8);
+        h.begin();
+    }
+
+    /** A loader on its own connection of {@code database}; close it when done. */
+    public static BulkLoader open(Database database) {
+        Handle h;
         try {
-            return SearchIndex.bulkLoad(transaction, () -> loadRows(transaction, load));
-        } finally {
-            transaction.execute("PRAGMA cache_size = " + cacheSize);
+            h = database.jdbi().open();
+        } catch (JdbiException e) {
+            throw database.translated(e);
+        }
+        try {
+            return new BulkLoader(database, h);
+        } catch (RuntimeException e) {
+            h.close();
+            throw e instanceof JdbiException j ? database.translated(j) : e;
         }
     }
 
-    /** The tables whose rows a load writes with their ids, and those ids' columns. */
-    private static final String[][] EXPLICIT_IDS = {
-        {"claim", "claim_id"}, {"outbox_event", "outbox_event_id"}, {"evidence", "evidence_id"}};
-
-    private static <R> R loadRows(Handle transaction, Function<BulkLoader, R> load) {
-        BulkLoader loader;
-        try {
-            loader = new BulkLoader(transaction.getConnection());
-        } catch (SQLException e) {
-            throw new DatabaseException("cannot prepare the bulk load: " + e.getMessage(), e);
-        }
-        try {
-            R result = load.apply(loader);
-            loader.flush();
-            return result;
-        } finally {
-            loader.close();
-        }
+    /** Claims added since the last {@link #flush}. */
+    public int heldClaims() {
+        return claims.size();
     }
 
     public void claim(Claim c) {
-        run(() -> {
-            claim.setLong(1, c.claimId());
-            claim.setString(2, c.claimNumber());
-            claim.setString(3, c.jurisdiction());
-            claim.setString(4, c.statePropertyId());
-            claim.setString(5, c.holderName());
-            claim.setString(6, c.holderId());
-            claim.setString(7, c.propertyType().name());
-            claim.setString(8, c.claimType().name());
-            claim.setString(9, c.claimantName());
-            claim.setString(10, c.taxId());
-            claim.setLong(11, c.amountCents());
-            claim.setString(12, c.status().name());
-            claim.setString(13, c.stateCaseId());
-            claim.setString(14, c.filedOn().toString());
-            claim.setString(15, text(c.decisionDueOn()));
-            claim.setLong(16, c.version());
-            claim.setLong(17, c.createdAt().toEpochMilli());
-            claim.setLong(18, c.updatedAt().toEpochMilli());
-            claim.setString(19, c.claimantEmail());
-            claim.setString(20, c.claimantPhone());
-            claim.setString(21, c.claimantAddress());
-            claim.addBatch();
-        });
+        claims.add(c);
     }
 
     public void statusChange(StatusChange s) {
-        run(() -> {
-            history.setLong(1, s.claimId());
-            history.setString(2, s.fromStatus() == null ? null : s.fromStatus().name());
-            history.setString(3, s.toStatus().name());
-            history.setString(4, s.actor());
-            history.setString(5, s.reason());
-            history.setLong(6, s.at().toEpochMilli());
-            history.addBatch();
-        });
+        history.add(s);
     }
 
     /**
@@ -154,57 +119,17 @@ public final class BulkLoader {
      * @param retryCount the attempts that count toward the backoff and the attempt limit
      */
     public void outboxRow(OutboxEvent e, int retryCount) {
-        run(() -> {
-            outbox.setLong(1, e.outboxEventId());
-            outbox.setLong(2, e.aggregateId());
-            outbox.setString(3, e.eventType());
-            outbox.setString(4, e.payload());
-            outbox.setString(5, e.deliveryState().dbValue());
-            outbox.setInt(6, e.attempts());
-            outbox.setInt(7, retryCount);
-            outbox.setString(8, DeliveryAttempt.truncate(e.lastError()));
-            outbox.setString(9, e.idempotencyKey());
-            outbox.setLong(10, e.nextAttemptAt().toEpochMilli());
-            outbox.setLong(11, e.createdAt().toEpochMilli());
-            setMillis(outbox, 12, e.sentAt());
-            outbox.setString(13, e.stateCaseId());
-            outbox.setLong(14, e.updatedAt().toEpochMilli());
-            outbox.addBatch();
-        });
+        outbox.add(new OutboxRow(e, retryCount));
     }
 
     /** A delivery attempt; its id is assigned by the database. */
     public void attempt(DeliveryAttempt a) {
-        run(() -> {
-            attempt.setLong(1, a.outboxEventId());
-            attempt.setInt(2, a.attemptNo());
-            attempt.setLong(3, a.startedAt().toEpochMilli());
-            attempt.setLong(4, a.durationMs());
-            attempt.setString(5, a.outcome().name());
-            if (a.httpStatus() == null) {
-                attempt.setNull(6, Types.INTEGER);
-            } else {
-                attempt.setInt(6, a.httpStatus());
-            }
-            attempt.setString(7, DeliveryAttempt.truncate(a.detail()));
-            attempt.setString(8, a.workerId());
-            attempt.setString(9, a.field());
-            attempt.addBatch();
-        });
+        attempts.add(a);
     }
 
-    /** An audit entry; its id is assigned by the database, so entries added in time order are numbered so. */
+    /** An audit entry; its id is assigned by {@link #finish}, in time order. */
     public void auditEntry(AuditEntry e) {
-        run(() -> {
-            audit.setLong(1, e.at().toEpochMilli());
-            audit.setString(2, e.actor());
-            audit.setString(3, e.action());
-            audit.setString(4, e.subjectType());
-            audit.setString(5, e.subjectId());
-            audit.setString(6, e.reason());
-            audit.setString(7, e.details());
-            audit.addBatch();
-        });
+        audit.add(new StagedAudit(++auditAdded, e));
     }
 
     /** An evidence reference by web address, with its id (evidence files are not bulk loaded). */
@@ -212,58 +137,204 @@ public final class BulkLoader {
         if (e.isFile()) {
             throw new IllegalArgumentException("the bulk loader writes web-address evidence only");
         }
-        run(() -> {
-            evidence.setLong(1, e.evidenceId());
-            evidence.setLong(2, e.claimId());
-            evidence.setString(3, e.kind().code());
-            evidence.setString(4, e.title());
-            evidence.setString(5, e.url());
-            evidence.setString(6, e.addedBy());
-            evidence.setLong(7, e.addedAt().toEpochMilli());
-            evidence.addBatch();
-        });
+        evidence.add(e);
     }
 
-    @FunctionalInterface
-    private interface Binding {
-        void bind() throws SQLException;
-    }
-
-    private void run(Binding binding) {
+    /** Writes the rows held, parents first, and lets them go (they are committed by {@link #finish}). */
+    public void flush() {
+        if (claims.isEmpty() && history.isEmpty() && evidence.isEmpty() && outbox.isEmpty() && attempts.isEmpty()
+                && audit.isEmpty()) {
+            return;
+        }
+        Handle h = handle;
         try {
-            binding.bind();
+            if (!claims.isEmpty()) {
+                SearchIndex.append(h, () -> {
+                    insert(insertClaims, claims, BulkLoader::bindClaim);
+                    return null;
+                });
+            }
+            insert(insertHistory, history, BulkLoader::bindHistory);
+            insert(insertEvidence, evidence, BulkLoader::bindEvidence);
+            insert(insertOutbox, outbox, BulkLoader::bindOutbox);
+            insert(insertAttempts, attempts, BulkLoader::bindAttempt);
+            insert(stageAudit, audit, BulkLoader::bindStagedAudit);
+        } catch (JdbiException e) {
+            throw database.translated(e);
+        }
+        claims.clear();
+        history.clear();
+        evidence.clear();
+        outbox.clear();
+        attempts.clear();
+        audit.clear();
+    }
+
+    /**
+     * Writes what is still held, moves the audit entries of the whole load into the audit trail in time order and
+     * commits the load. Returns the number of audit entries written.
+     */
+    public long finish() {
+        flush();
+        Handle h = handle;
+        try {
+            long entries = h.execute("INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)"
+                    + " SELECT at, actor, action, subject_type, subject_id, reason, details FROM " + STAGED_AUDIT
+                    + " ORDER BY at, seq");
+            for (String[] table : EXPLICIT_IDS) {
+                Dialect.of(h).afterExplicitIds(h, table[0], table[1]);
+            }
+            h.commit();
+            return entries;
+        } catch (JdbiException e) {
+            throw database.translated(e);
+        }
+    }
+
+    /** Rolls back a load not {@link #finish finished}, and gives the connection back. */
+    @Override
+    public void close() {
+        for (MultiRowStatement statement : List.of(insertClaims, insertHistory, insertEvidence, insertOutbox,
+                insertAttempts, stageAudit)) {
+            statement.close();
+        }
+        Handle h = handle;
+        try {
+            if (h.isInTransaction()) {
+                h.rollback();
+            }
+            h.execute("DROP TABLE IF EXISTS " + STAGED_AUDIT);
+            if (Dialect.of(h) == Dialect.SQLITE) {
+                h.execute("PRAGMA cache_size = -2000");
+                h.execute("PRAGMA temp_store = DEFAULT");
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not clean up after a bulk load; the connection is closed anyway", e);
+        } finally {
+            h.close();
+        }
+    }
+
+    /** The tables whose rows a load writes with their ids, and those ids' columns. */
+    private static final String[][] EXPLICIT_IDS = {
+        {"claim", "claim_id"}, {"outbox_event", "outbox_event_id"}, {"evidence", "evidence_id"}};
+
+    private static final String CLAIMS = """
+            INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, holder_id,
+                property_type, claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on,
+                decision_due_on, version, created_at, updated_at, claimant_email, claimant_phone, claimant_address)
+            VALUES %s""";
+    private static final String HISTORY = """
+            INSERT INTO claim_status_history (claim_id, from_status, to_status, actor, reason, at) VALUES %s""";
+    private static final String EVIDENCE = """
+            INSERT INTO evidence (evidence_id, claim_id, kind, title, url, added_by, added_at) VALUES %s""";
+    private static final String OUTBOX = """
+            INSERT INTO outbox_event (outbox_event_id, aggregate_id, event_type, payload, delivery_state, attempts,
+                retry_count, last_error, idempotency_key, next_attempt_at, created_at, sent_at, state_case_id,
+                updated_at)
+            VALUES %s""";
+    private static final String ATTEMPTS = """
+            INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status,
+                detail, worker_id, field)
+            VALUES %s""";
+    private static final String STAGE_AUDIT = "INSERT INTO " + STAGED_AUDIT
+            + " (seq, at, actor, action, subject_type, subject_id, reason, details) VALUES %s";
+
+    private static <T> void insert(MultiRowStatement statement, List<T> rows, MultiRowStatement.Row<T> bind) {
+        try {
+            statement.run(rows, null, bind, null);
         } catch (SQLException e) {
             throw new DatabaseException("cannot write bulk data: " + e.getMessage(), e);
         }
-        if (++held >= BATCH_ROWS) {
-            flush();
-        }
     }
 
-    /** Executes what is held, parents first. */
-    private void flush() {
-        try {
-            for (PreparedStatement ps : statements()) {
-                ps.executeBatch();
-            }
-        } catch (SQLException e) {
-            throw new DatabaseException("cannot write bulk data: " + e.getMessage(), e);
-        }
-        held = 0;
+    private static void bindClaim(PreparedStatement ps, int p, Claim c) throws SQLException {
+        ps.setLong(p, c.claimId());
+        ps.setString(p + 1, c.claimNumber());
+        ps.setString(p + 2, c.jurisdiction());
+        ps.setString(p + 3, c.statePropertyId());
+        ps.setString(p + 4, c.holderName());
+        ps.setString(p + 5, c.holderId());
+        ps.setString(p + 6, c.propertyType().name());
+        ps.setString(p + 7, c.claimType().name());
+        ps.setString(p + 8, c.claimantName());
+        ps.setString(p + 9, c.taxId());
+        ps.setLong(p + 10, c.amountCents());
+        ps.setString(p + 11, c.status().name());
+        ps.setString(p + 12, c.stateCaseId());
+        ps.setString(p + 13, c.filedOn().toString());
+        ps.setString(p + 14, text(c.decisionDueOn()));
+        ps.setLong(p + 15, c.version());
+        ps.setLong(p + 16, c.createdAt().toEpochMilli());
+        ps.setLong(p + 17, c.updatedAt().toEpochMilli());
+        ps.setString(p + 18, c.claimantEmail());
+        ps.setString(p + 19, c.claimantPhone());
+        ps.setString(p + 20, c.claimantAddress());
     }
 
-    private PreparedStatement[] statements() {
-        return new PreparedStatement[] {claim, history, outbox, attempt, audit, evidence};
+    private static void bindHistory(PreparedStatement ps, int p, StatusChange s) throws SQLException {
+        ps.setLong(p, s.claimId());
+        ps.setString(p + 1, s.fromStatus() == null ? null : s.fromStatus().name());
+        ps.setString(p + 2, s.toStatus().name());
+        ps.setString(p + 3, s.actor());
+        ps.setString(p + 4, s.reason());
+        ps.setLong(p + 5, s.at().toEpochMilli());
     }
 
-    private void close() {
-        for (PreparedStatement ps : statements()) {
-            try {
-                ps.close();
-            } catch (SQLException e) {
-                // a statement that cannot be closed goes with its connection
-            }
+    private static void bindEvidence(PreparedStatement ps, int p, Evidence e) throws SQLException {
+        ps.setLong(p, e.evidenceId());
+        ps.setLong(p + 1, e.claimId());
+        ps.setString(p + 2, e.kind().code());
+        ps.setString(p + 3, e.title());
+        ps.setString(p + 4, e.url());
+        ps.setString(p + 5, e.addedBy());
+        ps.setLong(p + 6, e.addedAt().toEpochMilli());
+    }
+
+    private static void bindOutbox(PreparedStatement ps, int p, OutboxRow row) throws SQLException {
+        OutboxEvent e = row.event();
+        ps.setLong(p, e.outboxEventId());
+        ps.setLong(p + 1, e.aggregateId());
+        ps.setString(p + 2, e.eventType());
+        ps.setString(p + 3, e.payload());
+        ps.setString(p + 4, e.deliveryState().dbValue());
+        ps.setInt(p + 5, e.attempts());
+        ps.setInt(p + 6, row.retryCount());
+        ps.setString(p + 7, DeliveryAttempt.truncate(e.lastError()));
+        ps.setString(p + 8, e.idempotencyKey());
+        ps.setLong(p + 9, e.nextAttemptAt().toEpochMilli());
+        ps.setLong(p + 10, e.createdAt().toEpochMilli());
+        setMillis(ps, p + 11, e.sentAt());
+        ps.setString(p + 12, e.stateCaseId());
+        ps.setLong(p + 13, e.updatedAt().toEpochMilli());
+    }
+
+    private static void bindAttempt(PreparedStatement ps, int p, DeliveryAttempt a) throws SQLException {
+        ps.setLong(p, a.outboxEventId());
+        ps.setInt(p + 1, a.attemptNo());
+        ps.setLong(p + 2, a.startedAt().toEpochMilli());
+        ps.setLong(p + 3, a.durationMs());
+        ps.setString(p + 4, a.outcome().name());
+        if (a.httpStatus() == null) {
+            ps.setNull(p + 5, Types.INTEGER);
+        } else {
+            ps.setInt(p + 5, a.httpStatus());
         }
+        ps.setString(p + 6, DeliveryAttempt.truncate(a.detail()));
+        ps.setString(p + 7, a.workerId());
+        ps.setString(p + 8, a.field());
+    }
+
+    private static void bindStagedAudit(PreparedStatement ps, int p, StagedAudit staged) throws SQLException {
+        AuditEntry e = staged.entry();
+        ps.setLong(p, staged.seq());
+        ps.setLong(p + 1, e.at().toEpochMilli());
+        ps.setString(p + 2, e.actor());
+        ps.setString(p + 3, e.action());
+        ps.setString(p + 4, e.subjectType());
+        ps.setString(p + 5, e.subjectId());
+        ps.setString(p + 6, e.reason());
+        ps.setString(p + 7, e.details());
     }
 
     private static String text(LocalDate date) {

@@ -6,33 +6,12 @@ import org.jdbi.v3.core.Handle;
 /**
  * The claims' trigram search index ({@code claim_search}, schema version 3) during a bulk load. Kept up row
  * by row by its insert trigger while other tables are written in between, the index costs a bulk load far
- * more than building it once from the loaded claims does (docs/benchmarks.md, demo data), and a batch of
- * claims appended to a table already full more than indexing the batch in one statement does
- * (docs/benchmarks.md, import).
+ * more than indexing each batch of claims in one statement does (docs/benchmarks.md, demo data and import).
  */
 public final class SearchIndex {
     private static final String INSERT_TRIGGER = "claim_search_insert";
 
     private SearchIndex() {
-    }
-
-    /**
-     * Runs {@code load} inside the caller's transaction with the insert trigger set aside, then rebuilds the
-     * index from the claims and puts the trigger back (its SQL as the schema holds it). A failure rolls all
-     * of it back with the transaction, trigger included. SQLite only: on PostgreSQL {@link BulkLoader} needs no
-     * such step, the trigram indexes being indexes of the claim table.
-     */
-    public static <R> R bulkLoad(Handle transaction, Supplier<R> load) {
-        if (!transaction.isInTransaction()) {
-            throw new IllegalStateException("a bulk load of claims must run inside a transaction");
-        }
-        String trigger = transaction.createQuery("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = :name")
-                .bind("name", INSERT_TRIGGER).mapTo(String.class).one();
-        transaction.execute("DROP TRIGGER " + INSERT_TRIGGER);
-        R result = load.get();
-        transaction.execute("INSERT INTO claim_search (claim_search) VALUES ('rebuild')");
-        transaction.execute(trigger);
-        return result;
     }
 
     /**

@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.store.BenchmarkStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.testing.TestClaims;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestDatabase;
@@ -48,8 +50,9 @@ class BenchCommandTest {
     @Test
     void benchUiRunsTheConsoleMeasurementAndPrintsItsFigures() throws Exception {
         List<int[]> calls = new ArrayList<>();
-        BenchCommand bench = new BenchCommand((claims, outbox, drain) -> {
+        BenchCommand bench = new BenchCommand((claims, outbox, drain, database) -> {
             calls.add(new int[] {claims, outbox, drain});
+            assertThat(database).as("without --db the data goes into a temporary file").isNull();
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("firstFrameMs", 900);
             r.put("filterMs", 40);
@@ -66,10 +69,48 @@ class BenchCommandTest {
 
     @Test
     void benchUiRefusesBadSizesWithTheReason() {
-        Run run = run(new BenchCommand((a, b, c) -> Map.of()), "bench", "ui", "--outbox", "5", "--drain", "6");
+        Run run = run(new BenchCommand((a, b, c, d) -> Map.of()), "bench", "ui", "--outbox", "5", "--drain", "6");
 
         assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(run.err()).contains("0 <= --drain <= --outbox");
+    }
+
+    @Test
+    void benchUiSeedsTheDatabaseGivenWithDb(@TempDir Path dir) {
+        List<DatabaseLocation> given = new ArrayList<>();
+        BenchCommand bench = new BenchCommand((claims, outbox, drain, database) -> {
+            given.add(database);
+            return Map.of();
+        });
+        Path file = dir.resolve("kept.db");
+
+        Run onFile = run(bench, "bench", "ui", "--db", file.toString(), "--claims", "10", "--outbox", "10", "--drain", "0");
+        Run onServer = run(bench, "bench", "ui", "--db", "postgresql://bench@db.example:5433/claims", "--claims", "10",
+                "--outbox", "10", "--drain", "0");
+
+        assertThat(onFile.exit()).as(onFile.err()).isZero();
+        assertThat(onServer.exit()).as(onServer.err()).isZero();
+        assertThat(given).containsExactly(new DatabaseLocation.SqliteFile(file),
+                new DatabaseLocation.Postgres("db.example", 5433, "claims", "bench", Map.of()));
+    }
+
+    @Test
+    void benchUiRefusesADatabaseThatHoldsDataWithOneLineAndWritesNothing(@TempDir Path dir) {
+        Path file = dir.resolve("busy.db");
+        try (Database db = Database.open(file)) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        }
+
+        Run run = run(new BenchCommand(), "bench", "ui", "--db", file.toString(), "--claims", "10", "--outbox", "10",
+                "--drain", "0");
+
+        assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(run.err().strip()).doesNotContain("\n").contains("already holds claims")
+                .contains("bench ui seeds an empty database");
+        try (Database db = Database.open(file)) {
+            assertThat(Sql.count(db, "claim")).isEqualTo(1);
+            assertThat(Sql.count(db, "outbox_event")).isZero();
+        }
     }
 
     @Test
@@ -119,8 +160,8 @@ class BenchCommandTest {
     void benchUiMeasuresTheConsoleWithTheLaunchersOptionsAndReportsThem() throws Exception {
         LauncherJavaOptions launcher = LauncherJavaOptions.choose(null, null);
         assertThat(launcher.options()).contains("-Xmx192m");
-        BenchCommand bench = new BenchCommand((claims, outbox, drain) -> ConsoleBenchmark.run(claims, outbox, drain,
-                launcher));
+        BenchCommand bench = new BenchCommand((claims, outbox, drain, database) -> ConsoleBenchmark.run(claims, outbox,
+                drain, database, launcher));
 
         long started = System.nanoTime();
         Run run = run(bench, "bench", "ui", "--claims", "300", "--outbox", "300", "--drain", "20", "--json");

@@ -19,9 +19,9 @@ class SearchIndexTest {
     private final ClaimStore claims = new ClaimStore();
 
     @Test
-    void aFailedBulkLoadRollsBackWithItsTriggerAndTheIndexStillFollowsInserts() {
+    void aFailedAppendRollsBackWithItsTriggerAndTheIndexStillFollowsInserts() {
         try (Database db = Database.open(dir.resolve("failed.db"))) {
-            assertThatThrownBy(() -> db.useTransaction(h -> SearchIndex.bulkLoad(h, () -> {
+            assertThatThrownBy(() -> db.useTransaction(h -> SearchIndex.append(h, () -> {
                 claims.insert(h, claim("UPC-2026-000001", "Lost Claimant"), Instant.EPOCH);
                 throw new IllegalStateException("the load failed");
             }))).hasMessageContaining("the load failed");
@@ -36,9 +36,10 @@ class SearchIndexTest {
     }
 
     @Test
-    void aBulkLoadIsSearchableAndLaterClaimsToo() {
+    void appendedClaimsAreSearchableAndLaterClaimsToo() {
         try (Database db = Database.open(dir.resolve("loaded.db"))) {
-            db.useTransaction(h -> SearchIndex.bulkLoad(h, () -> {
+            db.useTransaction(h -> claims.insert(h, claim("UPC-2026-000001", "Earlier Claimant"), Instant.EPOCH));
+            db.useTransaction(h -> SearchIndex.append(h, () -> {
                 for (int i = 0; i < 50; i++) {
                     claims.insert(h, claim("UPC-2026-1000" + (10 + i), "Loaded Claimant " + i), Instant.EPOCH);
                 }
@@ -47,13 +48,16 @@ class SearchIndexTest {
             db.useTransaction(h -> claims.insert(h, claim("UPC-2026-000099", "Later Claimant"), Instant.EPOCH));
             assertThat(count(db, "Loaded Claimant")).isEqualTo(50);
             assertThat(count(db, "later claim")).isEqualTo(1);
+            assertThat(count(db, "earlier claim")).as("claims before the append are indexed once").isEqualTo(1);
+            int indexed = db.read(h -> h.createQuery("SELECT count(*) FROM claim_search").mapTo(Integer.class).one());
+            assertThat(indexed).isEqualTo(52);
         }
     }
 
     @Test
-    void aBulkLoadNeedsATransaction() {
+    void anAppendNeedsATransaction() {
         try (Database db = Database.open(dir.resolve("none.db"))) {
-            assertThatThrownBy(() -> db.read(h -> SearchIndex.bulkLoad(h, () -> null)))
+            assertThatThrownBy(() -> db.read(h -> SearchIndex.append(h, () -> null)))
                     .isInstanceOf(IllegalStateException.class);
         }
     }

@@ -1,8 +1,11 @@
 package org.claimdesk.bench.ui;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import javafx.application.Platform;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
@@ -26,14 +29,22 @@ public final class ConsoleBenchRun {
     private ConsoleBenchRun() {
     }
 
-    /** Arguments: database file, rows to drain, settings folder. */
+    /** The first argument that names {@code database}: a file path, or a server address (never with a password). */
+    public static String argument(DatabaseLocation database) {
+        return database instanceof DatabaseLocation.Postgres server
+                ? server.jdbcUrl() + (server.parameters().isEmpty() ? "?" : "&") + "user="
+                        + URLEncoder.encode(server.role(), StandardCharsets.UTF_8)
+                : ((DatabaseLocation.SqliteFile) database).file().toString();
+    }
+
+    /** Arguments: database ({@link #argument}), rows to drain, settings folder. */
     public static void main(String[] args) {
-        Path db = Path.of(args[0]);
+        DatabaseLocation db = DataDirectory.database(args[0]);
         int drain = Integer.parseInt(args[1]);
         Path settings = Path.of(args[2]);
         // the probe starts the worker itself, when it starts measuring the drain
         new UiSettingsStore(settings).update(kept -> kept.startWorker = false);
-        Console.open(new DatabaseLocation.SqliteFile(db), file -> ConsoleServices.on(Database.open(file),
+        Console.open(db, location -> ConsoleServices.on(Database.open(location),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
                         .withTransientRate(0.02))),
                 WorkerSettings.defaults().withConcurrency(CONCURRENCY).withInterval(Duration.ofMillis(500))),
