@@ -63,6 +63,12 @@ public final class TestDatabase {
                 + location.database();
     }
 
+    /** What staff would give {@code --db} for {@code location}: the file's path, or the server's address. */
+    public static String argument(DatabaseLocation location) {
+        return location instanceof DatabaseLocation.Postgres server ? url(server)
+                : ((DatabaseLocation.SqliteFile) location).file().toString();
+    }
+
     private static DatabaseLocation.Postgres location(EmbeddedPostgres pg, String database) {
         return new DatabaseLocation.Postgres("localhost", pg.getPort(), database, "postgres", java.util.Map.of());
     }
