@@ -34,10 +34,16 @@ public final class ClaimEvidence {
     private final EvidenceStore evidence = new EvidenceStore();
     private final AuditStore audit = new AuditStore();
 
+    /** Evidence kept in the folder that belongs to {@code database} ({@link DataDirectory#evidence(Database)}). */
     public ClaimEvidence(Database database, Clock clock) {
+        this(database, clock, DataDirectory.evidence(database));
+    }
+
+    /** Evidence whose files are kept in {@code folder}, as {@link DataDirectory#evidence(Database, String)} names it. */
+    public ClaimEvidence(Database database, Clock clock, Path folder) {
         this.database = database;
         this.clock = clock;
-        this.files = new EvidenceFiles(DataDirectory.evidence(database));
+        this.files = new EvidenceFiles(folder);
     }
 
     public List<Evidence> list(long claimId) {

@@ -75,15 +75,38 @@ public final class DataDirectory {
      * workstation's data directory named after the server and database.
      */
     public static Path evidence(Database database) {
+        return evidence(database, null);
+    }
+
+    /**
+     * As {@link #evidence(Database)}, with the team database's shared folder given explicitly ({@code claims evidence
+     * add --evidence-dir}): it wins over {@code CLAIMDESK_EVIDENCE_DIR}. A database file keeps its evidence beside it,
+     * so a folder given for one is refused.
+     */
+    public static Path evidence(Database database, String explicit) {
+        return evidence(database, explicit, System.getenv());
+    }
+
+    static Path evidence(Database database, String explicit, Map<String, String> env) {
+        boolean given = explicit != null && !explicit.isBlank();
         if (!database.onServer()) {
+            if (given) {
+                throw new IllegalArgumentException("an evidence folder is given for a team database only; the"
+                        + " database file " + database.path() + " keeps its evidence beside it, in "
+                        + evidence(database.path()));
+            }
             return evidence(database.path());
         }
-        String shared = System.getenv(EVIDENCE_ENV);
+        if (given) {
+            return Path.of(explicit);
+        }
+        String shared = env.get(EVIDENCE_ENV);
         if (shared != null && !shared.isBlank()) {
             return Path.of(shared);
         }
         DatabaseLocation.Postgres server = (DatabaseLocation.Postgres) database.location();
-        return home().resolve(EVIDENCE_DIR).resolve(server.database() + "@" + server.host() + "_" + server.port());
+        return home(env, System.getProperty("os.name", ""), System.getProperty("user.home")).resolve(EVIDENCE_DIR)
+                .resolve(server.database() + "@" + server.host() + "_" + server.port());
     }
 
     /** The folder of evidence files that belongs to a database file: {@code evidence} beside it. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimEvidence;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.Evidence;
@@ -61,14 +62,19 @@ final class EvidenceCommand {
         @Option(names = "--title", paramLabel = "TEXT", description = "What it is (default: the file name or address).")
         String title;
 
+        @Option(names = "--evidence-dir", paramLabel = "FOLDER",
+                description = {"For a team database: the shared folder its evidence files are copied to (default:",
+                    "$CLAIMDESK_EVIDENCE_DIR). A database file keeps its evidence beside it."})
+        String evidenceDir;
+
         @Option(names = "--json", description = "JSON.")
         boolean json;
 
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
+                ClaimEvidence evidence = new ClaimEvidence(db, clock(), DataDirectory.evidence(db, evidenceDir));
                 Claim claim = ClaimsCommand.find(new Queries(db, clock()), id);
-                ClaimEvidence evidence = new ClaimEvidence(db, clock());
                 Evidence added = source.file != null
                         ? evidence.addFile(claim.claimId(), kind, source.file, title, actor)
                         : evidence.addUrl(claim.claimId(), kind, source.url, title, actor);

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.ClaimDeskException;
@@ -27,16 +28,27 @@ import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestClaims;
+import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.Triggers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimEvidenceTest {
     private static final Instant NOW = Instant.parse("2026-11-02T15:00:00Z");
+
+    @Parameter
+    TestDatabase.Engine engine;
 
     @TempDir
     Path dir;
@@ -46,11 +58,15 @@ class ClaimEvidenceTest {
     Path folder;
     Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
 
+    /**
+     * A database file keeps its files in {@code evidence} beside it; a team database in the shared folder staff name,
+     * here one of the test's own (the folder {@code claims evidence add --evidence-dir} hands in).
+     */
     @BeforeEach
-    void open() {
-        db = Database.open(dir.resolve("office").resolve("claims.db"));
-        evidence = new ClaimEvidence(db, clock);
+    void open() throws Exception {
+        db = Database.open(TestDatabase.location(engine, Files.createDirectories(dir.resolve("office")), "claims"));
         folder = dir.resolve("office").resolve("evidence");
+        evidence = new ClaimEvidence(db, clock, DataDirectory.evidence(db, db.onServer() ? folder.toString() : null));
     }
 
     @AfterEach
@@ -167,9 +183,7 @@ class ClaimEvidenceTest {
     void aRowThatCannotBeWrittenLeavesNoFileBehind() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
         Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
-        db.useTransaction(h -> h.execute("""
-                CREATE TRIGGER evidence_full BEFORE INSERT ON evidence
-                BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"""));
+        Triggers.failing(db, "evidence_full", "evidence", "INSERT", "database or disk is full");
 
         assertThatThrownBy(() -> evidence.addFile(id, "ownership", deed, null, "j.chen"))
                 .hasMessageContaining("full");
@@ -219,6 +233,26 @@ class ClaimEvidenceTest {
                  "taxIdLast4":"4567","amountCents":1,"filedOn":"2026-01-01"}""", SubmissionPayload.class);
         assertThat(old.evidence()).isEmpty();
         assertThat(old.claimantEmail()).isNull();
+    }
+
+    @Test
+    void theEvidenceFolderOfATeamDatabaseIsTheOneNamedElseTheSharedOneElseOneNamedAfterTheServer() {
+        if (!db.onServer()) {
+            assertThat(DataDirectory.evidence(db)).isEqualTo(folder);
+            assertThatThrownBy(() -> DataDirectory.evidence(db, dir.resolve("share").toString()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("an evidence folder is given for a team database only; the database file "
+                            + db.path() + " keeps its evidence beside it, in " + folder);
+            return;
+        }
+        DatabaseLocation.Postgres server = (DatabaseLocation.Postgres) db.location();
+        Map<String, String> shared = Map.of(DataDirectory.EVIDENCE_ENV, dir.resolve("share").toString(),
+                DataDirectory.HOME_ENV, dir.resolve("home").toString());
+        assertThat(DataDirectory.evidence(db, folder.toString(), shared)).isEqualTo(folder);
+        assertThat(DataDirectory.evidence(db, null, shared)).isEqualTo(dir.resolve("share"));
+        assertThat(DataDirectory.evidence(db, " ", Map.of(DataDirectory.HOME_ENV, dir.resolve("home").toString())))
+                .isEqualTo(dir.resolve("home").resolve("evidence")
+                        .resolve(server.database() + "@" + server.host() + "_" + server.port()));
     }
 
     private Path sized(String name, long bytes) throws Exception {

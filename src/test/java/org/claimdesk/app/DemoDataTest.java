@@ -9,12 +9,13 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import org.claimdesk.delivery.StateRules;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.Claim;
@@ -31,27 +32,45 @@ import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class DemoDataTest {
     private static final LocalDate TODAY = LocalDate.of(2026, 11, 2);
+    /** Each table a dump reads, by its key: the order rows were written in, on either engine. */
+    private static final Map<String, String> KEYS = new LinkedHashMap<>();
+
+    static {
+        KEYS.put("claim", "claim_id");
+        KEYS.put("claim_status_history", "history_id");
+        KEYS.put("outbox_event", "outbox_event_id");
+        KEYS.put("delivery_attempt", "attempt_id");
+    }
+
+    @Parameter
+    TestDatabase.Engine engine;
 
     @TempDir
     Path dir;
 
     @Test
     void theSameSeedGivesTheSameDataAndAnotherSeedOtherData() {
-        List<String> a = dump(generate("a.db", 500, 42));
-        List<String> b = dump(generate("b.db", 500, 42));
-        List<String> c = dump(generate("c.db", 500, 43));
+        List<String> a = dump(generate("a", 500, 42));
+        List<String> b = dump(generate("b", 500, 42));
+        List<String> c = dump(generate("c", 500, 43));
         assertThat(a).hasSizeGreaterThan(500).isEqualTo(b);
         assertThat(c).isNotEqualTo(a);
     }
 
     @Test
     void dataFollowsTheDomainBrief() {
-        Database db = generate("brief.db", 5_000, 7);
+        Database db = generate("brief", 5_000, 7);
         try (db) {
             Queries queries = new Queries(db, Clock.fixed(TODAY.atStartOfDay().toInstant(ZoneOffset.UTC), ZoneOffset.UTC));
             List<Claim> claims = queries.claims(ClaimQuery.all());
@@ -127,7 +146,7 @@ class DemoDataTest {
 
     @Test
     void theSearchIndexIsBuiltOnceForTheDemoClaimsAndKeptForNewOnes() {
-        try (Database db = generate("search.db", 2_000, 5)) {
+        try (Database db = generate("search", 2_000, 5)) {
             Queries queries = new Queries(db, Clock.fixed(TODAY.atStartOfDay().toInstant(ZoneOffset.UTC), ZoneOffset.UTC));
             List<Claim> all = queries.claims(ClaimQuery.all());
             for (Claim c : List.of(all.get(0), all.get(777), all.get(1_999))) {
@@ -148,7 +167,7 @@ class DemoDataTest {
 
     @Test
     void demoDataGoesOnlyIntoAnEmptyDatabase() {
-        try (Database db = generate("twice.db", 10, 1)) {
+        try (Database db = generate("twice", 10, 1)) {
             assertThatThrownBy(() -> new DemoData(db, TODAY, Deadlines.statutory()).generate(10, 1, n -> { }))
                     .hasMessageContaining("already holds 10 claims");
         }
@@ -156,7 +175,7 @@ class DemoDataTest {
 
     @Test
     void rowsRefusedForGoodBreakTheStatesRulesAndEveryOtherRowPassesThem() throws Exception {
-        try (Database db = generate("rules.db", 5_000, 11)) {
+        try (Database db = generate("rules", 5_000, 11)) {
             Queries queries = new Queries(db, Clock.systemUTC());
             StateRules rules = StateRules.standard();
             Set<String> fields = new TreeSet<>();
@@ -189,8 +208,8 @@ class DemoDataTest {
         }
     }
 
-    private Database generate(String file, int claims, long seed) {
-        Database db = Database.open(dir.resolve(file));
+    private Database generate(String name, int claims, long seed) {
+        Database db = Database.open(TestDatabase.location(engine, dir, name));
         List<Integer> progress = new ArrayList<>();
         new DemoData(db, TODAY, Deadlines.statutory()).generate(claims, seed, progress::add);
         assertThat(progress).isSorted().last().isEqualTo(claims);
@@ -201,8 +220,9 @@ class DemoDataTest {
         try (db) {
             return db.read(h -> {
                 List<String> rows = new ArrayList<>();
-                for (String table : List.of("claim", "claim_status_history", "outbox_event", "delivery_attempt")) {
-                    rows.addAll(h.createQuery("SELECT * FROM " + table + " ORDER BY rowid")
+                for (Map.Entry<String, String> t : KEYS.entrySet()) {
+                    String table = t.getKey();
+                    rows.addAll(h.createQuery("SELECT * FROM " + table + " ORDER BY " + t.getValue())
                             .map((rs, ctx) -> {
                                 StringBuilder row = new StringBuilder(table);
                                 for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {

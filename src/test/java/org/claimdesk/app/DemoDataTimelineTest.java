@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.claimdesk.delivery.Backoff;
 import org.claimdesk.delivery.Drain;
@@ -33,12 +34,17 @@ import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DeliveryStore;
 import org.claimdesk.store.Json;
+import org.claimdesk.testing.TestDatabase;
 import org.claimdesk.testing.Timestamps;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -46,6 +52,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Demo data lies in the past of its clock, its pending rows are due within the worker's backoff, and it
  * carries the audit trail its histories imply: over several seeds and sizes.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DemoDataTimelineTest {
     private static final Instant NOW = Instant.parse("2026-11-02T15:42:17.123Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
@@ -55,29 +64,41 @@ class DemoDataTimelineTest {
     @TempDir
     static Path dir;
 
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path own;
 
-    static Stream<Arguments> seedsAndSizes() {
+    /**
+     * The seeds each size is checked with: five on SQLite; two on PostgreSQL, where the same generator writes through
+     * the server's loader (a 20,000-claim demo takes about four times as long to load there).
+     */
+    Stream<Long> seeds() {
+        return LongStream.rangeClosed(1, engine == TestDatabase.Engine.SQLITE ? 5 : 2).boxed();
+    }
+
+    Stream<Arguments> seedsAndSizes() {
         List<Arguments> cases = new ArrayList<>();
         for (int size : new int[] {50, 2_000, 20_000}) {
-            for (long seed = 1; seed <= 5; seed++) {
-                cases.add(Arguments.of(seed, size));
-            }
+            seeds().forEach(seed -> cases.add(Arguments.of(seed, size)));
         }
         return cases.stream();
     }
 
-    /** One demo database per seed and size, shared by the tests that only read it. */
-    private static synchronized Database demo(long seed, int size) {
-        return DATABASES.computeIfAbsent(seed + "-" + size, name -> {
-            Database db = Database.open(dir.resolve(name + ".db"));
-            new DemoData(db, CLOCK, Deadlines.statutory()).generate(size, seed, n -> { });
-            return db;
-        });
+    /** One demo database per engine, seed and size, shared by the tests that only read it. */
+    private Database demo(long seed, int size) {
+        synchronized (DATABASES) {
+            return DATABASES.computeIfAbsent(engine + "-" + seed + "-" + size, name -> {
+                Database db = Database.open(TestDatabase.location(engine, dir, name));
+                new DemoData(db, CLOCK, Deadlines.statutory()).generate(size, seed, n -> { });
+                return db;
+            });
+        }
     }
 
-    @AfterAll
+    /** One engine's databases are closed once its tests are done, before the other engine's are made. */
+    @AfterParameterizedClassInvocation
     static void close() {
         DATABASES.values().forEach(Database::close);
         DATABASES.clear();
@@ -231,7 +252,7 @@ class DemoDataTimelineTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2, 3, 4, 5})
+    @MethodSource("seeds")
     void claimsAreFiledOverThePastMonthsAndRecentOnesStopAtAnEarlierStatus(long seed) {
         Database db = demo(seed, 20_000);
         Queries queries = new Queries(db, CLOCK);
@@ -259,8 +280,7 @@ class DemoDataTimelineTest {
         assertThat(demoEntries).containsOnlyKeys(AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT,
                 AuditActions.OUTBOX_REQUEUE, AuditActions.EVIDENCE_ADD);
 
-        Path copy = own.resolve("workflow.db");
-        try (Database workflowDb = Database.open(copy)) {
+        try (Database workflowDb = Database.open(TestDatabase.location(engine, own, "workflow"))) {
             new DemoData(workflowDb, CLOCK, Deadlines.statutory()).generate(200, 3, n -> { });
             Queries queries = new Queries(workflowDb, CLOCK);
             Workflow workflow = new Workflow(workflowDb, CLOCK, Deadlines.statutory());
@@ -286,7 +306,7 @@ class DemoDataTimelineTest {
     void aDrainUntilIdleOnAFreshDemoFinishesWithoutWaitingOutItsMaxWait(long seed) {
         Clock clock = Clock.systemUTC();
         Duration maxWait = Duration.ofSeconds(60);
-        try (Database db = Database.open(own.resolve("drain-" + seed + ".db"))) {
+        try (Database db = Database.open(TestDatabase.location(engine, own, "drain-" + seed))) {
             new DemoData(db, clock, Deadlines.statutory()).generate(2_000, seed, n -> { });
             long pending = pending(db);
             assertThat(pending).isPositive();

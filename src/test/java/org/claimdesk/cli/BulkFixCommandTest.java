@@ -7,15 +7,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.cli.CliTest.Run;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code claims set} and {@code outbox resubmit --all-failed} on the demo's own refusals: the Texas rows the state
  * refused because their holder id is not in its registry are fixed in one step, resubmitted together and accepted.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class BulkFixCommandTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     static final String REGISTERED = "HLD-100200";
 
     @TempDir
@@ -26,7 +35,7 @@ class BulkFixCommandTest {
 
     @BeforeEach
     void demo() throws Exception {
-        db = dir.resolve("cli.db").toString();
+        db = TestDatabase.argument(TestDatabase.location(engine, dir, "cli"));
         Run demo = CliTest.run("--db", db, "demo", "--claims", "400", "--seed", "9", "--today", "2026-11-02");
         assertThat(demo.exit()).as(demo.err()).isZero();
         for (JsonNode group : run("outbox", "failures", "--jurisdiction", "TX", "--json").json()) {

@@ -9,12 +9,21 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import org.claimdesk.cli.CliTest.Run;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code claims edit}, {@code claims evidence add|list} and the new fields of {@code claims show --json}. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimEditCliTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -22,7 +31,7 @@ class ClaimEditCliTest {
 
     @BeforeEach
     void demo() {
-        db = dir.resolve("cli.db").toString();
+        db = TestDatabase.argument(TestDatabase.location(engine, dir, "cli"));
         Run demo = CliTest.run("--db", db, "demo", "--claims", "120", "--seed", "9", "--today", "2026-11-02");
         assertThat(demo.exit()).as(demo.err()).isZero();
     }
@@ -33,6 +42,19 @@ class ClaimEditCliTest {
         all[1] = db;
         System.arraycopy(args, 0, all, 2, args.length);
         return CliTest.run(all);
+    }
+
+    /**
+     * {@code claims evidence add ARGS}: a database file keeps its files in {@code evidence} beside it; a team
+     * database's shared folder is named, here the same place in the test's own folder.
+     */
+    private Run addEvidence(String... args) {
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("claims", "evidence", "add"));
+        all.addAll(java.util.List.of(args));
+        if (engine == TestDatabase.Engine.POSTGRESQL) {
+            all.addAll(java.util.List.of("--evidence-dir", dir.resolve("evidence").toString()));
+        }
+        return run(all.toArray(String[]::new));
     }
 
     private String firstWithStatus(String status) throws Exception {
@@ -130,11 +152,11 @@ class ClaimEditCliTest {
         byte[] content = "deed of trust".getBytes(StandardCharsets.UTF_8);
         Path deed = Files.write(dir.resolve("deed.pdf"), content);
 
-        Run url = run("claims", "evidence", "add", id, "--kind", "address", "--url", "https://records.example.gov/u/1",
+        Run url = addEvidence(id, "--kind", "address", "--url", "https://records.example.gov/u/1",
                 "--actor", "j.chen", "--title", "Utility bill");
         assertThat(url.exit()).as(url.err()).isZero();
         assertThat(url.out()).containsPattern("evidence added #\\d+ address").contains("Utility bill");
-        Run file = run("claims", "evidence", "add", id, "--kind", "ownership", "--file", deed.toString(),
+        Run file = addEvidence(id, "--kind", "ownership", "--file", deed.toString(),
                 "--actor", "j.chen");
         assertThat(file.exit()).as(file.err()).isZero();
         assertThat(file.out()).contains("file deed.pdf");
@@ -151,20 +173,42 @@ class ClaimEditCliTest {
         assertThat(run("claims", "show", id, "--json").json().get("evidence")).hasSize(2);
         assertThat(run("claims", "evidence", "list", id).out()).contains("2 evidence reference(s)");
 
-        Run missing = run("claims", "evidence", "add", id, "--kind", "identity", "--file", dir.resolve("no.pdf").toString(),
+        Run missing = addEvidence(id, "--kind", "identity", "--file", dir.resolve("no.pdf").toString(),
                 "--actor", "j.chen");
         assertThat(missing.exit()).isEqualTo(1);
         assertThat(missing.err()).contains("does not exist");
-        Run badUrl = run("claims", "evidence", "add", id, "--kind", "identity", "--url", "ftp://x.org/a", "--actor", "j.chen");
+        Run badUrl = addEvidence(id, "--kind", "identity", "--url", "ftp://x.org/a", "--actor", "j.chen");
         assertThat(badUrl.exit()).isEqualTo(1);
         assertThat(badUrl.err()).startsWith("claimdesk: url must be an http or https address");
-        Run both = run("claims", "evidence", "add", id, "--kind", "identity", "--url", "https://x.org",
+        Run both = addEvidence(id, "--kind", "identity", "--url", "https://x.org",
                 "--file", deed.toString(), "--actor", "j.chen");
         assertThat(both.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
-        Run badKind = run("claims", "evidence", "add", id, "--kind", "selfie", "--url", "https://x.org", "--actor", "j.chen");
+        Run badKind = addEvidence(id, "--kind", "selfie", "--url", "https://x.org", "--actor", "j.chen");
         assertThat(badKind.exit()).isEqualTo(1);
         assertThat(badKind.err()).startsWith("claimdesk: kind must be one of identity, address");
         assertThat(run("claims", "evidence", "list", id, "--json").json()).hasSize(2);
+    }
+
+    @Test
+    void anEvidenceFolderIsNamedForATeamDatabaseOnlyAndAFileDatabaseRefusesOne() throws Exception {
+        String id = firstWithStatus("EVIDENCE_PENDING");
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed of trust");
+        Path share = dir.resolve("share");
+
+        Run added = run("claims", "evidence", "add", id, "--kind", "ownership", "--file", deed.toString(),
+                "--actor", "j.chen", "--evidence-dir", share.toString(), "--json");
+
+        if (engine == TestDatabase.Engine.POSTGRESQL) {
+            assertThat(added.exit()).as(added.err()).isZero();
+            assertThat(share.resolve(added.json().get("sha256").asText())).exists();
+        } else {
+            assertThat(added.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(added.err().strip()).isEqualTo("claimdesk: an evidence folder is given for a team database only;"
+                    + " the database file " + dir.resolve("cli.db") + " keeps its evidence beside it, in "
+                    + dir.resolve("evidence"));
+            assertThat(share).doesNotExist();
+            assertThat(run("claims", "evidence", "list", id, "--json").json()).isEmpty();
+        }
     }
 
     @Test
@@ -187,7 +231,7 @@ class ClaimEditCliTest {
         }
 
         for (var refusal : refusals.entrySet()) {
-            Run r = run("claims", "evidence", "add", id, "--kind", "address", "--file", refusal.getKey().toString(),
+            Run r = addEvidence(id, "--kind", "address", "--file", refusal.getKey().toString(),
                     "--actor", "j.chen");
             assertThat(r.exit()).as(r.err()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
             assertThat(r.err().lines()).singleElement().asString().startsWith(refusal.getValue());

@@ -11,20 +11,37 @@ import java.util.regex.Pattern;
 import org.claimdesk.app.ClaimExportTest;
 import org.claimdesk.app.ClaimImport;
 import org.claimdesk.cli.CliTest.Run;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code claims export}: the filters of {@code claims list}, masked tax ids by default, audited tax ids on demand. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimExportCliTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final Pattern WHOLE_TAX_ID = Pattern.compile("[0-9]{3}-[0-9]{2}-[0-9]{4}|[0-9]{2}-[0-9]{7}");
 
     @TempDir
     Path dir;
 
+    String db;
+
+    @BeforeEach
+    void database() {
+        db = TestDatabase.argument(TestDatabase.location(engine, dir, "office"));
+    }
+
     private Run run(String... args) {
         String[] all = new String[args.length + 2];
         all[0] = "--db";
-        all[1] = dir.resolve("office.db").toString();
+        all[1] = db;
         System.arraycopy(args, 0, all, 2, args.length);
         return CliTest.run(all);
     }

@@ -10,11 +10,21 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.cli.CliTest.Run;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code claims create} and {@code claims import}: what they print, their exit codes, and no tax id anywhere. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ClaimIntakeCliTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     static final String HEADER = "jurisdiction,statePropertyId,holderName,holderId,propertyType,claimType,claimantName,"
             + "taxId,amountCents,filedOn";
 
@@ -23,10 +33,17 @@ class ClaimIntakeCliTest {
 
     final List<String> printed = new ArrayList<>();
 
+    String db;
+
+    @BeforeEach
+    void database() {
+        db = TestDatabase.argument(TestDatabase.location(engine, dir, "office"));
+    }
+
     private Run run(String... args) {
         String[] all = new String[args.length + 2];
         all[0] = "--db";
-        all[1] = dir.resolve("office.db").toString();
+        all[1] = db;
         System.arraycopy(args, 0, all, 2, args.length);
         Run run = CliTest.run(all);
         printed.add(run.out());

@@ -6,15 +6,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class CliTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
+    DatabaseLocation location;
     String db;
 
     record Run(int exit, String out, String err) {
@@ -32,7 +43,8 @@ class CliTest {
 
     @BeforeEach
     void demo() {
-        db = dir.resolve("cli.db").toString();
+        location = TestDatabase.location(engine, dir, "cli");
+        db = TestDatabase.argument(location);
         Run demo = run("--db", db, "demo", "--claims", "300", "--seed", "5", "--today", "2026-11-02");
         assertThat(demo.exit()).as(demo.err()).isZero();
         assertThat(demo.out()).contains("300 claims");
@@ -150,7 +162,7 @@ class CliTest {
     @Test
     void theOfficeSetsDeadlinesForOtherJurisdictions() throws Exception {
         long id;
-        try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(java.nio.file.Path.of(db))) {
+        try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(location)) {
             id = org.claimdesk.testing.TestClaims.insert(database, org.claimdesk.domain.ClaimStatus.NEEDS_INFO, "NY");
         }
         System.setProperty(org.claimdesk.app.DeadlineSettings.PROPERTY, "NY=150");
@@ -181,9 +193,13 @@ class CliTest {
 
     @Test
     void aNewerDatabaseIsRefusedOnTheCommandLine() throws Exception {
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
-             java.sql.Statement s = c.createStatement()) {
-            s.execute("PRAGMA user_version = 42");
+        try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(location)) {
+            // as a later ClaimDesk leaves it: its schema version recorded where each engine keeps it
+            database.useTransaction(h -> h.execute(database.onServer() ? """
+                    INSERT INTO flyway_schema_history (installed_rank, version, description, type, script, checksum,
+                        installed_by, execution_time, success)
+                    VALUES (42, '42', 'later', 'SQL', 'V42__later.sql', 0, 'it', 1, true)"""
+                    : "PRAGMA user_version = 42"));
         }
         Run refused = run("--db", db, "claims", "list");
         assertThat(refused.exit()).isEqualTo(1);

@@ -17,29 +17,39 @@ import java.util.regex.Pattern;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.delivery.DeliveryWorker;
+import org.claimdesk.delivery.HolderRegistry;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
-import org.claimdesk.domain.Deadlines;
-import org.claimdesk.delivery.HolderRegistry;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.FaultyStateServer.Fault;
 import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The delivery commands as a script calls them: exit codes, stdout, one-line refusals on stderr. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class DeliveryCommandsTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
-    Path file;
+    DatabaseLocation file;
     FaultyStateServer server;
 
     record Run(int exit, String out, String err) {
@@ -50,7 +60,7 @@ class DeliveryCommandsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        file = dir.resolve("claims.db");
+        file = TestDatabase.location(engine, dir, "claims");
         server = FaultyStateServer.start((key, n) -> Fault.NONE, Duration.ofSeconds(1));
     }
 
@@ -64,7 +74,7 @@ class DeliveryCommandsTest {
         StringWriter err = new StringWriter();
         String[] all = new String[args.length + 2];
         all[0] = "--db";
-        all[1] = file.toString();
+        all[1] = TestDatabase.argument(file);
         System.arraycopy(args, 0, all, 2, args.length);
         int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
         return new Run(exit, out.toString(), err.toString());

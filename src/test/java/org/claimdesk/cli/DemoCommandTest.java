@@ -10,11 +10,21 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.TestDatabase;
 import org.claimdesk.testing.Timestamps;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class DemoCommandTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     private static final Instant NOW = Instant.parse("2026-11-30T08:15:00Z");
 
     @TempDir
@@ -38,8 +48,8 @@ class DemoCommandTest {
 
     @Test
     void demoDataEndsAtTheCommandsNowAndSaysHowManyAuditEntriesItWrote() {
-        Path db = dir.resolve("now.db");
-        Run demo = run("--db", db.toString(), "demo", "--claims", "500", "--seed", "2");
+        DatabaseLocation db = TestDatabase.location(engine, dir, "now");
+        Run demo = run("--db", TestDatabase.argument(db), "demo", "--claims", "500", "--seed", "2");
         assertThat(demo.exit()).as(demo.err()).isZero();
         assertThat(demo.out()).containsPattern("500 claims, \\d+ outbox rows, \\d+ delivery attempts, \\d+ history rows, "
                 + "[1-9]\\d* audit entries written to ");
@@ -51,8 +61,8 @@ class DemoCommandTest {
 
     @Test
     void anEarlierTodayEndsTheDataAtTheEndOfThatDay() {
-        Path db = dir.resolve("earlier.db");
-        Run demo = run("--db", db.toString(), "demo", "--claims", "500", "--seed", "2", "--today", "2026-10-01");
+        DatabaseLocation db = TestDatabase.location(engine, dir, "earlier");
+        Run demo = run("--db", TestDatabase.argument(db), "demo", "--claims", "500", "--seed", "2", "--today", "2026-10-01");
         assertThat(demo.exit()).as(demo.err()).isZero();
         try (Database opened = Database.open(db)) {
             assertThat(Timestamps.afterNow(opened, Instant.parse("2026-10-01T23:59:59.999Z"), ZoneOffset.UTC))
@@ -64,10 +74,17 @@ class DemoCommandTest {
 
     @Test
     void aTodayInTheFutureIsRefusedWithTheReasonAndWritesNothing() {
-        Path db = dir.resolve("future.db");
-        Run demo = run("--db", db.toString(), "demo", "--claims", "50", "--today", "2026-12-01");
+        DatabaseLocation db = TestDatabase.location(engine, dir, "future");
+        Run demo = run("--db", TestDatabase.argument(db), "demo", "--claims", "50", "--today", "2026-12-01");
         assertThat(demo.exit()).isNotZero();
         assertThat(demo.err()).contains("2026-12-01 lies in the future").contains("2026-11-30");
-        assertThat(Files.exists(db)).isFalse();
+        if (db instanceof DatabaseLocation.SqliteFile file) {
+            assertThat(Files.exists(file.file())).isFalse();
+        } else {
+            try (Database opened = Database.open(db)) {
+                int claims = opened.read(h -> h.createQuery("SELECT count(*) FROM claim").mapTo(Integer.class).one());
+                assertThat(claims).isZero();
+            }
+        }
     }
 }

@@ -11,14 +11,24 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A full scenario through the command line, then every file it wrote and everything it printed is
  * searched for the demo tax ids. Only the database and its backup may hold them.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class PersonalDataTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
@@ -26,11 +36,12 @@ class PersonalDataTest {
 
     @Test
     void noTaxIdLeavesTheDatabase() throws Exception {
-        String db = dir.resolve("office.db").toString();
+        DatabaseLocation location = TestDatabase.location(engine, dir, "office");
+        String db = TestDatabase.argument(location);
         run("--db", db, "demo", "--claims", "400", "--seed", "11");
         Set<String> taxIds;
         // every tax id this run writes: the demo's and the one staff type in
-        try (Database database = Database.open(Path.of(db))) {
+        try (Database database = Database.open(location)) {
             taxIds = Set.copyOf(database.read(h -> h.createQuery("SELECT tax_id FROM claim").mapTo(String.class).list()));
         }
         assertThat(taxIds).hasSizeGreaterThan(390).allMatch(t -> t.matches("\\d{3}-00-\\d{4}"));
@@ -59,8 +70,8 @@ class PersonalDataTest {
         run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "SSN card", "--json",
                 "--set", "taxId=" + someone);
         Path card = Files.writeString(dir.resolve("ssn-card.txt"), "scan of card");
-        run("--db", db, "claims", "evidence", "add", pending, "--kind", "identity", "--file", card.toString(),
-                "--actor", "j.chen");
+        run(withEvidenceFolder("--db", db, "claims", "evidence", "add", pending, "--kind", "identity", "--file",
+                card.toString(), "--actor", "j.chen"));
         run("--db", db, "claims", "evidence", "add", pending, "--kind", "address", "--url",
                 "https://records.example.gov/u/1", "--actor", "j.chen");
         run("--db", db, "claims", "evidence", "list", pending, "--json");
@@ -153,6 +164,16 @@ class PersonalDataTest {
             }
         }
         return leaks;
+    }
+
+    /** A team database's evidence files go to a folder of this test's, where they are scanned too. */
+    private String[] withEvidenceFolder(String... args) {
+        if (engine == TestDatabase.Engine.SQLITE) {
+            return args;
+        }
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--evidence-dir", dir.resolve("evidence").toString()));
+        return all.toArray(String[]::new);
     }
 
     private void run(String... args) {

@@ -16,21 +16,31 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.HolderRegistryState;
 import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.TestClaims;
+import org.claimdesk.testing.TestDatabase;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code outbox resubmit}: exit codes, one-line refusals, JSON, the superseded rows in {@code outbox list}. */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ResubmitCommandTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
-    Path file;
+    DatabaseLocation file;
     long claimId;
     long refusedRow;
     String taxId;
@@ -46,7 +56,7 @@ class ResubmitCommandTest {
         StringWriter err = new StringWriter();
         String[] all = new String[args.length + 2];
         all[0] = "--db";
-        all[1] = file.toString();
+        all[1] = TestDatabase.argument(file);
         System.arraycopy(args, 0, all, 2, args.length);
         int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), all);
         return new Run(exit, out.toString(), err.toString());
@@ -54,7 +64,7 @@ class ResubmitCommandTest {
 
     @BeforeEach
     void refused() {
-        file = dir.resolve("claims.db");
+        file = TestDatabase.location(engine, dir, "claims");
         try (Database db = Database.open(file)) {
             claimId = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
             taxId = db.read(h -> h.createQuery("SELECT tax_id FROM claim WHERE claim_id = :id").bind("id", claimId)

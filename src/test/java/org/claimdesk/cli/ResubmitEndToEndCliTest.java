@@ -17,23 +17,34 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.RuleBreakingClaims;
 import org.claimdesk.testing.RuleBreakingClaims.Rule;
+import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The fix-and-resubmit loop as a user runs it from the command line: {@code state-sim} serving the simulated
  * state on 127.0.0.1, {@code claims submit}, {@code drain --state-api}, {@code outbox requeue}, {@code claims
  * edit}, {@code claims evidence add}, {@code outbox resubmit}, {@code outbox list --json}.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class ResubmitEndToEndCliTest {
+    @Parameter
+    TestDatabase.Engine engine;
+
     @TempDir
     Path dir;
 
+    DatabaseLocation location;
     String db;
     String stateApi;
     Thread sim;
@@ -63,7 +74,8 @@ class ResubmitEndToEndCliTest {
 
     @BeforeEach
     void stateSim() {
-        db = dir.resolve("office.db").toString();
+        location = TestDatabase.location(engine, dir, "office");
+        db = TestDatabase.argument(location);
         StringWriter simOut = new StringWriter();
         sim = new Thread(() -> simExit.set(ClaimDeskCommand.execute(new PrintWriter(simOut, true),
                 new PrintWriter(new StringWriter(), true), "state-sim", "--port", "0")), "state-sim under test");
@@ -85,7 +97,7 @@ class ResubmitEndToEndCliTest {
     @Test
     void aUserFixesRefusedClaimsAndResubmitsThemFromTheCommandLine() throws Exception {
         Map<Rule, String> claims = new EnumMap<>(Rule.class);
-        try (Database database = Database.open(Path.of(db))) {
+        try (Database database = Database.open(location)) {
             int n = 0;
             for (Rule rule : Rule.values()) {
                 claims.put(rule, Long.toString(RuleBreakingClaims.insert(database, rule, ++n)));

@@ -16,23 +16,33 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.FaultyStateServer.Fault;
 import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.TestDatabase;
 import org.claimdesk.testing.Workers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A {@code claimdesk drain} in a child JVM is killed with SIGKILL at a random moment; a new worker
  * finishes the job. Whatever the moment, every claim ends with exactly one case id, the state's, one
  * SUBMITTED_TO_STATE history entry, attempt numbers without gaps or repeats, and the state accepted no
- * claim twice.
+ * claim twice. On either engine: the killed child's leases expire and the new worker sends the rows it held.
  */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
 class CrashRecoveryTest {
     private static final int TRIALS = 10;
     private static final int ROWS = 60;
     private static final String TOKEN = "tok-7f3e9a1c5b2d-never-logged";
+
+    @Parameter
+    TestDatabase.Engine engine;
 
     @TempDir
     Path dir;
@@ -45,14 +55,14 @@ class CrashRecoveryTest {
         try (FaultyStateServer server = FaultyStateServer.start(CrashRecoveryTest::plan, Duration.ofSeconds(1))) {
             server.replyDelayMillis(15);
             for (int trial = 1; trial <= TRIALS; trial++) {
-                Path file = dir.resolve("trial-" + trial + ".db");
+                DatabaseLocation location = TestDatabase.location(engine, dir, "trial-" + trial);
                 List<SubmitResult> queued;
-                try (Database db = Database.open(file)) {
+                try (Database db = Database.open(location)) {
                     queued = Outbox.submitted(db, ROWS);
                 }
                 long killAfterMs = random.nextInt(400);
                 int postsBefore = server.totalPosts();
-                Process child = startDrain(file, server);
+                Process child = startDrain(location, trial, server);
                 // the moment is random from the child's first delivery on, when there is something to break
                 await().atMost(Duration.ofSeconds(30)).until(() -> server.totalPosts() > postsBefore || !child.isAlive());
                 boolean exited = child.waitFor(killAfterMs, TimeUnit.MILLISECONDS);
@@ -60,7 +70,7 @@ class CrashRecoveryTest {
                     child.destroyForcibly();
                     assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 }
-                try (Database db = Database.open(file)) {
+                try (Database db = Database.open(location)) {
                     sentByChild.add(Outbox.count(db, DeliveryState.SENT));
                     finishAndCheck(db, server, queued, "trial " + trial + " (seed " + seed + ", kill after "
                             + killAfterMs + " ms after its first POST)");
@@ -85,18 +95,18 @@ class CrashRecoveryTest {
                 .anyMatch(n -> n > 0 && n < ROWS);
     }
 
-    private static Process startDrain(Path file, FaultyStateServer server) throws Exception {
+    private Process startDrain(DatabaseLocation location, int trial, FaultyStateServer server) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dclaimdesk.testLogDir=" + file.getParent().resolve("child-logs"), "-cp", System.getProperty("java.class.path"),
-                "org.claimdesk.Launcher", "--db", file.toString(), "drain", "--state-api", server.baseUrl().toString(),
+                "-Dclaimdesk.testLogDir=" + dir.resolve("child-logs"), "-cp", System.getProperty("java.class.path"),
+                "org.claimdesk.Launcher", "--db", TestDatabase.argument(location), "drain", "--state-api", server.baseUrl().toString(),
                 "--until-idle", "--concurrency", "4", "--lease-seconds", "1", "--interval-ms", "50",
                 "--backoff-base-ms", "10", "--backoff-cap-ms", "50", "--connect-timeout-ms", "300",
                 "--request-timeout-ms", "400");
-        builder.environment().put("CLAIMDESK_HOME", file.getParent().resolve("home").toString());
+        builder.environment().put("CLAIMDESK_HOME", dir.resolve("home").toString());
         builder.environment().put(HttpStateAdapter.TOKEN_ENV, TOKEN);
         builder.redirectErrorStream(true);
-        builder.redirectOutput(file.getParent().resolve(file.getFileName() + ".out").toFile());
+        builder.redirectOutput(dir.resolve("trial-" + trial + ".out").toFile());
         return builder.start();
     }
 

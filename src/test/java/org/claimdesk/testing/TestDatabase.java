@@ -3,6 +3,7 @@ package org.claimdesk.testing;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -23,6 +24,8 @@ public final class TestDatabase {
 
     private static final String TEMPLATE = "claimdesk_template";
     private static final AtomicInteger NEXT = new AtomicInteger();
+    /** Room the server's data needs before it is kept in memory: the databases of a whole test run, with margin. */
+    private static final long MEMORY_FOR_DATA = 4L << 30;
     private static EmbeddedPostgres server;
 
     private TestDatabase() {
@@ -63,6 +66,12 @@ public final class TestDatabase {
                 + location.database();
     }
 
+    /** What staff would give {@code --db} for {@code location}: the file's path, or the server's address. */
+    public static String argument(DatabaseLocation location) {
+        return location instanceof DatabaseLocation.Postgres server ? url(server)
+                : ((DatabaseLocation.SqliteFile) location).file().toString();
+    }
+
     private static DatabaseLocation.Postgres location(EmbeddedPostgres pg, String database) {
         return new DatabaseLocation.Postgres("localhost", pg.getPort(), database, "postgres", java.util.Map.of());
     }
@@ -70,7 +79,7 @@ public final class TestDatabase {
     private static EmbeddedPostgres server() {
         if (server == null) {
             try {
-                server = EmbeddedPostgres.builder().start();
+                server = builder().start();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the test PostgreSQL server", e);
             }
@@ -85,6 +94,22 @@ public final class TestDatabase {
             Database.open(location(server, TEMPLATE)).close();
         }
         return server;
+    }
+
+    /**
+     * The server keeps its data in memory ({@code /dev/shm}) when there is room for it, else in the system's temporary
+     * folder. A test run makes some hundreds of databases of about 8 MB each; on a busy disk, deleting them as the JVM
+     * exits outlasts the 30 s surefire waits for a test JVM to end, and the JVM killed half-way leaves a folder behind
+     * that no later run removes.
+     */
+    private static EmbeddedPostgres.Builder builder() throws IOException {
+        EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder();
+        Path memory = Path.of("/dev/shm");
+        if (Files.isDirectory(memory) && Files.isWritable(memory)
+                && Files.getFileStore(memory).getUsableSpace() >= MEMORY_FOR_DATA) {
+            builder.setDataDirectory(Files.createTempDirectory(memory, "claimdesk-test-pg"));
+        }
+        return builder;
     }
 
     private static void execute(EmbeddedPostgres pg, String sql) {
