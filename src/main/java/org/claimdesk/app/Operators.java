@@ -6,6 +6,7 @@ import java.util.Map;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.HostName;
 import org.claimdesk.store.Json;
 
 /** Who works at this console: chosen at first start (the OS user by default), kept in the console's settings. */
@@ -32,15 +33,7 @@ public final class Operators {
      * off the FX thread), else "this workstation".
      */
     public static String workstation() {
-        String env = System.getenv(System.getProperty("os.name", "").startsWith("Windows") ? "COMPUTERNAME" : "HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env.strip();
-        }
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
-            return "this workstation";
-        }
+        return HostName.orElse("this workstation");
     }
 
     /** Checks a name the way every audited action does; returns it trimmed. */

@@ -76,14 +76,6 @@ public final class ServerHealthStore {
     }
 
     private static String host() {
-        String env = System.getenv(System.getProperty("os.name", "").startsWith("Windows") ? "COMPUTERNAME" : "HOSTNAME");
-        if (env != null && !env.isBlank()) {
-            return env.strip();
-        }
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException e) {
-            return "unknown-host";
-        }
+        return HostName.orElse("unknown-host");
     }
 }
