@@ -47,10 +47,7 @@ final class PostgresDatabase {
         HikariConfig pool = new HikariConfig();
         pool.setJdbcUrl(server.jdbcUrl());
         pool.setUsername(server.role());
-        String password = System.getenv("PGPASSWORD");
-        if (password != null && !password.isEmpty()) {
-            pool.setPassword(password);
-        }
+        password().ifPresent(pool::setPassword);
         pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
         pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session);
         pool.setPoolName("claimdesk-db");
@@ -73,10 +70,7 @@ final class PostgresDatabase {
     static Connection connect(DatabaseLocation.Postgres server, String applicationName) throws SQLException {
         java.util.Properties properties = new java.util.Properties();
         properties.setProperty("user", server.role());
-        String password = System.getenv("PGPASSWORD");
-        if (password != null && !password.isEmpty()) {
-            properties.setProperty("password", password);
-        }
+        password().ifPresent(p -> properties.setProperty("password", p));
         properties.setProperty("ApplicationName", applicationName);
         Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), properties);
         if (connection == null) {
@@ -186,6 +180,11 @@ final class PostgresDatabase {
         } catch (SQLException e) {
             throw translate((DatabaseLocation.Postgres) database.location(), new DatabaseException(e.getMessage(), e));
         }
+    }
+
+    /** {@code PGPASSWORD} when it is set; otherwise the driver reads {@code ~/.pgpass} itself. */
+    private static java.util.Optional<String> password() {
+        return java.util.Optional.ofNullable(System.getenv("PGPASSWORD")).filter(p -> !p.isEmpty());
     }
 
     /** What the server's refusal means, in one sentence naming the server (never a password). */
