@@ -323,11 +323,21 @@ public final class AuditedWorker implements WorkerControl {
      */
     private WorkerSnapshot withStaffPause(WorkerSnapshot s) {
         WorkerPause p = shared.pause;
+        if (p != null && s != null && s.runState() == RunState.RUNNING) {
+            shared.worker.pause(p.reason());
+        }
+        return asStaffSee(s);
+    }
+
+    /**
+     * {@code s} with the pause by staff in force now, whenever {@code s} was taken: a page applying a snapshot
+     * read before a pause came into force (at start-up, or from another workstation) shows the pause all the
+     * same. Reads no database and changes nothing.
+     */
+    public WorkerSnapshot asStaffSee(WorkerSnapshot s) {
+        WorkerPause p = shared.pause;
         if (p == null || s == null) {
             return s;
-        }
-        if (s.runState() == RunState.RUNNING) {
-            shared.worker.pause(p.reason());
         }
         return s.runState() == RunState.PAUSED && !s.pausedBySystem() ? s : s.withRunState(RunState.PAUSED, p.reason(), false);
     }

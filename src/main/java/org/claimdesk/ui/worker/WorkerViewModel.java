@@ -192,11 +192,15 @@ public final class WorkerViewModel {
 
     // ---- snapshot -----------------------------------------------------------------------------------
 
-    /** Applies a snapshot; on the UI thread. */
-    void apply(WorkerSnapshot s) {
-        if (s == null) {
+    /**
+     * Applies a snapshot; on the UI thread. The pause by staff is the one in force now: a snapshot read just
+     * before a pause came into force but applied after it shows the pause.
+     */
+    void apply(WorkerSnapshot taken) {
+        if (taken == null) {
             return;
         }
+        WorkerSnapshot s = worker.asStaffSee(taken);
         snapshot.set(s);
         runState.set(s.runState());
         endpoint.set(s.endpoint());

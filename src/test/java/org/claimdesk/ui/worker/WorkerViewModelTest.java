@@ -28,6 +28,7 @@ class WorkerViewModelTest {
     Database db;
     FakeWorker worker;
     UiSettingsStore settings;
+    AuditedWorker audited;
     WorkerViewModel model;
 
     @BeforeEach
@@ -35,7 +36,8 @@ class WorkerViewModelTest {
         db = TestDatabases.demo(dir, 0);
         worker = new FakeWorker();
         settings = new UiSettingsStore(dir.resolve("settings"));
-        model = new WorkerViewModel(new AuditedWorker(worker, db, Clock.systemUTC(), "tester"), new DirectTaskRunner(),
+        audited = new AuditedWorker(worker, db, Clock.systemUTC(), "tester");
+        model = new WorkerViewModel(audited, new DirectTaskRunner(),
                 "tester", true, on -> settings.update(kept -> kept.startWorker = on));
         model.attach();
     }
@@ -146,6 +148,23 @@ class WorkerViewModelTest {
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
         assertThat(model.noticeProperty().get().text()).contains("cannot save the console settings");
         assertThat(audit(AuditActions.SETTINGS_CHANGE)).isEmpty();
+    }
+
+    @Test
+    void aSnapshotReadBeforeAPauseCameIntoForceIsShownPausedWhenItIsAppliedAfter() {
+        WorkerSnapshot readBefore = audited.snapshot();
+        assertThat(readBefore.runState()).isEqualTo(WorkerSnapshot.RunState.STOPPED);
+        new AuditedWorker(new FakeWorker(), db, Clock.systemUTC(), "r.okafor").pause("hold for the portal upgrade");
+        assertThat(audited.startWithConsole(true)).as("the console comes up under the pause")
+                .isEqualTo(AuditedWorker.Startup.PAUSED);
+
+        model.apply(readBefore);
+
+        assertThat(model.runStateProperty().get()).isEqualTo(WorkerSnapshot.RunState.PAUSED);
+        assertThat(model.canResumeProperty().get()).isTrue();
+        assertThat(model.canStartProperty().get()).as("a paused worker is resumed, not started").isFalse();
+        assertThat(model.staffPauseProperty().get()).startsWith("Paused by r.okafor at ")
+                .endsWith(": hold for the portal upgrade");
     }
 
     @Test
