@@ -391,6 +391,18 @@ public final class ClaimStore {
         if (query.sort() != ClaimQuery.Sort.CLAIM_ID) {
             order.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
         }
+        if (searchedPageInIdOrder(query)) {
+            // the engine's own read of such a page, if it has one (Dialect.searchedPageIds)
+            StringBuilder others = new StringBuilder();
+            List<Binding> bindings = where(dialect, query.withSearch(null), others);
+            String ids = dialect.searchedPageIds(others.isEmpty() ? "" : others.substring(" WHERE ".length()),
+                    query.descending(), query.offset(), query.limit());
+            if (ids != null) {
+                Query q = handle.createQuery("SELECT * FROM claim WHERE claim_id IN (" + ids + ")" + order);
+                bindings.forEach(b -> q.bind(b.name, b.value));
+                return q.bind("phrase", Trigrams.phrase(query.search().trim())).map(Rows.CLAIM).list();
+            }
+        }
         // A page reads its ids first, ordered and cut with only the sort columns in hand, then its rows: a search
         // matching 12,000 claims sorts 200 whole rows, not 12,000.
         boolean paged = query.limit() > 0;
@@ -404,6 +416,12 @@ public final class ClaimStore {
         Query q = handle.createQuery(sql.toString());
         bindings.forEach(b -> q.bind(b.name, b.value));
         return q.map(Rows.CLAIM).list();
+    }
+
+    /** A page in id order of a text search long enough for the trigram indexes. */
+    private static boolean searchedPageInIdOrder(ClaimQuery query) {
+        return query.limit() > 0 && query.sort() == ClaimQuery.Sort.CLAIM_ID && query.search() != null
+                && Trigrams.indexable(query.search().trim());
     }
 
     /**

@@ -58,13 +58,34 @@ enum Dialect {
         @Override
         void search(String text, List<String> clauses, List<Object[]> bindings) {
             if (Trigrams.indexable(text)) {
-                // the trigram index for number, claimant and property id; the status index for case ids
+                // the trigram indexes: number, claimant and property id in one, case ids in the other
                 clauses.add("claim_id IN (SELECT rowid FROM claim_search WHERE claim_search MATCH :phrase"
-                        + " UNION ALL SELECT claim_id FROM claim WHERE state_case_id LIKE :search ESCAPE '!')");
+                        + " UNION ALL SELECT rowid FROM claim_case_search WHERE claim_case_search MATCH :phrase)");
                 bindings.add(new Object[] {"phrase", Trigrams.phrase(text)});
             } else {
                 clauses.add(anyColumnLike());
             }
+        }
+
+        @Override
+        String searchedPageIds(String otherClauses, boolean descending, int offset, int limit) {
+            // Each index hands its matches in id order and is read only as far as the page's end: a text that
+            // 100,000 claims contain reads a few hundred of them, not all. CROSS JOIN keeps the index the outer
+            // loop, so the claims' other filters are tested on its matches as they come.
+            String direction = descending ? " DESC" : " ASC";
+            int reach = offset + limit;
+            StringBuilder ids = new StringBuilder();
+            for (String index : new String[] {"claim_search", "claim_case_search"}) {
+                ids.append(ids.isEmpty() ? "" : " UNION ")
+                        .append("SELECT claim_id FROM (SELECT claim.claim_id FROM ").append(index)
+                        .append(" CROSS JOIN claim ON claim.claim_id = ").append(index).append(".rowid WHERE ")
+                        .append(index).append(" MATCH :phrase")
+                        .append(otherClauses.isEmpty() ? "" : " AND " + otherClauses)
+                        .append(" ORDER BY ").append(index).append(".rowid").append(direction)
+                        .append(" LIMIT ").append(reach).append(')');
+            }
+            return ids.append(" ORDER BY claim_id").append(direction).append(" LIMIT ").append(limit)
+                    .append(" OFFSET ").append(offset).toString();
         }
 
         @Override
@@ -129,6 +150,12 @@ enum Dialect {
         }
 
         @Override
+        String searchedPageIds(String otherClauses, boolean descending, int offset, int limit) {
+            // the trigram indexes hand their matches unordered; the planner sorts the page out of them
+            return null;
+        }
+
+        @Override
         List<Long> newIds(Handle handle, String table, String idColumn, int count) {
             // taken from the table's identity sequence: another workstation inserting at the same time gets others
             return handle.createQuery("SELECT nextval(pg_get_serial_sequence('" + table + "', '" + idColumn + "'))"
@@ -180,6 +207,14 @@ enum Dialect {
 
     /** Adds the clause (and its bindings besides {@code :search}) of a text search for {@code text}. */
     abstract void search(String text, List<String> clauses, List<Object[]> bindings);
+
+    /**
+     * A query of the ids of one page of claims in id order ({@code descending} or not) that match an indexable
+     * search ({@link Trigrams#indexable}, bound as {@code :phrase}) and {@code otherClauses} (the page's other
+     * filters joined by AND, possibly empty, naming the claim's columns unqualified); null where this engine
+     * answers such a page with the general form.
+     */
+    abstract String searchedPageIds(String otherClauses, boolean descending, int offset, int limit);
 
     /**
      * Makes the caller's transaction the only one doing {@code what} until it ends: a no-op on SQLite, where one

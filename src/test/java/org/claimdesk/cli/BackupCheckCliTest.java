@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.claimdesk.store.Migrations;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.testing.TestDatabase;
@@ -34,7 +35,8 @@ class BackupCheckCliTest {
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out()).contains("dump " + dump + ": ")
                 .contains("by pg_dump 15.18 (Debian 15.18-0+deb12u1) from PostgreSQL 14.22")
-                .contains("schema version 8 (this ClaimDesk writes version 8)")
+                .contains("schema version 8 (older: this ClaimDesk upgrades it to version " + Migrations.latestVersion()
+                        + " when it opens the restored database)")
                 .containsPattern("claim +12 rows")
                 .containsPattern("claim_status_history +51 rows")
                 .containsPattern("outbox_event +7 rows")

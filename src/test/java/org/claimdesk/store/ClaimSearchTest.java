@@ -168,6 +168,70 @@ class ClaimSearchTest {
         }
     }
 
+    @Test
+    void aSearchedPageInIdOrderIsTheSliceOfEveryMatchWhateverTheOtherFilters() {
+        Random random = new Random(20261201);
+        ClaimStatus[] statuses = {ClaimStatus.IDENTITY_PENDING, ClaimStatus.READY_FOR_SUBMISSION,
+                ClaimStatus.SUBMITTED_TO_STATE};
+        try (Database db = TestDatabase.open(engine, dir)) {
+            db.useTransaction(h -> {
+                for (int i = 0; i < 600; i++) {
+                    String claimant = (random.nextInt(3) == 0 ? "Heir of " : "Estate ") + text(random, 3, 6);
+                    String caseId = random.nextBoolean() ? null : (random.nextInt(4) == 0 ? "HEIR-" : "CA-") + i;
+                    long id = claims.insert(h, claim("UPC-2026-" + (200_000 + i), claimant, "P" + i, caseId),
+                            Instant.EPOCH);
+                    h.execute("UPDATE claim SET status = ? WHERE claim_id = ?",
+                            statuses[random.nextInt(statuses.length)].name(), id);
+                }
+            });
+            for (String search : new String[] {"heir", "HEIR-", "Estate", "no claim has this"}) {
+                for (int round = 0; round < 12; round++) {
+                    java.util.Set<ClaimStatus> chosen = new java.util.HashSet<>();
+                    for (ClaimStatus status : statuses) {
+                        if (random.nextInt(3) == 0) {
+                            chosen.add(status);
+                        }
+                    }
+                    boolean descending = random.nextBoolean();
+                    ClaimQuery query = ClaimQuery.all().withSearch(search).withStatuses(chosen)
+                            .withSort(ClaimQuery.Sort.CLAIM_ID, descending);
+                    List<Long> every = db.read(h -> claims.list(h, query)).stream().map(Claim::claimId).toList();
+                    int size = 1 + random.nextInt(60);
+                    int offset = random.nextInt(every.size() + 10);
+                    List<Long> page = db.read(h -> claims.list(h, query.withPage(offset, size))).stream()
+                            .map(Claim::claimId).toList();
+                    assertThat(page).as("[%s] %s %s, %d from %d", search, chosen, descending ? "desc" : "asc", size,
+                            offset).isEqualTo(every.subList(Math.min(offset, every.size()),
+                            Math.min(offset + size, every.size())));
+                }
+            }
+        }
+    }
+
+    @Test
+    void onSqliteASearchedPageIsReadFromTheIndexesInIdOrderWithoutScanningOrSortingTheClaims() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == TestDatabase.Engine.SQLITE, "SQLite's query plan");
+        try (Database db = TestDatabase.open(engine, dir)) {
+            String ids = Dialect.SQLITE.searchedPageIds("status IN ('SUBMITTED_TO_STATE')", false, 400, 200);
+            record Step(int id, int parent, String detail) {
+            }
+            List<Step> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + ids).bind("phrase", "\"heir\"")
+                    .map((rs, ctx) -> new Step(rs.getInt("id"), rs.getInt("parent"), rs.getString("detail"))).list());
+            java.util.Map<Integer, String> details = new java.util.HashMap<>();
+            plan.forEach(step -> details.put(step.id(), step.detail()));
+            String shown = plan.stream().map(Step::detail).collect(java.util.stream.Collectors.joining("\n"));
+            assertThat(plan).extracting(Step::detail).as(shown)
+                    .anySatisfy(step -> assertThat(step).startsWith("SCAN claim_search VIRTUAL TABLE"))
+                    .anySatisfy(step -> assertThat(step).startsWith("SCAN claim_case_search VIRTUAL TABLE"))
+                    .noneSatisfy(step -> assertThat(step).startsWith("SCAN claim "));
+            // each index is read in id order inside its own sub-query, which therefore stops at its LIMIT; only
+            // what the two sub-queries handed on (the page's reach at most) is sorted to be merged
+            assertThat(plan).filteredOn(step -> step.detail().contains("TEMP B-TREE"))
+                    .as(shown).allSatisfy(sort -> assertThat(details.getOrDefault(sort.parent(), ""))
+                            .doesNotStartWith("CO-ROUTINE").doesNotStartWith("MATERIALIZE"));
+        }
+    }
+
     private List<Long> ids(Database db, String search) {
         return db.read(h -> claims.list(h, ClaimQuery.all().withSearch(search))).stream().map(Claim::claimId).toList();
     }

@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
@@ -139,6 +140,57 @@ class UpgradeTest {
             assertThatThrownBy(() -> db.useTransaction(h -> h.execute(
                     "UPDATE outbox_event SET superseded_by = 99 WHERE outbox_event_id = 1")))
                     .hasMessageContaining("FOREIGN KEY");
+        }
+    }
+
+    @Test
+    void aVersionEightDatabaseFindsItsCaseIdsThroughTheirOwnIndexAndKeepsItInStep() throws Exception {
+        Path file = dir.resolve("v8.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            for (int version = 1; version <= 8; version++) {
+                String name = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql", "V4__worker_pause.sql",
+                        "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql")
+                        .get(version - 1);
+                try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+                    for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                        s.execute(statement);
+                    }
+                }
+            }
+            s.execute("PRAGMA user_version = 8");
+            s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+            for (int id = 1; id <= 3; id++) {
+                s.execute("""
+                        INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name,
+                            property_type, claim_type, claimant_name, tax_id, amount_cents, status, state_case_id,
+                            filed_on, created_at, updated_at)
+                        VALUES (%d, 'UPC-2025-00000%d', 'CA', '123456%d', 'Holder', 'AC01', 'OWNER', 'Maria Garcia',
+                            '123-00-4567', 1000, %s, '2025-06-01', 0, 0)""".formatted(id, id, id,
+                        id == 3 ? "'SUBMITTING', NULL" : "'SUBMITTED_TO_STATE', 'CA-2025-88000" + id + "'"));
+            }
+        }
+
+        try (Database db = Database.open(file)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion()).isGreaterThanOrEqualTo(9);
+            ClaimStore claims = new ClaimStore();
+            ClaimQuery caseIds = ClaimQuery.all().withSearch("ca-2025-880");
+            List<Claim> before = db.read(h -> claims.list(h, caseIds.withPage(0, 200)));
+            assertThat(before).extracting(Claim::claimId).as("the claims that had case ids before the upgrade")
+                    .containsExactly(1L, 2L);
+            int counted = db.read(h -> claims.count(h, caseIds));
+            assertThat(counted).isEqualTo(2);
+
+            db.useTransaction(h -> h.execute("UPDATE claim SET status = 'SUBMITTED_TO_STATE',"
+                    + " state_case_id = 'CA-2025-880003' WHERE claim_id = 3"));
+            db.useTransaction(h -> h.execute("UPDATE claim SET state_case_id = 'CA-2025-770001' WHERE claim_id = 1"));
+            db.useTransaction(h -> h.execute("DELETE FROM claim WHERE claim_id = 2"));
+            List<Claim> after = db.read(h -> claims.list(h, caseIds.withPage(0, 200)));
+            assertThat(after).extracting(Claim::claimId)
+                    .as("a case id given, one changed and a claim deleted after the upgrade").containsExactly(3L);
+            List<Claim> changed = db.read(h -> claims.list(h, ClaimQuery.all().withSearch("770001").withPage(0, 200)));
+            assertThat(changed).extracting(Claim::claimId).containsExactly(1L);
+            db.useTransaction(h -> h.execute(
+                    "INSERT INTO claim_case_search (claim_case_search, rank) VALUES ('integrity-check', 1)"));
         }
     }
 }
