@@ -110,6 +110,7 @@ final class BenchProbe {
             if (switching) {
                 // This gap holds the layout and first render of the page staff switched to: counted apart.
                 maxSwitchNanos = Math.max(maxSwitchNanos, gap);
+                switchLog.add(window.mainModel().pageProperty().get() + " " + Math.round(gap / 1e6) + " ms");
                 switching = false;
             } else {
                 maxGapNanos = Math.max(maxGapNanos, gap);
@@ -188,6 +189,8 @@ final class BenchProbe {
     }
     private boolean switching;
     private long maxSwitchNanos;
+    /** Each switch's gap with the page switched to, in order. */
+    private final List<String> switchLog = new ArrayList<>();
     private long idleSince;
 
     /** One text filter: from applying it until the pulse after the one that laid its page out in the table. */
@@ -281,6 +284,7 @@ final class BenchProbe {
         result.put("slowPulsesDuringGc", slowPulsesWithGc);
         result.put("slowPulses", slowPulseLog.stream().map(SlowPulse::describe).toList());
         result.put("maxPageSwitchMs", Math.round(maxSwitchNanos / 1e6));
+        result.put("pageSwitches", List.copyOf(switchLog));
         result.put("pulsesMeasured", pulses);
         result.put("drainSeconds", Math.round(seconds * 10) / 10.0);
         result.put("drainSent", s == null ? 0 : s.sentThisRun());

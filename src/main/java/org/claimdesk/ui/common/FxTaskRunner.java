@@ -52,20 +52,29 @@ public final class FxTaskRunner implements TaskRunner {
                 long started = System.nanoTime();
                 long id = ids.incrementAndGet();
                 this.started.put(id, java.util.Map.entry(what, started));
+                // the task is finished once its result is shown: until then running() counts it
+                Runnable show;
                 try {
                     T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
                     LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
-                    Platform.runLater(() -> applied(what, () -> onSuccess.accept(result)));
+                    show = () -> applied(what, () -> onSuccess.accept(result));
                 } catch (java.util.concurrent.CancellationException e) {
                     LOG.debug("{} cancelled", what);
-                    Platform.runLater(() -> onFailure.accept(e));
+                    show = () -> onFailure.accept(e);
                 } catch (Exception | Error e) {
                     LOG.warn("{} failed: {}", what, e.toString(), e);
-                    Platform.runLater(() -> onFailure.accept(e));
+                    show = () -> onFailure.accept(e);
                 } finally {
                     this.started.remove(id);
-                    running.decrementAndGet();
                 }
+                Runnable shown = show;
+                Platform.runLater(() -> {
+                    try {
+                        shown.run();
+                    } finally {
+                        running.decrementAndGet();
+                    }
+                });
             });
         } catch (RejectedExecutionException e) {
             running.decrementAndGet();
@@ -96,7 +105,7 @@ public final class FxTaskRunner implements TaskRunner {
                 .max(java.util.Map.Entry.comparingByValue());
     }
 
-    /** Tasks submitted and not finished yet. */
+    /** Tasks submitted and not finished yet: running, or their result (or failure) not yet shown. */
     public int running() {
         return running.get();
     }

@@ -83,6 +83,8 @@ public final class MainViewModel {
             + " (Ctrl+N) or File › Import claims (Ctrl+I), or move a workstation's database in with claimdesk migrate"
             + " (docs/operations.md).";
     private volatile boolean emptyAtStart;
+    /** Whether start-up filled the empty database with demo data; on the UI thread. */
+    private boolean filledAtStart;
     private Runnable onReady = () -> { };
     private boolean countsInFlight;
     private long lastActivity = -1;
@@ -127,6 +129,14 @@ public final class MainViewModel {
     }
 
     /** True once the database is open and holds data; the pages load then. */
+    /**
+     * Whether start-up filled the empty database with demo data (known once {@link #readyProperty()} is true): a
+     * page read before that showed an empty database.
+     */
+    public boolean filledAtStart() {
+        return filledAtStart;
+    }
+
     public ReadOnlyBooleanProperty readyProperty() {
         return ready.getReadOnlyProperty();
     }
@@ -254,6 +264,7 @@ public final class MainViewModel {
             String demo = summary == null ? null : "Demo data: this database was empty, so ClaimDesk filled it with "
                     + Formats.count(summary.claims()) + " synthetic claims and " + Formats.count(summary.outboxRows())
                     + " outbox rows (fake names, non-issuable tax ids). Deliveries go to the simulated state.";
+            filledAtStart = summary != null;
             banner.set(demo != null ? demo : emptyAtStart ? EMPTY_TEAM_DATABASE : null);
             startupProgress.set(1);
             startupText.set("");

@@ -1,0 +1,93 @@
+package org.claimdesk.ui.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.application.Platform;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxToolkit;
+
+/**
+ * A task counts as running until its result is shown on the FX thread: the console's "idle" (every page built,
+ * nothing running) must not come between a read's end and its rows reaching the page.
+ */
+class FxTaskRunnerTest {
+    private final ExecutorService background = Executors.newSingleThreadExecutor();
+    private final ExecutorService interactive = Executors.newSingleThreadExecutor();
+    private final FxTaskRunner tasks = new FxTaskRunner(background, interactive);
+
+    @BeforeAll
+    static void toolkit() throws Exception {
+        FxToolkit.registerPrimaryStage();
+    }
+
+    @AfterEach
+    void stop() {
+        background.shutdownNow();
+        interactive.shutdownNow();
+    }
+
+    @Test
+    void aTaskWhoseResultIsNotShownYetStillRuns() throws Exception {
+        CountDownLatch fxHeld = new CountDownLatch(1);
+        CountDownLatch releaseFx = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            fxHeld.countDown();
+            await(releaseFx);
+        });
+        assertThat(fxHeld.await(10, TimeUnit.SECONDS)).isTrue();
+
+        CountDownLatch worked = new CountDownLatch(1);
+        AtomicReference<String> shown = new AtomicReference<>();
+        try {
+            tasks.submitInteractive("read a page", p -> {
+                worked.countDown();
+                return "rows";
+            }, shown::set, e -> { });
+            assertThat(worked.await(10, TimeUnit.SECONDS)).isTrue();
+            // the work is done but the FX thread has not shown its result: still running
+            interactive.submit(() -> { }).get(10, TimeUnit.SECONDS);
+            assertThat(tasks.running()).isEqualTo(1);
+            assertThat(shown.get()).isNull();
+        } finally {
+            releaseFx.countDown();
+        }
+        CountDownLatch afterResult = new CountDownLatch(1);
+        Platform.runLater(afterResult::countDown);
+        assertThat(afterResult.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(shown.get()).isEqualTo("rows");
+        assertThat(tasks.running()).isZero();
+    }
+
+    @Test
+    void aFailedTaskStopsRunningOnceItsFailureIsShown() throws Exception {
+        CountDownLatch failed = new CountDownLatch(1);
+        AtomicReference<Integer> runningWhenShown = new AtomicReference<>();
+        tasks.submit("count rows", p -> {
+            throw new IllegalStateException("the database is locked");
+        }, r -> { }, e -> {
+            runningWhenShown.set(tasks.running());
+            failed.countDown();
+        });
+        assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(runningWhenShown.get()).as("while its failure is shown").isEqualTo(1);
+        CountDownLatch after = new CountDownLatch(1);
+        Platform.runLater(after::countDown);
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(tasks.running()).isZero();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
