@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DeadlineSettings;
+import org.claimdesk.app.StaffPauseWatch;
 import org.claimdesk.delivery.Drain;
 import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
 @Command(name = "drain", description = {
     "Deliver due outbox rows to the state, then stop.",
     "Exit 0 when idle, 3 when --max-wait ran out with rows still pending, 1 when refused (including the state "
-        + "refusing ClaimDesk's credentials or being unreachable, and staff having paused the worker)."})
+        + "refusing ClaimDesk's credentials or being unreachable, and staff having paused the worker, before or while "
+        + "it runs)."})
 final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Mixin
     StateOptions state;
@@ -70,8 +72,11 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                             + ": " + p.reason() + "; resume it on the console's Worker page, or pass --even-if-paused");
                 });
             }
-            try (StateAdapter adapter = state.open()) {
-                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null);
+            // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a console's
+            try (StateAdapter adapter = state.open();
+                 StaffPauseWatch pause = evenIfPaused ? null : new StaffPauseWatch(db)) {
+                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null,
+                        pause == null ? () -> null : pause);
             }
         }
         if (json) {
@@ -98,7 +103,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                     summary.simulated() ? "simulated state" : "state API at " + summary.endpoint(), summary.sent(),
                     summary.failed(), summary.retried(), summary.attempts(), summary.seconds(),
                     summary.eventsPerSecond(), summary.pending());
-            if (summary.lastError() != null && summary.ending() != Drain.Ending.PAUSED) {
+            if (summary.lastError() != null && summary.ending() != Drain.Ending.PAUSED
+                    && summary.ending() != Drain.Ending.PAUSED_BY_STAFF) {
                 out().println("last error: " + summary.lastError());
             }
             out().flush();
@@ -107,6 +113,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             case IDLE -> ClaimDeskCommand.EXIT_OK;
             case MAX_WAIT -> ClaimDeskCommand.EXIT_PENDING;
             case PAUSED -> throw new ClaimDeskException("delivery stopped: " + summary.pauseReason());
+            case PAUSED_BY_STAFF -> throw new ClaimDeskException("delivery stopped: " + summary.pauseReason()
+                    + "; the deliveries under way finished, " + summary.pending() + " rows wait for it to be resumed");
         };
     }
 

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
@@ -30,7 +31,9 @@ public final class Drain {
         /** The time allowed ran out with rows still pending. */
         MAX_WAIT,
         /** The worker paused itself: the state refuses ClaimDesk or cannot be reached. */
-        PAUSED
+        PAUSED,
+        /** Staff paused the worker while the drain ran: the deliveries under way finished, no row was taken after. */
+        PAUSED_BY_STAFF
     }
 
     /**
@@ -48,6 +51,16 @@ public final class Drain {
      */
     public static Summary run(Database database, StateAdapter state, WorkerSettings settings, Deadlines deadlines,
             Clock clock, boolean untilIdle, Duration maxWait, Consumer<WorkerSnapshot> progress) {
+        return run(database, state, settings, deadlines, clock, untilIdle, maxWait, progress, () -> null);
+    }
+
+    /**
+     * @param staffPause why staff paused the worker, or null while they have not: asked between checks (every
+     *     10 ms), so it must answer without reading the database each time
+     */
+    public static Summary run(Database database, StateAdapter state, WorkerSettings settings, Deadlines deadlines,
+            Clock clock, boolean untilIdle, Duration maxWait, Consumer<WorkerSnapshot> progress,
+            Supplier<String> staffPause) {
         long started = System.nanoTime();
         long deadline = maxWait == null ? Long.MAX_VALUE : started + maxWait.toNanos();
         Ending ending;
@@ -70,6 +83,12 @@ public final class Drain {
                 }
                 if (finished) {
                     ending = Ending.IDLE;
+                    break;
+                }
+                String held = staffPause.get();
+                if (held != null) {
+                    ending = Ending.PAUSED_BY_STAFF;
+                    pauseReason = held;
                     break;
                 }
                 if (System.nanoTime() - deadline > 0) {

@@ -1,0 +1,62 @@
+package org.claimdesk.app;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.claimdesk.domain.DataChange;
+import org.claimdesk.domain.WorkerPause;
+import org.claimdesk.store.Database;
+
+/**
+ * Whether staff have paused the delivery worker, for a process that delivers without a console ({@code claimdesk
+ * drain}): "paused by NAME at TIME: reason", or null. On a team database the pause is read again when another
+ * workstation changes the worker's state (the live updates' notifications); on a local file, where nothing is
+ * notified, at most once a second. Either way {@link #get()} reads no database itself.
+ */
+public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
+    static final long FILE_CHECK_MILLIS = 1_000;
+
+    private final Database database;
+    private final AutoCloseable subscription;
+    private volatile String pause;
+    private volatile long readAt;
+
+    public StaffPauseWatch(Database database) {
+        this.database = database;
+        LiveChanges live = new LiveChanges(database);
+        this.subscription = live.live() ? live.subscribe(this::changed) : null;
+        read();
+    }
+
+    private void changed(Set<DataChange> kinds) {
+        if (kinds.contains(DataChange.WORKER)) {
+            read();
+        }
+    }
+
+    private void read() {
+        readAt = System.nanoTime();
+        Optional<WorkerPause> held = AuditedWorker.pauseIn(database);
+        pause = held.map(p -> "the delivery worker was paused by " + p.actor() + " at " + p.at() + ": " + p.reason())
+                .orElse(null);
+    }
+
+    @Override
+    public String get() {
+        if (subscription == null && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
+            read();
+        }
+        return pause;
+    }
+
+    @Override
+    public void close() {
+        if (subscription != null) {
+            try {
+                subscription.close();
+            } catch (Exception e) {
+                // the feed's own connection is closed with the database in any case
+            }
+        }
+    }
+}
