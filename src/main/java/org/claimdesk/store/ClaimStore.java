@@ -392,16 +392,16 @@ public final class ClaimStore {
             order.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
         }
         if (searchedPageInIdOrder(query)) {
-            // the engine's own read of such a page, if it has one (Dialect.searchedPageIds)
+            // each engine's own read of such a page (Dialect.searchedPage), then the page's rows
+            String text = query.search().trim();
             StringBuilder others = new StringBuilder();
-            List<Binding> bindings = where(dialect, query.withSearch(null), others);
-            String ids = dialect.searchedPageIds(others.isEmpty() ? "" : others.substring(" WHERE ".length()),
-                    query.descending(), query.offset(), query.limit());
-            if (ids != null) {
-                Query q = handle.createQuery("SELECT * FROM claim WHERE claim_id IN (" + ids + ")" + order);
-                bindings.forEach(b -> q.bind(b.name, b.value));
-                return q.bind("phrase", Trigrams.phrase(query.search().trim())).map(Rows.CLAIM).list();
-            }
+            Map<String, Object> bindings = new java.util.LinkedHashMap<>();
+            where(dialect, query.withSearch(null), others).forEach(b -> bindings.put(b.name, b.value));
+            List<Long> ids = dialect.searchedPage(handle, text,
+                    others.isEmpty() ? "" : others.substring(" WHERE ".length()), bindings, query.descending(),
+                    query.offset(), query.limit());
+            return handle.createQuery("SELECT * FROM claim WHERE claim_id IN (" + dialect.listOf("ids", true) + ")"
+                    + order).bind("ids", Json.write(ids)).map(Rows.CLAIM).list();
         }
         // A page reads its ids first, ordered and cut with only the sort columns in hand, then its rows: a search
         // matching 12,000 claims sorts 200 whole rows, not 12,000.

@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatements;
 
@@ -151,8 +152,16 @@ enum Dialect {
 
         @Override
         String searchedPageIds(String otherClauses, boolean descending, int offset, int limit) {
-            // the trigram indexes hand their matches unordered; the planner sorts the page out of them
-            return null;
+            throw new UnsupportedOperationException("PostgreSQL reads a searched page with PostgresSearchPage");
+        }
+
+        @Override
+        List<Long> searchedPage(Handle handle, String text, String otherClauses, Map<String, Object> bindings,
+                boolean descending, int offset, int limit) {
+            Map<String, Object> all = new java.util.LinkedHashMap<>(bindings);
+            all.put("search", Like.contains(text));
+            return PostgresSearchPage.ids(handle, anyColumnLike(), otherClauses, all, descending, offset, limit,
+                    PostgresSearchPage.WINDOW);
         }
 
         @Override
@@ -215,6 +224,19 @@ enum Dialect {
      * answers such a page with the general form.
      */
     abstract String searchedPageIds(String otherClauses, boolean descending, int offset, int limit);
+
+    /**
+     * The ids of one page of claims in id order that contain {@code text} (indexable: {@link Trigrams#indexable})
+     * and match {@code otherClauses} (with their {@code bindings}; possibly empty), read this engine's own way
+     * rather than by collecting every match first; in id order, {@code descending} or not.
+     */
+    List<Long> searchedPage(Handle handle, String text, String otherClauses, Map<String, Object> bindings,
+            boolean descending, int offset, int limit) {
+        String sql = searchedPageIds(otherClauses, descending, offset, limit);
+        org.jdbi.v3.core.statement.Query query = handle.createQuery(sql).bind("phrase", Trigrams.phrase(text));
+        bindings.forEach(query::bind);
+        return query.mapTo(Long.class).list();
+    }
 
     /**
      * Makes the caller's transaction the only one doing {@code what} until it ends: a no-op on SQLite, where one

@@ -208,30 +208,6 @@ class ClaimSearchTest {
         }
     }
 
-    @Test
-    void onSqliteASearchedPageIsReadFromTheIndexesInIdOrderWithoutScanningOrSortingTheClaims() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(engine == TestDatabase.Engine.SQLITE, "SQLite's query plan");
-        try (Database db = TestDatabase.open(engine, dir)) {
-            String ids = Dialect.SQLITE.searchedPageIds("status IN ('SUBMITTED_TO_STATE')", false, 400, 200);
-            record Step(int id, int parent, String detail) {
-            }
-            List<Step> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + ids).bind("phrase", "\"heir\"")
-                    .map((rs, ctx) -> new Step(rs.getInt("id"), rs.getInt("parent"), rs.getString("detail"))).list());
-            java.util.Map<Integer, String> details = new java.util.HashMap<>();
-            plan.forEach(step -> details.put(step.id(), step.detail()));
-            String shown = plan.stream().map(Step::detail).collect(java.util.stream.Collectors.joining("\n"));
-            assertThat(plan).extracting(Step::detail).as(shown)
-                    .anySatisfy(step -> assertThat(step).startsWith("SCAN claim_search VIRTUAL TABLE"))
-                    .anySatisfy(step -> assertThat(step).startsWith("SCAN claim_case_search VIRTUAL TABLE"))
-                    .noneSatisfy(step -> assertThat(step).startsWith("SCAN claim "));
-            // each index is read in id order inside its own sub-query, which therefore stops at its LIMIT; only
-            // what the two sub-queries handed on (the page's reach at most) is sorted to be merged
-            assertThat(plan).filteredOn(step -> step.detail().contains("TEMP B-TREE"))
-                    .as(shown).allSatisfy(sort -> assertThat(details.getOrDefault(sort.parent(), ""))
-                            .doesNotStartWith("CO-ROUTINE").doesNotStartWith("MATERIALIZE"));
-        }
-    }
-
     private List<Long> ids(Database db, String search) {
         return db.read(h -> claims.list(h, ClaimQuery.all().withSearch(search))).stream().map(Claim::claimId).toList();
     }
@@ -246,7 +222,7 @@ class ClaimSearchTest {
         return false;
     }
 
-    private static String text(Random random, int min, int max) {
+    static String text(Random random, int min, int max) {
         StringBuilder b = new StringBuilder();
         int n = min + random.nextInt(max - min + 1);
         for (int i = 0; i < n; i++) {
@@ -255,7 +231,7 @@ class ClaimSearchTest {
         return b.toString();
     }
 
-    private static NewClaim claim(String number, String claimant, String propertyId, String caseId) {
+    static NewClaim claim(String number, String claimant, String propertyId, String caseId) {
         return new NewClaim(number, "CA", propertyId, "Holder", null, PropertyType.AC01, ClaimType.OWNER, claimant,
                 "123-00-4567", 1_000, ClaimStatus.IDENTITY_PENDING, caseId, LocalDate.of(2026, 3, 1), null);
     }
