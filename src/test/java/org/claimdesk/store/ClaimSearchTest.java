@@ -208,6 +208,22 @@ class ClaimSearchTest {
         }
     }
 
+    @Test
+    void theJurisdictionFilterListsEachJurisdictionOnceInOrder() {
+        try (Database db = TestDatabase.open(engine, dir)) {
+            assertThat(db.read(claims::jurisdictions)).as("no claims, no jurisdictions").isEmpty();
+            db.useTransaction(h -> {
+                String[] jurisdictions = {"NY", "CA", "TX", "CA", "NY", "WA", "CA"};
+                for (int i = 0; i < jurisdictions.length; i++) {
+                    claims.insert(h, new NewClaim("UPC-2026-" + (400_000 + i), jurisdictions[i], "P" + i, "Holder",
+                            null, PropertyType.AC01, ClaimType.OWNER, "Claimant " + i, "123-00-4567", 1_000,
+                            ClaimStatus.IDENTITY_PENDING, null, LocalDate.of(2026, 3, 1), null), Instant.EPOCH);
+                }
+            });
+            assertThat(db.read(claims::jurisdictions)).containsExactly("CA", "NY", "TX", "WA");
+        }
+    }
+
     private List<Long> ids(Database db, String search) {
         return db.read(h -> claims.list(h, ClaimQuery.all().withSearch(search))).stream().map(Claim::claimId).toList();
     }
