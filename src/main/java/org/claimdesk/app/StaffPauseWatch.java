@@ -9,16 +9,17 @@ import org.claimdesk.store.Database;
 
 /**
  * Whether staff have paused the delivery worker, for a process that delivers without a console ({@code claimdesk
- * drain}): "paused by NAME at TIME: reason", or null. On a team database the pause is read again when another
- * workstation changes the worker's state (the live updates' notifications); on a local file, where nothing is
- * notified, at most once a second. Either way {@link #get()} reads no database itself.
+ * drain}): the pause ({@link #current()}), or as {@link #get()} says it, "the delivery worker was paused by NAME at
+ * TIME: reason", or null. On a team database the pause is read again when another workstation changes the worker's
+ * state (the live updates' notifications); on a local file, where nothing is notified, at most once a second.
+ * Neither reads the database more often than that.
  */
 public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     static final long FILE_CHECK_MILLIS = 1_000;
 
     private final Database database;
     private final AutoCloseable subscription;
-    private volatile String pause;
+    private volatile WorkerPause pause;
     private volatile long readAt;
 
     public StaffPauseWatch(Database database) {
@@ -36,17 +37,21 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     private void read() {
         readAt = System.nanoTime();
-        Optional<WorkerPause> held = AuditedWorker.pauseIn(database);
-        pause = held.map(p -> "the delivery worker was paused by " + p.actor() + " at " + p.at() + ": " + p.reason())
-                .orElse(null);
+        pause = AuditedWorker.pauseIn(database).orElse(null);
+    }
+
+    /** The pause by staff in force, if any. */
+    public Optional<WorkerPause> current() {
+        if (subscription == null && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
+            read();
+        }
+        return Optional.ofNullable(pause);
     }
 
     @Override
     public String get() {
-        if (subscription == null && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
-            read();
-        }
-        return pause;
+        return current().map(p -> "the delivery worker was paused by " + p.actor() + " at " + p.at() + ": " + p.reason())
+                .orElse(null);
     }
 
     @Override

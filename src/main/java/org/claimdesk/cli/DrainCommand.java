@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.StaffPauseWatch;
 import org.claimdesk.delivery.Drain;
@@ -65,16 +64,16 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));
         Duration maxWait = maxWaitSeconds == null ? null : Duration.ofMillis(Math.round(maxWaitSeconds * 1000));
         Drain.Summary summary;
-        try (Database db = openDatabase()) {
-            if (!evenIfPaused) {
-                AuditedWorker.pauseIn(db).ifPresent(p -> {
+        try (Database db = openDatabase();
+             StaffPauseWatch pause = evenIfPaused ? null : new StaffPauseWatch(db)) {
+            if (pause != null) {
+                pause.current().ifPresent(p -> {
                     throw new ClaimDeskException("the delivery worker is paused by " + p.actor() + " since " + p.at()
                             + ": " + p.reason() + "; resume it on the console's Worker page, or pass --even-if-paused");
                 });
             }
             // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a console's
-            try (StateAdapter adapter = state.open();
-                 StaffPauseWatch pause = evenIfPaused ? null : new StaffPauseWatch(db)) {
+            try (StateAdapter adapter = state.open()) {
                 summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null,
                         pause == null ? () -> null : pause);
             }

@@ -69,24 +69,12 @@ enum Dialect {
         }
 
         @Override
-        String searchedPageIds(String otherClauses, boolean descending, int offset, int limit) {
-            // Each index hands its matches in id order and is read only as far as the page's end: a text that
-            // 100,000 claims contain reads a few hundred of them, not all. CROSS JOIN keeps the index the outer
-            // loop, so the claims' other filters are tested on its matches as they come.
-            String direction = descending ? " DESC" : " ASC";
-            int reach = offset + limit;
-            StringBuilder ids = new StringBuilder();
-            for (String index : new String[] {"claim_search", "claim_case_search"}) {
-                ids.append(ids.isEmpty() ? "" : " UNION ")
-                        .append("SELECT claim_id FROM (SELECT claim.claim_id FROM ").append(index)
-                        .append(" CROSS JOIN claim ON claim.claim_id = ").append(index).append(".rowid WHERE ")
-                        .append(index).append(" MATCH :phrase")
-                        .append(otherClauses.isEmpty() ? "" : " AND " + otherClauses)
-                        .append(" ORDER BY ").append(index).append(".rowid").append(direction)
-                        .append(" LIMIT ").append(reach).append(')');
-            }
-            return ids.append(" ORDER BY claim_id").append(direction).append(" LIMIT ").append(limit)
-                    .append(" OFFSET ").append(offset).toString();
+        List<Long> searchedPage(Handle handle, String text, String otherClauses, Map<String, Object> bindings,
+                boolean descending, int offset, int limit) {
+            org.jdbi.v3.core.statement.Query query = handle.createQuery(
+                    sqliteSearchedPageIds(otherClauses, descending, offset, limit)).bind("phrase", Trigrams.phrase(text));
+            bindings.forEach(query::bind);
+            return query.mapTo(Long.class).list();
         }
 
         @Override
@@ -148,11 +136,6 @@ enum Dialect {
         void search(String text, List<String> clauses, List<Object[]> bindings) {
             // three characters or more are looked up in the trigram indexes; shorter texts scan, as on SQLite
             clauses.add(anyColumnLike());
-        }
-
-        @Override
-        String searchedPageIds(String otherClauses, boolean descending, int offset, int limit) {
-            throw new UnsupportedOperationException("PostgreSQL reads a searched page with PostgresSearchPage");
         }
 
         @Override
@@ -218,24 +201,35 @@ enum Dialect {
     abstract void search(String text, List<String> clauses, List<Object[]> bindings);
 
     /**
-     * A query of the ids of one page of claims in id order ({@code descending} or not) that match an indexable
-     * search ({@link Trigrams#indexable}, bound as {@code :phrase}) and {@code otherClauses} (the page's other
-     * filters joined by AND, possibly empty, naming the claim's columns unqualified); null where this engine
-     * answers such a page with the general form.
+     * The ids of one page of claims in id order that contain {@code text} (indexable: {@link Trigrams#indexable})
+     * and match {@code otherClauses} (the page's other filters joined by AND, possibly empty, naming the claim's
+     * columns unqualified, with their {@code bindings}), read this engine's own way rather than by collecting
+     * every match first; in id order, {@code descending} or not.
      */
-    abstract String searchedPageIds(String otherClauses, boolean descending, int offset, int limit);
+    abstract List<Long> searchedPage(Handle handle, String text, String otherClauses, Map<String, Object> bindings,
+            boolean descending, int offset, int limit);
 
     /**
-     * The ids of one page of claims in id order that contain {@code text} (indexable: {@link Trigrams#indexable})
-     * and match {@code otherClauses} (with their {@code bindings}; possibly empty), read this engine's own way
-     * rather than by collecting every match first; in id order, {@code descending} or not.
+     * SQLite's query of such a page ({@code :phrase} the text as {@link Trigrams#phrase}): each trigram index hands
+     * its matches in id order and is read only as far as the page's end, so a text that 100,000 claims contain
+     * reads a few hundred of them, not all. CROSS JOIN keeps the index the outer loop, so the claims' other
+     * filters are tested on its matches as they come.
      */
-    List<Long> searchedPage(Handle handle, String text, String otherClauses, Map<String, Object> bindings,
-            boolean descending, int offset, int limit) {
-        String sql = searchedPageIds(otherClauses, descending, offset, limit);
-        org.jdbi.v3.core.statement.Query query = handle.createQuery(sql).bind("phrase", Trigrams.phrase(text));
-        bindings.forEach(query::bind);
-        return query.mapTo(Long.class).list();
+    static String sqliteSearchedPageIds(String otherClauses, boolean descending, int offset, int limit) {
+        String direction = descending ? " DESC" : " ASC";
+        int reach = offset + limit;
+        StringBuilder ids = new StringBuilder();
+        for (String index : new String[] {"claim_search", "claim_case_search"}) {
+            ids.append(ids.isEmpty() ? "" : " UNION ")
+                    .append("SELECT claim_id FROM (SELECT claim.claim_id FROM ").append(index)
+                    .append(" CROSS JOIN claim ON claim.claim_id = ").append(index).append(".rowid WHERE ")
+                    .append(index).append(" MATCH :phrase")
+                    .append(otherClauses.isEmpty() ? "" : " AND " + otherClauses)
+                    .append(" ORDER BY ").append(index).append(".rowid").append(direction)
+                    .append(" LIMIT ").append(reach).append(')');
+        }
+        return ids.append(" ORDER BY claim_id").append(direction).append(" LIMIT ").append(limit)
+                .append(" OFFSET ").append(offset).toString();
     }
 
     /**

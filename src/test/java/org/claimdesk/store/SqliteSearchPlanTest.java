@@ -8,7 +8,7 @@ import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SQLite's plan for a searched page in id order ({@link Dialect#searchedPageIds}). */
+/** SQLite's plan for a searched page in id order ({@link Dialect#sqliteSearchedPageIds}). */
 class SqliteSearchPlanTest {
     @TempDir
     Path dir;
@@ -16,7 +16,7 @@ class SqliteSearchPlanTest {
     @Test
     void onSqliteASearchedPageIsReadFromTheIndexesInIdOrderWithoutScanningOrSortingTheClaims() {
         try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
-            String ids = Dialect.SQLITE.searchedPageIds("status IN ('SUBMITTED_TO_STATE')", false, 400, 200);
+            String ids = Dialect.sqliteSearchedPageIds("status IN ('SUBMITTED_TO_STATE')", false, 400, 200);
             record Step(int id, int parent, String detail) {
             }
             List<Step> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + ids).bind("phrase", "\"heir\"")

@@ -128,7 +128,6 @@ public final class MainViewModel {
         return dark;
     }
 
-    /** True once the database is open and holds data; the pages load then. */
     /**
      * Whether start-up filled the empty database with demo data (known once {@link #readyProperty()} is true): a
      * page read before that showed an empty database.
@@ -137,6 +136,7 @@ public final class MainViewModel {
         return filledAtStart;
     }
 
+    /** True once the database is open and holds data; the pages load then. */
     public ReadOnlyBooleanProperty readyProperty() {
         return ready.getReadOnlyProperty();
     }
@@ -371,7 +371,9 @@ public final class MainViewModel {
         failed.set(s.failedTotal());
     }
 
-    private void showWorkerState(WorkerSnapshot s) {
+    /** Shows the worker's state with the pause by staff in force now, whenever {@code taken} was read. */
+    private void showWorkerState(WorkerSnapshot taken) {
+        WorkerSnapshot s = worker.asStaffSee(taken);
         endpoint.set(s.endpoint());
         workerState.set(switch (s.runState()) {
             case STOPPED -> workerStartup == AuditedWorker.Startup.OFF
