@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
  * entries, as demo data needs them: rows are written as given (claim, outbox and evidence ids included), without
  * the checks of the workflow, in one transaction on a connection of its own that {@link #finish} commits (closing
  * an unfinished loader rolls it all back). Memory does not grow with the load: the rows added are held until
- * {@link #flush}, which writes them through multi-row statements, the batch's claims going into the search index in
- * one statement ({@link SearchIndex#append}); the caller flushes every few thousand claims. The database keeps what
- * is written but not yet committed in its log, not in this process's memory.
+ * {@link #flush}, which writes them through multi-row statements; the caller flushes every few thousand claims. The
+ * database keeps what is written but not yet committed in its log, not in this process's memory. On SQLite the
+ * tables' secondary indexes ({@link DeferredIndexes}) and the search indexes ({@link SearchIndex#setAside}) are
+ * built once, by {@link #finish}, over all the rows loaded: kept up row by row, the indexes whose keys arrive in no
+ * order would read and write a page of the file for almost every row once they outgrow the page cache.
  *
  * <p>Audit entries are numbered in time order, as the product writes them, whatever order they are added in: they
  * wait in a temporary table of the loader's connection (on disk, not in memory), and {@link #finish} moves them
@@ -54,6 +56,8 @@ public final class BulkLoader implements AutoCloseable {
     private final MultiRowStatement insertOutbox;
     private final MultiRowStatement insertAttempts;
     private final MultiRowStatement stageAudit;
+    private final DeferredIndexes deferredIndexes;
+    private final SearchIndex searchIndex;
 
     private record OutboxRow(OutboxEvent event, int retryCount) {
     }
@@ -66,14 +70,17 @@ public final class BulkLoader implements AutoCloseable {
         this.database = database;
         this.handle = h;
         if (Dialect.of(h) == Dialect.SQLITE) {
-            // the indexes whose keys arrive in no order (audit subjects, claimant names, property ids) are otherwise
-            // read back from the file page by page as they grow; the staged audit entries go to a file, not memory
+            // the keys of the unique indexes kept during the load (request keys) arrive in no order, and building the
+            // deferred indexes sorts in the page cache's memory; the staged audit entries go to a file, not memory
             h.execute("PRAGMA cache_size = -" + LOAD_CACHE_KIB);
             h.execute("PRAGMA temp_store = FILE");
         }
         h.execute("CREATE TEMPORARY TABLE " + STAGED_AUDIT + " (seq BIGINT NOT NULL, at BIGINT NOT NULL,"
                 + " actor TEXT NOT NULL, action TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,"
                 + " reason TEXT, details TEXT)");
+        h.begin();
+        this.deferredIndexes = DeferredIndexes.setAside(h, LOADED_TABLES);
+        this.searchIndex = SearchIndex.setAside(h);
         java.sql.Connection c = h.getConnection();
         this.insertClaims = new MultiRowStatement(c, CLAIMS, 0, 21);
         this.insertHistory = new MultiRowStatement(c, HISTORY, 0, 6);
@@ -81,7 +88,6 @@ public final class BulkLoader implements AutoCloseable {
         this.insertOutbox = new MultiRowStatement(c, OUTBOX, 0, 14);
         this.insertAttempts = new MultiRowStatement(c, ATTEMPTS, 0, 9);
         this.stageAudit = new MultiRowStatement(c, STAGE_AUDIT, 0, 8);
-        h.begin();
     }
 
     /** A loader on its own connection of {@code database}; close it when done. */
@@ -95,7 +101,13 @@ public final class BulkLoader implements AutoCloseable {
         try {
             return new BulkLoader(database, h);
         } catch (RuntimeException e) {
-            h.close();
+            try {
+                if (h.isInTransaction()) {
+                    h.rollback();
+                }
+            } finally {
+                h.close();
+            }
             throw e instanceof JdbiException j ? database.translated(j) : e;
         }
     }
@@ -148,12 +160,7 @@ public final class BulkLoader implements AutoCloseable {
         }
         Handle h = handle;
         try {
-            if (!claims.isEmpty()) {
-                SearchIndex.append(h, () -> {
-                    insert(insertClaims, claims, BulkLoader::bindClaim);
-                    return null;
-                });
-            }
+            insert(insertClaims, claims, BulkLoader::bindClaim);
             insert(insertHistory, history, BulkLoader::bindHistory);
             insert(insertEvidence, evidence, BulkLoader::bindEvidence);
             insert(insertOutbox, outbox, BulkLoader::bindOutbox);
@@ -171,20 +178,30 @@ public final class BulkLoader implements AutoCloseable {
     }
 
     /**
-     * Writes what is still held, moves the audit entries of the whole load into the audit trail in time order and
-     * commits the load. Returns the number of audit entries written.
+     * Writes what is still held, moves the audit entries of the whole load into the audit trail in time order, builds
+     * the indexes set aside and commits the load. Returns the number of audit entries written.
      */
     public long finish() {
         flush();
         Handle h = handle;
         try {
+            long started = System.nanoTime();
             long entries = h.execute("INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)"
                     + " SELECT at, actor, action, subject_type, subject_id, reason, details FROM " + STAGED_AUDIT
                     + " ORDER BY at, seq");
+            long moved = System.nanoTime();
+            deferredIndexes.build();
+            long built = System.nanoTime();
+            searchIndex.indexAppended();
+            long indexed = System.nanoTime();
             for (String[] table : EXPLICIT_IDS) {
                 Dialect.of(h).afterExplicitIds(h, table[0], table[1]);
             }
             h.commit();
+            LOG.info("bulk load finished: {} audit entries moved in time order in {} ms, {} indexes built in {} ms,"
+                    + " search indexed in {} ms, committed in {} ms", entries, (moved - started) / 1_000_000,
+                    deferredIndexes.names().size(), (built - moved) / 1_000_000, (indexed - built) / 1_000_000,
+                    (System.nanoTime() - indexed) / 1_000_000);
             return entries;
         } catch (JdbiException e) {
             throw database.translated(e);
@@ -214,6 +231,10 @@ public final class BulkLoader implements AutoCloseable {
             h.close();
         }
     }
+
+    /** The tables a load writes, whose secondary indexes are built once at its end. */
+    private static final List<String> LOADED_TABLES = List.of("claim", "claim_status_history", "evidence",
+            "outbox_event", "delivery_attempt", "audit_log");
 
     /** The tables whose rows a load writes with their ids, and those ids' columns. */
     private static final String[][] EXPLICIT_IDS = {

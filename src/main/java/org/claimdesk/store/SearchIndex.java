@@ -8,8 +8,9 @@ import org.jdbi.v3.core.Handle;
 /**
  * The claims' trigram search indexes ({@code claim_search}, schema version 3, and {@code claim_case_search},
  * version 9) during a bulk load. Kept up row by row by their insert triggers while other tables are written in
- * between, the indexes cost a bulk load far more than indexing each batch of claims in one statement does
- * (docs/benchmarks.md, demo data and import).
+ * between, the indexes cost a bulk load far more than indexing its claims in one statement per index does
+ * (docs/benchmarks.md, demo data and import). One statement for the whole load also beats one per batch: each
+ * statement writes the index segments of its own claims, which the index then merges.
  */
 public final class SearchIndex {
     /** Each index's insert trigger, and the statement that indexes the claims above an id in one go. */
@@ -24,38 +25,67 @@ public final class SearchIndex {
                 SELECT claim_id, state_case_id FROM claim WHERE claim_id > ?""");
     }
 
-    private SearchIndex() {
+    private final Handle transaction;
+    private final long before;
+    /** The insert triggers set aside, by name; empty on PostgreSQL. */
+    private final Map<String, String> triggers = new LinkedHashMap<>();
+    private boolean indexed;
+
+    private SearchIndex(Handle transaction, long before) {
+        this.transaction = transaction;
+        this.before = before;
     }
 
     /**
      * Runs {@code load}, which inserts claims and nothing else into {@code claim}, inside the caller's transaction
-     * with the insert triggers set aside; then indexes the claims it inserted in one statement per index (every
-     * claim above the highest claim id before it: the ids SQLite gives, or ids set from that highest one up) and
-     * puts the triggers back. The cost of a batch is that of its own claims, whatever the size of the table. A
-     * failure rolls all of it back with the transaction, triggers included. {@code load} must not update or delete
-     * a claim: the other triggers, still in place, would take out of the indexes what was not yet put in.
+     * with the insert triggers set aside; then indexes the claims it inserted in one statement per index and puts
+     * the triggers back ({@link #setAside}, {@link #indexAppended}).
      */
     public static <R> R append(Handle transaction, Supplier<R> load) {
+        SearchIndex index = setAside(transaction);
+        R result = load.get();
+        index.indexAppended();
+        return result;
+    }
+
+    /**
+     * Sets the insert triggers aside inside the caller's transaction, until {@link #indexAppended}. Between the two,
+     * the transaction may insert claims, but must not update or delete one: the other triggers, still in place,
+     * would take out of the indexes what was not yet put in. A failure rolls all of it back with the transaction,
+     * triggers included. On PostgreSQL nothing is set aside: its trigram indexes are indexes of the claim table,
+     * kept by every insert.
+     */
+    public static SearchIndex setAside(Handle transaction) {
         if (!transaction.isInTransaction()) {
             throw new IllegalStateException("appending claims to the search index must run inside a transaction");
         }
         if (Dialect.of(transaction) != Dialect.SQLITE) {
-            // PostgreSQL's trigram indexes are indexes of the claim table, kept by every insert
-            return load.get();
+            return new SearchIndex(transaction, 0);
         }
         long before = transaction.createQuery("SELECT coalesce(max(claim_id), 0) FROM claim").mapTo(Long.class).one();
-        Map<String, String> triggers = new LinkedHashMap<>();
+        SearchIndex index = new SearchIndex(transaction, before);
         for (String name : INDEXES.keySet()) {
-            triggers.put(name, transaction.createQuery(
+            index.triggers.put(name, transaction.createQuery(
                     "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = :name")
                     .bind("name", name).mapTo(String.class).one());
             transaction.execute("DROP TRIGGER " + name);
         }
-        R result = load.get();
-        for (Map.Entry<String, String> index : INDEXES.entrySet()) {
-            transaction.execute(index.getValue(), before);
-            transaction.execute(triggers.get(index.getKey()));
+        return index;
+    }
+
+    /**
+     * Indexes every claim inserted since {@link #setAside} (every claim above the highest claim id before it: the
+     * ids SQLite gives, or ids set from that highest one up) in one statement per index, and puts the triggers back.
+     * The cost is that of those claims, whatever the size of the table.
+     */
+    public void indexAppended() {
+        if (indexed) {
+            throw new IllegalStateException("the appended claims are already indexed");
         }
-        return result;
+        indexed = true;
+        for (Map.Entry<String, String> trigger : triggers.entrySet()) {
+            transaction.execute(INDEXES.get(trigger.getKey()), before);
+            transaction.execute(trigger.getValue());
+        }
     }
 }

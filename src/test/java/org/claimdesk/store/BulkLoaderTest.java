@@ -1,0 +1,129 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+import org.claimdesk.domain.AuditEntry;
+import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ClaimType;
+import org.claimdesk.domain.PropertyType;
+import org.claimdesk.domain.StatusChange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A bulk load on a desk's file: the indexes it sets aside while it writes, and what it leaves behind. */
+class BulkLoaderTest {
+    private static final String SCHEMA = "SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master"
+            + " ORDER BY type, name";
+    private static final String PROPERTY_PLAN = "EXPLAIN QUERY PLAN SELECT claim_id FROM claim"
+            + " WHERE state_property_id = 'P-000777'";
+
+    @TempDir
+    Path dir;
+
+    private final ClaimStore claims = new ClaimStore();
+
+    @Test
+    void aFinishedLoadLeavesTheSchemaAsItWasWithEveryRowInItsIndexes() {
+        try (Database db = Database.open(dir.resolve("loaded.db"))) {
+            List<String> schema = strings(db, SCHEMA);
+            try (BulkLoader loader = BulkLoader.open(db)) {
+                for (int id = 1; id <= 3_000; id++) {
+                    add(loader, id);
+                    if (id % 1_000 == 0) {
+                        loader.flush();
+                    }
+                }
+                loader.finish();
+            }
+            assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+            // integrity_check compares every index with its table: a built index lacking a row fails it
+            assertThat(strings(db, "PRAGMA integrity_check"))
+                    .containsExactly("ok");
+            db.useTransaction(h -> {
+                h.execute("INSERT INTO claim_search (claim_search) VALUES ('integrity-check')");
+                h.execute("INSERT INTO claim_case_search (claim_case_search) VALUES ('integrity-check')");
+            });
+            assertThat(plan(db)).contains("claim_property_idx");
+            assertThat(strings(db, "SELECT claim_id FROM claim WHERE state_property_id = 'P-000777'"))
+                    .containsExactly("777");
+            assertThat(strings(db, "SELECT count(*) FROM audit_log WHERE subject_type = 'claim' AND subject_id = '2345'"))
+                    .containsExactly("1");
+            assertThat(found(db, "Claimant 02999")).isEqualTo(1);
+            assertThat(found(db, "CA-2026-9001500")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLoadLeftUnfinishedLeavesNothingAndOthersReadThroughTheIndexesMeanwhile() {
+        try (Database db = Database.open(dir.resolve("unfinished.db"))) {
+            List<String> schema = strings(db, SCHEMA);
+            try (BulkLoader loader = BulkLoader.open(db)) {
+                for (int id = 1; id <= 1_000; id++) {
+                    add(loader, id);
+                }
+                loader.flush();
+                assertThat(strings(db, SCHEMA))
+                        .as("another connection sees the committed schema").isEqualTo(schema);
+                assertThat(plan(db)).contains("claim_property_idx");
+            }
+            assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+            assertThat(strings(db, "SELECT count(*) FROM claim")).containsExactly("0");
+            assertThat(strings(db, "SELECT count(*) FROM audit_log")).containsExactly("0");
+            // the search triggers are back: a claim written afterwards is found
+            db.useTransaction(h -> claims.insert(h, new NewClaim("UPC-2026-000001", "CA", "P-1", "Holder", null,
+                    PropertyType.AC01, ClaimType.OWNER, "Later Claimant", "123-00-4567", 1_000,
+                    ClaimStatus.IDENTITY_PENDING, null, LocalDate.of(2026, 3, 1), null), Instant.EPOCH));
+            assertThat(found(db, "Later Claim")).isEqualTo(1);
+            assertThat(strings(db, "PRAGMA integrity_check"))
+                    .containsExactly("ok");
+        }
+    }
+
+    @Test
+    void theIndexesSetAsideAreTheSecondaryOnesOfTheTablesNamedAndComeBackAsTheSchemaDefinesThem() {
+        try (Database db = Database.open(dir.resolve("deferred.db"))) {
+            List<String> schema = strings(db, SCHEMA);
+            db.useTransaction(h -> {
+                DeferredIndexes deferred = DeferredIndexes.setAside(h, List.of("claim", "audit_log"));
+                assertThat(deferred.names()).contains("claim_property_idx", "claim_claimant_idx", "audit_subject_idx")
+                        .noneMatch(name -> name.startsWith("sqlite_autoindex") || name.startsWith("outbox"));
+                assertThat(h.createQuery("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'claim'"
+                        + " AND sql IS NOT NULL").mapTo(Integer.class).one()).isZero();
+                deferred.build();
+            });
+            assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+        }
+    }
+
+    private static String plan(Database db) {
+        List<String> details = db.read(h -> h.createQuery(PROPERTY_PLAN).map((rs, ctx) -> rs.getString("detail")).list());
+        return String.join("\n", details);
+    }
+
+    private static List<String> strings(Database db, String sql) {
+        return db.read(h -> h.createQuery(sql).mapTo(String.class).list());
+    }
+
+    private int found(Database db, String search) {
+        int count = db.read(h -> claims.count(h, ClaimQuery.all().withSearch(search)));
+        return count;
+    }
+
+    private static void add(BulkLoader loader, long id) {
+        Instant at = Instant.parse("2026-03-01T10:00:00Z").plusSeconds(id);
+        String caseId = id % 2 == 0 ? "CA-2026-" + (9_000_000 + id) : null;
+        loader.claim(new Claim(id, String.format("UPC-2026-%06d", id), "CA", String.format("P-%06d", id), "Holder",
+                null, PropertyType.AC01, ClaimType.OWNER, String.format("Claimant %05d", id), "123-00-4567", 1_000,
+                caseId == null ? ClaimStatus.IDENTITY_PENDING : ClaimStatus.SUBMITTED_TO_STATE, caseId,
+                LocalDate.of(2026, 3, 1), null, 0, at, at));
+        loader.statusChange(new StatusChange(id, null, ClaimStatus.IDENTITY_PENDING, "intake", null, at));
+        // added out of time order: the loader numbers them by time
+        loader.auditEntry(new AuditEntry(0, at.minusSeconds(id * 2), "m.alvarez", "claim.advance", "claim",
+                Long.toString(id), null, null));
+    }
+}
