@@ -56,6 +56,45 @@ class PostgresDatabaseTest {
     }
 
     @Test
+    void eachRepeatableScriptIsKnownWithTheChecksumFlywayRecordsForIt() throws Exception {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(java.nio.file.Path.of(
+                "src/main/resources", PostgresDatabase.MIGRATIONS.substring("classpath:".length())))) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(name -> name.startsWith("R__")))
+                    .containsExactlyInAnyOrderElementsOf(PostgresDatabase.REPEATABLE);
+        }
+        try (Database db = Database.open(TestDatabase.newEmptyServerDatabase())) {
+            for (String script : PostgresDatabase.REPEATABLE) {
+                int recorded = db.read(h -> h.createQuery("SELECT checksum FROM flyway_schema_history"
+                        + " WHERE script = :script").bind("script", script).mapTo(Integer.class).one());
+                assertThat(PostgresDatabase.flywayChecksum(script)).as(script).isEqualTo(recorded);
+            }
+        }
+    }
+
+    @Test
+    void aCurrentDatabaseOpensAsItIsAndARepeatableScriptThatChangedIsAppliedAgain() {
+        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
+        String history = "SELECT installed_rank || ' ' || coalesce(version, 'R') || ' ' || checksum"
+                + " FROM flyway_schema_history ORDER BY installed_rank";
+        List<String> applied;
+        try (Database db = Database.open(location)) {
+            applied = db.read(h -> h.createQuery(history).mapTo(String.class).list());
+        }
+        try (Database db = Database.open(location)) {
+            List<String> reopened = db.read(h -> h.createQuery(history).mapTo(String.class).list());
+            assertThat(reopened).isEqualTo(applied);
+            // as if this build's change feed script differed from the one applied by an earlier build
+            db.useTransaction(h -> h.execute("UPDATE flyway_schema_history SET checksum = checksum + 1"
+                    + " WHERE version IS NULL"));
+        }
+        try (Database db = Database.open(location)) {
+            List<String> now = db.read(h -> h.createQuery(history).mapTo(String.class).list());
+            assertThat(now).hasSize(applied.size() + 1);
+            assertThat(now.get(now.size() - 1)).endsWith(" R " + PostgresDatabase.flywayChecksum("R__change_feed.sql"));
+        }
+    }
+
+    @Test
     void aDatabaseWrittenByANewerClaimDeskIsRefusedUntouched() {
         DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
         try (Database db = Database.open(location)) {
