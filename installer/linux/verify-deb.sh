@@ -3,7 +3,8 @@
 # (postinst configure, prerm remove) with the desktop tools stubbed, once failing as on a system without a
 # desktop and once working; as root, also installs and removes it with dpkg into a throw-away root. Then
 # runs the packaged launcher's --version and --self-test with a throw-away home and checks that the
-# launcher uses the start-up archive postinst wrote, the runtime image's thread priority option, that
+# launcher uses the start-up archive postinst wrote, SQLite's native library from the install directory,
+# the runtime image's thread priority option, that
 # nothing was written into the install directory, and that the package stays within 80 MB.
 set -euo pipefail
 dist=${1:?usage: verify-deb.sh DIST_DIR}
@@ -132,6 +133,13 @@ case "$version" in ClaimDesk*) ;; *) fail "unexpected --version output" ;; esac
 JAVA_TOOL_OPTIONS=-XX:+PrintFlagsFinal app --version > "$work/flags.txt" 2>/dev/null
 grep -Eq 'ThreadPriorityPolicy +=? *1 .*\{jimage\}' "$work/flags.txt" \
     || fail "the runtime image does not carry -XX:ThreadPriorityPolicy=1"
+# SQLite's native library is loaded from the install directory (org.sqlite.lib.path), not copied out of the
+# driver's jar into a temporary file at every start: the self-test opens a database with the driver's
+# temporary folder beneath a file, where nothing can be written.
+expect "the package lacks SQLite's native library beside the application" [ -f "$(dirname "$(dirname "$launcher")")/lib/app/libsqlitejdbc.so" ]
+JAVA_TOOL_OPTIONS=-Dorg.sqlite.tmpdir=/etc/hostname/claimdesk app --self-test > /dev/null 2> "$work/sqlite.txt" || {
+    echo "verify-deb: the launcher does not load SQLite's native library from its install directory:" >&2
+    cat "$work/sqlite.txt" >&2; exit 1; }
 app --self-test
 (cd "$root" && find . -type f | sort) > "$work/after.txt"
 if ! diff -q "$work/before.txt" "$work/after.txt" >/dev/null; then

@@ -42,7 +42,7 @@ public final class DataDirectory {
         return Path.of(userHome, ".claimdesk");
     }
 
-    /** System property naming the log folder; read by logback.xml. */
+    /** System property naming the log folder; read by {@link LogSetup}. */
     public static final String LOG_DIR_PROPERTY = "claimdesk.logDir";
 
     /**

@@ -1,0 +1,53 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.Configurator;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LogSetupTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theLogGoesToClaimdeskLogInTheLogFolderAtInfoWithThePoolsChatterLeftOut() throws Exception {
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
+        context.start();
+        try {
+            LogSetup.toFile(context, dir.toString());
+            context.getLogger("org.claimdesk.Example").info("claim {} advanced", 42);
+            context.getLogger("org.claimdesk.Example").debug("not kept");
+            context.getLogger("com.zaxxer.hikari.pool.HikariPool").info("pool chatter");
+            context.getLogger("com.zaxxer.hikari.pool.HikariPool").warn("pool warning");
+        } finally {
+            ch.qos.logback.core.util.StatusPrinter2 printer = new ch.qos.logback.core.util.StatusPrinter2();
+            printer.printInCaseOfErrorsOrWarnings(context);
+            context.stop();
+        }
+        String log = Files.readString(dir.resolve("claimdesk.log"), StandardCharsets.UTF_8);
+        assertThat(log.lines()).hasSize(2);
+        assertThat(log).containsPattern("(?m)^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d,\\d{3} INFO  \\[[^]]+\\]"
+                + " org\\.claimdesk\\.Example - claim 42 advanced$")
+                .contains("WARN  ").contains("pool warning")
+                .doesNotContain("not kept").doesNotContain("pool chatter");
+    }
+
+    @Test
+    void logbackFindsItAndAConfigurationFileOnTheClassPathWins() {
+        assertThat(ServiceLoader.load(Configurator.class).stream().map(p -> p.type().getName()))
+                .contains(LogSetup.class.getName());
+        // the tests' class path holds logback-test.xml: logback reads it, as it would a -Dlogback.configurationFile
+        LoggerContext context = new LoggerContext();
+        LogSetup setup = new LogSetup();
+        setup.setContext(context);
+        assertThat(setup.configure(context)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        assertThat(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).iteratorForAppenders().hasNext()).isFalse();
+    }
+}
