@@ -44,17 +44,24 @@ public final class DataDirectory {
 
     /** System property naming the log folder; read by {@link LogSetup}. */
     public static final String LOG_DIR_PROPERTY = "claimdesk.logDir";
+    /** The log file in the log folder; older days' files are rolled beside it. */
+    static final String LOG_FILE = "claimdesk.log";
+
+    /** The log folder: {@code logs} in the data directory. */
+    static Path logFolder() {
+        return home().resolve("logs");
+    }
 
     /**
      * Creates the log folder owner-only (0700) with an owner-only log file (0600) before logging
      * starts, and points logback at it. Call first thing in {@code main}.
      */
     public static Path prepareLogs() {
-        Path dir = home().resolve("logs");
+        Path dir = logFolder();
         try {
             createOwnerOnly(dir.getParent(), true);
             createOwnerOnly(dir, true);
-            createOwnerOnly(dir.resolve("claimdesk.log"), false);
+            createOwnerOnly(dir.resolve(LOG_FILE), false);
         } catch (java.io.IOException e) {
             System.err.println("claimdesk: cannot prepare the log folder " + dir + ": " + e.getMessage());
         }

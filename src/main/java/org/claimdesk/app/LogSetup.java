@@ -1,5 +1,6 @@
 package org.claimdesk.app;
 
+import ch.qos.logback.classic.ClassicConstants;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
@@ -13,7 +14,7 @@ import org.slf4j.Logger;
 
 /**
  * ClaimDesk's logging, set up in code when logback starts (found through {@code META-INF/services}): the log goes
- * to {@code claimdesk.log} in the log folder ({@link DataDirectory#prepareLogs}, else {@code ~/.claimdesk/logs}),
+ * to {@code claimdesk.log} in the log folder ({@link DataDirectory#prepareLogs}, else {@link DataDirectory#logFolder}),
  * never to the terminal of a CLI run, rolled daily and at 10 MB, 14 days and 200 MB kept. Set up in code rather
  * than from an XML file, logback starts in about half the time (it reads no XML), and every start waits for it.
  * A configuration file given with {@code -Dlogback.configurationFile}, or a {@code logback-test.xml} on the class
@@ -24,12 +25,12 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        if (System.getProperty("logback.configurationFile") != null
-                || LogSetup.class.getClassLoader().getResource("logback-test.xml") != null) {
+        if (System.getProperty(ClassicConstants.CONFIG_FILE_PROPERTY) != null
+                || LogSetup.class.getClassLoader().getResource(ClassicConstants.TEST_AUTOCONFIG_FILE) != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        toFile(context, System.getProperty(DataDirectory.LOG_DIR_PROPERTY,
-                System.getProperty("user.home") + "/.claimdesk/logs"));
+        String dir = System.getProperty(DataDirectory.LOG_DIR_PROPERTY);
+        toFile(context, dir != null ? dir : DataDirectory.logFolder().toString());
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
@@ -38,7 +39,7 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>();
         file.setContext(context);
         file.setName("FILE");
-        file.setFile(dir + "/claimdesk.log");
+        file.setFile(dir + "/" + DataDirectory.LOG_FILE);
         SizeAndTimeBasedRollingPolicy<ILoggingEvent> rolling = new SizeAndTimeBasedRollingPolicy<>();
         rolling.setContext(context);
         rolling.setParent(file);
