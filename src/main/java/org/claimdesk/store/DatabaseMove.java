@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -36,6 +37,13 @@ public final class DatabaseMove {
             new Table("claim_number_sequence", "id", false));
 
     private static final int BATCH = 1_000;
+
+    /**
+     * Columns one engine derives from a row's other columns, which the other engine does not have: PostgreSQL's
+     * {@code search_text} (written by PostgreSQL itself, where SQLite keeps its search in index tables). They are
+     * neither copied nor hashed.
+     */
+    static final Set<String> DERIVED_COLUMNS = Set.of("search_text");
 
     /** A table and the column its rows are ordered by. */
     public record Table(String name, String key, boolean newestFirst) {
@@ -91,18 +99,21 @@ public final class DatabaseMove {
                 ResultSet rows = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key()
                         + (table.newestFirst() ? " DESC" : ""))) {
             ResultSetMetaData meta = rows.getMetaData();
-            int columns = meta.getColumnCount();
             List<String> names = new ArrayList<>();
-            for (int c = 1; c <= columns; c++) {
-                names.add(meta.getColumnName(c));
+            List<Integer> copiedColumns = new ArrayList<>();
+            for (int c = 1; c <= meta.getColumnCount(); c++) {
+                if (!DERIVED_COLUMNS.contains(meta.getColumnName(c).toLowerCase(java.util.Locale.ROOT))) {
+                    names.add(meta.getColumnName(c));
+                    copiedColumns.add(c);
+                }
             }
             String insert = "INSERT INTO " + table.name() + " (" + String.join(", ", names) + ") VALUES ("
-                    + "?, ".repeat(columns - 1) + "?)";
+                    + "?, ".repeat(names.size() - 1) + "?)";
             try (PreparedStatement ps = target.prepareStatement(insert)) {
                 int held = 0;
                 while (rows.next()) {
-                    for (int c = 1; c <= columns; c++) {
-                        ps.setObject(c, rows.getObject(c));
+                    for (int c = 0; c < copiedColumns.size(); c++) {
+                        ps.setObject(c + 1, rows.getObject(copiedColumns.get(c)));
                     }
                     ps.addBatch();
                     copied++;
@@ -141,7 +152,7 @@ public final class DatabaseMove {
                 for (int c = 1; c <= meta.getColumnCount(); c++) {
                     names.add(meta.getColumnName(c).toLowerCase(java.util.Locale.ROOT));
                 }
-                List<String> sorted = names.stream().sorted().toList();
+                List<String> sorted = names.stream().filter(n -> !DERIVED_COLUMNS.contains(n)).sorted().toList();
                 while (rs.next()) {
                     for (String column : sorted) {
                         Object value = rs.getObject(column);

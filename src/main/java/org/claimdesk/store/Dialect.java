@@ -134,16 +134,19 @@ enum Dialect {
 
         @Override
         void search(String text, List<String> clauses, List<Object[]> bindings) {
-            // three characters or more are looked up in the trigram indexes; shorter texts scan, as on SQLite
-            clauses.add(anyColumnLike());
+            // three characters or more are looked up in the trigram index; shorter texts scan, as on SQLite
+            clauses.add(PostgresSearchText.clause(text, bindings, anyColumnLike()));
         }
 
         @Override
         List<Long> searchedPage(Handle handle, String text, String otherClauses, Map<String, Object> bindings,
                 boolean descending, int offset, int limit) {
             Map<String, Object> all = new java.util.LinkedHashMap<>(bindings);
+            List<Object[]> words = new java.util.ArrayList<>();
+            String clause = PostgresSearchText.clause(text, words, anyColumnLike());
+            words.forEach(w -> all.put((String) w[0], w[1]));
             all.put("search", Like.contains(text));
-            return PostgresSearchPage.ids(handle, anyColumnLike(), otherClauses, all, descending, offset, limit,
+            return PostgresSearchPage.ids(handle, clause, otherClauses, all, descending, offset, limit,
                     PostgresSearchPage.WINDOW);
         }
 

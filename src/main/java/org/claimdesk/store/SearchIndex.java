@@ -52,7 +52,7 @@ public final class SearchIndex {
      * Sets the insert triggers aside inside the caller's transaction, until {@link #indexAppended}. Between the two,
      * the transaction may insert claims, but must not update or delete one: the other triggers, still in place,
      * would take out of the indexes what was not yet put in. A failure rolls all of it back with the transaction,
-     * triggers included. On PostgreSQL nothing is set aside: its trigram indexes are indexes of the claim table,
+     * triggers included. On PostgreSQL nothing is set aside: its trigram index is an index of the claim table,
      * kept by every insert.
      */
     public static SearchIndex setAside(Handle transaction) {

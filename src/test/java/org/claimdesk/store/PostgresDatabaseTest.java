@@ -180,4 +180,40 @@ class PostgresDatabaseTest {
             assertThat(actors).containsExactly("kim");
         }
     }
+
+    @Test
+    void aVersionNineDatabaseIsUpgradedAndFindsItsClaimsThroughOneSearchIndex() {
+        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
+        org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
+                .locations(PostgresDatabase.MIGRATIONS).target("9").loggers("slf4j").load().migrate();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), null);
+                java.sql.Statement st = c.createStatement()) {
+            st.execute("""
+                    INSERT INTO claim (claim_number, jurisdiction, state_property_id, holder_name, property_type,
+                        claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on, created_at,
+                        updated_at)
+                    VALUES ('UPC-2026-054321', 'CA', 'CA-PROP-77810', 'Acme Bank', 'AC01', 'OWNER',
+                        'Ngozi Okafor', '123-45-6789', 125000, 'SUBMITTED_TO_STATE', 'CASE-ÅSA-9', '2026-01-05', 0, 0)""");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+
+        try (Database db = Database.open(location)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            List<String> indexes = db.read(h -> h.createQuery(
+                    "SELECT indexname FROM pg_indexes WHERE tablename = 'claim' AND indexdef LIKE '%gin_trgm_ops%'")
+                    .mapTo(String.class).list());
+            assertThat(indexes).containsExactly("claim_search_trgm");
+            ClaimStore claims = new ClaimStore();
+            for (String search : new String[] {"upc-2026-054321", "054321", "OKAFOR", "prop-778", "case-åsa"}) {
+                List<String> found = db.read(h -> claims.list(h, ClaimQuery.all().withSearch(search))).stream()
+                        .map(org.claimdesk.domain.Claim::claimNumber).toList();
+                assertThat(found).as(search).containsExactly("UPC-2026-054321");
+            }
+            // one field's end and the next one's start are not one text
+            List<org.claimdesk.domain.Claim> across = db.read(h -> claims.list(h,
+                    ClaimQuery.all().withSearch("054321 Ngozi")));
+            assertThat(across).isEmpty();
+        }
+    }
 }
