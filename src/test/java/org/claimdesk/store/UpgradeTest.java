@@ -193,4 +193,48 @@ class UpgradeTest {
                     "INSERT INTO claim_case_search (claim_case_search, rank) VALUES ('integrity-check', 1)"));
         }
     }
+
+    @Test
+    void aVersionThatChangesNothingOnSqliteOnlyMovesTheVersion() throws Exception {
+        Path file = dir.resolve("v9.db");
+        List<String> schemaBefore;
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            for (String name : List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql", "V4__worker_pause.sql",
+                    "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql",
+                    "V9__case_search.sql")) {
+                try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+                    for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                        s.execute(statement);
+                    }
+                }
+            }
+            s.execute("PRAGMA user_version = 9");
+            s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+            s.execute("""
+                    INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name,
+                        property_type, claim_type, claimant_name, tax_id, amount_cents, status, filed_on, created_at,
+                        updated_at)
+                    VALUES (1, 'UPC-2025-000001', 'CA', '1234561', 'Holder', 'AC01', 'OWNER', 'Maria Garcia',
+                        '123-00-4567', 1000, 'IDENTITY_PENDING', '2025-06-01', 0, 0)""");
+            schemaBefore = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")) {
+                while (rs.next()) {
+                    schemaBefore.add(rs.getString(1));
+                }
+            }
+        }
+        assertThat(SqlScript.statements(new String(Migrations.class.getResourceAsStream("migrations/V10__search_text.sql")
+                .readAllBytes(), StandardCharsets.UTF_8))).as("version 10 on SQLite").isEmpty();
+
+        try (Database db = Database.open(file)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion()).isGreaterThanOrEqualTo(10);
+            List<String> schemaAfter = db.read(h -> h.createQuery(
+                    "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
+            assertThat(schemaAfter).isEqualTo(schemaBefore);
+            List<Claim> found = db.read(h -> new ClaimStore().list(h, ClaimQuery.all().withSearch("garcia")));
+            assertThat(found).extracting(Claim::claimNumber).containsExactly("UPC-2025-000001");
+            int applicationId = db.read(h -> h.createQuery("PRAGMA application_id").mapTo(Integer.class).one());
+            assertThat(applicationId).isEqualTo(Migrations.APPLICATION_ID);
+        }
+    }
 }
