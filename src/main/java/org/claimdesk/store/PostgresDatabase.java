@@ -58,7 +58,11 @@ final class PostgresDatabase {
         pool.setUsername(server.role());
         password().ifPresent(pool::setPassword);
         pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
-        pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session);
+        // No parallel workers: a workstation's statements are pages and counts in the background, and a count of
+        // 1,000,000 outbox rows in three server processes took every processor of the server (and, where the
+        // server shares a machine with a console, the console's) for a second at a time.
+        pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session
+                + " -c max_parallel_workers_per_gather=0");
         pool.setPoolName("claimdesk-db");
         pool.setMaximumPoolSize(8);
         pool.setMinimumIdle(1);

@@ -182,6 +182,17 @@ class PostgresDatabaseTest {
     }
 
     @Test
+    void aWorkstationsStatementsRunWithoutParallelWorkers() {
+        try (Database db = Database.open(TestDatabase.newServerDatabase())) {
+            String workers = db.read(h -> h.createQuery("SHOW max_parallel_workers_per_gather").mapTo(String.class).one());
+            assertThat(workers).isEqualTo("0");
+            String server = db.read(h -> h.createQuery("SELECT boot_val FROM pg_settings"
+                    + " WHERE name = 'max_parallel_workers_per_gather'").mapTo(String.class).one());
+            assertThat(server).as("the server's own setting").isNotEqualTo("0");
+        }
+    }
+
+    @Test
     void aVersionNineDatabaseIsUpgradedAndFindsItsClaimsThroughOneSearchIndex() {
         DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
         org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
