@@ -153,6 +153,19 @@ public final class ConsoleWindow {
             main.show(Page.OUTBOX);
             outbox.prepareResubmit(outboxEventId);
         });
+        // one count of the outbox rows per state for the status bar and the Outbox page
+        outbox.countsFrom(new OutboxViewModel.CountsSource() {
+            @Override
+            public void now() {
+                main.refreshCounts();
+            }
+
+            @Override
+            public void whenDue() {
+                main.refreshCountsWhenDue();
+            }
+        });
+        main.outboxCountsProperty().addListener((obs, old, counts) -> outbox.showStateCounts(counts));
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);

@@ -87,6 +87,19 @@ public final class MainViewModel {
     private boolean filledAtStart;
     private Runnable onReady = () -> { };
     private boolean countsInFlight;
+    /** A count was asked for while one ran: it runs again when that one ends, for what changed meanwhile. */
+    private boolean countsAgain;
+    private long lastCountNanos;
+    private long lastCountEndedNanos;
+    /**
+     * A periodic count waits this many times as long as the last count took, from its end: at 1,000,000 outbox
+     * rows on a team database a count takes the server most of a second, so it is read every few seconds rather
+     * than at every tick, and a small database is counted at every tick as before.
+     */
+    static final int COUNT_SPACING = 4;
+    private java.util.function.LongSupplier nanoClock = System::nanoTime;
+    private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> outboxCounts =
+            new ReadOnlyObjectWrapper<>(Map.of());
     private long lastActivity = -1;
     /** How the worker came up; null until it has. */
     private AuditedWorker.Startup workerStartup;
@@ -325,17 +338,60 @@ public final class MainViewModel {
         return "paused by " + p.actor() + " at " + Formats.time(p.at()) + ": " + p.reason();
     }
 
-    /** Pending and failed counts for the status bar; one read, skipped while the previous one runs. */
+    /**
+     * The outbox rows per state (the status bar's pending and failed, the Outbox page's state filter): one read at a
+     * time; asked for while one runs, it is read once more when that one ends.
+     */
     public void refreshCounts() {
-        if (countsInFlight || !ready.get()) {
+        if (!ready.get()) {
+            return;
+        }
+        if (countsInFlight) {
+            countsAgain = true;
             return;
         }
         countsInFlight = true;
+        long started = nanoClock.getAsLong();
         tasks.submit("count outbox rows", p -> queries.countOutboxByState(), counts -> {
-            countsInFlight = false;
+            countEnded(started);
             pending.set(counts.getOrDefault(DeliveryState.PENDING, 0));
             failed.set(counts.getOrDefault(DeliveryState.FAILED, 0));
-        }, e -> countsInFlight = false);
+            outboxCounts.set(counts);
+            if (countsAgain) {
+                countsAgain = false;
+                refreshCounts();
+            }
+        }, e -> {
+            countEnded(started);
+            countsAgain = false;
+        });
+    }
+
+    /**
+     * The counts on a periodic refresh: skipped while a count runs or until {@value #COUNT_SPACING} times the last
+     * count's time has passed since it ended, so that counting never takes more than a fifth of the time.
+     */
+    public void refreshCountsWhenDue() {
+        if (countsInFlight || nanoClock.getAsLong() - lastCountEndedNanos < COUNT_SPACING * lastCountNanos) {
+            return;
+        }
+        refreshCounts();
+    }
+
+    private void countEnded(long started) {
+        countsInFlight = false;
+        lastCountEndedNanos = nanoClock.getAsLong();
+        lastCountNanos = lastCountEndedNanos - started;
+    }
+
+    /** The clock the counts' spacing is measured with (tests give their own). */
+    void nanoClock(java.util.function.LongSupplier clock) {
+        nanoClock = clock;
+    }
+
+    /** The last outbox rows per state that {@link #refreshCounts} read; FX thread. */
+    public ReadOnlyObjectProperty<Map<DeliveryState, Integer>> outboxCountsProperty() {
+        return outboxCounts.getReadOnlyProperty();
     }
 
     /**
@@ -409,6 +465,6 @@ public final class MainViewModel {
             (liveRefreshes++ % FULL_REFRESH_EVERY == 0 ? full : light).run();
         }
         lastActivity = activity;
-        refreshCounts();
+        refreshCountsWhenDue();
     }
 }

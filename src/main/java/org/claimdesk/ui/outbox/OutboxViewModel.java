@@ -277,15 +277,49 @@ public final class OutboxViewModel {
     public void refresh() {
         ageFrom = Instant.now();
         ageFromFor = age.get();
-        tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
+        counts.now();
         loadGroups();
         loadPage();
     }
 
-    /** The rows on screen and the state counts (one indexed read), without regrouping the failures. */
+    /** The rows on screen and the state counts, without regrouping the failures: a periodic or live refresh. */
     public void refreshRows() {
-        tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
+        counts.whenDue();
         loadPage();
+    }
+
+    /** Where the state counts come from: by default this page's own read at each refresh. */
+    public interface CountsSource {
+        /** Counts now (after a change made here, or asked for by staff). */
+        void now();
+
+        /** Counts unless counting would take too large a share of the time (a periodic refresh). */
+        void whenDue();
+    }
+
+    private CountsSource counts = new CountsSource() {
+        @Override
+        public void now() {
+            tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
+        }
+
+        @Override
+        public void whenDue() {
+            now();
+        }
+    };
+
+    /**
+     * Takes the state counts from {@code source}, which hands them to {@link #showStateCounts}: the console counts
+     * once for the status bar and this page.
+     */
+    public void countsFrom(CountsSource source) {
+        counts = source;
+    }
+
+    /** The outbox rows per state, as read for the status bar. FX thread. */
+    public void showStateCounts(Map<DeliveryState, Integer> latest) {
+        stateCounts.set(latest);
     }
 
     /** The rows the filters select: what the table shows when no group is selected, and the "filter" scope. */

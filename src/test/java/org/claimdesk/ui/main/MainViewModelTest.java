@@ -206,4 +206,70 @@ class MainViewModelTest {
             assertThat(refreshed).containsExactly(Page.OUTBOX, Page.OUTBOX);
         }
     }
+
+    @Test
+    void aPeriodicCountWaitsFourTimesAsLongAsTheLastCountTookAndAnAskedForCountDoesNot() {
+        try (Database db = TestDatabases.demo(dir, 10)) {
+            DirectTaskRunner tasks = new DirectTaskRunner();
+            Queries queries = TestDatabases.queries(db);
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), queries,
+                    audited(new FakeWorker(), db), false, tasks, "tester", "simulated state");
+            model.start(() -> { });
+            java.util.ArrayDeque<Long> clock = new java.util.ArrayDeque<>();
+            model.nanoClock(clock::remove);
+            long ms = 1_000_000;
+
+            clock.addAll(List.of(1_000 * ms, 1_100 * ms));
+            int counted = counts(tasks);
+            model.refreshCounts();
+            assertThat(counts(tasks)).as("a count that took 100 ms").isEqualTo(counted + 1);
+            assertThat(model.outboxCountsProperty().get()).isEqualTo(queries.countOutboxByState());
+
+            clock.add(1_499 * ms);
+            model.refreshCountsWhenDue();
+            assertThat(counts(tasks)).as("399 ms after it ended: not yet").isEqualTo(counted + 1);
+            assertThat(clock).isEmpty();
+
+            clock.addAll(List.of(1_500 * ms, 1_500 * ms, 1_510 * ms));
+            model.refreshCountsWhenDue();
+            assertThat(counts(tasks)).as("400 ms after it ended").isEqualTo(counted + 2);
+
+            clock.addAll(List.of(1_511 * ms, 1_530 * ms));
+            model.refreshCounts();
+            assertThat(counts(tasks)).as("asked for: at once").isEqualTo(counted + 3);
+            assertThat(clock).isEmpty();
+        }
+    }
+
+    @Test
+    void aCountAskedForWhileOneRunsIsReadAgainWhenItEnds() {
+        try (Database db = TestDatabases.demo(dir, 10)) {
+            Queries queries = TestDatabases.queries(db);
+            org.claimdesk.ui.testing.QueuedTaskRunner tasks = new org.claimdesk.ui.testing.QueuedTaskRunner();
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), queries,
+                    audited(new FakeWorker(), db), false, tasks, "tester", "simulated state");
+            model.start(() -> { });
+            tasks.runAll();
+            int before = tasks.size();
+
+            model.refreshCounts();
+            model.refreshCounts();
+            model.refreshCountsWhenDue();
+            assertThat(tasks.size()).as("one count at a time").isEqualTo(before + 1);
+            tasks.run(before);
+            assertThat(tasks.names()).as("asked for while the first ran: once more after it")
+                    .containsExactly("count outbox rows");
+
+            db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed', last_error = 'x'"
+                    + " WHERE delivery_state = 'pending'"));
+            tasks.run(before);
+            assertThat(tasks.size()).as("and no more").isEqualTo(before);
+            assertThat(model.outboxCountsProperty().get()).isEqualTo(queries.countOutboxByState());
+            assertThat(model.pendingProperty().get()).isZero();
+        }
+    }
+
+    private static int counts(DirectTaskRunner tasks) {
+        return (int) tasks.ran.stream().filter("count outbox rows"::equals).count();
+    }
 }
