@@ -353,9 +353,16 @@ public final class ClaimsViewModel {
                 lastPageMillis.set((System.nanoTime() - started) / 1_000_000);
                 lastFilterNanos = 0;
             }
-            // The counts follow the page, so the rows staff wait for never share the CPU with the count scan.
+            // The counts follow the page once it is drawn, so the rows staff wait for (their read, then their
+            // layout and drawing) never share the processors with the count scan.
             if (withCounts) {
-                loadCounts(query);
+                long filter = filterRequest;
+                tasks.afterNextFrame(() -> {
+                    // a filter applied meanwhile brings its own counts
+                    if (filter == filterRequest) {
+                        loadCounts(query);
+                    }
+                });
             } else {
                 loading.set(false);
             }

@@ -111,6 +111,21 @@ public final class FxTaskRunner implements TaskRunner {
     }
 
     @Override
+    public void afterNextFrame(Runnable then) {
+        new javafx.animation.AnimationTimer() {
+            private int pulses;
+
+            @Override
+            public void handle(long now) {
+                if (++pulses == 2) {
+                    stop();
+                    then.run();
+                }
+            }
+        }.start();
+    }
+
+    @Override
     public Executor uiThread() {
         return Platform::runLater;
     }

@@ -57,4 +57,13 @@ public interface TaskRunner {
 
     /** Where results are applied: the FX application thread in the console. */
     Executor uiThread();
+
+    /**
+     * Runs {@code then} on the UI thread once what the UI thread has just changed is on screen (in the console, at
+     * the start of the second pulse from now: the first one laid out and drew the change), so that work it
+     * starts does not take the processors from that frame. Where nothing is drawn it runs at once.
+     */
+    default void afterNextFrame(Runnable then) {
+        then.run();
+    }
 }

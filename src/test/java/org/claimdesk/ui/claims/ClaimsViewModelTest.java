@@ -63,6 +63,31 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void aFiltersCountsAreReadOnceItsPageIsOnScreenAndNotForAFilterReplacedMeanwhile() {
+        tasks.holdFrames = true;
+        int ran = tasks.ran.size();
+        model.toggleStatus(ClaimStatus.PAID, true);
+        assertThat(tasks.ran.subList(ran, tasks.ran.size())).containsExactly("load claims page");
+        assertThat(model.loadingProperty().get()).as("until the counts are in").isTrue();
+
+        model.toggleStatus(ClaimStatus.PAID, false);
+        model.toggleStatus(ClaimStatus.REJECTED, true);
+        assertThat(tasks.frames).hasSize(3);
+        tasks.frames.remove(0).run();
+        tasks.frames.remove(0).run();
+        assertThat(tasks.ran.subList(ran, tasks.ran.size())).as("the replaced filters' frames: nothing to count")
+                .containsExactly("load claims page", "load claims page", "load claims page");
+        tasks.frames.remove(0).run();
+
+        assertThat(tasks.ran.subList(ran, tasks.ran.size()))
+                .containsExactly("load claims page", "load claims page", "load claims page", "count claims");
+        int rejected = queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.REJECTED)));
+        assertThat(rejected).isPositive();
+        assertThat(model.pagingProperty().get().total()).isEqualTo(rejected);
+        assertThat(model.loadingProperty().get()).isFalse();
+    }
+
+    @Test
     void aClaimShownAloneIsTheOnlyRowSelectedWithItsDetailWhateverTheFiltersWere() {
         Claim claim = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.PAID)).withPage(0, 1)).get(0);
         model.toggleStatus(ClaimStatus.IDENTITY_PENDING, true);

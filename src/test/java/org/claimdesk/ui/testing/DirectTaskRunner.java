@@ -10,6 +10,18 @@ import org.claimdesk.ui.common.TaskRunner;
 public final class DirectTaskRunner implements TaskRunner {
     public final List<String> ran = new ArrayList<>();
     public final List<ProgressUpdate> progress = new ArrayList<>();
+    /** When set, {@link #afterNextFrame} keeps what it is given in {@link #frames} for the test to run. */
+    public boolean holdFrames;
+    public final List<Runnable> frames = new ArrayList<>();
+
+    @Override
+    public void afterNextFrame(Runnable then) {
+        if (holdFrames) {
+            frames.add(then);
+        } else {
+            then.run();
+        }
+    }
 
     @Override
     public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
