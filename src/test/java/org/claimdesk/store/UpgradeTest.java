@@ -78,15 +78,7 @@ class UpgradeTest {
     void aVersionThreeDatabaseGainsTheSupersededStateAndKeepsRowsAttemptsIndexesAndSearch() throws Exception {
         Path file = dir.resolve("v3.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-            for (String name : List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql")) {
-                try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
-                    for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                        s.execute(statement);
-                    }
-                }
-            }
-            s.execute("PRAGMA user_version = 3");
-            s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+            schemaAt(s, 3);
             s.execute("""
                     INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, property_type,
                         claim_type, claimant_name, tax_id, amount_cents, status, filed_on, created_at, updated_at)
@@ -147,18 +139,7 @@ class UpgradeTest {
     void aVersionEightDatabaseFindsItsCaseIdsThroughTheirOwnIndexAndKeepsItInStep() throws Exception {
         Path file = dir.resolve("v8.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-            for (int version = 1; version <= 8; version++) {
-                String name = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql", "V4__worker_pause.sql",
-                        "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql")
-                        .get(version - 1);
-                try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
-                    for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                        s.execute(statement);
-                    }
-                }
-            }
-            s.execute("PRAGMA user_version = 8");
-            s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+            schemaAt(s, 8);
             for (int id = 1; id <= 3; id++) {
                 s.execute("""
                         INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name,
@@ -199,17 +180,7 @@ class UpgradeTest {
         Path file = dir.resolve("v9.db");
         List<String> schemaBefore;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-            for (String name : List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql", "V4__worker_pause.sql",
-                    "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql",
-                    "V9__case_search.sql")) {
-                try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
-                    for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                        s.execute(statement);
-                    }
-                }
-            }
-            s.execute("PRAGMA user_version = 9");
-            s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
+            schemaAt(s, 9);
             s.execute("""
                     INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name,
                         property_type, claim_type, claimant_name, tax_id, amount_cents, status, filed_on, created_at,
@@ -236,5 +207,23 @@ class UpgradeTest {
             int applicationId = db.read(h -> h.createQuery("PRAGMA application_id").mapTo(Integer.class).one());
             assertThat(applicationId).isEqualTo(Migrations.APPLICATION_ID);
         }
+    }
+
+    /** The scripts of schema versions 1 to 9, as the build that wrote such a file had them. */
+    private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql",
+            "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql",
+            "V8__claim_numbers.sql", "V9__case_search.sql");
+
+    /** Gives the empty file behind {@code s} the schema at {@code version}, as a ClaimDesk of that version left it. */
+    private static void schemaAt(Statement s, int version) throws Exception {
+        for (String name : SCRIPTS.subList(0, version)) {
+            try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+                for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
+                    s.execute(statement);
+                }
+            }
+        }
+        s.execute("PRAGMA user_version = " + version);
+        s.execute("PRAGMA application_id = " + Migrations.APPLICATION_ID);
     }
 }
