@@ -59,8 +59,8 @@ final class PostgresDatabase {
         password().ifPresent(pool::setPassword);
         pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
         // No parallel workers: a workstation's statements are pages and counts in the background, and a count of
-        // 1,000,000 outbox rows in three server processes took every processor of the server (and, where the
-        // server shares a machine with a console, the console's) for a second at a time.
+        // 1,000,000 outbox rows run in three server processes takes every processor of a small server (and, where
+        // the server shares a machine with a console, the console's) for about a second each time.
         pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session
                 + " -c max_parallel_workers_per_gather=0");
         pool.setPoolName("claimdesk-db");
