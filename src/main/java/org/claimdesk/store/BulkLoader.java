@@ -7,6 +7,11 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
@@ -23,8 +28,12 @@ import org.slf4j.LoggerFactory;
  * entries, as demo data needs them: rows are written as given (claim, outbox and evidence ids included), without
  * the checks of the workflow, in one transaction on a connection of its own that {@link #finish} commits (closing
  * an unfinished loader rolls it all back). Memory does not grow with the load: the rows added are held until
- * {@link #flush}, which writes them through multi-row statements; the caller flushes every few thousand claims. The
- * database keeps what is written but not yet committed in its log, not in this process's memory. On SQLite the
+ * {@link #flush}, which hands them to the loader's writer thread and returns, so that the caller makes the next rows
+ * on one processor while the database writes these on another; the caller flushes every few thousand claims, and a
+ * flush waits while the writer is still busy with the previous batch (at most one batch is being written while the
+ * next is made). The writer writes through multi-row statements. A batch that fails to write fails the next
+ * {@link #flush} or {@link #finish}. The database keeps what is written but not yet committed in its log, not in
+ * this process's memory. On SQLite the
  * tables' secondary indexes ({@link DeferredIndexes}) and the search indexes ({@link SearchIndex#setAside}) are
  * built once, by {@link #finish}, over all the rows loaded: kept up row by row, the indexes whose keys arrive in no
  * order would read and write a page of the file for almost every row once they outgrow the page cache.
@@ -33,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * wait in a temporary table of the loader's connection (on disk, not in memory), and {@link #finish} moves them
  * into the audit trail sorted by time (entries at the same moment in the order they were added). Rows must be added
  * parents first within a batch (a claim before its history and outbox row, an outbox row before its attempts). Not
- * thread-safe.
+ * thread-safe: one thread adds the rows, flushes and finishes.
  */
 public final class BulkLoader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
@@ -43,13 +52,17 @@ public final class BulkLoader implements AutoCloseable {
 
     private final Database database;
     private final Handle handle;
-    private final List<Claim> claims = new ArrayList<>();
-    private final List<StatusChange> history = new ArrayList<>();
-    private final List<Evidence> evidence = new ArrayList<>();
-    private final List<OutboxRow> outbox = new ArrayList<>();
-    private final List<DeliveryAttempt> attempts = new ArrayList<>();
-    private final List<StagedAudit> audit = new ArrayList<>();
+    /** The rows added since the last flush. */
+    private Batch held = new Batch();
     private long auditAdded;
+    /** Writes the flushed batches on the loader's connection, one at a time, in the order flushed. */
+    private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
+        Thread t = new Thread(runnable, "claimdesk-bulk-writer");
+        t.setDaemon(true);
+        return t;
+    });
+    /** The batch being written, or null. */
+    private Future<?> writing;
     private final MultiRowStatement insertClaims;
     private final MultiRowStatement insertHistory;
     private final MultiRowStatement insertEvidence;
@@ -64,6 +77,21 @@ public final class BulkLoader implements AutoCloseable {
 
     /** An audit entry waiting for its number, with the order it was added in. */
     private record StagedAudit(long seq, AuditEntry entry) {
+    }
+
+    /** The rows of one flush, parents first. */
+    private static final class Batch {
+        final List<Claim> claims = new ArrayList<>();
+        final List<StatusChange> history = new ArrayList<>();
+        final List<Evidence> evidence = new ArrayList<>();
+        final List<OutboxRow> outbox = new ArrayList<>();
+        final List<DeliveryAttempt> attempts = new ArrayList<>();
+        final List<StagedAudit> audit = new ArrayList<>();
+
+        boolean isEmpty() {
+            return claims.isEmpty() && history.isEmpty() && evidence.isEmpty() && outbox.isEmpty()
+                    && attempts.isEmpty() && audit.isEmpty();
+        }
     }
 
     private BulkLoader(Database database, Handle h) {
@@ -114,15 +142,15 @@ public final class BulkLoader implements AutoCloseable {
 
     /** Claims added since the last {@link #flush}. */
     public int heldClaims() {
-        return claims.size();
+        return held.claims.size();
     }
 
     public void claim(Claim c) {
-        claims.add(c);
+        held.claims.add(c);
     }
 
     public void statusChange(StatusChange s) {
-        history.add(s);
+        held.history.add(s);
     }
 
     /**
@@ -131,17 +159,17 @@ public final class BulkLoader implements AutoCloseable {
      * @param retryCount the attempts that count toward the backoff and the attempt limit
      */
     public void outboxRow(OutboxEvent e, int retryCount) {
-        outbox.add(new OutboxRow(e, retryCount));
+        held.outbox.add(new OutboxRow(e, retryCount));
     }
 
     /** A delivery attempt; its id is assigned by the database. */
     public void attempt(DeliveryAttempt a) {
-        attempts.add(a);
+        held.attempts.add(a);
     }
 
     /** An audit entry; its id is assigned by {@link #finish}, in time order. */
     public void auditEntry(AuditEntry e) {
-        audit.add(new StagedAudit(++auditAdded, e));
+        held.audit.add(new StagedAudit(++auditAdded, e));
     }
 
     /** An evidence reference by web address, with its id (evidence files are not bulk loaded). */
@@ -149,32 +177,55 @@ public final class BulkLoader implements AutoCloseable {
         if (e.isFile()) {
             throw new IllegalArgumentException("the bulk loader writes web-address evidence only");
         }
-        evidence.add(e);
+        held.evidence.add(e);
     }
 
-    /** Writes the rows held, parents first, and lets them go (they are committed by {@link #finish}). */
+    /**
+     * Hands the rows held to the writer, which writes them parents first (they are committed by {@link #finish}), and
+     * lets them go; waits first while the writer is busy with the previous batch, and fails if that one failed.
+     */
     public void flush() {
-        if (claims.isEmpty() && history.isEmpty() && evidence.isEmpty() && outbox.isEmpty() && attempts.isEmpty()
-                && audit.isEmpty()) {
+        awaitWritten();
+        if (held.isEmpty()) {
             return;
         }
-        Handle h = handle;
+        Batch batch = held;
+        held = new Batch();
+        writing = writer.submit(() -> write(batch));
+    }
+
+    private void write(Batch batch) {
         try {
-            insert(insertClaims, claims, BulkLoader::bindClaim);
-            insert(insertHistory, history, BulkLoader::bindHistory);
-            insert(insertEvidence, evidence, BulkLoader::bindEvidence);
-            insert(insertOutbox, outbox, BulkLoader::bindOutbox);
-            insert(insertAttempts, attempts, BulkLoader::bindAttempt);
-            insert(stageAudit, audit, BulkLoader::bindStagedAudit);
+            insert(insertClaims, batch.claims, BulkLoader::bindClaim);
+            insert(insertHistory, batch.history, BulkLoader::bindHistory);
+            insert(insertEvidence, batch.evidence, BulkLoader::bindEvidence);
+            insert(insertOutbox, batch.outbox, BulkLoader::bindOutbox);
+            insert(insertAttempts, batch.attempts, BulkLoader::bindAttempt);
+            insert(stageAudit, batch.audit, BulkLoader::bindStagedAudit);
         } catch (JdbiException e) {
             throw database.translated(e);
         }
-        claims.clear();
-        history.clear();
-        evidence.clear();
-        outbox.clear();
-        attempts.clear();
-        audit.clear();
+    }
+
+    /** Waits until the batch being written is written; rethrows what stopped it. */
+    private void awaitWritten() {
+        Future<?> batch = writing;
+        if (batch == null) {
+            return;
+        }
+        try {
+            batch.get();
+            writing = null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DatabaseException("the bulk load was interrupted", e);
+        } catch (ExecutionException e) {
+            writing = null;
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new DatabaseException("cannot write bulk data: " + e.getCause(), e.getCause());
+        }
     }
 
     /**
@@ -183,6 +234,7 @@ public final class BulkLoader implements AutoCloseable {
      */
     public long finish() {
         flush();
+        awaitWritten();
         Handle h = handle;
         try {
             long started = System.nanoTime();
@@ -208,9 +260,24 @@ public final class BulkLoader implements AutoCloseable {
         }
     }
 
-    /** Rolls back a load not {@link #finish finished}, and gives the connection back. */
+    /**
+     * Rolls back a load not {@link #finish finished}, and gives the connection back; a batch being written is let
+     * finish first.
+     */
     @Override
     public void close() {
+        writer.shutdown();
+        boolean interrupted = false;
+        while (!writer.isTerminated()) {
+            try {
+                writer.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
         for (MultiRowStatement statement : List.of(insertClaims, insertHistory, insertEvidence, insertOutbox,
                 insertAttempts, stageAudit)) {
             statement.close();

@@ -69,6 +69,14 @@ class DemoDataTest {
     }
 
     @Test
+    void numbersAreWrittenInTheirWidthZerosFirst() {
+        assertThat(DemoData.digits(7, 4)).isEqualTo("0007");
+        assertThat(DemoData.digits(9_999, 4)).isEqualTo("9999");
+        assertThat(DemoData.digits(0, 3)).isEqualTo("000");
+        assertThat(DemoData.digits(665, 3)).isEqualTo("665");
+    }
+
+    @Test
     void dataFollowsTheDomainBrief() {
         Database db = generate("brief", 5_000, 7);
         try (db) {
@@ -86,6 +94,8 @@ class DemoDataTest {
 
             // Non-issuable demo SSNs (group 00) and a mix of jurisdictions and claim types.
             assertThat(claims).allSatisfy(c -> assertThat(c.taxId()).matches("\\d{3}-00-\\d{4}"));
+            assertThat(queries.outbox(OutboxQuery.all())).isNotEmpty()
+                    .allSatisfy(o -> assertThat(o.idempotencyKey()).matches("sub-demo-7-[0-9a-f]{8}"));
             assertThat(claims.stream().map(Claim::jurisdiction).distinct().count()).isGreaterThanOrEqualTo(8);
             assertThat(claims.stream().filter(c -> c.claimType() == ClaimType.OWNER).count()).isBetween(3_600L, 4_200L);
             assertThat(claims.stream().map(Claim::claimType).distinct()).hasSize(ClaimType.values().length);

@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -55,6 +56,35 @@ class BulkLoaderTest {
                     .containsExactly("1");
             assertThat(found(db, "Claimant 02999")).isEqualTo(1);
             assertThat(found(db, "CA-2026-9001500")).isEqualTo(1);
+            // the search indexes gathered the loaded claims' terms in more memory, and are back to SQLite's own size
+            assertThat(strings(db, "SELECT v FROM claim_search_config WHERE k = 'hashsize'"))
+                    .containsExactly(Integer.toString(SearchIndex.DEFAULT_HASH_BYTES));
+            assertThat(strings(db, "SELECT v FROM claim_case_search_config WHERE k = 'hashsize'"))
+                    .containsExactly(Integer.toString(SearchIndex.DEFAULT_HASH_BYTES));
+        }
+    }
+
+    @Test
+    void aBatchThatCannotBeWrittenFailsTheLoadWhichThenLeavesNothing() {
+        try (Database db = Database.open(dir.resolve("refused.db"))) {
+            List<String> schema = strings(db, SCHEMA);
+            try (BulkLoader loader = BulkLoader.open(db)) {
+                for (int id = 1; id <= 500; id++) {
+                    add(loader, id);
+                }
+                loader.flush();
+                add(loader, 501);
+                add(loader, 501);
+                // the batch is written behind the caller: its failure comes out of the next flush or the finish
+                assertThatThrownBy(() -> {
+                    loader.flush();
+                    loader.finish();
+                }).isInstanceOf(DatabaseException.class).hasMessageContaining("UNIQUE");
+            }
+            assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+            assertThat(strings(db, "SELECT count(*) FROM claim")).containsExactly("0");
+            assertThat(strings(db, "SELECT count(*) FROM claim_status_history")).containsExactly("0");
+            assertThat(strings(db, "PRAGMA integrity_check")).containsExactly("ok");
         }
     }
 
