@@ -89,6 +89,11 @@ public final class Queries {
         return database.read(h -> outbox.count(h, query));
     }
 
+    /** Whether any outbox row matches {@code query}. */
+    public boolean anyOutbox(OutboxQuery query) {
+        return database.read(h -> outbox.any(h, query));
+    }
+
     public Map<DeliveryState, Integer> countOutboxByState() {
         return database.read(outbox::countByState);
     }

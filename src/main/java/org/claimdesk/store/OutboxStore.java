@@ -81,6 +81,13 @@ public final class OutboxStore {
         return w.bind(handle.createQuery("SELECT count(*) FROM " + w.from + w.where)).mapTo(Integer.class).one();
     }
 
+    /** Whether {@code query} selects any row: the first one found ends the read, where a count reads them all. */
+    public boolean any(Handle handle, OutboxQuery query) {
+        OutboxWhere w = OutboxWhere.of(handle, query);
+        return w.bind(handle.createQuery("SELECT EXISTS (SELECT 1 FROM " + w.from + w.where + ")"))
+                .mapTo(Boolean.class).one();
+    }
+
     /**
      * The rows {@code query} selects (its page), in id order, as a bulk action's preview sees them: without
      * their payloads, with what tells later whether they changed since.

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.OutboxQuery;
@@ -70,5 +71,20 @@ class QueriesTest {
         assertThat(events).extracting(OutboxEvent::outboxEventId).containsExactlyElementsOf(ids);
         assertThat(events).allSatisfy(e -> assertThat(e).isEqualTo(queries.outboxEvent(e.outboxEventId()).orElseThrow()));
         assertThat(queries.outboxEvents(List.of())).isEmpty();
+    }
+
+    @Test
+    void anOutboxQueryHasRowsExactlyWhenItsCountIsPositive() {
+        List<OutboxQuery> queried = new ArrayList<>();
+        for (DeliveryState state : DeliveryState.values()) {
+            queried.add(OutboxQuery.all().withState(state));
+            queried.add(OutboxQuery.all().withState(state).withJurisdiction("CA"));
+        }
+        queried.add(OutboxQuery.all().withErrorText("no such error text anywhere"));
+        queried.add(OutboxQuery.all());
+        assertThat(queried.stream().map(queries::countOutbox)).contains(0).anyMatch(n -> n > 0);
+        for (OutboxQuery q : queried) {
+            assertThat(queries.anyOutbox(q)).as(q.toString()).isEqualTo(queries.countOutbox(q) > 0);
+        }
     }
 }

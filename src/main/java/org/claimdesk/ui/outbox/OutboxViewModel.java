@@ -240,19 +240,24 @@ public final class OutboxViewModel {
 
     // ---- loading ------------------------------------------------------------------------------------
 
-    /** First load: failed rows by default when there are any, every row otherwise. */
+    /**
+     * First load: failed rows by default when there are any (one found is enough: the rows are not counted for it),
+     * every row otherwise. The state counts come from the {@link #countsFrom counts source}, which the console has
+     * already read for its status bar unless they are due again.
+     */
     public void load() {
-        tasks.submit("count outbox rows", p -> new Start(queries.countOutboxByState(), queries.jurisdictions()), s -> {
-            stateCounts.set(s.counts());
+        tasks.submit("open the outbox", p -> new Start(queries.anyOutbox(OutboxQuery.all().withState(DeliveryState.FAILED)),
+                queries.jurisdictions()), s -> {
             jurisdictions.setAll(s.jurisdictions());
-            if (s.counts().getOrDefault(DeliveryState.FAILED, 0) > 0) {
+            if (s.anyFailed()) {
                 state.set(DeliveryState.FAILED);
             }
             applyFilters();
-        }, e -> notice.set(Notice.error("count the outbox rows", e)));
+        }, e -> notice.set(Notice.error("open the outbox", e)));
+        counts.whenDue();
     }
 
-    private record Start(Map<DeliveryState, Integer> counts, List<String> jurisdictions) {
+    private record Start(boolean anyFailed, List<String> jurisdictions) {
     }
 
     public void applyFilters() {

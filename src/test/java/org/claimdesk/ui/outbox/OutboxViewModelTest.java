@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
 import org.claimdesk.delivery.SimulatedState;
@@ -74,6 +76,39 @@ class OutboxViewModelTest {
         });
         assertThat(model.groups()).isNotEmpty().containsExactlyElementsOf(triage.groups(OutboxQuery.all()));
         assertThat(model.groups().stream().mapToInt(FailureGroup::count).sum()).isEqualTo(failed);
+    }
+
+    @Test
+    void theFirstLoadFindsAFailedRowWithoutCountingAndTakesTheStateCountsFromTheirSource() {
+        List<String> asked = new ArrayList<>();
+        model.countsFrom(new OutboxViewModel.CountsSource() {
+            @Override
+            public void now() {
+                asked.add("now");
+            }
+
+            @Override
+            public void whenDue() {
+                asked.add("when due");
+            }
+        });
+        model.load();
+        assertThat(model.stateProperty().get()).isEqualTo(DeliveryState.FAILED);
+        assertThat(model.rows()).isNotEmpty();
+        assertThat(tasks.ran).as("the page counts nothing by state itself").doesNotContain("count outbox rows");
+        assertThat(asked).as("the source counts unless its counts are fresh").containsExactly("when due");
+        assertThat(model.stateCountsProperty().get()).isEmpty();
+
+        Map<DeliveryState, Integer> counts = queries.countOutboxByState();
+        model.showStateCounts(counts);
+        assertThat(model.stateCountsProperty().get()).isEqualTo(counts);
+    }
+
+    @Test
+    void withoutASourceThePageCountsTheStatesItself() {
+        model.load();
+        assertThat(tasks.ran).containsOnlyOnce("count outbox rows");
+        assertThat(model.stateCountsProperty().get()).isEqualTo(queries.countOutboxByState());
     }
 
     @Test
