@@ -63,6 +63,8 @@ public final class BulkLoader implements AutoCloseable {
     });
     /** The batch being written, or null. */
     private Future<?> writing;
+    /** What stopped a batch from being written, once one failed. */
+    private Throwable failed;
     private final MultiRowStatement insertClaims;
     private final MultiRowStatement insertHistory;
     private final MultiRowStatement insertEvidence;
@@ -207,8 +209,15 @@ public final class BulkLoader implements AutoCloseable {
         }
     }
 
-    /** Waits until the batch being written is written; rethrows what stopped it. */
+    /**
+     * Waits until the batch being written is written; rethrows what stopped it. A load with a batch that failed stays
+     * failed: part of that batch may be written, so nothing more is written or committed, and only {@link #close}
+     * (which rolls it all back) is left.
+     */
     private void awaitWritten() {
+        if (failed != null) {
+            throw new IllegalStateException("a batch of this bulk load failed; the load can only be closed", failed);
+        }
         Future<?> batch = writing;
         if (batch == null) {
             return;
@@ -221,10 +230,16 @@ public final class BulkLoader implements AutoCloseable {
             throw new DatabaseException("the bulk load was interrupted", e);
         } catch (ExecutionException e) {
             writing = null;
-            if (e.getCause() instanceof RuntimeException failure) {
+            failed = e.getCause();
+            // thrown here, where the caller waited: the writer thread's trace alone would not say from where
+            failed.addSuppressed(new IllegalStateException("waited for by the bulk load's caller"));
+            if (failed instanceof RuntimeException failure) {
                 throw failure;
             }
-            throw new DatabaseException("cannot write bulk data: " + e.getCause(), e.getCause());
+            if (failed instanceof Error error) {
+                throw error;
+            }
+            throw new DatabaseException("cannot write bulk data: " + failed, failed);
         }
     }
 
@@ -277,6 +292,13 @@ public final class BulkLoader implements AutoCloseable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+        if (writing != null && writing.isDone()) {
+            try {
+                writing.get();
+            } catch (ExecutionException | InterruptedException e) {
+                LOG.debug("a batch of a bulk load that is rolled back failed as well", e);
+            }
         }
         for (MultiRowStatement statement : List.of(insertClaims, insertHistory, insertEvidence, insertOutbox,
                 insertAttempts, stageAudit)) {

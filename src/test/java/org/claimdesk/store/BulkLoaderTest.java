@@ -80,6 +80,9 @@ class BulkLoaderTest {
                     loader.flush();
                     loader.finish();
                 }).isInstanceOf(DatabaseException.class).hasMessageContaining("UNIQUE");
+                // part of that batch may be written: the load cannot go on to a commit
+                assertThatThrownBy(loader::finish).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("can only be closed");
             }
             assertThat(strings(db, SCHEMA)).isEqualTo(schema);
             assertThat(strings(db, "SELECT count(*) FROM claim")).containsExactly("0");

@@ -127,6 +127,9 @@ public final class OutboxView {
         outboxStateFilter.setCellFactory(l -> new StateCell());
         outboxStateFilter.valueProperty().bindBidirectional(model.stateProperty());
         outboxStateFilter.setOnAction(e -> model.applyFilters());
+        // The counts may have been read before this view was built: shown as they are, then as they change.
+        Map<DeliveryState, Integer> read = model.stateCountsProperty().get();
+        outboxCountsLabel.setText(read.isEmpty() ? "" : describeCounts(read));
         model.stateCountsProperty().addListener((obs, old, counts) -> {
             outboxCountsLabel.setText(describeCounts(counts));
             // The chosen state's count follows the counts.

@@ -305,7 +305,8 @@ public final class OutboxViewModel {
     private CountsSource counts = new CountsSource() {
         @Override
         public void now() {
-            tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set, e -> { });
+            tasks.submit("count outbox rows", p -> queries.countOutboxByState(), stateCounts::set,
+                    e -> notice.set(Notice.error("count the outbox rows", e)));
         }
 
         @Override

@@ -191,6 +191,11 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
         waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty()
                 && rows.getItems().stream().allMatch(r -> r.event().deliveryState() == DeliveryState.FAILED));
+        // the counts the status bar read at start, before this page was built, show on it as well
+        String failedCount = org.claimdesk.ui.common.Formats.count(
+                queries.countOutboxByState().get(DeliveryState.FAILED)) + " failed";
+        waitUntil("the state counts show", () -> robot.lookup("#outboxCountsLabel").queryAs(Label.class).getText()
+                .contains(failedCount));
 
         org.claimdesk.domain.FailureGroup group = onFx(() -> groups.getItems().get(0));
         String signature = onFx(() -> groups.getItems().get(0).signature());
