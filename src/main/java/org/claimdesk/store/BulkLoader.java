@@ -293,7 +293,7 @@ public final class BulkLoader implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (writing != null && writing.isDone()) {
+        if (writing != null) {
             try {
                 writing.get();
             } catch (ExecutionException | InterruptedException e) {

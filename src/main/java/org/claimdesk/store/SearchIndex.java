@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jdbi.v3.core.Handle;
@@ -22,26 +23,25 @@ public final class SearchIndex {
     /** SQLite's own size of that memory, put back once the appended claims are indexed. */
     static final int DEFAULT_HASH_BYTES = 1 << 20;
 
-    /** Each index's insert trigger, and the statement that indexes the claims above an id in one go. */
-    private static final Map<String, String> INDEXES = new LinkedHashMap<>();
-
-    static {
-        INDEXES.put("claim_search_insert", """
-                INSERT INTO claim_search (rowid, claim_number, claimant_name, state_property_id)
-                SELECT claim_id, claim_number, claimant_name, state_property_id FROM claim WHERE claim_id > ?""");
-        INDEXES.put("claim_case_search_insert", """
-                INSERT INTO claim_case_search (rowid, state_case_id)
-                SELECT claim_id, state_case_id FROM claim WHERE claim_id > ?""");
+    /**
+     * A search index of the claims: its table, the trigger that adds a new claim to it, and the statement that adds
+     * the claims above an id in one go.
+     */
+    private record Index(String table, String insertTrigger, String appendClaimsAbove) {
     }
 
-    /** The index each insert trigger keeps. */
-    private static final Map<String, String> INDEX_TABLES = Map.of(
-            "claim_search_insert", "claim_search", "claim_case_search_insert", "claim_case_search");
+    private static final List<Index> INDEXES = List.of(
+            new Index("claim_search", "claim_search_insert", """
+                    INSERT INTO claim_search (rowid, claim_number, claimant_name, state_property_id)
+                    SELECT claim_id, claim_number, claimant_name, state_property_id FROM claim WHERE claim_id > ?"""),
+            new Index("claim_case_search", "claim_case_search_insert", """
+                    INSERT INTO claim_case_search (rowid, state_case_id)
+                    SELECT claim_id, state_case_id FROM claim WHERE claim_id > ?"""));
 
     private final Handle transaction;
     private final long before;
-    /** The insert triggers set aside, by name; empty on PostgreSQL. */
-    private final Map<String, String> triggers = new LinkedHashMap<>();
+    /** The indexes whose insert triggers are set aside, each with its trigger's statement; empty on PostgreSQL. */
+    private final Map<Index, String> triggers = new LinkedHashMap<>();
     private boolean indexed;
 
     private SearchIndex(Handle transaction, long before) {
@@ -77,11 +77,11 @@ public final class SearchIndex {
         }
         long before = transaction.createQuery("SELECT coalesce(max(claim_id), 0) FROM claim").mapTo(Long.class).one();
         SearchIndex index = new SearchIndex(transaction, before);
-        for (String name : INDEXES.keySet()) {
-            index.triggers.put(name, transaction.createQuery(
+        for (Index searchIndex : INDEXES) {
+            index.triggers.put(searchIndex, transaction.createQuery(
                     "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = :name")
-                    .bind("name", name).mapTo(String.class).one());
-            transaction.execute("DROP TRIGGER " + name);
+                    .bind("name", searchIndex.insertTrigger()).mapTo(String.class).one());
+            transaction.execute("DROP TRIGGER " + searchIndex.insertTrigger());
         }
         return index;
     }
@@ -96,11 +96,11 @@ public final class SearchIndex {
             throw new IllegalStateException("the appended claims are already indexed");
         }
         indexed = true;
-        for (Map.Entry<String, String> trigger : triggers.entrySet()) {
-            String table = INDEX_TABLES.get(trigger.getKey());
-            hashSize(table, APPEND_HASH_BYTES);
-            transaction.execute(INDEXES.get(trigger.getKey()), before);
-            hashSize(table, DEFAULT_HASH_BYTES);
+        for (Map.Entry<Index, String> trigger : triggers.entrySet()) {
+            Index index = trigger.getKey();
+            hashSize(index.table(), APPEND_HASH_BYTES);
+            transaction.execute(index.appendClaimsAbove(), before);
+            hashSize(index.table(), DEFAULT_HASH_BYTES);
             transaction.execute(trigger.getValue());
         }
     }

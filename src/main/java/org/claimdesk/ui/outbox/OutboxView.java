@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javafx.beans.binding.Bindings;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
@@ -127,14 +128,11 @@ public final class OutboxView {
         outboxStateFilter.setCellFactory(l -> new StateCell());
         outboxStateFilter.valueProperty().bindBidirectional(model.stateProperty());
         outboxStateFilter.setOnAction(e -> model.applyFilters());
-        // The counts may have been read before this view was built: shown as they are, then as they change.
-        Map<DeliveryState, Integer> read = model.stateCountsProperty().get();
-        outboxCountsLabel.setText(read.isEmpty() ? "" : describeCounts(read));
-        model.stateCountsProperty().addListener((obs, old, counts) -> {
-            outboxCountsLabel.setText(describeCounts(counts));
-            // The chosen state's count follows the counts.
-            buttonCell.show(outboxStateFilter.getValue());
-        });
+        // bound, not only listened to: the counts may have been read before this view was built
+        outboxCountsLabel.textProperty().bind(Bindings.createStringBinding(
+                () -> describeCounts(model.stateCountsProperty().get()), model.stateCountsProperty()));
+        // The chosen state's count follows the counts.
+        model.stateCountsProperty().addListener((obs, old, counts) -> buttonCell.show(outboxStateFilter.getValue()));
 
         outboxJurisdictionFilter.getItems().add(null);
         model.jurisdictions().addListener((ListChangeListener<String>) c -> {
@@ -201,7 +199,11 @@ public final class OutboxView {
         };
     }
 
+    /** The rows per state, "12 pending · 3 failed · …"; nothing before the counts are read. */
     static String describeCounts(Map<DeliveryState, Integer> counts) {
+        if (counts.isEmpty()) {
+            return "";
+        }
         StringBuilder s = new StringBuilder();
         for (DeliveryState state : DeliveryState.values()) {
             if (!s.isEmpty()) {
