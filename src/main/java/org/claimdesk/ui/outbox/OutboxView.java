@@ -50,6 +50,7 @@ public final class OutboxView {
     private final FixFieldViewModel fix;
     private final LayoutMemory layout;
 
+    @FXML private javafx.scene.layout.BorderPane outboxPage;
     @FXML private ComboBox<DeliveryState> outboxStateFilter;
     @FXML private ComboBox<String> outboxJurisdictionFilter;
     @FXML private TextField outboxErrorFilter;
@@ -128,11 +129,14 @@ public final class OutboxView {
         outboxStateFilter.setCellFactory(l -> new StateCell());
         outboxStateFilter.valueProperty().bindBidirectional(model.stateProperty());
         outboxStateFilter.setOnAction(e -> model.applyFilters());
-        // bound, not only listened to: the counts may have been read before this view was built
+        // bound, not only listened to: the counts may have been read before this view was built; shown only
+        // while the page is (JavaFX repaints the whole window for a change to a node that is not drawn)
         outboxCountsLabel.textProperty().bind(Bindings.createStringBinding(
-                () -> describeCounts(model.stateCountsProperty().get()), model.stateCountsProperty()));
+                () -> describeCounts(model.stateCountsProperty().get()), model.stateCountsProperty())
+                .when(outboxPage.visibleProperty()));
         // The chosen state's count follows the counts.
-        model.stateCountsProperty().addListener((obs, old, counts) -> buttonCell.show(outboxStateFilter.getValue()));
+        model.stateCountsProperty().when(outboxPage.visibleProperty())
+                .addListener((obs, old, counts) -> buttonCell.show(outboxStateFilter.getValue()));
 
         outboxJurisdictionFilter.getItems().add(null);
         model.jurisdictions().addListener((ListChangeListener<String>) c -> {

@@ -3,6 +3,7 @@ package org.claimdesk.ui.worker;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.chart.AreaChart;
@@ -14,6 +15,7 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.Tooltip;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
@@ -61,8 +63,11 @@ public final class WorkerView {
 
     @FXML
     private void initialize() {
-        workerStateLabel.textProperty().bind(model.stateTextProperty());
-        model.runStateProperty().addListener((obs, old, state) -> styleState(state));
+        // What changes with every snapshot is shown only while this page is: JavaFX repaints the whole window
+        // for a change to a node that is not drawn, and the worker reports several times a second.
+        ObservableValue<Boolean> shown = workerPage.visibleProperty();
+        workerStateLabel.textProperty().bind(model.stateTextProperty().when(shown));
+        model.runStateProperty().when(shown).addListener((obs, old, state) -> styleState(state));
         styleState(model.runStateProperty().get());
         workerEndpointLabel.textProperty().bind(model.endpointProperty().map(e -> e.isBlank() ? "" : "Endpoint: " + e));
         workerStartButton.disableProperty().bind(model.canStartProperty().not());
@@ -95,18 +100,25 @@ public final class WorkerView {
         model.startWithConsoleProperty().addListener((obs, old, on) -> startWithConsoleCheck.setSelected(on));
         startWithConsoleCheck.setOnAction(e -> model.setStartWithConsole(startWithConsoleCheck.isSelected()));
 
-        drainProgress.progressProperty().bind(model.drainProgressProperty());
-        drainLabel.textProperty().bind(model.drainTextProperty());
-        countersLabel.textProperty().bind(model.countersTextProperty());
-        rateLabel.textProperty().bind(model.rateTextProperty());
-        model.snapshotProperty().addListener((obs, old, s) -> {
-            pendingLabel.setText(Formats.count(s.pending()));
-            dueLabel.setText(Formats.count(s.due()));
-            sentTotalLabel.setText(Formats.count(s.sentTotal()));
-            failedTotalLabel.setText(Formats.count(s.failedTotal()));
-        });
-        lastErrorLabel.textProperty().bind(model.lastErrorProperty().map(e -> "Last error: " + e));
-        lastErrorLabel.visibleProperty().bind(model.lastErrorProperty().isNotNull());
+        drainProgress.progressProperty().bind(model.drainProgressProperty().when(shown));
+        drainLabel.textProperty().bind(model.drainTextProperty().when(shown));
+        countersLabel.textProperty().bind(model.countersTextProperty().when(shown));
+        rateLabel.textProperty().bind(model.rateTextProperty().when(shown));
+        ObservableValue<WorkerSnapshot> snapshot = model.snapshotProperty().when(shown);
+        pendingLabel.textProperty().bind(snapshot.map(s -> Formats.count(s.pending())));
+        dueLabel.textProperty().bind(snapshot.map(s -> Formats.count(s.due())));
+        sentTotalLabel.textProperty().bind(snapshot.map(s -> Formats.count(s.sentTotal())));
+        failedTotalLabel.textProperty().bind(snapshot.map(s -> Formats.count(s.failedTotal())));
+        // one line, the whole text in its tooltip: a wrapped error would change the card's height, and the
+        // chart's below it, with each error
+        ObservableValue<String> lastError = model.lastErrorProperty().when(shown);
+        lastErrorLabel.textProperty().bind(lastError.map(e -> "Last error: " + e));
+        lastErrorLabel.visibleProperty().bind(lastError.map(e -> true).orElse(false));
+        Tooltip lastErrorTip = new Tooltip();
+        lastErrorTip.textProperty().bind(lastErrorLabel.textProperty());
+        lastErrorTip.setWrapText(true);
+        lastErrorTip.setMaxWidth(600);
+        lastErrorLabel.setTooltip(lastErrorTip);
 
         concurrencySpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 256, 1));
         maxAttemptsSpinner.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 100, 1));
@@ -150,13 +162,13 @@ public final class WorkerView {
                 redraw();
             }
         });
-        workerPage.visibleProperty().addListener((obs, old, shown) -> {
-            if (shown) {
+        workerPage.visibleProperty().addListener((obs, old, visible) -> {
+            if (visible) {
                 model.shown();
                 redraw();
             }
         });
-        NoticeLabel.bind(workerNotice, model.noticeProperty());
+        NoticeLabel.bind(workerNotice, model.noticeProperty().when(shown));
     }
 
     private void styleState(WorkerSnapshot.RunState state) {

@@ -274,16 +274,96 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
         waitUntil("start-up's warm-up is over",
                 () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible());
-        Label pending = robot.lookup("#pendingLabel").queryAs(Label.class);
+        Label title = (Label) workerPage.lookup(".section-title");
 
-        WaitForAsyncUtils.asyncFx(() -> pending.setText("1,234,567")).get(5, TimeUnit.SECONDS);
+        WaitForAsyncUtils.asyncFx(() -> title.setText("Current drain, of every row due")).get(5, TimeUnit.SECONDS);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(workerPage.isNeedsLayout()).as("the hidden page keeps its layout request").isTrue();
         assertThat(workerPage.getParent().isNeedsLayout()).as("and it goes no further").isFalse();
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
         waitUntil("the Worker page is laid out once shown", () -> workerPage.isVisible() && !workerPage.isNeedsLayout()
-                && pending.getWidth() >= pending.prefWidth(-1) - 0.5);
+                && title.getWidth() >= title.prefWidth(-1) - 0.5);
+    }
+
+    /**
+     * JavaFX repaints the whole window after a change to a node that is not drawn (it finds no dirty region to
+     * limit the repaint to), so a hidden page must not follow the worker's snapshots, which arrive several times
+     * a second while rows are delivered; it catches up once shown.
+     */
+    @Test
+    void hiddenPagesDoNotChangeWhileTheWorkerDeliversAndCatchUpWhenShown() {
+        waitReady();
+        javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
+        TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
+        waitUntil("start-up's warm-up is over",
+                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible());
+        List<String> changes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        fx(() -> {
+            for (String page : List.of("#outboxPage", "#workerPage", "#auditPage")) {
+                recordChanges(robot.lookup(page).query(), page, changes);
+            }
+        });
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET next_attempt_at = 0 WHERE delivery_state = 'pending'"));
+        fx(() -> window.workerModel().start());
+        waitUntil("the console has had snapshots of several deliveries", () ->
+                window.workerModel().snapshotProperty().get() != null
+                && window.workerModel().snapshotProperty().get().sentThisRun() >= 5);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(changes).as("changes to the hidden pages while the Claims page is on screen").isEmpty();
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        waitUntil("the Worker page shows the worker's latest counts", () -> {
+            var latest = window.workerModel().snapshotProperty().get();
+            return workerPage.isVisible()
+                    && robot.lookup("#sentTotalLabel").queryAs(Label.class).getText().equals(Formats.count(latest.sentTotal()))
+                    && robot.lookup("#countersLabel").queryAs(Label.class).getText().matches("Sent [1-9].*");
+        });
+    }
+
+    /**
+     * A text in the Worker page's drain card (the last error, which changes with each failed delivery, is the
+     * longest) changes neither card's width nor the chart's size: a page that moves as the worker reports is
+     * hard to read, and each move repaints the whole page.
+     */
+    @Test
+    void theWorkerPageKeepsItsLayoutWhateverTheDrainCardSays() {
+        waitReady();
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
+        javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
+        waitUntil("the Worker page is shown and laid out", () -> workerPage.isVisible() && !workerPage.isNeedsLayout());
+        List<Node> cards = onFx(() -> List.copyOf(workerPage.lookupAll(".card")));
+        Node chart = robot.lookup("#rateChart").query();
+        List<javafx.geometry.Bounds> before = onFx(() -> java.util.stream.Stream.concat(cards.stream(), java.util.stream.Stream.of(chart))
+                .map(Node::getLayoutBounds).toList());
+        Label title = (Label) cards.get(0).lookup(".section-title");
+
+        fx(() -> title.setText("Current drain: " + "a very long text that is wider than the whole window ".repeat(4)));
+        waitUntil("the page is laid out again", () -> !workerPage.isNeedsLayout() && title.getWidth() > 0);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        assertThat(onFx(() -> java.util.stream.Stream.concat(cards.stream(), java.util.stream.Stream.of(chart))
+                .map(Node::getLayoutBounds).toList())).as("the cards' and the chart's sizes").isEqualTo(before);
+        assertThat(onFx(() -> title.getWidth() < title.prefWidth(-1))).as("the long text is cut, not the card widened").isTrue();
+    }
+
+    /** Records every change of text, visibility, style classes or children under {@code node}. */
+    private static void recordChanges(Node node, String path, List<String> changes) {
+        String here = path + "/" + (node.getId() != null ? node.getId() : node.getClass().getSimpleName());
+        node.visibleProperty().addListener((obs, old, v) -> changes.add(here + " visible " + v));
+        node.getStyleClass().addListener((javafx.collections.ListChangeListener<String>) c ->
+                changes.add(here + " style " + node.getStyleClass()));
+        if (node instanceof javafx.scene.control.Labeled l) {
+            l.textProperty().addListener((obs, old, v) -> changes.add(here + " text " + v));
+        }
+        if (node instanceof javafx.scene.control.ProgressIndicator p) {
+            p.progressProperty().addListener((obs, old, v) -> changes.add(here + " progress " + v));
+        }
+        if (node instanceof javafx.scene.Parent parent) {
+            parent.getChildrenUnmodifiable().addListener((javafx.collections.ListChangeListener<Node>) c ->
+                    changes.add(here + " children"));
+            parent.getChildrenUnmodifiable().forEach(child -> recordChanges(child, here, changes));
+        }
     }
 
     @Test
