@@ -236,7 +236,8 @@ public final class ClaimsView {
         claimsExportProgress.managedProperty().bind(claimsExportProgress.visibleProperty());
         claimsExportProgressLabel.visibleProperty().bind(claimsExportProgress.visibleProperty());
         claimsExportProgressLabel.managedProperty().bind(claimsExportProgress.visibleProperty());
-        exporter.progressProperty().addListener((obs, old, p) -> {
+        // followed only while the page is shown (a hidden node's change repaints the whole window)
+        exporter.progressProperty().when(claimsPage.visibleProperty()).addListener((obs, old, p) -> {
             if (p != null) {
                 claimsExportProgress.setProgress(p.total() > 0 ? p.fraction() : ProgressBar.INDETERMINATE_PROGRESS);
                 claimsExportProgressLabel.setText(Formats.count(p.done())

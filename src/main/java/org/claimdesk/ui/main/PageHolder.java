@@ -5,9 +5,8 @@ import javafx.scene.layout.StackPane;
 
 /**
  * Holds one page in the page area and keeps it out of the layout pass while it is hidden. JavaFX lays
- * out a hidden node like a shown one: every worker snapshot would lay out the hidden Worker page, its
- * chart included, and a page of rows reaching a hidden table would cost layout time on the FX thread
- * while staff watch another page. Here a layout request from inside a hidden page is noted and passed on when the page is shown again, so its
+ * out a hidden node like a shown one: a page of rows reaching a hidden table would cost layout time on the
+ * FX thread while staff watch another page. Here a layout request from inside a hidden page is noted and passed on when the page is shown again, so its
  * first pulse on screen lays it out once with everything that changed. The holder is visible exactly
  * when its page is.
  */

@@ -396,7 +396,8 @@ public final class OutboxView {
         bulkProgressLabel.visibleProperty().bind(model.progressProperty().isNotNull());
         bulkProgress.managedProperty().bind(bulkProgress.visibleProperty());
         bulkProgressLabel.managedProperty().bind(bulkProgressLabel.visibleProperty());
-        model.progressProperty().addListener((obs, old, p) -> {
+        // followed only while the page is shown (a hidden node's change repaints the whole window)
+        model.progressProperty().when(outboxPage.visibleProperty()).addListener((obs, old, p) -> {
             if (p != null) {
                 bulkProgress.setProgress(p.total() > 0 ? p.fraction() : ProgressBar.INDETERMINATE_PROGRESS);
                 bulkProgressLabel.setText(Formats.count(p.done()) + (p.total() > 0 ? " / " + Formats.count(p.total()) : "")

@@ -70,9 +70,9 @@ public final class WorkerView {
         model.runStateProperty().when(shown).addListener((obs, old, state) -> styleState(state));
         styleState(model.runStateProperty().get());
         workerEndpointLabel.textProperty().bind(model.endpointProperty().map(e -> e.isBlank() ? "" : "Endpoint: " + e));
-        workerStartButton.disableProperty().bind(model.canStartProperty().not());
-        workerPauseButton.disableProperty().bind(model.canPauseProperty().not());
-        workerResumeButton.disableProperty().bind(model.canResumeProperty().not());
+        workerStartButton.disableProperty().bind(model.canStartProperty().not().when(shown));
+        workerPauseButton.disableProperty().bind(model.canPauseProperty().not().when(shown));
+        workerResumeButton.disableProperty().bind(model.canResumeProperty().not().when(shown));
         workerStartButton.setOnAction(e -> model.start());
         workerPauseButton.setOnAction(e -> Dialogs.confirmWithReason(workerPage.getScene().getWindow(),
                 "Pause the delivery worker", "Pause deliveries to the state? Deliveries under way finish. The worker"
@@ -85,15 +85,17 @@ public final class WorkerView {
                 "Resume", false, "Why (optional)")
                 .ifPresent(a -> model.resume(a.reason())));
         drainNowButton.setOnAction(e -> model.drainNow());
-        drainNowButton.disableProperty().bind(model.runStateProperty().isNotEqualTo(WorkerSnapshot.RunState.RUNNING));
+        drainNowButton.disableProperty().bind(
+                model.runStateProperty().isNotEqualTo(WorkerSnapshot.RunState.RUNNING).when(shown));
 
-        systemPauseBanner.textProperty().bind(model.systemPauseProperty().map(
+        ObservableValue<String> systemPause = model.systemPauseProperty().when(shown);
+        systemPauseBanner.textProperty().bind(systemPause.map(
                 r -> "The worker paused itself: " + r + ". Fix the cause (credentials, network, the state's service), then Resume."));
-        systemPauseBanner.visibleProperty().bind(model.systemPauseProperty().isNotNull());
+        systemPauseBanner.visibleProperty().bind(systemPause.map(r -> true).orElse(false));
         systemPauseBanner.managedProperty().bind(systemPauseBanner.visibleProperty());
-        staffPauseBanner.textProperty().bind(model.staffPauseProperty().map(
-                p -> p + ". Submissions wait until the worker is resumed."));
-        staffPauseBanner.visibleProperty().bind(model.staffPauseProperty().isNotNull());
+        ObservableValue<String> staffPause = model.staffPauseProperty().when(shown);
+        staffPauseBanner.textProperty().bind(staffPause.map(p -> p + ". Submissions wait until the worker is resumed."));
+        staffPauseBanner.visibleProperty().bind(staffPause.map(p -> true).orElse(false));
         staffPauseBanner.managedProperty().bind(staffPauseBanner.visibleProperty());
 
         startWithConsoleCheck.setSelected(model.startWithConsoleProperty().get());

@@ -312,13 +312,23 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(changes).as("changes to the hidden pages while the Claims page is on screen").isEmpty();
 
-        robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
-        waitUntil("the Worker page shows the worker's latest counts", () -> {
-            var latest = window.workerModel().snapshotProperty().get();
-            return workerPage.isVisible()
-                    && robot.lookup("#sentTotalLabel").queryAs(Label.class).getText().equals(Formats.count(latest.sentTotal()))
-                    && robot.lookup("#countersLabel").queryAs(Label.class).getText().matches("Sent [1-9].*");
+        Label sentTotal = robot.lookup("#sentTotalLabel").queryAs(Label.class);
+        Label counters = robot.lookup("#countersLabel").queryAs(Label.class);
+        Label badge = robot.lookup("#workerStateLabel").queryAs(Label.class);
+        // read in the same turn of the FX thread as the switch, so that no later snapshot can do the catching up
+        List<String> shown = onFx(() -> {
+            String latest = window.workerModel().countersTextProperty().get();
+            String before = counters.getText();
+            window.mainModel().show(Page.WORKER);
+            return List.of(latest, String.valueOf(before), String.valueOf(counters.getText()),
+                    Formats.count(window.workerModel().snapshotProperty().get().sentTotal()), sentTotal.getText(),
+                    String.valueOf(badge.getStyleClass().contains("badge-worker-running")));
         });
+        assertThat(shown.get(0)).as("the worker's latest counters").matches("Sent [1-9].*");
+        assertThat(shown.get(1)).as("the hidden page's counters, not followed").isNotEqualTo(shown.get(0));
+        assertThat(shown.get(2)).as("the counters once the page is shown").isEqualTo(shown.get(0));
+        assertThat(shown.get(4)).as("the sent total once the page is shown").isEqualTo(shown.get(3));
+        assertThat(shown.get(5)).as("the state badge styled as running").isEqualTo("true");
     }
 
     /**
@@ -347,10 +357,11 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         assertThat(onFx(() -> title.getWidth() < title.prefWidth(-1))).as("the long text is cut, not the card widened").isTrue();
     }
 
-    /** Records every change of text, visibility, style classes or children under {@code node}. */
+    /** Records every change of text, visibility, enabled state, style classes, progress or children under {@code node}. */
     private static void recordChanges(Node node, String path, List<String> changes) {
         String here = path + "/" + (node.getId() != null ? node.getId() : node.getClass().getSimpleName());
         node.visibleProperty().addListener((obs, old, v) -> changes.add(here + " visible " + v));
+        node.disableProperty().addListener((obs, old, v) -> changes.add(here + " disable " + v));
         node.getStyleClass().addListener((javafx.collections.ListChangeListener<String>) c ->
                 changes.add(here + " style " + node.getStyleClass()));
         if (node instanceof javafx.scene.control.Labeled l) {
