@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import javafx.beans.binding.Bindings;
+import javafx.beans.value.ObservableValue;
 import javafx.collections.ListChangeListener;
 import javafx.fxml.FXML;
 import javafx.scene.control.Button;
@@ -129,14 +129,13 @@ public final class OutboxView {
         outboxStateFilter.setCellFactory(l -> new StateCell());
         outboxStateFilter.valueProperty().bindBidirectional(model.stateProperty());
         outboxStateFilter.setOnAction(e -> model.applyFilters());
-        // bound, not only listened to: the counts may have been read before this view was built; shown only
-        // while the page is (JavaFX repaints the whole window for a change to a node that is not drawn)
-        outboxCountsLabel.textProperty().bind(Bindings.createStringBinding(
-                () -> describeCounts(model.stateCountsProperty().get()), model.stateCountsProperty())
-                .when(outboxPage.visibleProperty()));
+        // followed only while the page is shown (JavaFX repaints the whole window for a change to a node that is
+        // not drawn); bound, not only listened to: the counts may have been read before this view was built
+        ObservableValue<Map<DeliveryState, Integer>> counts =
+                model.stateCountsProperty().when(outboxPage.visibleProperty());
+        outboxCountsLabel.textProperty().bind(counts.map(OutboxView::describeCounts));
         // The chosen state's count follows the counts.
-        model.stateCountsProperty().when(outboxPage.visibleProperty())
-                .addListener((obs, old, counts) -> buttonCell.show(outboxStateFilter.getValue()));
+        counts.addListener((obs, old, c) -> buttonCell.show(outboxStateFilter.getValue()));
 
         outboxJurisdictionFilter.getItems().add(null);
         model.jurisdictions().addListener((ListChangeListener<String>) c -> {

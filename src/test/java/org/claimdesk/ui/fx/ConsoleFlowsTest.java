@@ -192,7 +192,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty()
                 && rows.getItems().stream().allMatch(r -> r.event().deliveryState() == DeliveryState.FAILED));
         // the counts the status bar read at start, before this page was built, show on it as well
-        String failedCount = org.claimdesk.ui.common.Formats.count(
+        String failedCount = Formats.count(
                 queries.countOutboxByState().get(DeliveryState.FAILED)) + " failed";
         waitUntil("the state counts show", () -> robot.lookup("#outboxCountsLabel").queryAs(Label.class).getText()
                 .contains(failedCount));
@@ -344,16 +344,16 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("the Worker page is shown and laid out", () -> workerPage.isVisible() && !workerPage.isNeedsLayout());
         List<Node> cards = onFx(() -> List.copyOf(workerPage.lookupAll(".card")));
         Node chart = robot.lookup("#rateChart").query();
-        List<javafx.geometry.Bounds> before = onFx(() -> java.util.stream.Stream.concat(cards.stream(), java.util.stream.Stream.of(chart))
-                .map(Node::getLayoutBounds).toList());
+        java.util.concurrent.Callable<List<javafx.geometry.Bounds>> sizes = () -> java.util.stream.Stream.concat(
+                cards.stream(), java.util.stream.Stream.of(chart)).map(Node::getLayoutBounds).toList();
+        List<javafx.geometry.Bounds> before = onFx(sizes);
         Label title = (Label) cards.get(0).lookup(".section-title");
 
         fx(() -> title.setText("Current drain: " + "a very long text that is wider than the whole window ".repeat(4)));
         waitUntil("the page is laid out again", () -> !workerPage.isNeedsLayout() && title.getWidth() > 0);
         WaitForAsyncUtils.waitForFxEvents();
 
-        assertThat(onFx(() -> java.util.stream.Stream.concat(cards.stream(), java.util.stream.Stream.of(chart))
-                .map(Node::getLayoutBounds).toList())).as("the cards' and the chart's sizes").isEqualTo(before);
+        assertThat(onFx(sizes)).as("the cards' and the chart's sizes").isEqualTo(before);
         assertThat(onFx(() -> title.getWidth() < title.prefWidth(-1))).as("the long text is cut, not the card widened").isTrue();
     }
 
