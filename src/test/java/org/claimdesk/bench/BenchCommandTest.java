@@ -175,6 +175,9 @@ class BenchCommandTest {
         assertThat(json.get("maxHeapMb").asLong()).isBetween(1L, 192L);
         assertThat(json.get("firstFrameMs").asLong()).isPositive()
                 .isLessThan(Duration.ofNanos(System.nanoTime() - started).toMillis());
+        // the first frame is shown once the pulse that laid it out is over, not when that pulse begins
+        assertThat(json.get("firstPulseMs").asLong()).isPositive()
+                .isLessThan(json.get("firstFrameMs").asLong());
         assertThat(json.get("drainTimedOut").asBoolean()).isFalse();
         assertThat(json.get("drainRows").asInt()).isEqualTo(20);
     }
