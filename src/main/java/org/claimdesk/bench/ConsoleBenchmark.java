@@ -95,6 +95,11 @@ public final class ConsoleBenchmark {
                 System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw", "-Dclaimdesk.operator=bench"));
         command.addAll(javaOptions);
+        if (ModuleLayer.boot().findModule("javafx.graphics").isPresent()) {
+            // the probe learns when a frame is painted from JavaFX's scene tracker, which the runtime's module does
+            // not export (from a class path JavaFX is not a module and nothing needs opening)
+            command.add("--add-exports=javafx.graphics/com.sun.javafx.perf=ALL-UNNAMED");
+        }
         if (monocle) {
             command.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless",
                     "-Dheadless.geometry=1600x1000-32", "-Dprism.text=t2k"));
