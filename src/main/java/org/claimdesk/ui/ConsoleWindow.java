@@ -280,7 +280,7 @@ public final class ConsoleWindow {
     public void show() {
         stage.show();
         mainView.warmHiddenPagesAfter(this::idle);
-        Platform.runLater(() -> loadPage(main.pageProperty().get()));
+        afterFirstLayout(() -> loadPage(main.pageProperty().get()));
         main.pageProperty().addListener((obs, old, page) -> {
             loadPage(page);
             restOfStartup.run();
@@ -338,6 +338,28 @@ public final class ConsoleWindow {
             }
         }
     };
+
+    /**
+     * Runs {@code then} on the FX thread once the window's first pulse has laid out the first frame (the window's
+     * frame: navigation, status bar and start-up progress, styled and laid out when it was shown), as an event of its
+     * own, so that the frame goes to the renderer first and is painted while {@code then} runs.
+     */
+    private void afterFirstLayout(Runnable then) {
+        scene.addPostLayoutPulseListener(new Runnable() {
+            private boolean done;
+
+            @Override
+            public void run() {
+                if (!done) {
+                    done = true;
+                    Platform.runLater(() -> {
+                        scene.removePostLayoutPulseListener(this);
+                        then.run();
+                    });
+                }
+            }
+        });
+    }
 
     /** Runs {@code then} once on the FX thread, after a pulse when no background read or count is running. */
     private void whenNoReadsRun(Runnable then) {

@@ -85,7 +85,12 @@ abstract class ConsoleFxTest {
             Thread.currentThread().setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
             window = new ConsoleWindow(stage, services, ui, new UiSettingsStore(dir.resolve("settings")));
             window.show();
+            shown(window);
         });
+    }
+
+    /** What a test does on the FX thread right after the window is shown, before its first pulse. */
+    void shown(ConsoleWindow shownWindow) {
     }
 
     /**

@@ -3,13 +3,18 @@ package org.claimdesk.ui.fx;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javafx.application.Platform;
+import javafx.scene.Scene;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
 import javafx.scene.control.skin.VirtualFlow;
+import org.claimdesk.ui.ConsoleWindow;
 import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.common.UiSettings;
 import org.claimdesk.ui.main.Page;
@@ -25,6 +30,38 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         ui.columns.put("claims", List.of(new UiSettings.Column("claimant", 260, true),
                 new UiSettings.Column("number", 150, true), new UiSettings.Column("taxId", 110, false)));
         return ui;
+    }
+
+    /** What the window's first pulse laid out: filled in by {@link #shown}. */
+    private final Map<String, Boolean> firstFrame = new ConcurrentHashMap<>();
+
+    @Override
+    void shown(ConsoleWindow shownWindow) {
+        Scene scene = shownWindow.scene();
+        // an event queued here runs after every event show() queued, before or after the first pulse: the page on
+        // screen must not be built by one of those, only once the first pulse has laid out the window's frame
+        Platform.runLater(() -> firstFrame.put("claims page in the events queued by show",
+                scene.lookup("#claimsPage") != null));
+        scene.addPostLayoutPulseListener(new Runnable() {
+            @Override
+            public void run() {
+                if (!firstFrame.containsKey("navigation")) {
+                    firstFrame.put("navigation", scene.lookup("#claimsNav") != null);
+                    firstFrame.put("start-up progress", scene.lookup("#startupPane").isVisible());
+                    firstFrame.put("claims page", scene.lookup("#claimsPage") != null);
+                    Platform.runLater(() -> scene.removePostLayoutPulseListener(this));
+                }
+            }
+        });
+    }
+
+    @Test
+    void theFirstFrameIsTheWindowsFrameAndThePageOnScreenIsBuiltRightAfterIt() {
+        waitReady();
+        assertThat(firstFrame).as("what the first pulse laid out").containsExactlyInAnyOrderEntriesOf(Map.of(
+                "navigation", true, "start-up progress", true, "claims page", false,
+                "claims page in the events queued by show", false));
+        assertThat(robot.lookup("#claimsTable").tryQuery()).isPresent();
     }
 
     @Test
