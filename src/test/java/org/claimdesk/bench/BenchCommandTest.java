@@ -175,7 +175,8 @@ class BenchCommandTest {
         assertThat(json.get("maxHeapMb").asLong()).isBetween(1L, 192L);
         assertThat(json.get("firstFrameMs").asLong()).isPositive()
                 .isLessThan(Duration.ofNanos(System.nanoTime() - started).toMillis());
-        // the first frame is shown once the pulse that laid it out is over, not when that pulse begins
+        // the first frame is on screen once the renderer has painted it, after its pulse began
+        assertThat(json.get("firstFrameMs").isNumber()).as("firstFrameMs: %s", json.get("firstFrameMs")).isTrue();
         assertThat(json.get("firstPulseMs").asLong()).isPositive()
                 .isLessThan(json.get("firstFrameMs").asLong());
         assertThat(json.get("drainTimedOut").asBoolean()).isFalse();

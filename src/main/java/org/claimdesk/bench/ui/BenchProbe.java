@@ -108,10 +108,13 @@ final class BenchProbe {
      */
     private void watchPaintedFrames() {
         try {
-            PerformanceTracker.getSceneTracker(window.scene()).setOnRenderedFrameTask(
-                    () -> firstFramePainted.compareAndSet(0, System.currentTimeMillis()));
-        } catch (IllegalAccessError e) {
-            result.put("firstFrameMs", "not measured: " + e.getMessage());
+            PerformanceTracker tracker = PerformanceTracker.getSceneTracker(window.scene());
+            tracker.setOnRenderedFrameTask(() -> {
+                firstFramePainted.compareAndSet(0, System.currentTimeMillis());
+                tracker.setOnRenderedFrameTask(null);
+            });
+        } catch (LinkageError | RuntimeException e) {
+            result.put("firstFrameMs", "not measured: " + e);
         }
     }
 
@@ -301,6 +304,9 @@ final class BenchProbe {
         measuringStalls = false;
         timer.stop();
         window.scene().removePostLayoutPulseListener(layoutDone);
+        if (firstFramePainted.get() != 0) {
+            PerformanceTracker.releaseSceneTracker(window.scene());
+        }
         result.put("maxFxStallMs", Math.round(maxGapNanos / 1e6));
         result.put("pulsesOver50Ms", slowPulses);
         result.put("slowPulsesDuringGc", slowPulsesWithGc);
