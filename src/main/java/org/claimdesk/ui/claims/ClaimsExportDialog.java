@@ -37,12 +37,14 @@ final class ClaimsExportDialog {
     record Answer(Path file, boolean includeTaxIds, String reason) {
     }
 
+    /** @param claims the current filters' claims, negative when they are not counted yet */
     static Optional<Answer> ask(Window owner, int claims) {
         Dialog<Answer> dialog = new Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle("Export claims");
-        dialog.setHeaderText("Export the " + Formats.count(claims) + " claim(s) of the current filters in the"
-                + " import's format (docs/import.md)");
+        // claims < 0: the current filters' claims are not counted yet
+        dialog.setHeaderText("Export the " + (claims < 0 ? "" : Formats.count(claims) + " ")
+                + "claim(s) of the current filters in the import's format (docs/import.md)");
         Dialogs.styled(dialog);
         ButtonType ok = new ButtonType("Export", ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);

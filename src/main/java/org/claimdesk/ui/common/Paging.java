@@ -1,9 +1,12 @@
 package org.claimdesk.ui.common;
 
 /**
- * One page over a result of {@code total} rows: where it starts, how big pages are, and the words for it.
+ * One page over a result of {@code total} rows: where it starts, how big pages are, and the words for it. Until
+ * the result is first counted its total is {@link #NOT_COUNTED}: the page's rows may be on screen already.
  */
 public record Paging(int offset, int pageSize, int total) {
+    /** The total of a result not counted yet. */
+    public static final int NOT_COUNTED = -1;
 
     public Paging {
         if (pageSize < 1) {
@@ -12,8 +15,13 @@ public record Paging(int offset, int pageSize, int total) {
         offset = Math.max(0, offset);
     }
 
+    /** The first page of a result not counted yet. */
     public static Paging first(int pageSize) {
-        return new Paging(0, pageSize, 0);
+        return new Paging(0, pageSize, NOT_COUNTED);
+    }
+
+    public boolean counted() {
+        return total != NOT_COUNTED;
     }
 
     public Paging withTotal(int newTotal) {
@@ -45,8 +53,11 @@ public record Paging(int offset, int pageSize, int total) {
         return offset > 0;
     }
 
-    /** "1–200 of 100,000", or "no rows". */
+    /** "1–200 of 100,000", "no rows", or "counting…" before the result is first counted. */
     public String describe() {
+        if (!counted()) {
+            return "counting…";
+        }
         if (total <= 0) {
             return "no rows";
         }

@@ -24,7 +24,10 @@ class CommonTest {
         assertThat(p.next().next().hasNext()).isFalse();
         assertThat(p.lastPage().offset()).isEqualTo(400);
         assertThat(p.lastPage().withTotal(150).offset()).as("a shrunken result moves back to its last page").isZero();
-        assertThat(Paging.first(200).describe()).isEqualTo("no rows");
+        assertThat(Paging.first(200).describe()).as("rows may be on screen before they are counted")
+                .isEqualTo("counting…");
+        assertThat(Paging.first(200).hasNext()).isFalse();
+        assertThat(Paging.first(200).withTotal(0).describe()).isEqualTo("no rows");
     }
 
     @Test
