@@ -49,6 +49,7 @@ import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.PageTableSkin;
+import org.claimdesk.ui.common.Paging;
 
 /** The claims page: binds {@link ClaimsViewModel} to the FXML and forwards what staff do. No IO here. */
 public final class ClaimsView {
@@ -364,18 +365,22 @@ public final class ClaimsView {
         }
     }
 
+    private void showPaging(Paging p) {
+        pageLabel.setText(p.describe());
+        previousPageButton.setDisable(!p.hasPrevious());
+        firstPageButton.setDisable(!p.hasPrevious());
+        nextPageButton.setDisable(!p.hasNext());
+        lastPageButton.setDisable(!p.hasNext());
+    }
+
     private void bindPager() {
         model.pagingProperty().addListener((obs, old, p) -> {
-            pageLabel.setText(p.describe());
-            previousPageButton.setDisable(!p.hasPrevious());
-            firstPageButton.setDisable(!p.hasPrevious());
-            nextPageButton.setDisable(!p.hasNext());
-            lastPageButton.setDisable(!p.hasNext());
+            showPaging(p);
             if (old != null && old.offset() != p.offset()) {
                 claimsTable.scrollTo(0);
             }
         });
-        pageLabel.setText(model.pagingProperty().get().describe());
+        showPaging(model.pagingProperty().get());
         firstPageButton.setOnAction(e -> model.firstPage());
         previousPageButton.setOnAction(e -> model.previousPage());
         nextPageButton.setOnAction(e -> model.nextPage());

@@ -43,6 +43,7 @@ import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
+import org.claimdesk.ui.common.Paging;
 
 /** The outbox page: binds {@link OutboxViewModel} to the FXML and asks for confirmation of bulk actions. */
 public final class OutboxView {
@@ -305,14 +306,16 @@ public final class OutboxView {
             syncing = false;
             reselect();
         });
-        model.pagingProperty().addListener((obs, old, p) -> {
-            outboxPageLabel.setText(p.describe());
-            outboxPreviousButton.setDisable(!p.hasPrevious());
-            outboxNextButton.setDisable(!p.hasNext());
-        });
-        outboxPageLabel.setText(model.pagingProperty().get().describe());
+        model.pagingProperty().addListener((obs, old, p) -> showPaging(p));
+        showPaging(model.pagingProperty().get());
         outboxPreviousButton.setOnAction(e -> model.previousPage());
         outboxNextButton.setOnAction(e -> model.nextPage());
+    }
+
+    private void showPaging(Paging p) {
+        outboxPageLabel.setText(p.describe());
+        outboxPreviousButton.setDisable(!p.hasPrevious());
+        outboxNextButton.setDisable(!p.hasNext());
     }
 
     /** After a refresh (rows are updated in place): puts the table's selection back on the same rows by id. */
