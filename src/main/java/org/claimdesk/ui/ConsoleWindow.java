@@ -5,6 +5,7 @@ import atlantafx.base.theme.PrimerLight;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.geometry.Rectangle2D;
@@ -280,7 +281,8 @@ public final class ConsoleWindow {
     public void show() {
         stage.show();
         mainView.warmHiddenPagesAfter(this::idle);
-        afterFirstLayout(() -> loadPage(main.pageProperty().get()));
+        // the first frame is the window's frame (navigation, status bar, start-up progress); the page follows it
+        afterLayoutWhen(() -> true, () -> loadPage(main.pageProperty().get()));
         main.pageProperty().addListener((obs, old, page) -> {
             loadPage(page);
             restOfStartup.run();
@@ -299,7 +301,7 @@ public final class ConsoleWindow {
             if (onScreen != null && main.filledAtStart()) {
                 onScreen.run();
             }
-            whenNoReadsRun(restOfStartup);
+            afterLayoutWhen(() -> tasks.running() == 0, restOfStartup);
             worker.attach();
             executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
             ChangeBatches toPages = new ChangeBatches(executors::after, LIVE_UPDATE_SPACING_MS,
@@ -340,38 +342,22 @@ public final class ConsoleWindow {
     };
 
     /**
-     * Runs {@code then} on the FX thread once the window's first pulse has laid out the first frame (the window's
-     * frame: navigation, status bar and start-up progress, styled and laid out when it was shown), as an event of its
-     * own, so that the frame goes to the renderer first and is painted while {@code then} runs.
+     * Runs {@code then} once on the FX thread, after the first pulse whose layout finds {@code condition} true, as an
+     * event of its own: the frame that pulse laid out goes to the renderer first and is painted while {@code then}
+     * runs.
      */
-    private void afterFirstLayout(Runnable then) {
+    private void afterLayoutWhen(BooleanSupplier condition, Runnable then) {
         scene.addPostLayoutPulseListener(new Runnable() {
             private boolean done;
 
             @Override
             public void run() {
-                if (!done) {
+                if (!done && condition.getAsBoolean()) {
                     done = true;
                     Platform.runLater(() -> {
                         scene.removePostLayoutPulseListener(this);
                         then.run();
                     });
-                }
-            }
-        });
-    }
-
-    /** Runs {@code then} once on the FX thread, after a pulse when no background read or count is running. */
-    private void whenNoReadsRun(Runnable then) {
-        scene.addPostLayoutPulseListener(new Runnable() {
-            private boolean done;
-
-            @Override
-            public void run() {
-                if (!done && tasks.running() == 0) {
-                    done = true;
-                    Platform.runLater(() -> scene.removePostLayoutPulseListener(this));
-                    then.run();
                 }
             }
         });

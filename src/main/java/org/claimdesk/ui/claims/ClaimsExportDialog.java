@@ -42,7 +42,6 @@ final class ClaimsExportDialog {
         Dialog<Answer> dialog = new Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle("Export claims");
-        // claims < 0: the current filters' claims are not counted yet
         dialog.setHeaderText("Export the " + (claims < 0 ? "" : Formats.count(claims) + " ")
                 + "claim(s) of the current filters in the import's format (docs/import.md)");
         Dialogs.styled(dialog);
