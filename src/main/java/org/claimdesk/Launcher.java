@@ -1,9 +1,11 @@
 package org.claimdesk;
 
 import java.util.List;
+import java.util.function.Consumer;
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.bench.BenchCommand;
 import org.claimdesk.cli.ClaimDeskCommand;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.ui.Console;
 
 /**
@@ -16,8 +18,18 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
+        System.exit(run(Console::open, args));
+    }
+
+    /**
+     * What {@link #main} does before it exits: prepares the logs and runs the command line, on which {@code console}
+     * opens the console when no command is given. The benchmark's measured console and the installer's start-up
+     * training start here too, so that they measure and train the path staff start.
+     *
+     * @return the exit code
+     */
+    public static int run(Consumer<DatabaseLocation> console, String... args) {
         DataDirectory.prepareLogs();
-        int code = ClaimDeskCommand.execute(Console::open, List.of(new BenchCommand()), args);
-        System.exit(code);
+        return ClaimDeskCommand.execute(console, List.of(new BenchCommand()), args);
     }
 }

@@ -12,11 +12,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.TemporaryFolders;
 import org.claimdesk.bench.ui.ConsoleBenchRun;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
+import org.claimdesk.ui.common.UiSettingsStore;
 
 /**
  * {@code claimdesk bench ui}: prepares a temporary database, runs the real console on it in a child JVM
@@ -105,9 +107,12 @@ public final class ConsoleBenchmark {
                     "-Dheadless.geometry=1600x1000-32", "-Dprism.text=t2k"));
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ConsoleBenchRun.class.getName(),
-                ConsoleBenchRun.argument(db), Integer.toString(drain), dir.toString()));
+                Integer.toString(drain), dir.toString()));
+        // the console's settings: the worker left off, the probe starts it when it measures the drain
+        new UiSettingsStore(dir).update(kept -> kept.startWorker = false);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put("CLAIMDESK_HOME", dir.toString());
+        builder.environment().put(DataDirectory.DB_ENV, ConsoleBenchRun.databaseSetting(db));
         try {
             Process process = builder.start();
             boolean echo = System.getenv(ECHO_ENV) != null;

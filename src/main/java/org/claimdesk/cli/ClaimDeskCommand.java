@@ -84,7 +84,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
 
     /** Runs the CLI; with no command, {@code console} opens the console on the chosen database. */
     public static int execute(Consumer<DatabaseLocation> console, String... args) {
-        return newCommandLine(console).execute(args);
+        return execute(console, List.of(), args);
     }
 
     /**
@@ -93,6 +93,15 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
      * them. Their refusals and failures go through the same handler and exit codes as the product's.
      */
     public static int execute(Consumer<DatabaseLocation> console, List<Object> moreCommands, String... args) {
+        if (args.length == 0 && console != null) {
+            // No command and no option, as the desktop starts it: the console opens without the command line, whose
+            // model of every command, read by reflection, would come first in the console's start-up.
+            try {
+                return new ClaimDeskCommand(console).call();
+            } catch (RuntimeException e) {
+                return failed(e, new PrintWriter(System.err, true));
+            }
+        }
         return commandLine(console, moreCommands).execute(args);
     }
 
@@ -121,17 +130,19 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         CommandLine cl = new CommandLine(command);
         moreCommands.forEach(cl::addSubcommand);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {
-                commandLine.getErr().println("claimdesk: " + ex.getMessage());
-                LOG.info("refused: {}", ex.getMessage());
-                return EXIT_REFUSED;
-            }
-            LOG.error("command failed", ex);
-            commandLine.getErr().println("claimdesk: unexpected error: " + ex
-                    + " (details in the log)");
-            return EXIT_REFUSED;
-        });
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine.getErr()));
         return cl;
+    }
+
+    /** A command that threw: a refusal is one line, anything else is logged in full; exit 1 either way. */
+    private static int failed(Exception ex, PrintWriter err) {
+        if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {
+            err.println("claimdesk: " + ex.getMessage());
+            LOG.info("refused: {}", ex.getMessage());
+            return EXIT_REFUSED;
+        }
+        LOG.error("command failed", ex);
+        err.println("claimdesk: unexpected error: " + ex + " (details in the log)");
+        return EXIT_REFUSED;
     }
 }

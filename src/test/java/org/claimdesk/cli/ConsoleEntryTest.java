@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How the launcher reaches the console: no command (or --db alone) opens it. */
 class ConsoleEntryTest {
@@ -39,5 +43,19 @@ class ConsoleEntryTest {
         assertThat(cl.execute("--db", "postgresql://kim:s3cret@db.office.lan/claims")).isNotZero();
         assertThat(err.toString()).contains("PGPASSWORD").doesNotContain("s3cret");
         assertThat(opened).hasSize(1);
+    }
+
+    /**
+     * The desktop starts the launcher with no argument, which opens the console without the command line: a
+     * database setting it cannot use is still refused in one line, exit 1, in a real launcher process.
+     */
+    @Test
+    void theDesktopsStartRefusesAnUnusableDatabaseSettingInOneLine(@TempDir Path dir) throws Exception {
+        ChildJvm.Result run = ChildJvm.run(dir, false, Map.of(DataDirectory.HOME_ENV, dir.resolve("home").toString(),
+                DataDirectory.DB_ENV, "postgresql://kim:s3cret@db.office.lan/claims"), "org.claimdesk.Launcher");
+        assertThat(run.exit()).as(run.err()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(run.err().strip()).startsWith("claimdesk: ").contains("PGPASSWORD").doesNotContain("s3cret")
+                .doesNotContain("\n");
+        assertThat(run.out()).isEmpty();
     }
 }

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import javafx.application.Platform;
-import org.claimdesk.app.DataDirectory;
+import org.claimdesk.Launcher;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
@@ -14,7 +14,6 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.ui.Console;
 import org.claimdesk.ui.ConsoleServices;
-import org.claimdesk.ui.common.UiSettingsStore;
 
 /**
  * The measured side of {@code claimdesk bench ui}, in a JVM of its own so that {@code firstFrameMs} counts
@@ -29,22 +28,23 @@ public final class ConsoleBenchRun {
     private ConsoleBenchRun() {
     }
 
-    /** The first argument that names {@code database}: a file path, or a server address (never with a password). */
-    public static String argument(DatabaseLocation database) {
+    /** The {@code CLAIMDESK_DB} that names {@code database}: a file path, or a server address (never with a password). */
+    public static String databaseSetting(DatabaseLocation database) {
         return database instanceof DatabaseLocation.Postgres server
                 ? server.jdbcUrl() + (server.parameters().isEmpty() ? "?" : "&") + "user="
                         + URLEncoder.encode(server.role(), StandardCharsets.UTF_8)
                 : ((DatabaseLocation.SqliteFile) database).file().toString();
     }
 
-    /** Arguments: database ({@link #argument}), rows to drain, settings folder. */
+    /**
+     * Arguments: rows to drain, settings folder (written beforehand, with the worker left off: the probe starts it
+     * when it measures the drain). The database is {@code CLAIMDESK_DB} ({@link #databaseSetting}), and the console
+     * starts through the launcher with no argument, as the desktop starts it.
+     */
     public static void main(String[] args) {
-        DatabaseLocation db = DataDirectory.database(args[0]);
-        int drain = Integer.parseInt(args[1]);
-        Path settings = Path.of(args[2]);
-        // the probe starts the worker itself, when it starts measuring the drain
-        new UiSettingsStore(settings).update(kept -> kept.startWorker = false);
-        Console.open(db, location -> ConsoleServices.on(Database.open(location),
+        int drain = Integer.parseInt(args[0]);
+        Path settings = Path.of(args[1]);
+        int code = Launcher.run(db -> Console.open(db, location -> ConsoleServices.on(Database.open(location),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable().withLatency(LATENCY)
                         .withTransientRate(0.02))),
                 WorkerSettings.defaults().withConcurrency(CONCURRENCY).withInterval(Duration.ofMillis(500))),
@@ -52,7 +52,7 @@ public final class ConsoleBenchRun {
                     System.out.println(MARKER + Json.write(result));
                     System.out.flush();
                     Platform.exit();
-                }).start());
-        System.exit(0);
+                }).start()));
+        System.exit(code);
     }
 }

@@ -8,7 +8,7 @@ import java.util.Deque;
 import java.util.List;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
-import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.Launcher;
 import org.claimdesk.app.TemporaryFolders;
 import org.claimdesk.ui.Console;
 import org.claimdesk.ui.ConsoleServices;
@@ -51,7 +51,9 @@ public final class StartupTraining {
         }, "claimdesk-training-limit");
         limit.setDaemon(true);
         limit.start();
-        Console.open(new DatabaseLocation.SqliteFile(db), ConsoleServices::open, dir, StartupTraining::tour);
+        // through the launcher's command line, so that the classes it loads are in the list too
+        Launcher.run(location -> Console.open(location, ConsoleServices::open, dir, StartupTraining::tour),
+                "--db", db.toString());
         TemporaryFolders.deleteQuietly(dir);
         if (!toured) {
             System.err.println("StartupTraining: the console closed before it had shown every page");
