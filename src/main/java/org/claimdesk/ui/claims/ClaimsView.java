@@ -3,6 +3,8 @@ package org.claimdesk.ui.claims;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import javafx.beans.InvalidationListener;
+import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -83,6 +85,7 @@ public final class ClaimsView {
     @FXML private Button lastPageButton;
     @FXML private Label pageLabel;
     @FXML private Label detailPlaceholder;
+    @FXML private VBox detailPane;
     @FXML private VBox detailContent;
     @FXML private Label detailTitle;
     @FXML private Label detailStatus;
@@ -387,7 +390,26 @@ public final class ClaimsView {
         lastPageButton.setOnAction(e -> model.lastPage());
     }
 
+    /**
+     * The claim's detail (tabs and five tables) joins the scene when a claim is first selected: until then its
+     * styling and skins would come before the first rows, in the same pulse (about a third of a second at start).
+     */
+    private void attachDetailOnFirstSelection() {
+        int at = detailPane.getChildren().indexOf(detailContent);
+        detailPane.getChildren().remove(at);
+        model.selectedProperty().addListener(new InvalidationListener() {
+            @Override
+            public void invalidated(Observable selected) {
+                if (model.selectedProperty().get() != null) {
+                    model.selectedProperty().removeListener(this);
+                    detailPane.getChildren().add(at, detailContent);
+                }
+            }
+        });
+    }
+
     private void bindDetail() {
+        attachDetailOnFirstSelection();
         detailContent.visibleProperty().bind(model.selectedProperty().isNotNull());
         detailContent.managedProperty().bind(detailContent.visibleProperty());
         detailPlaceholder.visibleProperty().bind(model.selectedProperty().isNull());

@@ -63,6 +63,27 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         assertThat(robot.lookup("#claimsTable").tryQuery()).isPresent();
     }
 
+    /** The claim's detail (tabs, five tables) is not styled before the first rows: it joins at the first selection. */
+    @Test
+    void theClaimsDetailJoinsTheSceneAtTheFirstSelection() {
+        waitReady();
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        waitUntil("the first page is on screen", () -> !rowCells(table).isEmpty());
+        assertThat(robot.lookup("#detailContent").tryQuery()).as("the detail before a selection").isEmpty();
+        assertThat(robot.lookup("#historyTable").tryQuery()).isEmpty();
+        assertThat(onFx(() -> visible(robot.lookup("#detailPlaceholder").query()))).isTrue();
+
+        fx(() -> table.getSelectionModel().select(2));
+        waitUntil("the selected claim's history is on screen", () -> {
+            TableView<?> history = robot.lookup("#historyTable").queryAs(TableView.class);
+            return visible(history) && !history.getItems().isEmpty() && !rowCells(history).isEmpty();
+        });
+        assertThat(onFx(() -> visible(robot.lookup("#detailPlaceholder").query()))).isFalse();
+        // a second selection keeps the one detail
+        fx(() -> table.getSelectionModel().select(5));
+        assertThat(robot.lookup("#detailContent").queryAll()).hasSize(1);
+    }
+
     @Test
     void theRememberedLayoutIsAppliedAndCapturedAgain() {
         waitReady();
