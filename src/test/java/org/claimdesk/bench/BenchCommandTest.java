@@ -180,6 +180,9 @@ class BenchCommandTest {
         // the first frame is on screen once the renderer has painted it, after its pulse began
         assertThat(json.get("firstPulseMs").asLong()).isPositive()
                 .isLessThan(json.get("firstFrameMs").asLong());
+        // the first claim selected shows its detail, measured before the drain
+        assertThat(json.get("firstDetailMs").isNumber()).as("firstDetailMs: %s", json.get("firstDetailMs")).isTrue();
+        assertThat(json.get("firstDetailMs").asLong()).isPositive();
         assertThat(json.get("drainTimedOut").asBoolean()).isFalse();
         assertThat(json.get("drainRows").asInt()).isEqualTo(20);
     }

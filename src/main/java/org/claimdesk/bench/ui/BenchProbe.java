@@ -12,10 +12,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javafx.animation.AnimationTimer;
 import javafx.beans.value.ChangeListener;
+import javafx.scene.control.TableView;
 import org.claimdesk.bench.ProcessMemory;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.ui.ConsoleWindow;
+import org.claimdesk.ui.claims.ClaimDetail;
+import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.main.Page;
 
 /**
@@ -231,8 +234,8 @@ final class BenchProbe {
             result.put("filterFxCpuEachMs", List.copyOf(filterFxCpuMillis));
             window.claimsModel().searchProperty().set("");
             window.claimsModel().applyFilters();
-            // like the filters, the drain starts from a quiet console: the last search's reads done
-            waitingForIdleThen = this::startDrain;
+            // like the filters, the first selection and the drain start from a quiet console: reads done
+            waitingForIdleThen = this::firstSelection;
             return;
         }
         String text = SEARCHES[searchIndex++];
@@ -265,6 +268,34 @@ final class BenchProbe {
 
     private long startedNanos;
     private long startedCpuNanos;
+
+    /**
+     * The first claim selected: from selecting the first row until the pulse after the one that laid out its
+     * detail (the detail's controls join the scene then). The selection is cleared before the drain.
+     */
+    private void firstSelection() {
+        @SuppressWarnings("unchecked")
+        TableView<ClaimRow> table = (TableView<ClaimRow>) window.scene().lookup("#claimsTable");
+        ClaimRow row = table.getItems().get(0);
+        ChangeListener<ClaimDetail> shown = new ChangeListener<>() {
+            @Override
+            public void changed(javafx.beans.value.ObservableValue<? extends ClaimDetail> obs, ClaimDetail old,
+                    ClaimDetail detail) {
+                if (detail != null && detail.claim().claimId() == row.claimId()) {
+                    window.claimsModel().detailProperty().removeListener(this);
+                    long started = startedNanos;
+                    afterNextLayout.add(() -> afterNextPulse.add(() -> {
+                        result.put("firstDetailMs", (System.nanoTime() - started) / 1_000_000);
+                        table.getSelectionModel().clearSelection();
+                        waitingForIdleThen = BenchProbe.this::startDrain;
+                    }));
+                }
+            }
+        };
+        window.claimsModel().detailProperty().addListener(shown);
+        startedNanos = System.nanoTime();
+        table.getSelectionModel().select(0);
+    }
 
     private void startDrain() {
         window.mainModel().show(Page.OUTBOX);
