@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
@@ -117,5 +118,10 @@ public final class Queries {
 
     public List<AuditEntry> audit(String subjectId, String actor, String action, int offset, int limit) {
         return database.read(h -> audit.list(h, subjectId, actor, action, offset, limit));
+    }
+
+    /** The newest {@code limit} audit entries about one claim, newest first. */
+    public List<AuditEntry> claimAudit(long claimId, int limit) {
+        return database.read(h -> audit.ofSubject(h, AuditActions.SUBJECT_CLAIM, Long.toString(claimId), limit));
     }
 }

@@ -75,4 +75,18 @@ public final class AuditStore {
         }
         return q.map(Rows.AUDIT_ENTRY).list();
     }
+
+    /** {@link #ofSubject}'s statement: read through the subject's index, {@code audit_subject_idx}. */
+    static final String OF_SUBJECT = "SELECT * FROM audit_log WHERE subject_type = :type AND subject_id = :subject"
+            + " ORDER BY audit_id DESC LIMIT :limit";
+
+    /**
+     * The newest {@code limit} entries about one subject, newest first (a claim's detail). Unlike {@link #list} by
+     * subject id alone, it names the subject's type, so that the read goes through the subject's index instead of
+     * the whole log.
+     */
+    public List<AuditEntry> ofSubject(Handle handle, String subjectType, String subjectId, int limit) {
+        return handle.createQuery(OF_SUBJECT).bind("type", subjectType).bind("subject", subjectId)
+                .bind("limit", limit).map(Rows.AUDIT_ENTRY).list();
+    }
 }

@@ -30,7 +30,6 @@ import javafx.collections.ObservableList;
 import javafx.collections.ObservableMap;
 import org.claimdesk.app.AdvanceResult;
 import org.claimdesk.app.ClaimEvidence;
-import org.claimdesk.domain.AuditActions;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
@@ -542,6 +541,9 @@ public final class ClaimsViewModel {
         });
     }
 
+    /** The claim's newest audit entries its detail shows. */
+    static final int DETAIL_AUDIT_ENTRIES = 200;
+
     private ClaimDetail readDetail(long claimId) {
         LocalDate today = queries.today();
         Optional<Claim> claim = queries.claim(claimId);
@@ -550,9 +552,7 @@ public final class ClaimsViewModel {
         for (OutboxEvent e : queries.outboxForClaim(claimId)) {
             deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
         }
-        return new ClaimDetail(row, queries.history(claimId),
-                queries.audit(Long.toString(claimId), null, null, 0, 200).stream()
-                        .filter(a -> AuditActions.SUBJECT_CLAIM.equals(a.subjectType())).toList(),
+        return new ClaimDetail(row, queries.history(claimId), queries.claimAudit(claimId, DETAIL_AUDIT_ENTRIES),
                 deliveries, claim.map(EditableClaim::of).orElse(null), evidence.list(claimId));
     }
 
