@@ -150,6 +150,19 @@ class BenchCommandTest {
         assertThat(tooMany.err()).contains("the benchmark takes between 0 and 10 warm-up rounds, got 11");
     }
 
+    /** The measured console finds its database in CLAIMDESK_DB, as the desktop's start does: a file or a server. */
+    @Test
+    void theMeasuredConsolesDatabaseSettingNamesTheSameDatabase(@TempDir Path dir) {
+        DatabaseLocation file = new DatabaseLocation.SqliteFile(dir.resolve("bench.db"));
+        DatabaseLocation server = new DatabaseLocation.Postgres("127.0.0.1", 5433, "bench1m", "bench",
+                Map.of("sslmode", "disable"));
+        for (DatabaseLocation db : List.of(file, server)) {
+            // CLAIMDESK_DB is read as --db is
+            assertThat(org.claimdesk.app.DataDirectory.database(org.claimdesk.bench.ui.ConsoleBenchRun.databaseSetting(db)))
+                    .isEqualTo(db);
+        }
+    }
+
     /**
      * The real console in a child JVM (headless Monocle from the test class path), on a small database: the
      * report names the options the console ran with, and the console's JVM did run with them (its heap is
