@@ -23,8 +23,9 @@ public final class Launcher {
 
     /**
      * What {@link #main} does before it exits: prepares the logs and runs the command line, on which {@code console}
-     * opens the console when no command is given. The benchmark's measured console and the installer's start-up
-     * training start here too, so that they measure and train the path staff start.
+     * opens the console when no command is given. The benchmark's measured console starts here with no argument, as
+     * the desktop starts the console; the installer's start-up training with {@code --db}, so that the command
+     * line's classes are in its class list too.
      *
      * @return the exit code
      */
