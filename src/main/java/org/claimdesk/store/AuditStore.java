@@ -45,35 +45,50 @@ public final class AuditStore {
      * @param limit 0 or less for every match
      */
     public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
-        StringBuilder sql = new StringBuilder("SELECT * FROM audit_log");
+        boolean bySubject = subjectId != null && !subjectId.isBlank();
+        boolean byActor = actor != null && !actor.isBlank();
+        boolean byAction = action != null && !action.isBlank();
+        Query q = handle.createQuery(listStatement(bySubject, byActor, byAction, limit > 0));
+        if (bySubject) {
+            q.bind("subject", subjectId.trim());
+        }
+        if (byActor) {
+            q.bind("actor", actor.trim());
+        }
+        if (byAction) {
+            q.bind("action", action.trim());
+        }
+        if (limit > 0) {
+            q.bind("limit", limit).bind("offset", offset);
+        }
+        return q.map(Rows.AUDIT_ENTRY).list();
+    }
+
+    /**
+     * {@link #list}'s statement for the filters given, bound as {@code :subject}, {@code :actor}, {@code :action} and,
+     * when paged, {@code :limit} and {@code :offset}. Each filter alone reads through its own index in the log's
+     * order (schema version 11).
+     */
+    static String listStatement(boolean bySubject, boolean byActor, boolean byAction, boolean paged) {
         List<String> clauses = new ArrayList<>();
-        if (subjectId != null && !subjectId.isBlank()) {
+        if (bySubject) {
             clauses.add("subject_id = :subject");
         }
-        if (actor != null && !actor.isBlank()) {
+        if (byActor) {
             clauses.add("actor = :actor");
         }
-        if (action != null && !action.isBlank()) {
+        if (byAction) {
             clauses.add("action = :action");
         }
+        StringBuilder sql = new StringBuilder("SELECT * FROM audit_log");
         if (!clauses.isEmpty()) {
             sql.append(" WHERE ").append(String.join(" AND ", clauses));
         }
         sql.append(" ORDER BY audit_id DESC");
-        if (limit > 0) {
-            sql.append(" LIMIT ").append(limit).append(" OFFSET ").append(offset);
+        if (paged) {
+            sql.append(" LIMIT :limit OFFSET :offset");
         }
-        Query q = handle.createQuery(sql.toString());
-        if (subjectId != null && !subjectId.isBlank()) {
-            q.bind("subject", subjectId.trim());
-        }
-        if (actor != null && !actor.isBlank()) {
-            q.bind("actor", actor.trim());
-        }
-        if (action != null && !action.isBlank()) {
-            q.bind("action", action.trim());
-        }
-        return q.map(Rows.AUDIT_ENTRY).list();
+        return sql.toString();
     }
 
     /** {@link #ofSubject}'s statement: read through the subject's index, {@code audit_subject_idx}. */

@@ -227,4 +227,39 @@ class PostgresDatabaseTest {
             assertThat(across).isEmpty();
         }
     }
+
+    @Test
+    void aVersionTenDatabaseGainsAnIndexForEachAuditFilterAndKeepsItsEntries() {
+        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
+        org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
+                .locations(PostgresDatabase.MIGRATIONS).target("10").loggers("slf4j").load().migrate();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), null);
+                java.sql.Statement st = c.createStatement()) {
+            st.execute("""
+                    INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason)
+                    VALUES (1, 'j.chen', 'claim.edit', 'claim', '7', 'first'),
+                           (2, 'j.chen', 'outbox.requeue', 'outbox_event', '7', 'second'),
+                           (3, 'a.okafor', 'claim.edit', 'claim', '8', 'third')""");
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+
+        try (Database db = Database.open(location)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            List<String> indexes = db.read(h -> h.createQuery("SELECT indexdef FROM pg_indexes"
+                    + " WHERE tablename = 'audit_log' AND indexname <> 'audit_log_pkey' ORDER BY indexname")
+                    .mapTo(String.class).list());
+            assertThat(indexes).hasSize(3).satisfiesExactly(
+                    action -> assertThat(action).contains("audit_action_idx").endsWith("(action, audit_id)"),
+                    actor -> assertThat(actor).contains("audit_actor_idx").endsWith("(actor, audit_id)"),
+                    subject -> assertThat(subject).contains("audit_subject_idx").endsWith("(subject_id, audit_id)"));
+            AuditStore audit = new AuditStore();
+            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, "7", null, null, 0, 0))).extracting(e -> e.reason())
+                    .containsExactly("second", "first");
+            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.ofSubject(h, "claim", "7", 200))).extracting(e -> e.reason())
+                    .containsExactly("first");
+            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, null, null, "claim.edit", 0, 0))).extracting(e -> e.reason())
+                    .containsExactly("third", "first");
+        }
+    }
 }

@@ -178,7 +178,6 @@ class UpgradeTest {
     @Test
     void aVersionThatChangesNothingOnSqliteOnlyMovesTheVersion() throws Exception {
         Path file = dir.resolve("v9.db");
-        List<String> schemaBefore;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
             schemaAt(s, 9);
             s.execute("""
@@ -187,25 +186,67 @@ class UpgradeTest {
                         updated_at)
                     VALUES (1, 'UPC-2025-000001', 'CA', '1234561', 'Holder', 'AC01', 'OWNER', 'Maria Garcia',
                         '123-00-4567', 1000, 'IDENTITY_PENDING', '2025-06-01', 0, 0)""");
-            schemaBefore = new java.util.ArrayList<>();
+        }
+        // what version 9 and the later versions' own statements make, version 10's none among them
+        Path expected = dir.resolve("expected.db");
+        List<String> schemaExpected = new java.util.ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
+            schemaAt(s, 9);
+            for (String later : List.of("V10__search_text.sql", "V11__audit_filters.sql")) {
+                for (String statement : SqlScript.statements(script(later))) {
+                    s.execute(statement);
+                }
+            }
             try (java.sql.ResultSet rs = s.executeQuery("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name")) {
                 while (rs.next()) {
-                    schemaBefore.add(rs.getString(1));
+                    schemaExpected.add(rs.getString(1));
                 }
             }
         }
-        assertThat(SqlScript.statements(new String(Migrations.class.getResourceAsStream("migrations/V10__search_text.sql")
-                .readAllBytes(), StandardCharsets.UTF_8))).as("version 10 on SQLite").isEmpty();
+        assertThat(SqlScript.statements(script("V10__search_text.sql"))).as("version 10 on SQLite").isEmpty();
 
         try (Database db = Database.open(file)) {
-            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion()).isGreaterThanOrEqualTo(10);
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion()).isGreaterThanOrEqualTo(11);
             List<String> schemaAfter = db.read(h -> h.createQuery(
                     "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
-            assertThat(schemaAfter).isEqualTo(schemaBefore);
+            assertThat(schemaAfter).isEqualTo(schemaExpected);
             List<Claim> found = db.read(h -> new ClaimStore().list(h, ClaimQuery.all().withSearch("garcia")));
             assertThat(found).extracting(Claim::claimNumber).containsExactly("UPC-2025-000001");
             int applicationId = db.read(h -> h.createQuery("PRAGMA application_id").mapTo(Integer.class).one());
             assertThat(applicationId).isEqualTo(Migrations.APPLICATION_ID);
+        }
+    }
+
+    @Test
+    void aVersionTenDatabaseGainsAnIndexForEachAuditFilterAndKeepsItsEntries() throws Exception {
+        Path file = dir.resolve("v10.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            schemaAt(s, 9);
+            s.execute("PRAGMA user_version = 10");
+            s.execute("""
+                    INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason)
+                    VALUES (1, 'j.chen', 'claim.edit', 'claim', '7', 'first'),
+                           (2, 'j.chen', 'outbox.requeue', 'outbox_event', '7', 'second'),
+                           (3, 'a.okafor', 'claim.edit', 'claim', '8', 'third')""");
+        }
+        try (Database db = Database.open(file)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            List<String> indexes = db.read(h -> h.createQuery("SELECT name FROM sqlite_master WHERE type = 'index'"
+                    + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
+            assertThat(indexes).containsExactly("audit_action_idx", "audit_actor_idx", "audit_subject_idx");
+            AuditStore audit = new AuditStore();
+            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, "7", null, null, 0, 0))).extracting(e -> e.reason())
+                    .containsExactly("second", "first");
+            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.ofSubject(h, "claim", "7", 200))).extracting(e -> e.reason())
+                    .containsExactly("first");
+            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, null, null, "claim.edit", 0, 0))).extracting(e -> e.reason())
+                    .containsExactly("third", "first");
+        }
+    }
+
+    private static String script(String name) throws java.io.IOException {
+        try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
@@ -217,10 +258,8 @@ class UpgradeTest {
     /** Gives the empty file behind {@code s} the schema at {@code version}, as a ClaimDesk of that version left it. */
     private static void schemaAt(Statement s, int version) throws Exception {
         for (String name : SCRIPTS.subList(0, version)) {
-            try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
-                for (String statement : SqlScript.statements(new String(in.readAllBytes(), StandardCharsets.UTF_8))) {
-                    s.execute(statement);
-                }
+            for (String statement : SqlScript.statements(script(name))) {
+                s.execute(statement);
             }
         }
         s.execute("PRAGMA user_version = " + version);
