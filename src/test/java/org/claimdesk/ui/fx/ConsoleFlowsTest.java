@@ -258,6 +258,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     @Test
     void hiddenPagesAreLaidOutOnceAfterStartUpSoTheirFirstVisitFindsTheirRowsMade() {
         waitReady();
+        waitOtherPagesBuilt();
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
         Node outboxPage = robot.lookup("#outboxPage").query();
         waitUntil("the hidden Outbox table has made its rows",
@@ -270,6 +271,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     @Test
     void aHiddenPageIsLaidOutWhenShownNotWhileHidden() throws Exception {
         waitReady();
+        waitOtherPagesBuilt();
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
         javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
         waitUntil("start-up's warm-up is over",
@@ -294,6 +296,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     @Test
     void hiddenPagesDoNotChangeWhileTheWorkerDeliversAndCatchUpWhenShown() {
         waitReady();
+        waitOtherPagesBuilt();
         javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
         waitUntil("start-up's warm-up is over",
@@ -339,6 +342,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     @Test
     void theWorkerPageKeepsItsLayoutWhateverTheDrainCardSays() {
         waitReady();
+        waitOtherPagesBuilt();
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
         javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
         waitUntil("the Worker page is shown and laid out", () -> workerPage.isVisible() && !workerPage.isNeedsLayout());

@@ -190,9 +190,21 @@ abstract class ConsoleFxTest {
                 && window.claimsModel().detailProperty().get().claim().claimId() == claim.claimId());
     }
 
+    /** Clicks the claim detail's tab named {@code title} (the page list has an "Audit" too). */
+    void chooseDetailTab(String title) {
+        robot.clickOn(robot.lookup("#detailTabs .tab-label").match(LabeledMatchers.hasText(title))
+                .queryAs(javafx.scene.Node.class));
+    }
+
     void waitReady() {
         waitUntil("the console is ready", () -> window.mainModel().readyProperty().get()
                 && !robot.lookup("#claimsTable").queryAs(TableView.class).getItems().isEmpty());
+    }
+
+    /** After {@link #waitReady}: the other pages are built once the page on screen has its rows, one per event. */
+    void waitOtherPagesBuilt() {
+        waitUntil("every page is built", () -> robot.lookup("#outboxTable").tryQuery().isPresent()
+                && robot.lookup("#workerPage").tryQuery().isPresent() && robot.lookup("#auditTable").tryQuery().isPresent());
     }
 
     static boolean visible(Node node) {
