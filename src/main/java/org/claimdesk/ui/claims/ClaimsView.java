@@ -48,6 +48,7 @@ import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.LazyTabContent;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.PageTableSkin;
@@ -410,6 +411,7 @@ public final class ClaimsView {
 
     private void bindDetail() {
         attachDetailOnFirstSelection();
+        LazyTabContent.holdUntilSelected(detailTabs);
         detailContent.visibleProperty().bind(model.selectedProperty().isNotNull());
         detailContent.managedProperty().bind(detailContent.visibleProperty());
         detailPlaceholder.visibleProperty().bind(model.selectedProperty().isNull());

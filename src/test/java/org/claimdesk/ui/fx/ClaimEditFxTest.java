@@ -61,6 +61,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
                 });
         waitUntil("the detail shows the new value", () -> robot.lookup("#detailGrid .label")
                 .match(LabeledMatchers.hasText("123456789")).tryQuery().isPresent());
+        chooseDetailTab("Audit");
         waitUntil("the claim's audit shows the field's change", () -> robot.lookup("#claimAuditTable .table-cell")
                 .match(LabeledMatchers.hasText("statePropertyId: " + claim.statePropertyId() + " → 123456789"))
                 .tryQuery().isPresent());
@@ -150,11 +151,12 @@ class ClaimEditFxTest extends ConsoleFxTest {
 
         fx(() -> window.claimsModel().editAtField(claim.claimId(), "evidence.address", "proof of address required"));
         TabPane tabs = robot.lookup("#detailTabs").queryAs(TabPane.class);
-        @SuppressWarnings("unchecked")
-        ComboBox<EvidenceKind> kind = robot.lookup("#evidenceKind").queryAs(ComboBox.class);
         waitUntil("the Evidence tab shows with the kind chosen", () -> tabs.getSelectionModel().getSelectedItem()
-                .getText().equals("Evidence") && kind.getValue() == EvidenceKind.ADDRESS
+                .getText().equals("Evidence")
+                && robot.lookup("#evidenceKind").tryQuery().map(k -> ((ComboBox<?>) k).getValue() == EvidenceKind.ADDRESS)
+                        .orElse(false)
                 && visible(robot.lookup("#evidenceFault").query()));
+        assertThat(robot.lookup("#evidenceUrl").query().isFocused()).as("the address to type, focused").isTrue();
         assertThat(robot.lookup("#evidenceFault").queryAs(Label.class).getText())
                 .isEqualTo("The state refused Proof of address evidence: proof of address required");
     }

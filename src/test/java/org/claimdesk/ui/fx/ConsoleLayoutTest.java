@@ -84,6 +84,30 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         assertThat(robot.lookup("#detailContent").queryAll()).hasSize(1);
     }
 
+    /** Of the detail's tabs, only the one on screen is in the scene; each other tab's content joins when chosen. */
+    @Test
+    void aDetailTabsContentJoinsTheSceneWhenTheTabIsFirstChosen() {
+        waitReady();
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        waitUntil("the first page is on screen", () -> !rowCells(table).isEmpty());
+        fx(() -> table.getSelectionModel().select(2));
+        waitUntil("the selected claim's history is on screen", () -> robot.lookup("#historyTable").tryQuery()
+                .map(h -> visible(h)).orElse(false));
+        for (String id : List.of("#claimAuditTable", "#evidenceTable", "#evidenceUrl", "#claimOutboxTable",
+                "#claimAttemptsTable")) {
+            assertThat(robot.lookup(id).tryQuery()).as(id + " before its tab is chosen").isEmpty();
+        }
+
+        chooseDetailTab("Audit");
+        waitUntil("the claim's audit entries are on screen", () -> robot.lookup("#claimAuditTable").tryQuery()
+                .map(t -> visible(t) && !rowCells((TableView<?>) t).isEmpty()).orElse(false));
+        assertThat(robot.lookup("#evidenceTable").tryQuery()).as("another tab's content").isEmpty();
+        // back and forth keeps the one content
+        chooseDetailTab("Status history");
+        chooseDetailTab("Audit");
+        assertThat(robot.lookup("#claimAuditTable").queryAll()).hasSize(1);
+    }
+
     @Test
     void theRememberedLayoutIsAppliedAndCapturedAgain() {
         waitReady();
