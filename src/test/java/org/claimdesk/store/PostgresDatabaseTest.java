@@ -194,20 +194,12 @@ class PostgresDatabaseTest {
 
     @Test
     void aVersionNineDatabaseIsUpgradedAndFindsItsClaimsThroughOneSearchIndex() {
-        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
-        org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
-                .locations(PostgresDatabase.MIGRATIONS).target("9").loggers("slf4j").load().migrate();
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), null);
-                java.sql.Statement st = c.createStatement()) {
-            st.execute("""
+        DatabaseLocation.Postgres location = databaseAt("9", """
                     INSERT INTO claim (claim_number, jurisdiction, state_property_id, holder_name, property_type,
                         claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on, created_at,
                         updated_at)
                     VALUES ('UPC-2026-054321', 'CA', 'CA-PROP-77810', 'Acme Bank', 'AC01', 'OWNER',
                         'Ngozi Okafor', '123-45-6789', 125000, 'SUBMITTED_TO_STATE', 'CASE-ÅSA-9', '2026-01-05', 0, 0)""");
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
 
         try (Database db = Database.open(location)) {
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
@@ -230,19 +222,7 @@ class PostgresDatabaseTest {
 
     @Test
     void aVersionTenDatabaseGainsAnIndexForEachAuditFilterAndKeepsItsEntries() {
-        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
-        org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
-                .locations(PostgresDatabase.MIGRATIONS).target("10").loggers("slf4j").load().migrate();
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), null);
-                java.sql.Statement st = c.createStatement()) {
-            st.execute("""
-                    INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason)
-                    VALUES (1, 'j.chen', 'claim.edit', 'claim', '7', 'first'),
-                           (2, 'j.chen', 'outbox.requeue', 'outbox_event', '7', 'second'),
-                           (3, 'a.okafor', 'claim.edit', 'claim', '8', 'third')""");
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        DatabaseLocation.Postgres location = databaseAt("10", AuditStoreTest.ENTRIES_BEFORE_THE_UPGRADE);
 
         try (Database db = Database.open(location)) {
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
@@ -253,13 +233,21 @@ class PostgresDatabaseTest {
                     action -> assertThat(action).contains("audit_action_idx").endsWith("(action, audit_id)"),
                     actor -> assertThat(actor).contains("audit_actor_idx").endsWith("(actor, audit_id)"),
                     subject -> assertThat(subject).contains("audit_subject_idx").endsWith("(subject_id, audit_id)"));
-            AuditStore audit = new AuditStore();
-            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, "7", null, null, 0, 0))).extracting(e -> e.reason())
-                    .containsExactly("second", "first");
-            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.ofSubject(h, "claim", "7", 200))).extracting(e -> e.reason())
-                    .containsExactly("first");
-            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, null, null, "claim.edit", 0, 0))).extracting(e -> e.reason())
-                    .containsExactly("third", "first");
+            AuditStoreTest.assertFoundAfterTheUpgrade(db);
         }
+    }
+
+    /** A new team database brought to schema {@code version} by Flyway, with {@code rows} inserted as its owner. */
+    private static DatabaseLocation.Postgres databaseAt(String version, String rows) {
+        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
+        org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
+                .locations(PostgresDatabase.MIGRATIONS).target(version).loggers("slf4j").load().migrate();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), null);
+                java.sql.Statement st = c.createStatement()) {
+            st.execute(rows);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return location;
     }
 }

@@ -223,24 +223,14 @@ class UpgradeTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
             schemaAt(s, 9);
             s.execute("PRAGMA user_version = 10");
-            s.execute("""
-                    INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason)
-                    VALUES (1, 'j.chen', 'claim.edit', 'claim', '7', 'first'),
-                           (2, 'j.chen', 'outbox.requeue', 'outbox_event', '7', 'second'),
-                           (3, 'a.okafor', 'claim.edit', 'claim', '8', 'third')""");
+            s.execute(AuditStoreTest.ENTRIES_BEFORE_THE_UPGRADE);
         }
         try (Database db = Database.open(file)) {
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT name FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
             assertThat(indexes).containsExactly("audit_action_idx", "audit_actor_idx", "audit_subject_idx");
-            AuditStore audit = new AuditStore();
-            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, "7", null, null, 0, 0))).extracting(e -> e.reason())
-                    .containsExactly("second", "first");
-            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.ofSubject(h, "claim", "7", 200))).extracting(e -> e.reason())
-                    .containsExactly("first");
-            assertThat(db.<List<org.claimdesk.domain.AuditEntry>>read(h -> audit.list(h, null, null, "claim.edit", 0, 0))).extracting(e -> e.reason())
-                    .containsExactly("third", "first");
+            AuditStoreTest.assertFoundAfterTheUpgrade(db);
         }
     }
 
