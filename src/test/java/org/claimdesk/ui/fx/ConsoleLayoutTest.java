@@ -84,6 +84,19 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         assertThat(robot.lookup("#detailContent").queryAll()).hasSize(1);
     }
 
+    /** A read-only claim's reason wraps beside the Edit button, which keeps its whole label. */
+    @Test
+    void theEditButtonKeepsItsWholeLabelBesideTheReadOnlyReason() {
+        waitReady();
+        selectClaim(firstClaim(org.claimdesk.domain.ClaimStatus.SUBMITTED_TO_STATE));
+        javafx.scene.control.Button edit = robot.lookup("#editButton").queryButton();
+        javafx.scene.control.Label reason = robot.lookup("#readOnlyLabel").queryAs(javafx.scene.control.Label.class);
+        waitUntil("the reason is shown and laid out", () -> visible(reason) && !reason.getText().isEmpty()
+                && !edit.isNeedsLayout() && edit.getWidth() > 0);
+        assertThat(onFx(() -> edit.getWidth() - edit.prefWidth(-1))).as("the button's width beyond its preferred")
+                .isGreaterThanOrEqualTo(-0.5);
+    }
+
     /** Of the detail's tabs, only the one on screen is in the scene; each other tab's content joins when chosen. */
     @Test
     void aDetailTabsContentJoinsTheSceneWhenTheTabIsFirstChosen() {
