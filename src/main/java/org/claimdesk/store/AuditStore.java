@@ -97,8 +97,7 @@ public final class AuditStore {
 
     /**
      * The newest {@code limit} entries about one subject, newest first (a claim's detail). Unlike {@link #list} by
-     * subject id alone, it names the subject's type, so that the read goes through the subject's index instead of
-     * the whole log.
+     * subject id, it names the subject's type too: a claim's entries, not those of an outbox row with the same id.
      */
     public List<AuditEntry> ofSubject(Handle handle, String subjectType, String subjectId, int limit) {
         return handle.createQuery(OF_SUBJECT).bind("type", subjectType).bind("subject", subjectId)
