@@ -12,19 +12,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * PostgreSQL's plans for the audit trail's reads over 20,000 entries: a subject, an actor or an action with few
- * entries is found through its index, not by reading the whole log. SQLite's: {@link SqliteAuditPlanTest}.
+ * entries is found through its index, not by reading the whole log; an actor with many entries gives its newest
+ * page in the log's order, without sorting them. SQLite's: {@link SqliteAuditPlanTest}.
  */
 class PostgresAuditPlanTest {
     @TempDir
     Path dir;
 
     @Test
-    void aRareSubjectActorOrActionIsFoundThroughItsIndex() {
+    void eachFilterReadsThroughItsIndexAndACommonActorWithoutASort() {
         try (Database db = TestDatabase.open(TestDatabase.Engine.POSTGRESQL, dir)) {
             db.useTransaction(h -> {
                 h.execute("""
                         INSERT INTO audit_log (at, actor, action, subject_type, subject_id)
-                        SELECT i, 'staff' || (i % 7), CASE WHEN i % 2 = 0 THEN 'claim.edit' ELSE 'claim.advance' END,
+                        SELECT i, CASE WHEN i % 100 = 0 THEN 'supervisor.kim' ELSE 'staff' || (i % 7) END,
+                            CASE WHEN i % 2 = 0 THEN 'claim.edit' ELSE 'claim.advance' END,
                             'claim', (i % 5000)::text
                         FROM generate_series(1, 20000) AS i""");
                 h.execute("""
@@ -41,6 +43,14 @@ class PostgresAuditPlanTest {
                     "audit_action_idx");
             assertUses(db, AuditStore.OF_SUBJECT, Map.of("type", "claim", "subject", "42", "limit", 200),
                     "audit_subject_idx");
+
+            // an actor with 200 entries: the newest page straight from the actor's index, none of them sorted
+            String byActor = AuditStore.listStatement(false, true, false, true);
+            List<String> plan = db.read(h -> h.createQuery("EXPLAIN " + byActor)
+                    .bindMap(with(page, "actor", "supervisor.kim")).mapTo(String.class).list());
+            assertThat(plan).as(String.join("\n", plan))
+                    .anySatisfy(step -> assertThat(step).contains("Index Scan Backward using audit_actor_idx"))
+                    .noneSatisfy(step -> assertThat(step).contains("Sort"));
         }
     }
 
