@@ -53,14 +53,20 @@ public final class Migrations {
     /**
      * Runs one script with its version bump in one transaction. Foreign keys are off while it runs (SQLite
      * allows that switch only outside a transaction), so a script may rebuild a table others refer to; every
-     * reference is checked before the transaction commits, and a dangling one rolls the migration back.
+     * reference is checked before the transaction commits, and a dangling one rolls the migration back. A script of
+     * indexes only runs with foreign keys on and without that check, which reads every row of every table.
      */
     private static void apply(Handle handle, int version) {
         List<String> statements = SqlScript.statements(load(SCRIPTS.get(version - 1)));
-        if (statements.isEmpty()) {
-            // a version that changes nothing here (it exists for the other engine): no table rebuilt, so no
+        if (statements.stream().allMatch(Migrations::indexOnly)) {
+            // indexes only, or nothing (a version that exists for the other engine): no table rebuilt, so no
             // reference to check either, which would read every row of every table
-            handle.useTransaction(tx -> setVersion(tx, version));
+            handle.useTransaction(tx -> {
+                for (String statement : statements) {
+                    tx.execute(statement);
+                }
+                setVersion(tx, version);
+            });
             return;
         }
         handle.execute("PRAGMA foreign_keys = OFF");
@@ -81,6 +87,13 @@ public final class Migrations {
         } finally {
             handle.execute("PRAGMA foreign_keys = ON");
         }
+    }
+
+    /** True for a statement that creates or drops an index and touches no table's rows. */
+    static boolean indexOnly(String statement) {
+        String upper = statement.strip().toUpperCase(java.util.Locale.ROOT);
+        return upper.startsWith("CREATE INDEX ") || upper.startsWith("CREATE UNIQUE INDEX ")
+                || upper.startsWith("DROP INDEX ");
     }
 
     private static void setVersion(Handle transaction, int version) {

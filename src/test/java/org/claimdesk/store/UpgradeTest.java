@@ -237,6 +237,29 @@ class UpgradeTest {
         }
     }
 
+    /**
+     * A version of indexes only (11) reads no table's rows to check references: a file that already holds a
+     * dangling one (left by a tool with foreign keys off, which doctor reports) is upgraded all the same.
+     */
+    @Test
+    void aVersionOfIndexesOnlyDoesNotCheckEveryReference() throws Exception {
+        assertThat(SqlScript.statements(script("V11__audit_filters.sql"))).isNotEmpty().allMatch(Migrations::indexOnly);
+        assertThat(Migrations.indexOnly("CREATE TABLE claim_new (claim_id INTEGER)")).isFalse();
+        assertThat(Migrations.indexOnly("INSERT INTO claim_new SELECT claim_id FROM claim")).isFalse();
+        Path file = dir.resolve("dangling.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            schemaAt(s, 9);
+            s.execute("PRAGMA user_version = 10");
+            s.execute("INSERT INTO claim_status_history (claim_id, to_status, actor, at) VALUES (404, 'PAID', 'x', 0)");
+        }
+        try (Database db = Database.open(file)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            int dangling = db.read(h -> h.createQuery("SELECT count(*) FROM pragma_foreign_key_check")
+                    .mapTo(Integer.class).one());
+            assertThat(dangling).as("left for doctor to report").isEqualTo(1);
+        }
+    }
+
     private static String script(String name) throws java.io.IOException {
         try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
