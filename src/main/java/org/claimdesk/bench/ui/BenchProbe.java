@@ -11,14 +11,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import javafx.animation.AnimationTimer;
-import javafx.beans.value.ChangeListener;
 import javafx.scene.control.TableView;
 import org.claimdesk.bench.ProcessMemory;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.ui.ConsoleWindow;
-import org.claimdesk.ui.claims.ClaimDetail;
 import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.common.Once;
 import org.claimdesk.ui.main.Page;
 
 /**
@@ -85,23 +84,16 @@ final class BenchProbe {
         watchPaintedFrames();
         timer.start();
         window.scene().addPostLayoutPulseListener(layoutDone);
-        ChangeListener<Number> firstRows = new ChangeListener<>() {
-            @Override
-            public void changed(javafx.beans.value.ObservableValue<? extends Number> obs, Number old, Number n) {
-                if (!window.claimsModel().rows().isEmpty()) {
-                    window.claimsModel().pagesShownProperty().removeListener(this);
-                    afterNextLayout.add(() -> afterNextPulse.add(() -> {
-                        result.put("firstRowsMs", System.currentTimeMillis() - jvmStart());
-                        // filters are measured once start-up work is over: every page built, no read or count running
-                        waitingForIdleThen = () -> {
-                            result.put("idleMs", System.currentTimeMillis() - jvmStart());
-                            nextSearch();
-                        };
-                    }));
-                }
-            }
-        };
-        window.claimsModel().pagesShownProperty().addListener(firstRows);
+        Once.when(window.claimsModel().pagesShownProperty(), n -> !window.claimsModel().rows().isEmpty(), () -> {
+            afterNextLayout.add(() -> afterNextPulse.add(() -> {
+                result.put("firstRowsMs", System.currentTimeMillis() - jvmStart());
+                // filters are measured once start-up work is over: every page built, no read or count running
+                waitingForIdleThen = () -> {
+                    result.put("idleMs", System.currentTimeMillis() - jvmStart());
+                    nextSearch();
+                };
+            }));
+        });
     }
 
     /**
@@ -240,26 +232,19 @@ final class BenchProbe {
         }
         String text = SEARCHES[searchIndex++];
         long before = window.claimsModel().pagesShownProperty().get();
-        ChangeListener<Number> shown = new ChangeListener<>() {
-            @Override
-            public void changed(javafx.beans.value.ObservableValue<? extends Number> obs, Number old, Number n) {
-                if (n.longValue() > before) {
-                    window.claimsModel().pagesShownProperty().removeListener(this);
-                    long started = startedNanos;
-                    filterRowsMillis.add((System.nanoTime() - started) / 1_000_000);
-                    long cpuAtStart = startedCpuNanos;
-                    afterNextLayout.add(() -> {
-                        filterLaidOutMillis.add((System.nanoTime() - started) / 1_000_000);
-                        filterFxCpuMillis.add((threads.getCurrentThreadCpuTime() - cpuAtStart) / 1_000_000);
-                        afterNextPulse.add(() -> {
-                            filterMillis.add((System.nanoTime() - started) / 1_000_000);
-                            nextSearch();
-                        });
-                    });
-                }
-            }
-        };
-        window.claimsModel().pagesShownProperty().addListener(shown);
+        Once.when(window.claimsModel().pagesShownProperty(), n -> n.longValue() > before, () -> {
+            long started = startedNanos;
+            filterRowsMillis.add((System.nanoTime() - started) / 1_000_000);
+            long cpuAtStart = startedCpuNanos;
+            afterNextLayout.add(() -> {
+                filterLaidOutMillis.add((System.nanoTime() - started) / 1_000_000);
+                filterFxCpuMillis.add((threads.getCurrentThreadCpuTime() - cpuAtStart) / 1_000_000);
+                afterNextPulse.add(() -> {
+                    filterMillis.add((System.nanoTime() - started) / 1_000_000);
+                    nextSearch();
+                });
+            });
+        });
         startedNanos = System.nanoTime();
         startedCpuNanos = threads.getCurrentThreadCpuTime();
         window.claimsModel().searchProperty().set(text);
@@ -277,22 +262,15 @@ final class BenchProbe {
         @SuppressWarnings("unchecked")
         TableView<ClaimRow> table = (TableView<ClaimRow>) window.scene().lookup("#claimsTable");
         ClaimRow row = table.getItems().get(0);
-        ChangeListener<ClaimDetail> shown = new ChangeListener<>() {
-            @Override
-            public void changed(javafx.beans.value.ObservableValue<? extends ClaimDetail> obs, ClaimDetail old,
-                    ClaimDetail detail) {
-                if (detail != null && detail.claim().claimId() == row.claimId()) {
-                    window.claimsModel().detailProperty().removeListener(this);
+        Once.when(window.claimsModel().detailProperty(),
+                detail -> detail != null && detail.claim().claimId() == row.claimId(), () -> {
                     long started = startedNanos;
                     afterNextLayout.add(() -> afterNextPulse.add(() -> {
                         result.put("firstDetailMs", (System.nanoTime() - started) / 1_000_000);
                         table.getSelectionModel().clearSelection();
-                        waitingForIdleThen = BenchProbe.this::startDrain;
+                        waitingForIdleThen = this::startDrain;
                     }));
-                }
-            }
-        };
-        window.claimsModel().detailProperty().addListener(shown);
+                });
         startedNanos = System.nanoTime();
         table.getSelectionModel().select(0);
     }

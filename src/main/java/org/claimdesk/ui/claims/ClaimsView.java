@@ -3,8 +3,6 @@ package org.claimdesk.ui.claims;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
-import javafx.beans.InvalidationListener;
-import javafx.beans.Observable;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyObjectWrapper;
@@ -51,6 +49,7 @@ import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LazyTabContent;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
+import org.claimdesk.ui.common.Once;
 import org.claimdesk.ui.common.PageTableSkin;
 import org.claimdesk.ui.common.Paging;
 
@@ -398,15 +397,8 @@ public final class ClaimsView {
     private void attachDetailOnFirstSelection() {
         int at = detailPane.getChildren().indexOf(detailContent);
         detailPane.getChildren().remove(at);
-        model.selectedProperty().addListener(new InvalidationListener() {
-            @Override
-            public void invalidated(Observable selected) {
-                if (model.selectedProperty().get() != null) {
-                    model.selectedProperty().removeListener(this);
-                    detailPane.getChildren().add(at, detailContent);
-                }
-            }
-        });
+        Once.when(model.selectedProperty(), java.util.Objects::nonNull,
+                () -> detailPane.getChildren().add(at, detailContent));
     }
 
     private void bindDetail() {

@@ -1,7 +1,5 @@
 package org.claimdesk.ui.common;
 
-import javafx.beans.InvalidationListener;
-import javafx.beans.Observable;
 import javafx.scene.Node;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -24,15 +22,7 @@ public final class LazyTabContent {
                 continue;
             }
             tab.setContent(null);
-            tab.selectedProperty().addListener(new InvalidationListener() {
-                @Override
-                public void invalidated(Observable selected) {
-                    if (tab.isSelected()) {
-                        tab.selectedProperty().removeListener(this);
-                        tab.setContent(content);
-                    }
-                }
-            });
+            Once.when(tab.selectedProperty(), Boolean::booleanValue, () -> tab.setContent(content));
         }
     }
 }
