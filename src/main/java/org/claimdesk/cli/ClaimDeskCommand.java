@@ -9,6 +9,7 @@ import org.claimdesk.app.DataDirectory;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.SchemaProgress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -78,8 +79,15 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return DataDirectory.database(db);
     }
 
+    /** Opens the database; an upgrade of its schema, which may take a while on a large one, is said on stderr first. */
     Database openDatabase() {
-        return Database.open(databasePath());
+        PrintWriter err = spec.commandLine().getErr();
+        return Database.open(databasePath(), (found, version, latest) -> {
+            if (found > 0) {
+                err.println(SchemaProgress.describe(found, version, latest) + "…");
+                err.flush();
+            }
+        });
     }
 
     /** Runs the CLI; with no command, {@code console} opens the console on the chosen database. */

@@ -53,20 +53,25 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(DatabaseLocation location) {
+        return open(location, SchemaProgress.NONE);
+    }
+
+    /** Opens {@code location}, telling {@code progress} of each schema version applied on the way. */
+    public static Database open(DatabaseLocation location, SchemaProgress progress) {
         if (location instanceof DatabaseLocation.Postgres server) {
             String session = java.util.UUID.randomUUID().toString().substring(0, 8);
             HikariDataSource pool = PostgresDatabase.pool(server, session);
             Database database = new Database(server, Dialect.POSTGRESQL, pool);
             database.session = session;
             try {
-                PostgresDatabase.migrate(pool, server);
+                PostgresDatabase.migrate(pool, server, progress);
                 return database;
             } catch (RuntimeException e) {
                 database.close();
                 throw PostgresDatabase.translate(server, e);
             }
         }
-        return open(((DatabaseLocation.SqliteFile) location).file());
+        return open(((DatabaseLocation.SqliteFile) location).file(), DEFAULT_BUSY_TIMEOUT_MS, progress);
     }
 
     public static Database open(Path path) {
@@ -74,6 +79,10 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(Path path, int busyTimeoutMs) {
+        return open(path, busyTimeoutMs, SchemaProgress.NONE);
+    }
+
+    private static Database open(Path path, int busyTimeoutMs, SchemaProgress progress) {
         Path absolute = path.toAbsolutePath().normalize();
         boolean created = prepareFile(absolute);
         SQLiteConfig config = new SQLiteConfig();
@@ -96,7 +105,7 @@ public final class Database implements AutoCloseable {
         HikariDataSource dataSource = new HikariDataSource(pool);
         Database database = new Database(new DatabaseLocation.SqliteFile(absolute), Dialect.SQLITE, dataSource);
         try {
-            Migrations.migrate(database.jdbi, absolute.toString());
+            Migrations.migrate(database.jdbi, absolute.toString(), progress);
             if (created) {
                 ownerOnly(absolute);
             }

@@ -29,7 +29,7 @@ public final class Migrations {
     }
 
     /** Brings the schema up to date; returns the version found before migrating. */
-    static int migrate(Jdbi jdbi, String describedPath) {
+    static int migrate(Jdbi jdbi, String describedPath, SchemaProgress progress) {
         return jdbi.withHandle(handle -> {
             int found = pragmaInt(handle, "user_version");
             int applicationId = pragmaInt(handle, "application_id");
@@ -44,6 +44,7 @@ public final class Migrations {
                         + " is an SQLite database but not a ClaimDesk one; it was not modified");
             }
             for (int version = found + 1; version <= latestVersion(); version++) {
+                progress.applying(found, version, latestVersion());
                 apply(handle, version);
             }
             return found;

@@ -24,6 +24,10 @@ import java.util.zip.CRC32;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.callback.BaseCallback;
+import org.flywaydb.core.api.callback.Context;
+import org.flywaydb.core.api.callback.Event;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.JdbiException;
 import org.postgresql.PGConnection;
@@ -98,7 +102,7 @@ final class PostgresDatabase {
      * {@linkplain #current current} is left as it is without starting Flyway, whose set-up (finding and reading its
      * migrations, taking its lock, reading the history again) costs every workstation's start about 0.2 s.
      */
-    static void migrate(DataSource dataSource, DatabaseLocation.Postgres server) {
+    static void migrate(DataSource dataSource, DatabaseLocation.Postgres server, SchemaProgress progress) {
         int found = schemaVersion(dataSource);
         if (found > Migrations.latestVersion()) {
             throw new DatabaseException("the team database " + server.describe() + " was written by a newer ClaimDesk"
@@ -115,6 +119,7 @@ final class PostgresDatabase {
                     .loggers("slf4j")
                     .ignoreMigrationPatterns("*:missing")
                     .validateMigrationNaming(true)
+                    .callbacks(new Progress(found, progress))
                     .load()
                     .migrate();
         } catch (FlywayException e) {
@@ -130,6 +135,30 @@ final class PostgresDatabase {
             }
             throw new DatabaseException("the team database " + server.describe() + " could not be brought up to"
                     + " date: " + e.getMessage(), e);
+        }
+    }
+
+    /** Tells {@link SchemaProgress} of each versioned migration Flyway is about to apply. */
+    private static final class Progress extends BaseCallback {
+        private final int found;
+        private final SchemaProgress progress;
+
+        Progress(int found, SchemaProgress progress) {
+            this.found = found;
+            this.progress = progress;
+        }
+
+        @Override
+        public boolean supports(Event event, Context context) {
+            return event == Event.BEFORE_EACH_MIGRATE;
+        }
+
+        @Override
+        public void handle(Event event, Context context) {
+            MigrationInfo migration = context.getMigrationInfo();
+            if (migration != null && migration.isVersioned()) {
+                progress.applying(found, Integer.parseInt(migration.getVersion().getVersion()), Migrations.latestVersion());
+            }
         }
     }
 

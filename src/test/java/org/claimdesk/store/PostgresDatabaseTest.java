@@ -17,7 +17,12 @@ class PostgresDatabaseTest {
     @Test
     void anEmptyDatabaseGetsTheSchemaAtTheVersionTheFilesHave() {
         DatabaseLocation.Postgres empty = TestDatabase.newEmptyServerDatabase();
-        try (Database db = Database.open(empty)) {
+        List<String> told = new ArrayList<>();
+        try (Database db = Database.open(empty, (found, version, latest) -> told.add(found + " " + version + " " + latest))) {
+            // a team database's schema begins at version 8, the version that brought team mode, in one script
+            assertThat(told).as("each version, from nothing").isEqualTo(java.util.stream.IntStream
+                    .rangeClosed(8, Migrations.latestVersion())
+                    .mapToObj(v -> "0 " + v + " " + Migrations.latestVersion()).toList());
             assertThat(db.onServer()).isTrue();
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             int claims = db.read(h -> h.createQuery("SELECT count(*) FROM claim").mapTo(Integer.class).one());
@@ -80,16 +85,19 @@ class PostgresDatabaseTest {
         try (Database db = Database.open(location)) {
             applied = db.read(h -> h.createQuery(history).mapTo(String.class).list());
         }
-        try (Database db = Database.open(location)) {
+        List<String> told = new ArrayList<>();
+        SchemaProgress listening = (found, version, latest) -> told.add(found + " " + version);
+        try (Database db = Database.open(location, listening)) {
             List<String> reopened = db.read(h -> h.createQuery(history).mapTo(String.class).list());
             assertThat(reopened).isEqualTo(applied);
             // as if this build's change feed script differed from the one applied by an earlier build
             db.useTransaction(h -> h.execute("UPDATE flyway_schema_history SET checksum = checksum + 1"
                     + " WHERE version IS NULL"));
         }
-        try (Database db = Database.open(location)) {
+        try (Database db = Database.open(location, listening)) {
             List<String> now = db.read(h -> h.createQuery(history).mapTo(String.class).list());
             assertThat(now).hasSize(applied.size() + 1);
+            assertThat(told).as("no schema version applied: a repeatable script is not one").isEmpty();
             assertThat(now.get(now.size() - 1)).endsWith(" R " + PostgresDatabase.flywayChecksum("R__change_feed.sql"));
         }
     }
@@ -224,7 +232,9 @@ class PostgresDatabaseTest {
     void aVersionTenDatabaseGainsAnIndexForEachAuditFilterAndKeepsItsEntries() {
         DatabaseLocation.Postgres location = databaseAt("10", AuditStoreTest.ENTRIES_BEFORE_THE_UPGRADE);
 
-        try (Database db = Database.open(location)) {
+        List<String> told = new ArrayList<>();
+        try (Database db = Database.open(location, (found, version, latest) -> told.add(found + " " + version + " " + latest))) {
+            assertThat(told).as("the one version Flyway applied, told before it ran").containsExactly("10 11 11");
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT indexdef FROM pg_indexes"
                     + " WHERE tablename = 'audit_log' AND indexname <> 'audit_log_pkey' ORDER BY indexname")

@@ -225,7 +225,11 @@ class UpgradeTest {
             s.execute("PRAGMA user_version = 10");
             s.execute(AuditStoreTest.ENTRIES_BEFORE_THE_UPGRADE);
         }
-        try (Database db = Database.open(file)) {
+        List<String> told = new java.util.ArrayList<>();
+        try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
+                found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
+            assertThat(told).as("the one version applied, told on the opening thread before it ran")
+                    .containsExactly("10 11 11 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
@@ -235,6 +239,28 @@ class UpgradeTest {
                     subject -> assertThat(subject).contains("audit_subject_idx").endsWith("(subject_id)"));
             AuditStoreTest.assertFoundAfterTheUpgrade(db);
         }
+    }
+
+    @Test
+    void aNewFileIsToldOfEachVersionFromNothingAndACurrentOneOfNone() {
+        Path file = dir.resolve("new.db");
+        List<int[]> told = new java.util.ArrayList<>();
+        try (Database db = Database.open(new DatabaseLocation.SqliteFile(file),
+                (found, version, latest) -> told.add(new int[] {found, version, latest}))) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+        }
+        assertThat(told).hasSize(Migrations.latestVersion());
+        for (int i = 0; i < told.size(); i++) {
+            assertThat(told.get(i)).containsExactly(0, i + 1, Migrations.latestVersion());
+        }
+        told.clear();
+        try (Database again = Database.open(new DatabaseLocation.SqliteFile(file),
+                (found, version, latest) -> told.add(new int[] {found, version, latest}))) {
+            assertThat(told).isEmpty();
+        }
+        assertThat(SchemaProgress.describe(0, 3, 11)).isEqualTo("Creating the database (schema version 3 of 11)");
+        assertThat(SchemaProgress.describe(10, 11, 11))
+                .isEqualTo("Bringing the database up to date for this ClaimDesk: schema version 11 of 11 (it was at 10)");
     }
 
     /**
