@@ -23,6 +23,7 @@ import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.OwnerOnly;
+import org.claimdesk.store.SchemaProgress;
 import org.claimdesk.testing.BenchUser;
 import org.claimdesk.testing.SqlOutsideStore;
 import org.claimdesk.ui.ConsoleServices;
@@ -40,10 +41,10 @@ class ArchitectureTest {
 
     /**
      * What ui may use from store besides the composition root: query records, where the database is, the failure
-     * type, two helpers.
+     * type, the listener told of schema upgrades while the database opens, two helpers.
      */
     static final Class<?>[] UI_MAY_USE_FROM_STORE = {ClaimQuery.class, OutboxQuery.class, DatabaseLocation.class,
-        DatabaseException.class, Json.class, OwnerOnly.class};
+        DatabaseException.class, SchemaProgress.class, Json.class, OwnerOnly.class};
 
     @ArchTest
     static final ArchRule nothingOutsideUiUsesJavaFx = noClasses()

@@ -36,7 +36,7 @@ public final class Console {
     public static void open(DatabaseLocation databaseFile, Function<DatabaseLocation, ConsoleServices> services,
             Path settingsDirectory,
             Consumer<ConsoleWindow> onShown) {
-        ConsoleApp.servicesFactory = services;
+        ConsoleApp.servicesFactory = (location, progress) -> services.apply(location);
         ConsoleApp.settingsDirectory = settingsDirectory;
         ConsoleApp.onShown = onShown;
         open(databaseFile);

@@ -3,9 +3,13 @@ package org.claimdesk.ui;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.SchemaProgress;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -25,12 +29,20 @@ import org.slf4j.LoggerFactory;
 public final class ConsoleApp extends Application {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApp.class);
 
+    /**
+     * How long {@link #init()} waits for the database before the toolkit goes on to show the opening window: an
+     * opening that takes longer (a schema upgrade, a slow server) is shown, one that does not shows nothing.
+     */
+    static final long OPENING_WINDOW_AFTER_MS = 1_000;
+
     static volatile DatabaseLocation databaseFile;
-    static volatile Function<DatabaseLocation, ConsoleServices> servicesFactory = ConsoleServices::open;
+    static volatile BiFunction<DatabaseLocation, SchemaProgress, ConsoleServices> servicesFactory = ConsoleServices::open;
     static volatile Path settingsDirectory;
     static volatile Consumer<ConsoleWindow> onShown = w -> { };
     /** The database being opened while the toolkit starts; null to open it in {@link #init()}. */
     static volatile CompletableFuture<ConsoleServices> opening;
+    /** What that opening is doing, for the opening window. */
+    static volatile OpeningWindow.Progress openingProgress = new OpeningWindow.Progress();
 
     /** For tests that start the application themselves: the database file and the settings folder. */
     public static void configure(Path database, Path settingsFolder) {
@@ -41,14 +53,22 @@ public final class ConsoleApp extends Application {
         onShown = w -> { };
     }
 
+    /** For tests: opens the configured database through {@code factory} on a thread of its own, as the launcher does. */
+    public static void openInBackground(BiFunction<DatabaseLocation, SchemaProgress, ConsoleServices> factory) {
+        servicesFactory = factory;
+        openInBackground();
+    }
+
     /** Starts opening the database on a thread of its own, so it overlaps the toolkit's start-up. */
     static void openInBackground() {
         CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
         DatabaseLocation file = databaseFile;
-        Function<DatabaseLocation, ConsoleServices> factory = servicesFactory;
+        BiFunction<DatabaseLocation, SchemaProgress, ConsoleServices> factory = servicesFactory;
+        OpeningWindow.Progress progress = new OpeningWindow.Progress();
+        openingProgress = progress;
         Thread t = new Thread(() -> {
             try {
-                future.complete(factory.apply(file));
+                future.complete(factory.apply(file, progress));
             } catch (RuntimeException | Error e) {
                 future.completeExceptionally(e);
             }
@@ -64,22 +84,46 @@ public final class ConsoleApp extends Application {
     private ConsoleWindow window;
     private RuntimeException failure;
 
+    /**
+     * Reads the settings and waits for the database, at most {@link #OPENING_WINDOW_AFTER_MS} when it is being opened
+     * in the background; {@link #start(Stage)} shows the opening window if it is not open by then.
+     */
     @Override
     public void init() {
         long started = System.nanoTime();
         settingsStore = new UiSettingsStore(settingsDirectory != null ? settingsDirectory : DataDirectory.home());
         settings = settingsStore.load();
+        if (opening == null) {
+            try {
+                opened(servicesFactory.apply(databaseFile, SchemaProgress.NONE), null, started);
+            } catch (RuntimeException e) {
+                opened(null, e, started);
+            }
+            return;
+        }
         try {
-            services = opening == null ? servicesFactory.apply(databaseFile) : opening.join();
+            opened(opening.get(OPENING_WINDOW_AFTER_MS, TimeUnit.MILLISECONDS), null, started);
+        } catch (TimeoutException e) {
+            LOG.info("database {} still opening {} ms after JVM start: the opening window shows it", databaseFile,
+                    sinceJvmStart());
+        } catch (ExecutionException e) {
+            opened(null, e.getCause(), started);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            opened(null, e, started);
+        }
+    }
+
+    /** Keeps the opened services, or the reason they could not be opened. */
+    private void opened(ConsoleServices opened, Throwable error, long started) {
+        if (error == null) {
+            services = opened;
             LOG.info("database {} ready {} ms after JVM start (waited {} ms in init)", databaseFile, sinceJvmStart(),
                     (System.nanoTime() - started) / 1_000_000);
-        } catch (CompletionException e) {
-            LOG.error("cannot open the database {}", databaseFile, e.getCause());
-            failure = e.getCause() instanceof RuntimeException r ? r : e;
-        } catch (RuntimeException e) {
-            LOG.error("cannot open the database {}", databaseFile, e);
-            failure = e;
+            return;
         }
+        LOG.error("cannot open the database {}", databaseFile, error);
+        failure = error instanceof RuntimeException r ? r : new IllegalStateException(error.getMessage(), error);
     }
 
     @Override
@@ -87,6 +131,21 @@ public final class ConsoleApp extends Application {
         LOG.info("toolkit up {} ms after JVM start", sinceJvmStart());
         Thread.currentThread().setUncaughtExceptionHandler((t, e) -> LOG.error("uncaught on the FX thread", e));
         ConsoleWindow.applyTheme(settings.dark);
+        if (services == null && failure == null) {
+            long started = System.nanoTime();
+            OpeningWindow waiting = OpeningWindow.show(databaseFile, openingProgress);
+            opening.whenComplete((opened, error) -> Platform.runLater(() -> {
+                opened(opened, error instanceof CompletionException c ? c.getCause() : error, started);
+                // the console's window (or the refusal) first: closing the only window would end the application
+                showConsole(stage);
+                waiting.close();
+            }));
+            return;
+        }
+        showConsole(stage);
+    }
+
+    private void showConsole(Stage stage) {
         if (failure instanceof IllegalArgumentException) {
             Dialogs.error(null, "ClaimDesk cannot start", failure.getMessage()
                     + "\n\nCorrect the setting and start ClaimDesk again; nothing was changed.");

@@ -26,6 +26,7 @@ import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.SchemaProgress;
 
 /**
  * What the console works with: one open database, its read and write use cases, the state endpoint, the
@@ -49,7 +50,12 @@ public record ConsoleServices(
      * used until {@value #STATE_URL_ENV} names a real one. Never call on the FX thread.
      */
     public static ConsoleServices open(DatabaseLocation databaseFile) {
-        Database database = Database.open(databaseFile);
+        return open(databaseFile, SchemaProgress.NONE);
+    }
+
+    /** As {@link #open(DatabaseLocation)}, telling {@code progress} of each schema version applied while it opens. */
+    public static ConsoleServices open(DatabaseLocation databaseFile, SchemaProgress progress) {
+        Database database = Database.open(databaseFile, progress);
         try {
             return on(database, stateFromEnvironment(), WorkerSettings.defaults());
         } catch (RuntimeException e) {

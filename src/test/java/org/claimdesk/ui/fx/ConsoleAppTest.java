@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javafx.application.Application;
+import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import javafx.stage.Window;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.ConsoleApp;
+import org.claimdesk.ui.ConsoleServices;
 import org.claimdesk.ui.common.UiSettings;
 import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.testing.TestDatabases;
@@ -55,6 +60,64 @@ class ConsoleAppTest {
         assertThat(saved.columns).containsKey("claims");
         assertThat(saved.startWorker).as("the worker starts with the console unless staff turn it off").isTrue();
         assertThat(uncaught).isEmpty();
+    }
+
+    /**
+     * An opening that outlasts the toolkit's start (a schema upgrade on a large database) shows a window saying what
+     * it is doing; the console's window replaces it once the database is open.
+     */
+    @Test
+    void aSlowOpeningShowsItsStepUntilTheConsoleReplacesIt() throws Exception {
+        Path db = dir.resolve("office.db");
+        CountDownLatch upgrading = new CountDownLatch(1);
+        ConsoleApp.configure(db, dir.resolve("home"));
+        ConsoleApp.openInBackground((location, progress) -> {
+            progress.applying(10, 11, 11);
+            try {
+                upgrading.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return ConsoleServices.open(location, progress);
+        });
+        System.setProperty("claimdesk.operator", "m.alvarez");
+        FxToolkit.registerPrimaryStage();
+        Application app = FxToolkit.setupApplication(ConsoleApp.class);
+        try {
+            WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> openingStep()
+                    .filter(step -> step.equals("Bringing the database up to date for this ClaimDesk:"
+                            + " schema version 11 of 11 (it was at 10)…")).isPresent());
+            assertThat(WaitForAsyncUtils.asyncFx(() -> Window.getWindows().stream().filter(Window::isShowing)
+                    .map(w -> w.getScene().lookup("#openingNote")).filter(n -> n != null && n.isVisible())
+                    .map(n -> ((Label) n).getText()).toList()).get())
+                    .singleElement().asString().contains("once after ClaimDesk is updated", "loses nothing");
+            assertThat(consoleShown()).as("no console before its database is open").isFalse();
+            assertThat(Window.getWindows().stream().filter(Window::isShowing).map(w -> ((Stage) w).getTitle()))
+                    .containsExactly("Opening ClaimDesk");
+
+            upgrading.countDown();
+            WaitForAsyncUtils.waitFor(60, TimeUnit.SECONDS, ConsoleAppTest::consoleShown);
+            WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> openingStep().isEmpty());
+            assertThat(Window.getWindows().stream().filter(Window::isShowing).map(w -> ((Stage) w).getTitle()))
+                    .containsExactly("ClaimDesk — office.db");
+        } finally {
+            upgrading.countDown();
+            System.clearProperty("claimdesk.operator");
+            FxToolkit.cleanupApplication(app);
+            FxToolkit.cleanupStages();
+        }
+    }
+
+    private static boolean consoleShown() {
+        return Window.getWindows().stream().anyMatch(w -> w.isShowing() && w instanceof Stage s
+                && s.getTitle() != null && s.getTitle().contains("office.db"));
+    }
+
+    /** The step the opening window shows, if it is showing. */
+    private static Optional<String> openingStep() throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> Window.getWindows().stream().filter(Window::isShowing)
+                .map(w -> w.getScene().lookup("#openingStep")).filter(Objects::nonNull)
+                .map(n -> ((Label) n).getText()).findFirst()).get();
     }
 
     private static int countClaims(Path db) {
