@@ -20,6 +20,7 @@ import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.ui.audit.AuditView;
 import org.claimdesk.ui.audit.AuditViewModel;
+import org.claimdesk.ui.claims.ClaimDetailView;
 import org.claimdesk.ui.claims.ClaimImportDialogView;
 import org.claimdesk.ui.claims.ClaimImportViewModel;
 import org.claimdesk.ui.claims.ClaimRow;
@@ -87,6 +88,8 @@ public final class ConsoleWindow {
     private final Scene scene;
     private final FxTaskRunner tasks;
     private final ViewFactory views;
+    /** The Claims page's controller, once the page is built. */
+    private ClaimsView claimsView;
     private final MainView mainView;
     private javafx.scene.control.Dialog<?> newClaimDialog;
     /** Work running longer than this shows in the status bar. */
@@ -130,9 +133,12 @@ public final class ConsoleWindow {
             toStatusBar.offer(s);
         };
 
-        views = new ViewFactory()
+        ViewFactory factory = new ViewFactory();
+        views = factory
                 .register(MainView.class, () -> new MainView(main))
-                .register(ClaimsView.class, () -> new ClaimsView(claims, exporter, layout))
+                .register(ClaimsView.class, () -> new ClaimsView(claims, exporter, layout,
+                        () -> factory.load(Fxml.CLAIM_DETAIL)))
+                .register(ClaimDetailView.class, () -> new ClaimDetailView(claims))
                 .register(OutboxView.class, () -> new OutboxView(outbox, new FixFieldViewModel(services.bulkEdit(),
                         services.resubmission(), tasks, services.actor()), layout))
                 .register(WorkerView.class, () -> new WorkerView(worker))
@@ -218,6 +224,7 @@ public final class ConsoleWindow {
         switch (page) {
             case CLAIMS -> {
                 ViewFactory.Loaded<ClaimsView> l = views.load(Fxml.CLAIMS);
+                claimsView = l.controller();
                 mainView.addPage(page, l.root(), controls(claims::refresh, l.controller()::focusSearch));
             }
             case OUTBOX -> {
@@ -281,6 +288,8 @@ public final class ConsoleWindow {
     public void show() {
         stage.show();
         mainView.warmHiddenPagesAfter(this::idle);
+        // the claim's detail is built when start-up is idle, so that the first selection only joins it
+        afterLayoutWhen(this::idle, () -> claimsView.prepareDetail());
         // the first frame is the window's frame (navigation, status bar, start-up progress); the page follows it
         afterLayoutWhen(() -> true, () -> loadPage(main.pageProperty().get()));
         main.pageProperty().addListener((obs, old, page) -> {
@@ -370,6 +379,11 @@ public final class ConsoleWindow {
 
     public Scene scene() {
         return scene;
+    }
+
+    /** The Claims page's controller; null until the page is built. */
+    public ClaimsView claimsView() {
+        return claimsView;
     }
 
     public MainViewModel mainModel() {

@@ -2,14 +2,13 @@ package org.claimdesk.ui.claims;
 
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.Optional;
-import javafx.beans.binding.Bindings;
-import javafx.beans.binding.BooleanBinding;
+import java.util.function.Supplier;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.MapChangeListener;
 import javafx.css.PseudoClass;
 import javafx.fxml.FXML;
+import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.CheckBox;
 import javafx.scene.control.ComboBox;
@@ -20,38 +19,23 @@ import javafx.scene.control.ProgressIndicator;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
-import javafx.scene.control.Tab;
-import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.control.ToggleButton;
-import javafx.scene.control.Tooltip;
-import javafx.scene.input.KeyCode;
-import javafx.scene.input.KeyCombination;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
-import javafx.scene.layout.HBox;
-import javafx.scene.layout.GridPane;
 import javafx.scene.layout.VBox;
-import org.claimdesk.domain.AuditEntry;
-import org.claimdesk.domain.ClaimField;
-import org.claimdesk.domain.DeliveryState;
-import org.claimdesk.domain.Evidence;
-import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.ClaimStatus;
-import org.claimdesk.domain.DeliveryAttempt;
-import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Cells;
-import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
-import org.claimdesk.ui.common.LazyTabContent;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.Once;
 import org.claimdesk.ui.common.PageTableSkin;
 import org.claimdesk.ui.common.Paging;
+import org.claimdesk.ui.common.ViewFactory;
 
 /** The claims page: binds {@link ClaimsViewModel} to the FXML and forwards what staff do. No IO here. */
 public final class ClaimsView {
@@ -86,84 +70,26 @@ public final class ClaimsView {
     @FXML private Label pageLabel;
     @FXML private Label detailPlaceholder;
     @FXML private VBox detailPane;
-    @FXML private VBox detailContent;
-    @FXML private Label detailTitle;
-    @FXML private Label detailStatus;
-    @FXML private Label detailOverdue;
-    @FXML private Label detailClaimant;
-    @FXML private GridPane detailGrid;
-    @FXML private Label taxIdValue;
-    @FXML private Button revealTaxIdButton;
-    @FXML private Button hideTaxIdButton;
-    @FXML private Button replaceTaxIdButton;
-    @FXML private FlowPane claimActions;
-    @FXML private Label actionsHint;
-    @FXML private TableView<StatusChange> historyTable;
-    @FXML private TableColumn<StatusChange, String> historyAtColumn;
-    @FXML private TableColumn<StatusChange, String> historyToColumn;
-    @FXML private TableColumn<StatusChange, String> historyActorColumn;
-    @FXML private TableColumn<StatusChange, String> historyReasonColumn;
-    @FXML private TableView<AuditEntry> claimAuditTable;
-    @FXML private TableColumn<AuditEntry, String> auditAtColumn;
-    @FXML private TableColumn<AuditEntry, String> auditActorColumn;
-    @FXML private TableColumn<AuditEntry, String> auditActionColumn;
-    @FXML private TableColumn<AuditEntry, String> auditReasonColumn;
-    @FXML private TableColumn<AuditEntry, String> auditChangeColumn;
-    @FXML private TableView<ClaimDetail.Delivery> claimOutboxTable;
-    @FXML private Button fixDeliveryButton;
-    @FXML private Button resubmitDeliveryButton;
-    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryIdColumn;
-    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryStateColumn;
-    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryAttemptsColumn;
-    @FXML private TableColumn<ClaimDetail.Delivery, String> deliveryErrorColumn;
-    @FXML private TableView<DeliveryAttempt> claimAttemptsTable;
-    @FXML private TableColumn<DeliveryAttempt, String> attemptNoColumn;
-    @FXML private TableColumn<DeliveryAttempt, String> attemptAtColumn;
-    @FXML private TableColumn<DeliveryAttempt, String> attemptHttpColumn;
-    @FXML private TableColumn<DeliveryAttempt, String> attemptOutcomeColumn;
-    @FXML private TableColumn<DeliveryAttempt, String> attemptDetailColumn;
     @FXML private Label claimsNotice;
     @FXML private Button claimsExportButton;
     @FXML private ProgressBar claimsExportProgress;
     @FXML private Label claimsExportProgressLabel;
     @FXML private Label claimsExportNotice;
     @FXML private BorderPane claimsPage;
-    @FXML private HBox editBar;
-    @FXML private Button editButton;
-    @FXML private Label readOnlyLabel;
-    @FXML private VBox editForm;
-    @FXML private Label faultLabel;
-    @FXML private Tab evidenceTab;
-    @FXML private Label evidenceFault;
-    @FXML private HBox conflictBox;
-    @FXML private Label conflictLabel;
-    @FXML private Button reloadAfterConflictButton;
-    @FXML private GridPane editGrid;
-    @FXML private TextField editReason;
-    @FXML private Button saveEditButton;
-    @FXML private Button cancelEditButton;
-    @FXML private Label saveHintLabel;
-    @FXML private TabPane detailTabs;
-    @FXML private TableView<Evidence> evidenceTable;
-    @FXML private TableColumn<Evidence, String> evidenceKindColumn;
-    @FXML private TableColumn<Evidence, String> evidenceTitleColumn;
-    @FXML private TableColumn<Evidence, String> evidenceSourceColumn;
-    @FXML private TableColumn<Evidence, String> evidenceAddedColumn;
-    @FXML private ComboBox<EvidenceKind> evidenceKind;
-    @FXML private TextField evidenceTitle;
-    @FXML private TextField evidenceUrl;
-    @FXML private Button addEvidenceUrlButton;
-    @FXML private Button addEvidenceFileButton;
-    @FXML private Label evidenceHint;
-    @FXML private Label evidenceError;
 
     private final Map<ClaimStatus, ToggleButton> chips = new EnumMap<>(ClaimStatus.class);
     private boolean syncingSelection;
 
-    public ClaimsView(ClaimsViewModel model, ClaimsExportViewModel exporter, LayoutMemory layout) {
+    private final Supplier<ViewFactory.Loaded<ClaimDetailView>> detailLoader;
+    private ClaimDetailView detail;
+    private Node detailContent;
+
+    public ClaimsView(ClaimsViewModel model, ClaimsExportViewModel exporter, LayoutMemory layout,
+            Supplier<ViewFactory.Loaded<ClaimDetailView>> detailLoader) {
         this.model = model;
         this.exporter = exporter;
         this.layout = layout;
+        this.detailLoader = detailLoader;
     }
 
     @FXML
@@ -171,8 +97,7 @@ public final class ClaimsView {
         bindFilters();
         bindTable();
         bindPager();
-        bindDetail();
-        bindEditing();
+        bindDetailPane();
         NoticeLabel.bind(claimsNotice, model.noticeProperty());
         bindExport();
         layout.split("claims", claimsSplit);
@@ -391,345 +316,40 @@ public final class ClaimsView {
     }
 
     /**
-     * The claim's detail (tabs and five tables) joins the scene when a claim is first selected: until then its
-     * styling and skins would come before the first rows, in the same pulse (about a third of a second at start).
+     * The claim's detail (the edit form, tabs and five tables) is built from its own FXML by {@link #prepareDetail()}
+     * and joins the scene when a claim is first selected. Built with the page, it took about a third of the page's
+     * build; in the scene, its styling and skins would come before the first rows, in the same pulse.
      */
-    private void attachDetailOnFirstSelection() {
-        int at = detailPane.getChildren().indexOf(detailContent);
-        detailPane.getChildren().remove(at);
-        Once.when(model.selectedProperty(), java.util.Objects::nonNull,
-                () -> detailPane.getChildren().add(at, detailContent));
-    }
-
-    private void bindDetail() {
-        attachDetailOnFirstSelection();
-        LazyTabContent.holdUntilSelected(detailTabs);
-        detailContent.visibleProperty().bind(model.selectedProperty().isNotNull());
-        detailContent.managedProperty().bind(detailContent.visibleProperty());
+    private void bindDetailPane() {
         detailPlaceholder.visibleProperty().bind(model.selectedProperty().isNull());
         detailPlaceholder.managedProperty().bind(detailPlaceholder.visibleProperty());
-        model.selectedProperty().addListener((obs, old, row) -> showClaim(row));
-        model.actions().addListener((javafx.collections.ListChangeListener<ClaimAction>) c -> showActions());
-        claimActions.disableProperty().bind(model.busyProperty());
-        revealTaxIdButton.disableProperty().bind(model.busyProperty());
-        model.revealedTaxIdProperty().addListener((obs, old, v) -> showTaxId());
-        revealTaxIdButton.setOnAction(e -> reveal());
-        hideTaxIdButton.setOnAction(e -> model.hideTaxId());
-
-        Cells.text(historyAtColumn, h -> Formats.time(h.at()));
-        Cells.text(historyToColumn, h -> h.toStatus().label());
-        Cells.text(historyActorColumn, StatusChange::actor);
-        Cells.text(historyReasonColumn, StatusChange::reason);
-        Cells.text(auditAtColumn, a -> Formats.time(a.at()));
-        Cells.text(auditActorColumn, AuditEntry::actor);
-        Cells.text(auditActionColumn, AuditEntry::action);
-        Cells.text(auditReasonColumn, AuditEntry::reason);
-        Cells.textWithTooltip(auditChangeColumn, ClaimsView::change, AuditEntry::details);
-        Cells.text(deliveryIdColumn, d -> Long.toString(d.event().outboxEventId()));
-        Cells.badge(deliveryStateColumn, d -> d.event().deliveryState().name(), Formats::label);
-        Cells.number(deliveryAttemptsColumn, d -> Integer.toString(d.event().attempts()));
-        Cells.textWithTooltip(deliveryErrorColumn, d -> Formats.oneLine(d.event().lastError(), 200),
-                d -> d.event().lastError());
-        Cells.number(attemptNoColumn, a -> Integer.toString(a.attemptNo()));
-        Cells.text(attemptAtColumn, a -> Formats.time(a.startedAt()));
-        Cells.text(attemptHttpColumn, a -> a.httpStatus() == null ? "—" : a.httpStatus().toString());
-        Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
-        Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
-        claimOutboxTable.getSelectionModel().selectedItemProperty().addListener((obs, old, d) ->
-                claimAttemptsTable.getItems().setAll(d == null ? java.util.List.of() : d.attempts()));
-        BooleanBinding notFailed = Bindings.createBooleanBinding(() -> {
-            ClaimDetail.Delivery d = claimOutboxTable.getSelectionModel().getSelectedItem();
-            return d == null || d.event().deliveryState() != DeliveryState.FAILED;
-        }, claimOutboxTable.getSelectionModel().selectedItemProperty());
-        fixDeliveryButton.disableProperty().bind(notFailed);
-        resubmitDeliveryButton.disableProperty().bind(notFailed);
-        fixDeliveryButton.setOnAction(e -> model.fixDelivery(claimOutboxTable.getSelectionModel().getSelectedItem()));
-        resubmitDeliveryButton.setOnAction(e -> model.resubmitDelivery(
-                claimOutboxTable.getSelectionModel().getSelectedItem()));
-        model.detailProperty().addListener((obs, old, d) -> showDetail(d));
-        showClaim(null);
-    }
-
-    private void showClaim(ClaimRow row) {
-        detailGrid.getChildren().clear();
-        if (row == null) {
-            historyTable.getItems().clear();
-            claimAuditTable.getItems().clear();
-            claimOutboxTable.getItems().clear();
-            claimAttemptsTable.getItems().clear();
-            return;
-        }
-        detailTitle.setText(row.claimNumber());
-        detailStatus.setText(row.status().label());
-        detailStatus.getStyleClass().setAll("label", "badge", "badge-" + row.status().name().toLowerCase(java.util.Locale.ROOT));
-        detailOverdue.setVisible(row.overdue());
-        detailOverdue.setManaged(row.overdue());
-        detailClaimant.setText(row.claimantName());
-        int r = 0;
-        r = field(r, "Jurisdiction", row.jurisdiction());
-        r = field(r, "Claim type", Formats.label(row.claimType().name()));
-        r = field(r, "Property", row.propertyType().name() + " · " + row.propertyType().description());
-        r = field(r, "Amount", Formats.money(row.amountCents()));
-        r = field(r, "Holder", row.holderName() + (row.holderId() == null ? "" : " (" + row.holderId() + ")"));
-        r = field(r, "State property id", row.statePropertyId());
-        r = field(r, "Filed", Formats.date(row.filedOn()) + " (" + row.ageDays() + " days ago)");
-        r = field(r, "State case id", row.stateCaseId() == null ? "—" : row.stateCaseId());
-        field(r, "Decision due", row.decisionDueOn() == null ? "—"
-                : Formats.date(row.decisionDueOn()) + (row.overdue() ? "  (overdue)" : ""));
-        showTaxId();
-    }
-
-    /** The claimant's contact details, when the claim has any, below the read-only fields. */
-    private void showContact(EditableClaim claim) {
-        detailGrid.getChildren().removeIf(n -> "contact".equals(n.getUserData()));
-        if (claim == null) {
-            return;
-        }
-        String contact = String.join("   ", java.util.stream.Stream.of(ClaimField.CLAIMANT_EMAIL,
-                ClaimField.CLAIMANT_PHONE, ClaimField.CLAIMANT_ADDRESS)
-                .map(f -> claim.texts().getOrDefault(f, "")).filter(t -> !t.isEmpty()).toList());
-        if (!contact.isEmpty()) {
-            int row = detailGrid.getRowCount();
-            field(row, "Contact", contact);
-            detailGrid.getChildren().stream().filter(n -> GridPane.getRowIndex(n) != null
-                    && GridPane.getRowIndex(n) == row).forEach(n -> n.setUserData("contact"));
-        }
-    }
-
-    private int field(int row, String name, String value) {
-        Label n = new Label(name);
-        n.getStyleClass().add("field-name");
-        Label v = new Label(value);
-        v.setWrapText(true);
-        v.getStyleClass().add("field-value");
-        detailGrid.addRow(row, n, v);
-        return row + 1;
-    }
-
-    /** An edit's entry as "holderId: HLD-1 → HLD-2" (the tax id is audited masked); other details on one line. */
-    private static String change(AuditEntry entry) {
-        if (entry.details() == null || entry.details().isBlank()) {
-            return "";
-        }
-        try {
-            com.fasterxml.jackson.databind.JsonNode details = org.claimdesk.store.Json.mapper().readTree(entry.details());
-            if (details.hasNonNull("field")) {
-                return details.path("field").asText() + ": " + orDash(details.path("before").asText(""))
-                        + " → " + orDash(details.path("after").asText(""));
-            }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            // not JSON: shown as written
-        }
-        return Formats.oneLine(entry.details(), 200);
-    }
-
-    private static String orDash(String text) {
-        return text.isEmpty() ? "—" : text;
-    }
-
-    private void showTaxId() {
-        ClaimRow row = model.selectedProperty().get();
-        String revealed = model.revealedTaxIdProperty().get();
-        taxIdValue.setText(revealed != null ? revealed : row == null ? "" : row.taxIdMasked());
-        taxIdValue.getStyleClass().remove("revealed");
-        if (revealed != null) {
-            taxIdValue.getStyleClass().add("revealed");
-        }
-        revealTaxIdButton.setVisible(revealed == null);
-        revealTaxIdButton.setManaged(revealed == null);
-        hideTaxIdButton.setVisible(revealed != null);
-        hideTaxIdButton.setManaged(revealed != null);
-    }
-
-    private void showActions() {
-        claimActions.getChildren().clear();
-        ClaimRow row = model.selectedProperty().get();
-        for (ClaimAction action : model.actions()) {
-            Button b = new Button(action.label());
-            b.setId("action-" + action.target().name());
-            b.getStyleClass().add(action.submit() ? "accent"
-                    : action.target() == ClaimStatus.WITHDRAWN || action.target() == ClaimStatus.REJECTED ? "danger"
-                    : "button-outlined");
-            b.setTooltip(new Tooltip("Moves the claim to " + action.target().label()
-                    + (action.reasonRequired() ? "; asks for a reason" : "")));
-            b.setOnAction(e -> perform(action));
-            claimActions.getChildren().add(b);
-        }
-        if (row == null) {
-            actionsHint.setText("");
-        } else if (row.status() == ClaimStatus.SUBMITTING) {
-            actionsHint.setText("A submission is in flight: the worker moves the claim on when the state acknowledges it;"
-                    + " to fix and resubmit, abandon its failed row in the Outbox view.");
-        } else if (model.actions().isEmpty()) {
-            actionsHint.setText(row.status().label() + " is final: no further actions.");
-        } else {
-            actionsHint.setText("");
-        }
-    }
-
-    private void perform(ClaimAction action) {
-        ClaimRow row = model.selectedProperty().get();
-        if (row == null) {
-            return;
-        }
-        Optional<Dialogs.Answer> answer = Dialogs.confirmWithReason(claimsTable.getScene().getWindow(), action.label(),
-                action.confirmation(row.claimNumber()), action.label(), action.reasonRequired(),
-                action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)");
-        answer.ifPresent(a -> model.perform(action, a.reason()));
-    }
-
-    private void reveal() {
-        ClaimRow row = model.selectedProperty().get();
-        if (row == null) {
-            return;
-        }
-        Dialogs.confirmWithReason(claimsTable.getScene().getWindow(), "Reveal tax id",
-                "Reveal the whole tax id of claim " + row.claimNumber() + "? The reveal is audited.", "Reveal",
-                true, "Why do you need it? (required)")
-                .ifPresent(a -> model.revealTaxId(a.reason()));
-    }
-
-    private void showDetail(ClaimDetail d) {
-        if (d == null) {
-            return;
-        }
-        historyTable.getItems().setAll(d.history());
-        showContact(d.editable());
-        claimAuditTable.getItems().setAll(d.audit());
-        Long selectedDelivery = Optional.ofNullable(claimOutboxTable.getSelectionModel().getSelectedItem())
-                .map(x -> x.event().outboxEventId()).orElse(null);
-        claimOutboxTable.getItems().setAll(d.deliveries());
-        if (!d.deliveries().isEmpty()) {
-            int index = 0;
-            for (int i = 0; i < d.deliveries().size(); i++) {
-                if (selectedDelivery != null && d.deliveries().get(i).event().outboxEventId() == selectedDelivery) {
-                    index = i;
-                }
-            }
-            claimOutboxTable.getSelectionModel().select(index);
-        }
-    }
-
-    private static final KeyCombination EDIT = KeyCombination.keyCombination("Shortcut+E");
-    private static final KeyCombination SAVE = KeyCombination.keyCombination("Shortcut+S");
-
-    /** Ctrl+E edits the selected claim, Ctrl+S saves, Esc cancels; the edit form replaces the read-only fields. */
-    private void bindEditing() {
-        ClaimEditViewModel editor = model.editor();
-        ClaimEditForm.build(editor, editGrid);
-        editForm.visibleProperty().bind(editor.activeProperty());
-        editForm.managedProperty().bind(editForm.visibleProperty());
-        detailGrid.visibleProperty().bind(editor.activeProperty().not());
-        detailGrid.managedProperty().bind(detailGrid.visibleProperty());
-        detailClaimant.visibleProperty().bind(editor.activeProperty().not());
-        detailClaimant.managedProperty().bind(detailClaimant.visibleProperty());
-        editBar.visibleProperty().bind(editor.activeProperty().not());
-        editBar.managedProperty().bind(editBar.visibleProperty());
-        editButton.disableProperty().bind(editor.canEditProperty().not());
-        editButton.setOnAction(e -> startEdit());
-        readOnlyLabel.textProperty().bind(editor.readOnlyReasonProperty().map(r -> "Read-only: " + r)
-                .orElse("Ctrl+E edits the fields; Ctrl+S saves, Esc cancels."));
-        // a status change or a reveal while editing would leave the edit on an old version
-        claimActions.disableProperty().unbind();
-        claimActions.disableProperty().bind(model.busyProperty().or(editor.activeProperty()));
-        revealTaxIdButton.disableProperty().unbind();
-        revealTaxIdButton.disableProperty().bind(model.busyProperty().or(editor.activeProperty()));
-        // replaced outside the form: an edit under way would then be on an old version
-        replaceTaxIdButton.disableProperty().bind(model.busyProperty().or(editor.busyProperty())
-                .or(editor.canEditProperty().not()).or(editor.activeProperty()));
-        replaceTaxIdButton.setOnAction(e -> replaceTaxId());
-        editReason.textProperty().bindBidirectional(editor.reasonProperty());
-        editReason.setOnAction(e -> editor.save());
-        saveEditButton.disableProperty().bind(editor.canSaveProperty().not());
-        saveEditButton.setOnAction(e -> editor.save());
-        cancelEditButton.disableProperty().bind(editor.busyProperty());
-        cancelEditButton.setOnAction(e -> cancelEdit());
-        saveHintLabel.textProperty().bind(editor.saveHintProperty());
-        conflictLabel.textProperty().bind(editor.conflictProperty());
-        conflictBox.visibleProperty().bind(editor.conflictProperty().isNotNull());
-        conflictBox.managedProperty().bind(conflictBox.visibleProperty());
-        reloadAfterConflictButton.setOnAction(e -> editor.reloadAfterConflict());
-        faultLabel.textProperty().bind(editor.faultProperty().map(ClaimEditViewModel.Fault::describe));
-        faultLabel.visibleProperty().bind(editor.faultProperty().isNotNull());
-        faultLabel.managedProperty().bind(faultLabel.visibleProperty());
-        evidenceFault.textProperty().bind(editor.faultProperty().map(f -> f.evidence() ? f.describe() : null));
-        evidenceFault.visibleProperty().bind(evidenceFault.textProperty().isNotEmpty());
-        evidenceFault.managedProperty().bind(evidenceFault.visibleProperty());
-        editor.faultProperty().addListener((obs, old, fault) -> {
-            if (fault != null) {
-                // after the form has been laid out for edit mode, so the field can take the focus
-                javafx.application.Platform.runLater(() -> bringToFault(fault));
-            }
-        });
         // staff finish (save or cancel) an edit before choosing another claim
-        claimsTable.disableProperty().bind(editor.activeProperty());
-        ClaimEditForm.bindEvidence(editor, evidenceTable, evidenceKindColumn, evidenceTitleColumn,
-                evidenceSourceColumn, evidenceAddedColumn, evidenceKind, evidenceTitle, evidenceUrl,
-                addEvidenceUrlButton, addEvidenceFileButton, evidenceHint, evidenceError);
+        claimsTable.disableProperty().bind(model.editor().activeProperty());
         claimsPage.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
-            if (EDIT.match(e) && model.selectedProperty().get() != null) {
-                startEdit();
-                e.consume();
-            } else if (SAVE.match(e) && editor.activeProperty().get()) {
-                editor.save();
-                e.consume();
-            } else if (e.getCode() == KeyCode.ESCAPE && editor.activeProperty().get() && !popupShowing(e)) {
-                e.consume();
-                cancelEdit();
+            if (detail != null) {
+                detail.onPageKey(e);
             }
         });
+        Once.when(model.selectedProperty(), java.util.Objects::nonNull,
+                () -> detailPane.getChildren().add(prepareDetail()));
     }
 
-    private void startEdit() {
-        if (model.editor().startEdit()) {
-            editGrid.getChildren().stream().filter(n -> n.getId() != null && n.getId().startsWith("edit-"))
-                    .findFirst().ifPresent(javafx.scene.Node::requestFocus);
+    /**
+     * Builds the claim's detail, once, without putting it in the scene: the console calls it when start-up is idle,
+     * so that the first selection only joins it; a selection before that builds it then.
+     */
+    public Node prepareDetail() {
+        if (detail == null) {
+            ViewFactory.Loaded<ClaimDetailView> loaded = detailLoader.get();
+            detail = loaded.controller();
+            detailContent = loaded.root();
         }
+        return detailContent;
     }
 
-    /** Esc or Cancel: leaves edit mode; asks first when something was typed. */
-    private void cancelEdit() {
-        ClaimEditViewModel editor = model.editor();
-        if (!editor.activeProperty().get() || editor.busyProperty().get()) {
-            return;
-        }
-        ClaimRow row = model.selectedProperty().get();
-        if (editor.dirtyProperty().get() && !Dialogs.confirm(claimsTable.getScene().getWindow(), "Drop changes",
-                "Drop your unsaved changes to claim " + (row == null ? "" : row.claimNumber())
-                        + "? Nothing of them has been saved.", "Drop changes")) {
-            return;
-        }
-        editor.cancel();
-        editButton.requestFocus();
-    }
-
-    /** Takes staff to the field the state refused: its input, the Evidence tab, or the tax id's Replace. */
-    private void bringToFault(ClaimEditViewModel.Fault fault) {
-        if (fault.evidence()) {
-            detailTabs.getSelectionModel().select(evidenceTab);
-            fault.evidenceKind().ifPresent(evidenceKind::setValue);
-            (evidenceUrl.isDisabled() ? evidenceTable : evidenceUrl).requestFocus();
-        } else if (fault.taxId()) {
-            replaceTaxIdButton.requestFocus();
-        } else {
-            editGrid.getChildren().stream().filter(n -> ("edit-" + fault.field()).equals(n.getId())).findFirst()
-                    .ifPresent(javafx.scene.Node::requestFocus);
-        }
-    }
-
-    /** Replace…: asks for the new tax id, whole, and the reason; saved in the background and audited masked. */
-    private void replaceTaxId() {
-        ClaimRow row = model.selectedProperty().get();
-        if (row == null) {
-            return;
-        }
-        ClaimEditForm.askTaxId(claimsTable.getScene().getWindow(), model.editor(), row.claimNumber())
-                .ifPresent(a -> model.editor().replaceTaxId(a.taxId(), a.reason()));
-    }
-
-    /** An Esc that closes a drop-down list is for the list, not for the edit. */
-    private static boolean popupShowing(KeyEvent e) {
-        return e.getTarget() instanceof ComboBox<?> box && box.isShowing();
+    /** True once the claim's detail has been built (by {@link #prepareDetail()}). */
+    public boolean detailBuilt() {
+        return detail != null;
     }
 
     /** Ctrl+F: focus the search field with its text selected. */

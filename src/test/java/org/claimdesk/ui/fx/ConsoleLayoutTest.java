@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javafx.application.Platform;
+import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
@@ -16,6 +18,7 @@ import javafx.scene.control.TableView;
 import javafx.scene.control.skin.VirtualFlow;
 import org.claimdesk.ui.ConsoleWindow;
 import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.common.UiSettings;
 import org.claimdesk.ui.main.Page;
 import org.junit.jupiter.api.Test;
@@ -82,6 +85,29 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         // a second selection keeps the one detail
         fx(() -> table.getSelectionModel().select(5));
         assertThat(robot.lookup("#detailContent").queryAll()).hasSize(1);
+    }
+
+    /**
+     * The detail is built from its own FXML once start-up is idle, before any selection, and stays out of the scene;
+     * the first selection joins that one.
+     */
+    @Test
+    void theClaimsDetailIsBuiltWhenStartUpIsIdleAndTheFirstSelectionJoinsIt() {
+        waitReady();
+        waitUntil("start-up is idle", () -> onFx(window::idle));
+        ClaimsView claims = onFx(window::claimsView);
+        waitUntil("the detail is built", () -> onFx(claims::detailBuilt));
+        Node built = onFx(claims::prepareDetail);
+        assertThat(onFx(built::getScene)).as("built, not in the scene").isNull();
+        assertThat(onFx(claims::prepareDetail)).as("built once").isSameAs(built);
+
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        fx(() -> table.getSelectionModel().select(1));
+        waitUntil("the detail joined", () -> robot.lookup("#detailContent").tryQuery().isPresent());
+        assertThat(robot.lookup("#detailContent").<Node>query()).isSameAs(built);
+        String number = onFx(() -> table.getItems().get(1).claimNumber());
+        waitUntil("it shows the selected claim", () -> onFx(() ->
+                robot.lookup("#detailTitle").queryAs(Label.class).getText().equals(number)));
     }
 
     /** A read-only claim's reason wraps beside the Edit button, which keeps its whole label. */
