@@ -2,7 +2,8 @@ package org.claimdesk.store;
 
 /**
  * Told of each schema version a database is brought to while it opens, on the thread opening it, before that
- * version's transaction starts. Most openings apply nothing; after an upgrade of ClaimDesk one version may take
+ * version's statements run (on PostgreSQL inside the version's transaction, where Flyway tells its callbacks: a
+ * listener returns at once). Most openings apply nothing; after an upgrade of ClaimDesk one version may take
  * seconds on a large database, and the console and the command line say what is going on meanwhile.
  */
 @FunctionalInterface

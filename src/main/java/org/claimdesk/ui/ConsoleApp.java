@@ -22,8 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JavaFX application. {@link #init()} runs on the launcher thread, so the database is opened and the
- * remembered settings read before the FX thread exists; {@link #stop()} saves the layout and stops the
+ * The JavaFX application. {@link #init()} runs on the launcher thread: it reads the remembered settings and waits
+ * for the database, opened on a thread of its own while the toolkit starts, for at most a second; an opening that
+ * takes longer is shown in the opening window until it ends. {@link #stop()} saves the layout and stops the
  * worker and every console thread.
  */
 public final class ConsoleApp extends Application {
@@ -79,6 +80,8 @@ public final class ConsoleApp extends Application {
     }
 
     private ConsoleServices services;
+    /** Set by {@link #stop()}: an opening that ends afterwards builds no console. */
+    private volatile boolean stopped;
     private UiSettingsStore settingsStore;
     private UiSettings settings;
     private ConsoleWindow window;
@@ -95,31 +98,31 @@ public final class ConsoleApp extends Application {
         settings = settingsStore.load();
         if (opening == null) {
             try {
-                opened(servicesFactory.apply(databaseFile, SchemaProgress.NONE), null, started);
+                opened(servicesFactory.apply(databaseFile, SchemaProgress.NONE), null, started, "in init");
             } catch (RuntimeException e) {
-                opened(null, e, started);
+                opened(null, e, started, "in init");
             }
             return;
         }
         try {
-            opened(opening.get(OPENING_WINDOW_AFTER_MS, TimeUnit.MILLISECONDS), null, started);
+            opened(opening.get(OPENING_WINDOW_AFTER_MS, TimeUnit.MILLISECONDS), null, started, "in init");
         } catch (TimeoutException e) {
             LOG.info("database {} still opening {} ms after JVM start: the opening window shows it", databaseFile,
                     sinceJvmStart());
         } catch (ExecutionException e) {
-            opened(null, e.getCause(), started);
+            opened(null, e.getCause(), started, "in init");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            opened(null, e, started);
+            opened(null, e, started, "in init");
         }
     }
 
     /** Keeps the opened services, or the reason they could not be opened. */
-    private void opened(ConsoleServices opened, Throwable error, long started) {
+    private void opened(ConsoleServices opened, Throwable error, long started, String waitedWhere) {
         if (error == null) {
             services = opened;
-            LOG.info("database {} ready {} ms after JVM start (waited {} ms in init)", databaseFile, sinceJvmStart(),
-                    (System.nanoTime() - started) / 1_000_000);
+            LOG.info("database {} ready {} ms after JVM start (waited {} ms {})", databaseFile, sinceJvmStart(),
+                    (System.nanoTime() - started) / 1_000_000, waitedWhere);
             return;
         }
         LOG.error("cannot open the database {}", databaseFile, error);
@@ -135,10 +138,26 @@ public final class ConsoleApp extends Application {
             long started = System.nanoTime();
             OpeningWindow waiting = OpeningWindow.show(databaseFile, openingProgress);
             opening.whenComplete((opened, error) -> Platform.runLater(() -> {
-                opened(opened, error instanceof CompletionException c ? c.getCause() : error, started);
-                // the console's window (or the refusal) first: closing the only window would end the application
-                showConsole(stage);
-                waiting.close();
+                if (stopped) {
+                    // staff closed the opening window, which ended the application, before the database was open
+                    if (opened != null) {
+                        opened.close();
+                    }
+                    return;
+                }
+                opened(opened, error instanceof CompletionException c ? c.getCause() : error, started,
+                        "with the opening window");
+                try {
+                    // the console's window (or the refusal) first: closing the only window would end the application
+                    showConsole(stage);
+                } catch (RuntimeException | Error e) {
+                    // thrown here, out of an event, it would leave the opening window up and the application running
+                    LOG.error("cannot build the console", e);
+                    Dialogs.error(null, "ClaimDesk cannot start", String.valueOf(e.getMessage()));
+                    Platform.exit();
+                } finally {
+                    waiting.close();
+                }
             }));
             return;
         }
@@ -202,6 +221,7 @@ public final class ConsoleApp extends Application {
 
     @Override
     public void stop() {
+        stopped = true;
         if (window != null) {
             UiSettings captured = window.captureSettings();
             window.close();

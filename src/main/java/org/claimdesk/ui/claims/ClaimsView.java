@@ -330,8 +330,12 @@ public final class ClaimsView {
                 detail.onPageKey(e);
             }
         });
-        Once.when(model.selectedProperty(), java.util.Objects::nonNull,
-                () -> detailPane.getChildren().add(prepareDetail()));
+        if (model.selectedProperty().get() != null) {
+            detailPane.getChildren().add(prepareDetail());
+        } else {
+            Once.when(model.selectedProperty(), java.util.Objects::nonNull,
+                    () -> detailPane.getChildren().add(prepareDetail()));
+        }
     }
 
     /**
