@@ -81,8 +81,8 @@ public final class ClaimsView {
     private boolean syncingSelection;
 
     private final Supplier<ViewFactory.Loaded<ClaimDetailView>> detailLoader;
-    private ClaimDetailView detail;
-    private Node detailContent;
+    /** The claim's detail once built: its controller and its root. */
+    private ViewFactory.Loaded<ClaimDetailView> detail;
 
     public ClaimsView(ClaimsViewModel model, ClaimsExportViewModel exporter, LayoutMemory layout,
             Supplier<ViewFactory.Loaded<ClaimDetailView>> detailLoader) {
@@ -327,14 +327,14 @@ public final class ClaimsView {
         claimsTable.disableProperty().bind(model.editor().activeProperty());
         claimsPage.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (detail != null) {
-                detail.onPageKey(e);
+                detail.controller().onPageKey(e);
             }
         });
+        Runnable join = () -> detailPane.getChildren().add(prepareDetail());
         if (model.selectedProperty().get() != null) {
-            detailPane.getChildren().add(prepareDetail());
+            join.run();
         } else {
-            Once.when(model.selectedProperty(), java.util.Objects::nonNull,
-                    () -> detailPane.getChildren().add(prepareDetail()));
+            Once.when(model.selectedProperty(), java.util.Objects::nonNull, join);
         }
     }
 
@@ -344,11 +344,9 @@ public final class ClaimsView {
      */
     public Node prepareDetail() {
         if (detail == null) {
-            ViewFactory.Loaded<ClaimDetailView> loaded = detailLoader.get();
-            detail = loaded.controller();
-            detailContent = loaded.root();
+            detail = detailLoader.get();
         }
-        return detailContent;
+        return detail.root();
     }
 
     /** True once the claim's detail has been built (by {@link #prepareDetail()}). */
