@@ -153,7 +153,9 @@ public final class ConsoleApp extends Application {
                 } catch (RuntimeException | Error e) {
                     // thrown here, out of an event, it would leave the opening window up and the application running
                     LOG.error("cannot build the console", e);
-                    Dialogs.error(null, "ClaimDesk cannot start", String.valueOf(e.getMessage()));
+                    Dialogs.error(null, "ClaimDesk cannot start", "The console's window could not be built ("
+                            + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName())
+                            + "); the database was opened and nothing in it was changed. The log has the details.");
                     Platform.exit();
                 } finally {
                     waiting.close();
