@@ -68,6 +68,9 @@ class ConsoleAppTest {
      */
     @Test
     void aSlowOpeningShowsItsStepUntilTheConsoleReplacesIt() throws Exception {
+        // the windows on screen are checked below: none left by an earlier test in this JVM
+        FxToolkit.registerPrimaryStage();
+        FxToolkit.cleanupStages();
         Path db = dir.resolve("office.db");
         CountDownLatch upgrading = new CountDownLatch(1);
         ConsoleApp.configure(db, dir.resolve("home"));
@@ -81,7 +84,6 @@ class ConsoleAppTest {
             return ConsoleServices.open(location, progress);
         });
         System.setProperty("claimdesk.operator", "m.alvarez");
-        FxToolkit.registerPrimaryStage();
         Application app = FxToolkit.setupApplication(ConsoleApp.class);
         try {
             WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> openingStep()

@@ -10,6 +10,7 @@ import org.claimdesk.ui.OperatorDialogProbe;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
+import org.testfx.util.NodeQueryUtils;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** First start: the operator is asked, the OS user offered, and a blank name is not accepted. */
@@ -22,7 +23,8 @@ class OperatorDialogTest {
         CompletableFuture<String> answer = new CompletableFuture<>();
         Platform.runLater(() -> answer.complete(OperatorDialogProbe.ask("os-user")));
 
-        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup("#operatorName").tryQuery().isPresent());
+        // the field exists before its dialog is on screen: wait until it can be clicked
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, this::nameFieldShown);
         assertThat(robot.lookup("#operatorName").queryTextInputControl().getText()).isEqualTo("os-user");
         robot.clickOn("#operatorName").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
                 .type(KeyCode.BACK_SPACE);
@@ -31,6 +33,7 @@ class OperatorDialogTest {
         WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> robot.lookup((javafx.scene.Node n) ->
                 n instanceof javafx.scene.control.Label l && l.getText() != null
                         && l.getText().contains("An actor name is required")).tryQuery().isPresent());
+        WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, this::nameFieldShown);
         assertThat(robot.lookup("#operatorName").queryTextInputControl().getText()).as("asked again, the default offered")
                 .isEqualTo("os-user");
         robot.clickOn("#operatorName").press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL)
@@ -38,5 +41,9 @@ class OperatorDialogTest {
         robot.clickOn("#operatorOk");
 
         assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("j.chen");
+    }
+
+    private boolean nameFieldShown() {
+        return robot.lookup("#operatorName").match(NodeQueryUtils.isVisible()).tryQuery().isPresent();
     }
 }
