@@ -66,4 +66,20 @@ class ErrorSignatureTest {
         assertThat(ErrorSignature.of(" ")).isEqualTo("(no error text)");
         assertThat(ErrorSignature.of("x".repeat(500))).hasSize(200);
     }
+
+    @Test
+    void signaturesAreRememberedUpToABoundAndStayRightPastIt() {
+        String first = "422 invalid_claim: holder id HLD-0 not found";
+        assertThat(ErrorSignature.of(first)).isEqualTo("422 invalid_claim: holder id # not found");
+        assertThat(ErrorSignature.of(first)).as("asked again").isEqualTo("422 invalid_claim: holder id # not found");
+
+        for (int i = 1; i <= ErrorSignature.REMEMBERED + 100; i++) {
+            assertThat(ErrorSignature.of("422 invalid_claim: holder id HLD-" + i + " not found"))
+                    .isEqualTo("422 invalid_claim: holder id # not found");
+            assertThat(ErrorSignature.remembered()).isLessThanOrEqualTo(ErrorSignature.REMEMBERED);
+        }
+        assertThat(ErrorSignature.of(first)).as("after the memory started afresh")
+                .isEqualTo("422 invalid_claim: holder id # not found");
+        assertThat(ErrorSignature.of("Connection LOST")).isEqualTo("connection lost");
+    }
 }
