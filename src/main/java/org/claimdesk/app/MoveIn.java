@@ -10,13 +10,18 @@ import org.claimdesk.store.DatabaseMove;
  * Moving a workstation's database into an empty team database: claims, history, request keys, outbox rows with
  * their attempts, evidence records (the files' names, sizes and SHA-256; the files themselves are copied to the
  * team's evidence folder by IT), the audit trail, the worker's pause and the claim number sequence, ids kept. Then
- * every table is counted and hashed on both sides and must agree. A target holding claims, outbox rows or audit
+ * every table is counted and hashed on both sides and must agree, and the team database's planner statistics are
+ * gathered. A target holding claims, outbox rows or audit
  * entries is refused untouched.
  */
 public final class MoveIn {
     /** How far the move is: the table being copied and its rows so far. */
     public interface Progress {
         void copied(String table, long rows, long ofRows);
+
+        /** Every table copied and checked; the planner's statistics are being gathered. */
+        default void gatheringStatistics() {
+        }
     }
 
     /** What was moved: each table's rows and checksum, the same on both sides. */
@@ -57,6 +62,8 @@ public final class MoveIn {
             throw new ClaimDeskException("the copy does not match its source in " + String.join(", ", differ)
                     + ": do not use the team database; drop and recreate it, then move in again");
         }
+        progress.gatheringStatistics();
+        DatabaseMove.gatherStatistics(to);
         return new Result(digests);
     }
 }

@@ -36,11 +36,20 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
         }
         try (Database source = Database.open(from); Database team = Database.open(target)) {
             long[] shown = {0};
-            MoveIn.Result result = new MoveIn(source, team).run((table, rows, ofRows) -> {
-                long now = System.nanoTime();
-                if (rows == ofRows || now - shown[0] > 500_000_000L) {
-                    shown[0] = now;
-                    err().printf("%s: %,d of %,d rows%n", table, rows, ofRows);
+            MoveIn.Result result = new MoveIn(source, team).run(new MoveIn.Progress() {
+                @Override
+                public void copied(String table, long rows, long ofRows) {
+                    long now = System.nanoTime();
+                    if (rows == ofRows || now - shown[0] > 500_000_000L) {
+                        shown[0] = now;
+                        err().printf("%s: %,d of %,d rows%n", table, rows, ofRows);
+                        err().flush();
+                    }
+                }
+
+                @Override
+                public void gatheringStatistics() {
+                    err().println("every table copied and checked; gathering the planner's statistics (ANALYZE)…");
                     err().flush();
                 }
             });

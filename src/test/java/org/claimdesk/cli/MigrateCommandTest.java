@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import org.claimdesk.app.ClaimIntake;
 import org.claimdesk.app.DemoData;
@@ -42,7 +43,8 @@ class MigrateCommandTest {
         CliTest.Run moved = CliTest.run("migrate", "--from", file.toString(), "--to", url);
         assertThat(moved.exit()).as(moved.err()).isZero();
         assertThat(moved.out()).contains("every table's count and checksum match");
-        assertThat(moved.err()).contains("claim: 400 of 400 rows").contains("audit_log:");
+        assertThat(moved.err()).contains("claim: 400 of 400 rows").contains("audit_log:")
+                .contains("gathering the planner's statistics");
 
         try (Database db = Database.open(team)) {
             for (int i = 0; i < counts.length; i++) {
@@ -50,6 +52,11 @@ class MigrateCommandTest {
                         .isEqualTo(counts[i]);
             }
             assertThat(counts[0]).isEqualTo(400);
+            for (DatabaseMove.Table table : List.of(DatabaseMove.TABLES.get(0), DatabaseMove.TABLES.get(3))) {
+                long columnsWithStatistics = db.read(h -> h.createQuery("SELECT count(*) FROM pg_stats WHERE tablename = :t")
+                        .bind("t", table.name()).mapTo(Long.class).one());
+                assertThat(columnsWithStatistics).as("the planner's statistics of " + table.name()).isPositive();
+            }
             assertThat(counts[3]).as("outbox rows").isPositive();
             assertThat(counts[4]).as("attempts").isPositive();
             assertThat(counts[6]).as("audit entries").isPositive();
