@@ -31,7 +31,7 @@ public final class TeamDrainBenchStore {
     /** Refreshes the planner's statistics after seeding, as the server's autovacuum does for an office's database. */
     public static void analyze(Database db) {
         if (db.onServer()) {
-            db.useTransaction(h -> h.execute("ANALYZE claim, outbox_event"));
+            DatabaseMove.gatherStatistics(db);
         }
     }
 
