@@ -11,8 +11,7 @@ import org.claimdesk.store.DatabaseMove;
  * their attempts, evidence records (the files' names, sizes and SHA-256; the files themselves are copied to the
  * team's evidence folder by IT), the audit trail, the worker's pause and the claim number sequence, ids kept. Then
  * every table is counted and hashed on both sides and must agree, and the team database's planner statistics are
- * gathered. A target holding claims, outbox rows or audit
- * entries is refused untouched.
+ * gathered. A target holding claims, outbox rows or audit entries is refused untouched.
  */
 public final class MoveIn {
     /** How far the move is: the table being copied and its rows so far. */

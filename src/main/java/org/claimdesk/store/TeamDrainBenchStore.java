@@ -28,13 +28,6 @@ public final class TeamDrainBenchStore {
         });
     }
 
-    /** Refreshes the planner's statistics after seeding, as the server's autovacuum does for an office's database. */
-    public static void analyze(Database db) {
-        if (db.onServer()) {
-            DatabaseMove.gatherStatistics(db);
-        }
-    }
-
     /**
      * What a drain left in the database.
      *
