@@ -5,6 +5,8 @@ import java.util.List;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseMove;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moving a workstation's database into an empty team database: claims, history, request keys, outbox rows with
@@ -14,12 +16,21 @@ import org.claimdesk.store.DatabaseMove;
  * gathered. A target holding claims, outbox rows or audit entries is refused untouched.
  */
 public final class MoveIn {
+    private static final Logger LOG = LoggerFactory.getLogger(MoveIn.class);
+
     /** How far the move is: the table being copied and its rows so far. */
     public interface Progress {
         void copied(String table, long rows, long ofRows);
 
         /** Every table copied and checked; the planner's statistics are being gathered. */
         default void gatheringStatistics() {
+        }
+
+        /**
+         * The planner's statistics could not be gathered ({@code reason}, the server's message). The move is
+         * complete and checked all the same: the server's autovacuum gathers them later.
+         */
+        default void statisticsNotGathered(String reason) {
         }
     }
 
@@ -62,7 +73,12 @@ public final class MoveIn {
                     + ": do not use the team database; drop and recreate it, then move in again");
         }
         progress.gatheringStatistics();
-        DatabaseMove.gatherStatistics(to);
+        try {
+            DatabaseMove.gatherStatistics(to);
+        } catch (RuntimeException e) {
+            LOG.warn("the planner's statistics of {} could not be gathered after the move", to.location().describe(), e);
+            progress.statisticsNotGathered(e.getMessage());
+        }
         return new Result(digests);
     }
 }

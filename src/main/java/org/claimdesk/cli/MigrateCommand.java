@@ -52,6 +52,14 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                     err().println("every table copied and checked; gathering the planner's statistics (ANALYZE)…");
                     err().flush();
                 }
+
+                @Override
+                public void statisticsNotGathered(String reason) {
+                    err().println("the planner's statistics could not be gathered (" + reason + "); the move is"
+                            + " complete and checked, and the server's autovacuum gathers them within minutes (or"
+                            + " run ANALYZE as the tables' owner)");
+                    err().flush();
+                }
             });
             for (DatabaseMove.Digest d : result.tables()) {
                 out().printf("%-22s %,10d rows  sha256 %s%n", d.table(), d.rows(), d.sha256());

@@ -1,0 +1,74 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Moving in when the planner's statistics cannot be gathered: the move is complete and checked all the same. */
+class MoveInTest {
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-02T10:00:00Z"), ZoneOffset.UTC);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aMoveWhoseStatisticsCannotBeGatheredIsCompleteAndSaysWhy() throws SQLException {
+        Path file = dir.resolve("desk.db");
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(60, 3, n -> { });
+        }
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        try (Database admin = Database.open(team)) {
+            // ANALYZE then gives up on a table another session holds, rather than waiting for it
+            admin.useTransaction(h -> h.execute("ALTER DATABASE " + team.database() + " SET lock_timeout = '300ms'"));
+        }
+        List<String> reasons = new ArrayList<>();
+        try (Database from = Database.open(file); Database to = Database.open(team);
+             Connection other = DriverManager.getConnection(team.jdbcUrl(), team.user(), "")) {
+            other.setAutoCommit(false);
+            MoveIn.Result result = new MoveIn(from, to).run(new MoveIn.Progress() {
+                @Override
+                public void copied(String table, long rows, long ofRows) {
+                }
+
+                @Override
+                public void gatheringStatistics() {
+                    try (Statement s = other.createStatement()) {
+                        s.execute("LOCK TABLE worker_pause IN ACCESS EXCLUSIVE MODE");
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void statisticsNotGathered(String reason) {
+                    reasons.add(reason);
+                }
+            });
+            other.rollback();
+
+            // the store words the server's lock timeout
+            assertThat(reasons).singleElement().asString().contains("another workstation holds what this needs");
+            assertThat(result.tables()).hasSize(DatabaseMove.TABLES.size());
+            assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
+            assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0)))
+                    .isEqualTo(DatabaseMove.count(from, DatabaseMove.TABLES.get(0)));
+        }
+    }
+}
