@@ -4,8 +4,9 @@
 # desktop and once working; as root, also installs and removes it with dpkg into a throw-away root. Then
 # runs the packaged launcher's --version and --self-test with a throw-away home and checks that the
 # launcher uses the start-up archive postinst wrote, SQLite's native library from the install directory,
-# the runtime image's thread priority option, that
-# nothing was written into the install directory, and that the package stays within 80 MB.
+# the runtime image's thread priority option, that the class list the archive is written from holds the
+# console's own logging, that nothing was written into the install directory, and that the package stays
+# within 80 MB.
 set -euo pipefail
 dist=${1:?usage: verify-deb.sh DIST_DIR}
 max_bytes=$((80 * 1024 * 1024))
@@ -32,6 +33,13 @@ launcher=$(find "$root" -type f -path '*/bin/ClaimDesk' | head -n 1)
 archive_script=$(find "$root" -type f -path '*/lib/app/claimdesk-startup-archive.sh' | head -n 1)
 [ -n "$archive_script" ] || fail "no lib/app/claimdesk-startup-archive.sh in the package"
 archive="$(dirname "$archive_script")/claimdesk.jsa"
+classlist="$(dirname "$archive_script")/claimdesk.classlist"
+# The training run that wrote the class list must log as the installed console does (app.LogSetup's rolling
+# file), not through the tests' logback-test.xml: the archive then holds the logging classes every start loads.
+grep -Eq '^ch/qos/logback/core/rolling/SizeAndTimeBasedRollingPolicy( |$)' "$classlist" \
+    || fail "the class list lacks the console's rolling log file: its training did not log as the console does"
+! grep -q '^ch/qos/logback/classic/joran/' "$classlist" \
+    || fail "the class list holds logback's XML configuration: its training read the tests' logback-test.xml"
 
 # --- The maintainer scripts jpackage generated from installer/linux/postinst and prerm -----------------
 dpkg-deb -e "$deb" "$work/control"
