@@ -5,8 +5,8 @@
 # runs the packaged launcher's --version and --self-test with a throw-away home and checks that the
 # launcher uses the start-up archive postinst wrote, SQLite's native library from the install directory,
 # the runtime image's thread priority option, that the class list the archive is written from holds the
-# console's own logging, that nothing was written into the install directory, and that the package stays
-# within 80 MB.
+# console's own logging, that the menu entry starts the launcher with GDK_GL=disable, that nothing was
+# written into the install directory, and that the package stays within 80 MB.
 set -euo pipefail
 dist=${1:?usage: verify-deb.sh DIST_DIR}
 max_bytes=$((80 * 1024 * 1024))
@@ -34,6 +34,11 @@ archive_script=$(find "$root" -type f -path '*/lib/app/claimdesk-startup-archive
 [ -n "$archive_script" ] || fail "no lib/app/claimdesk-startup-archive.sh in the package"
 archive="$(dirname "$archive_script")/claimdesk.jsa"
 classlist="$(dirname "$archive_script")/claimdesk.classlist"
+# The menu entry starts the installed launcher without GTK's OpenGL probe (installer/README.md).
+entry=$(find "$root" -type f -name '*.desktop' | head -n 1)
+[ -n "$entry" ] || fail "no menu entry (.desktop) in the package"
+grep -Eq '^Exec=env GDK_GL=disable /.*/bin/ClaimDesk$' "$entry" \
+    || fail "the menu entry does not start the launcher with GDK_GL=disable: $(grep '^Exec=' "$entry")"
 # The training run that wrote the class list must log as the installed console does (app.LogSetup's rolling
 # file), not through the tests' logback-test.xml: the archive then holds the logging classes every start loads.
 grep -Eq '^ch/qos/logback/core/rolling/SizeAndTimeBasedRollingPolicy( |$)' "$classlist" \

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.TemporaryFolders;
@@ -34,6 +35,14 @@ public final class ConsoleBenchmark {
      * {@value LauncherJavaOptions#OVERRIDE_ENV}.
      */
     public static final String ECHO_ENV = "CLAIMDESK_BENCH_ECHO";
+    /**
+     * The environment the installed menu entry starts the console with (installer/linux/ClaimDesk.desktop, whose
+     * {@code Exec} line sets the same): the measured console gets it too. {@code GDK_GL=disable} keeps GTK from
+     * probing OpenGL when it opens the display, which JavaFX does not need from it (the software pipeline draws
+     * without OpenGL, the hardware one sets up its own): on a machine without a graphics card the probe loads
+     * Mesa's software OpenGL and LLVM on the FX thread at every start.
+     */
+    static final Map<String, String> DESKTOP_ENVIRONMENT = Map.of("GDK_GL", "disable");
 
     private ConsoleBenchmark() {
     }
@@ -71,6 +80,7 @@ public final class ConsoleBenchmark {
             }
             result.put("display", monocle ? "Monocle headless" : "X display " + display);
             result.put("javaOptions", javaOptions.options());
+            result.put("environment", new TreeMap<>(DESKTOP_ENVIRONMENT));
             result.put("javaOptionsFrom", javaOptions.source());
             result.put("concurrency", ConsoleBenchRun.CONCURRENCY);
             result.put("stateLatencyMs", ConsoleBenchRun.LATENCY.toMillis());
@@ -111,6 +121,7 @@ public final class ConsoleBenchmark {
         // the console's settings: the worker left off, the probe starts it when it measures the drain
         new UiSettingsStore(dir).update(kept -> kept.startWorker = false);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(DESKTOP_ENVIRONMENT);
         builder.environment().put("CLAIMDESK_HOME", dir.toString());
         builder.environment().put(DataDirectory.DB_ENV, ConsoleBenchRun.databaseSetting(db));
         try {

@@ -185,6 +185,8 @@ class BenchCommandTest {
         json.get("javaOptions").forEach(o -> options.add(o.asText()));
         assertThat(options).isEqualTo(launcher.options());
         assertThat(json.get("javaOptionsFrom").asText()).isEqualTo(launcher.source());
+        // the environment the menu entry starts the console with
+        assertThat(json.get("environment").get("GDK_GL").asText()).isEqualTo("disable");
         assertThat(json.get("maxHeapMb").asLong()).isBetween(1L, 192L);
         // measured, not "not measured: …"
         assertThat(json.get("firstFrameMs").isNumber()).as("firstFrameMs: %s", json.get("firstFrameMs")).isTrue();
