@@ -22,10 +22,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The JavaFX application. {@link #init()} runs on the launcher thread: it reads the remembered settings and waits
- * for the database, opened on a thread of its own while the toolkit starts, for at most a second; an opening that
- * takes longer is shown in the opening window until it ends. {@link #stop()} saves the layout and stops the
- * worker and every console thread.
+ * The JavaFX application. {@link #init()} runs on the launcher thread: it takes the remembered settings and waits
+ * for the database, each read or opened on a thread of its own while the toolkit starts, the database for at most a
+ * second; an opening that takes longer is shown in the opening window until it ends. {@link #stop()} saves the
+ * layout and stops the worker and every console thread.
  */
 public final class ConsoleApp extends Application {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApp.class);
@@ -44,6 +44,11 @@ public final class ConsoleApp extends Application {
     static volatile CompletableFuture<ConsoleServices> opening;
     /** What that opening is doing, for the opening window. */
     static volatile OpeningWindow.Progress openingProgress = new OpeningWindow.Progress();
+    /**
+     * The remembered settings being read beside that opening, while the toolkit starts; null to read them in
+     * {@link #init()}. Their first read starts the JSON mapper, 90–150 ms of a cold start.
+     */
+    static volatile CompletableFuture<UiSettings> settingsReading;
 
     /** For tests that start the application themselves: the database file and the settings folder. */
     public static void configure(Path database, Path settingsFolder) {
@@ -51,6 +56,7 @@ public final class ConsoleApp extends Application {
         settingsDirectory = settingsFolder;
         servicesFactory = ConsoleServices::open;
         opening = null;
+        settingsReading = null;
         onShown = w -> { };
     }
 
@@ -60,7 +66,10 @@ public final class ConsoleApp extends Application {
         openInBackground();
     }
 
-    /** Starts opening the database on a thread of its own, so it overlaps the toolkit's start-up. */
+    /**
+     * Starts opening the database, and reading the remembered settings, each on a thread of its own, so that they
+     * overlap the toolkit's start-up.
+     */
     static void openInBackground() {
         CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
         DatabaseLocation file = databaseFile;
@@ -77,6 +86,25 @@ public final class ConsoleApp extends Application {
         t.setDaemon(true);
         t.start();
         opening = future;
+        settingsReading = readInBackground(settingsStore());
+    }
+
+    private static CompletableFuture<UiSettings> readInBackground(UiSettingsStore store) {
+        CompletableFuture<UiSettings> read = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                read.complete(store.load());
+            } catch (RuntimeException | Error e) {
+                read.completeExceptionally(e);
+            }
+        }, "claimdesk-read-settings");
+        t.setDaemon(true);
+        t.start();
+        return read;
+    }
+
+    private static UiSettingsStore settingsStore() {
+        return new UiSettingsStore(settingsDirectory != null ? settingsDirectory : DataDirectory.home());
     }
 
     private ConsoleServices services;
@@ -88,14 +116,15 @@ public final class ConsoleApp extends Application {
     private RuntimeException failure;
 
     /**
-     * Reads the settings and waits for the database, at most {@link #OPENING_WINDOW_AFTER_MS} when it is being opened
-     * in the background; {@link #start(Stage)} shows the opening window if it is not open by then.
+     * Takes the settings (reads them, unless they are being read in the background) and waits for the database,
+     * at most {@link #OPENING_WINDOW_AFTER_MS} when it is being opened in the background; {@link #start(Stage)}
+     * shows the opening window if it is not open by then.
      */
     @Override
     public void init() {
         long started = System.nanoTime();
-        settingsStore = new UiSettingsStore(settingsDirectory != null ? settingsDirectory : DataDirectory.home());
-        settings = settingsStore.load();
+        settingsStore = settingsStore();
+        settings = remembered(settingsStore);
         if (opening == null) {
             try {
                 opened(servicesFactory.apply(databaseFile, SchemaProgress.NONE), null, started, "in init");
@@ -115,6 +144,20 @@ public final class ConsoleApp extends Application {
             Thread.currentThread().interrupt();
             opened(null, e, started, "in init");
         }
+    }
+
+    /** The settings read beside the database's opening, or read now if they were not. */
+    private static UiSettings remembered(UiSettingsStore store) {
+        CompletableFuture<UiSettings> reading = settingsReading;
+        settingsReading = null;
+        if (reading != null) {
+            try {
+                return reading.join();
+            } catch (CompletionException e) {
+                LOG.warn("reading the console settings beside the database failed; reading them again", e.getCause());
+            }
+        }
+        return store.load();
     }
 
     /** Keeps the opened services, or the reason they could not be opened. */

@@ -73,6 +73,11 @@ class ConsoleAppTest {
         FxToolkit.cleanupStages();
         Path db = dir.resolve("office.db");
         CountDownLatch upgrading = new CountDownLatch(1);
+        // a size remembered on this workstation, read beside the opening
+        new UiSettingsStore(dir.resolve("home")).update(kept -> {
+            kept.width = 1111;
+            kept.height = 777;
+        });
         ConsoleApp.configure(db, dir.resolve("home"));
         ConsoleApp.openInBackground((location, progress) -> {
             progress.applying(10, 11, 11);
@@ -102,6 +107,8 @@ class ConsoleAppTest {
             WaitForAsyncUtils.waitFor(10, TimeUnit.SECONDS, () -> openingStep().isEmpty());
             assertThat(Window.getWindows().stream().filter(Window::isShowing).map(w -> ((Stage) w).getTitle()))
                     .containsExactly("ClaimDesk — office.db");
+            assertThat(WaitForAsyncUtils.asyncFx(() -> Window.getWindows().stream().filter(Window::isShowing)
+                    .map(w -> w.getWidth() + "x" + w.getHeight()).toList()).get()).containsExactly("1111.0x777.0");
         } finally {
             upgrading.countDown();
             System.clearProperty("claimdesk.operator");
