@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.SchemaProgress;
 import javafx.application.Application;
@@ -71,36 +72,28 @@ public final class ConsoleApp extends Application {
      * overlap the toolkit's start-up.
      */
     static void openInBackground() {
-        CompletableFuture<ConsoleServices> future = new CompletableFuture<>();
         DatabaseLocation file = databaseFile;
         BiFunction<DatabaseLocation, SchemaProgress, ConsoleServices> factory = servicesFactory;
         OpeningWindow.Progress progress = new OpeningWindow.Progress();
         openingProgress = progress;
-        Thread t = new Thread(() -> {
-            try {
-                future.complete(factory.apply(file, progress));
-            } catch (RuntimeException | Error e) {
-                future.completeExceptionally(e);
-            }
-        }, "claimdesk-open-database");
-        t.setDaemon(true);
-        t.start();
-        opening = future;
-        settingsReading = readInBackground(settingsStore());
+        opening = onThreadOfItsOwn("claimdesk-open-database", () -> factory.apply(file, progress));
+        UiSettingsStore store = settingsStore();
+        settingsReading = onThreadOfItsOwn("claimdesk-read-settings", store::load);
     }
 
-    private static CompletableFuture<UiSettings> readInBackground(UiSettingsStore store) {
-        CompletableFuture<UiSettings> read = new CompletableFuture<>();
+    /** What {@code work} returns or throws, worked out on a daemon thread named {@code name}. */
+    private static <T> CompletableFuture<T> onThreadOfItsOwn(String name, Supplier<T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                read.complete(store.load());
+                result.complete(work.get());
             } catch (RuntimeException | Error e) {
-                read.completeExceptionally(e);
+                result.completeExceptionally(e);
             }
-        }, "claimdesk-read-settings");
+        }, name);
         t.setDaemon(true);
         t.start();
-        return read;
+        return result;
     }
 
     private static UiSettingsStore settingsStore() {
