@@ -43,6 +43,11 @@ public final class Queries {
         return database.read(h -> claims.list(h, query));
     }
 
+    /** Whether the database holds any claim, without counting them. */
+    public boolean hasClaims() {
+        return database.read(claims::any);
+    }
+
     public int countClaims(ClaimQuery query) {
         return database.read(h -> claims.count(h, query));
     }

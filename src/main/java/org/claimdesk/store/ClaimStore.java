@@ -440,6 +440,11 @@ public final class ClaimStore {
         return q.bind("after", afterClaimId).bind("limit", limit).map(Rows.CLAIM).list();
     }
 
+    /** Whether the database holds any claim: one probe of the primary key instead of a count of every claim. */
+    public boolean any(Handle handle) {
+        return handle.createQuery("SELECT 1 FROM claim LIMIT 1").mapTo(Integer.class).findOne().isPresent();
+    }
+
     public int count(Handle handle, ClaimQuery query) {
         StringBuilder sql = new StringBuilder("SELECT count(*) FROM claim");
         List<Binding> bindings = where(Dialect.of(handle), query, sql);

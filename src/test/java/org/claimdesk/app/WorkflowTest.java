@@ -97,6 +97,15 @@ class WorkflowTest {
     }
 
     @Test
+    void theQueriesTellWhetherTheDatabaseHasClaims() {
+        assertThat(queries.hasClaims()).isFalse();
+
+        TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+
+        assertThat(queries.hasClaims()).isTrue();
+    }
+
+    @Test
     void refusedTransitionChangesNothing() {
         long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
 

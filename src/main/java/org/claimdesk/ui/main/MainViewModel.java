@@ -29,7 +29,6 @@ import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DataChange;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.WorkerPause;
-import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.TaskRunner;
@@ -264,9 +263,9 @@ public final class MainViewModel {
     public void start(Runnable whenReady) {
         this.onReady = whenReady;
         tasks.submit("prepare the database", p -> {
-            int claims = queries.countClaims(ClaimQuery.all());
-            emptyAtStart = claims == 0;
-            if (claims > 0 || demoData == null) {
+            boolean hasClaims = queries.hasClaims();
+            emptyAtStart = !hasClaims;
+            if (hasClaims || demoData == null) {
                 return null;
             }
             p.update(0, DEMO_CLAIMS, "This database is empty: generating demo data");
