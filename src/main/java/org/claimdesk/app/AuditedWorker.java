@@ -83,21 +83,27 @@ public final class AuditedWorker implements WorkerControl {
 
     /**
      * What a console does with its worker once the database is ready: paused when staff paused it (the pause
-     * is read from the database; the worker is not started), else started when {@code startWithConsole}, else
-     * left stopped.
+     * is read from the database; the worker is not started), else started when {@code startWithConsole} and the
+     * worker can deliver ({@link #refusal}), else left stopped.
      */
     public Startup startWithConsole(boolean startWithConsole) {
         Optional<WorkerPause> held = database.read(pauses::find);
+        boolean start = startWithConsole && refusal().isEmpty();
         synchronized (shared.lock) {
-            shared.startWhenResumedElsewhere = startWithConsole;
+            shared.startWhenResumedElsewhere = start;
             if (held.isPresent()) {
                 shared.pause = held.get();
-            } else if (startWithConsole) {
+            } else if (start) {
                 startWorker();
             }
         }
         shared.worker.refreshCounts();
-        return held.isPresent() ? Startup.PAUSED : startWithConsole ? Startup.RUNNING : Startup.OFF;
+        return held.isPresent() ? Startup.PAUSED : start ? Startup.RUNNING : Startup.OFF;
+    }
+
+    @Override
+    public Optional<String> refusal() {
+        return shared.worker.refusal();
     }
 
     /** The pause by staff recorded in {@code database}, if any: what holds every worker on it. */
@@ -151,10 +157,13 @@ public final class AuditedWorker implements WorkerControl {
 
     /**
      * Starts the worker by hand. Refused while staff have it paused (on this console or, as the database
-     * says, on another): it is resumed instead.
+     * says, on another): it is resumed instead; and refused with the reason when it cannot deliver.
      */
     @Override
     public void start() {
+        refusal().ifPresent(reason -> {
+            throw new ClaimDeskException(reason);
+        });
         Optional<WorkerPause> held = database.read(pauses::find);
         synchronized (shared.lock) {
             if (held.isPresent()) {
@@ -208,8 +217,8 @@ public final class AuditedWorker implements WorkerControl {
 
     /**
      * Ends a pause by staff (written to the database with its audit entry, in one transaction) or by the
-     * worker itself, and delivers again: a worker that came up paused is started now. Does nothing when the
-     * worker is not paused.
+     * worker itself, and delivers again: a worker that came up paused is started now, unless it cannot deliver
+     * ({@link #refusal}; the pause still ends for every workstation). Does nothing when the worker is not paused.
      */
     public void resume(String reason) {
         String why = Inputs.reason(reason, false);
@@ -237,7 +246,7 @@ public final class AuditedWorker implements WorkerControl {
             shared.pause = null;
             if (shared.started) {
                 shared.worker.resume();
-            } else {
+            } else if (refusal().isEmpty()) {
                 startWorker();
             }
         }

@@ -73,7 +73,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 });
             }
             // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a console's
-            try (StateAdapter adapter = state.open()) {
+            try (StateAdapter adapter = state.open(db.onServer())) {
                 summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null,
                         pause == null ? () -> null : pause);
             }

@@ -101,7 +101,7 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             OutboxQuery rows = filter.rows(ids, allFailed);
-            try (Database db = openDatabase(); StateAdapter adapter = reconcile && !dryRun ? state.open() : null) {
+            try (Database db = openDatabase(); StateAdapter adapter = reconcile && !dryRun ? state.open(db.onServer()) : null) {
                 OutboxTriage triage = new OutboxTriage(db, clock(), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
                 preview.notFailed().forEach((id, st) -> err().printf(

@@ -8,13 +8,18 @@ import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.StateAdapter;
 import picocli.CommandLine.Option;
 
-/** Where submissions go: the state's API over HTTP, or the simulated state (the default). */
+/**
+ * Where submissions go: the state's API over HTTP, or the simulated state (the default for a database file; a
+ * team database's rows go to the simulated state only when it is chosen with {@code --simulated}).
+ */
 final class StateOptions {
     @Option(names = "--state-api", paramLabel = "URL",
             description = "The state's submission API (token from $" + HttpStateAdapter.TOKEN_ENV + ").")
     String stateApi;
 
-    @Option(names = "--simulated", description = "Use the simulated state in process (the default).")
+    @Option(names = "--simulated",
+            description = "Use the simulated state in process (the default for a database file; a team database needs it"
+                    + " said).")
     boolean simulated;
 
     @Option(names = "--connect-timeout-ms", paramLabel = "MS", defaultValue = "5000",
@@ -37,9 +42,14 @@ final class StateOptions {
             description = "Simulated state only: share of submissions answered 503/429 (default ${DEFAULT-VALUE}).")
     double simFailureRate;
 
-    StateAdapter open() {
+    /** @param teamDatabase whether the rows are a team database's, which never go to the simulated state unasked */
+    StateAdapter open(boolean teamDatabase) {
         if (stateApi != null && simulated) {
             throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
+        }
+        if (stateApi == null && !simulated && teamDatabase) {
+            throw new IllegalArgumentException("this is a team database: name the state's API with --state-api URL"
+                    + " (or pass --simulated to send its rows to the simulated state)");
         }
         if (stateApi == null) {
             if (simLatencyMs < 0) {

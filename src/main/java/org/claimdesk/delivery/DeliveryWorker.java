@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -186,6 +187,9 @@ public final class DeliveryWorker implements WorkerControl {
 
     @Override
     public void start() {
+        state.refusal().ifPresent(reason -> {
+            throw new IllegalStateException(reason);
+        });
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("this delivery worker was closed; make a new one");
@@ -251,6 +255,11 @@ public final class DeliveryWorker implements WorkerControl {
         } catch (RejectedExecutionException closing) {
             LOG.debug("delivery worker {}: counts not refreshed, the worker is closed", workerId);
         }
+    }
+
+    @Override
+    public Optional<String> refusal() {
+        return state.refusal();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.claimdesk.delivery;
 
 import java.time.Duration;
+import java.util.Optional;
 import org.claimdesk.domain.SubmissionPayload;
 
 /**
@@ -15,6 +16,14 @@ public interface StateAdapter extends AutoCloseable {
 
     /** True for the simulated state: every screen and CLI output says so. */
     boolean simulated();
+
+    /**
+     * Why nothing can be delivered through this adapter, when nothing can ({@link StateNotSet}): a worker does not
+     * start on it. Empty for a state that answers.
+     */
+    default Optional<String> refusal() {
+        return Optional.empty();
+    }
 
     /** POST /v1/submissions under {@code idempotencyKey}; {@code payloadJson} is the body as queued. */
     StateAnswer submit(String idempotencyKey, SubmissionPayload payload, String payloadJson);

@@ -1,5 +1,6 @@
 package org.claimdesk.delivery;
 
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -8,8 +9,16 @@ import java.util.function.Consumer;
  */
 public interface WorkerControl extends AutoCloseable {
 
-    /** Starts taking due rows every {@link WorkerSettings#interval()}. */
+    /**
+     * Starts taking due rows every {@link WorkerSettings#interval()}; refused (IllegalStateException) when
+     * {@link #refusal} says why it cannot deliver.
+     */
     void start();
+
+    /** Why this worker cannot deliver and does not start, when its state is not set ({@link StateNotSet}). */
+    default Optional<String> refusal() {
+        return Optional.empty();
+    }
 
     /** Stops taking new rows; deliveries under way finish. */
     void pause(String reason);

@@ -22,6 +22,7 @@ import org.claimdesk.delivery.HttpStateAdapter;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.StateAdapter;
+import org.claimdesk.delivery.StateNotSet;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
@@ -46,8 +47,9 @@ public record ConsoleServices(
     public static final String STATE_URL_ENV = "CLAIMDESK_STATE_URL";
 
     /**
-     * Opens {@code databaseFile} (creating it if needed) and builds the services on it. The simulated state is
-     * used until {@value #STATE_URL_ENV} names a real one. Never call on the FX thread.
+     * Opens {@code databaseFile} (creating it if needed) and builds the services on it. The state is the one
+     * {@value #STATE_URL_ENV} names; without it, a file's claims go to the simulated state and a team database's to
+     * none ({@link StateNotSet}: the worker stays off). Never call on the FX thread.
      */
     public static ConsoleServices open(DatabaseLocation databaseFile) {
         return open(databaseFile, SchemaProgress.NONE);
@@ -57,7 +59,7 @@ public record ConsoleServices(
     public static ConsoleServices open(DatabaseLocation databaseFile, SchemaProgress progress) {
         Database database = Database.open(databaseFile, progress);
         try {
-            return on(database, stateFromEnvironment(), WorkerSettings.defaults());
+            return on(database, stateFromEnvironment(database.onServer()), WorkerSettings.defaults());
         } catch (RuntimeException e) {
             database.close();
             throw e;
@@ -83,14 +85,19 @@ public record ConsoleServices(
                 Operators.check(operator));
     }
 
-    static StateAdapter stateFromEnvironment() {
+    static StateAdapter stateFromEnvironment(boolean teamDatabase) {
         String url = System.getProperty("claimdesk.stateUrl", System.getenv(STATE_URL_ENV));
         if (url != null && !url.isBlank()) {
             return HttpStateAdapter.fromEnvironment(URI.create(url.strip()), HttpStateAdapter.DEFAULT_CONNECT_TIMEOUT,
                     HttpStateAdapter.DEFAULT_REQUEST_TIMEOUT);
         }
-        return simulated();
+        return teamDatabase ? new StateNotSet(NO_STATE_ON_TEAM_DATABASE) : simulated();
     }
+
+    /** Why a workstation on a team database without {@value #STATE_URL_ENV} delivers nothing. */
+    static final String NO_STATE_ON_TEAM_DATABASE = "No state API is set on this workstation: on a team database"
+            + " the delivery worker delivers to the state's API only, never to the simulated state. Set "
+            + STATE_URL_ENV + " to the state's API and start ClaimDesk again.";
 
     /**
      * The demo state: answers in 40 ms with a few transient failures (503, 429); it refuses a claim only

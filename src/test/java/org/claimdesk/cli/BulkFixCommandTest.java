@@ -92,7 +92,7 @@ class BulkFixCommandTest {
         List<Long> newRows = new ArrayList<>();
         resubmit.json().get("rows").forEach(r -> newRows.add(r.get("newOutboxEventId").asLong()));
 
-        Run drain = run("drain", "--until-idle", "--even-if-paused");
+        Run drain = run("drain", "--simulated", "--until-idle", "--even-if-paused");
         assertThat(drain.exit()).as(drain.err()).isZero();
         JsonNode sent = run("outbox", "list", "--state", "sent", "--json").json();
         List<Long> sentIds = new ArrayList<>();

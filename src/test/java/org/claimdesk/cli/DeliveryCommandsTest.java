@@ -111,9 +111,32 @@ class DeliveryCommandsTest {
         assertThat(json.has("eventsPerSecond")).isTrue();
         assertThat(count(DeliveryState.SENT)).isEqualTo(5);
 
-        Run text = run("drain");
+        Run text = run("drain", "--simulated");
         assertThat(text.exit()).isZero();
         assertThat(text.out()).startsWith("simulated state: 0 sent");
+    }
+
+    @Test
+    void unaskedADatabaseFilesRowsGoToTheSimulatedStateAndATeamDatabasesGoNowhere() {
+        submitted(2);
+
+        Run drain = run("drain", "--until-idle");
+        Run reconcile = run("outbox", "requeue", "--all-failed", "--reconcile", "--actor", "r.okafor", "--reason",
+                "state portal back");
+
+        if (engine == TestDatabase.Engine.SQLITE) {
+            assertThat(drain.exit()).as(drain.err()).isZero();
+            assertThat(drain.out()).startsWith("simulated state: 2 sent");
+            assertThat(count(DeliveryState.SENT)).isEqualTo(2);
+        } else {
+            String refusal = "claimdesk: this is a team database: name the state's API with --state-api URL"
+                    + " (or pass --simulated to send its rows to the simulated state)\n";
+            assertThat(drain.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(drain.err()).isEqualTo(refusal);
+            assertThat(reconcile.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(reconcile.err()).isEqualTo(refusal);
+            assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
+        }
     }
 
     @Test

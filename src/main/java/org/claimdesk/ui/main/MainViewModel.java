@@ -328,6 +328,8 @@ public final class MainViewModel {
             } else if (started.startup() == AuditedWorker.Startup.PAUSED) {
                 banner.set("The delivery worker is " + pause + ". Submissions wait until it is resumed on the"
                         + " Worker page.");
+            } else if (worker.refusal().isPresent()) {
+                banner.set(worker.refusal().get());
             }
         }, e -> notice.set(Notice.error("start the delivery worker", e)));
     }
@@ -431,7 +433,8 @@ public final class MainViewModel {
         WorkerSnapshot s = worker.asStaffSee(taken);
         endpoint.set(s.endpoint());
         workerState.set(switch (s.runState()) {
-            case STOPPED -> workerStartup == AuditedWorker.Startup.OFF
+            case STOPPED -> worker.refusal().isPresent() ? "Worker off: no state API set on this workstation"
+                    : workerStartup == AuditedWorker.Startup.OFF
                     ? "Worker off: not started with the console on this workstation" : "Worker not started yet";
             case RUNNING -> "Worker running";
             case PAUSED -> s.pausedBySystem() ? "Worker paused itself"

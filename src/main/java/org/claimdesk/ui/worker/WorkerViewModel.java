@@ -204,13 +204,14 @@ public final class WorkerViewModel {
         snapshot.set(s);
         runState.set(s.runState());
         endpoint.set(s.endpoint());
+        boolean canDeliver = worker.refusal().isEmpty();
         stateText.set(switch (s.runState()) {
-            case STOPPED -> "Stopped";
+            case STOPPED -> canDeliver ? "Stopped" : "Off: no state API set on this workstation";
             case RUNNING -> s.inFlight() > 0 ? "Running · " + s.inFlight() + " in flight" : "Running";
             case PAUSED -> s.pausedBySystem() ? "Paused by the worker"
                     : worker.staffPause().map(p -> "Paused by " + p.actor()).orElse("Paused");
         });
-        canStart.set(s.runState() == WorkerSnapshot.RunState.STOPPED);
+        canStart.set(s.runState() == WorkerSnapshot.RunState.STOPPED && canDeliver);
         canPause.set(s.runState() == WorkerSnapshot.RunState.RUNNING);
         canResume.set(s.runState() == WorkerSnapshot.RunState.PAUSED);
         systemPause.set(s.runState() == WorkerSnapshot.RunState.PAUSED && s.pausedBySystem()
