@@ -89,6 +89,9 @@ public sealed interface DatabaseLocation {
     }
 
     private static Postgres server(String text) {
+        if (carriesPassword(text)) {
+            throw passwordRefused();
+        }
         URI uri;
         try {
             uri = new URI(text.replaceFirst("(?i)^postgres(ql)?:", "postgresql:"));
@@ -136,9 +139,28 @@ public sealed interface DatabaseLocation {
                 + " ~/.pgpass (docs/operations.md), and give postgresql://user@host:port/dbname");
     }
 
-    /** The address with anything after {@code user:} up to {@code @} blanked, for messages. */
+    /**
+     * Whether the address has {@code user:password@} before its server, before any reading of it as a URI: a
+     * password holding {@code /}, {@code @} or {@code :} unencoded (a generated one often does) makes the address no
+     * valid URI, and it must be refused as a password, not echoed as an unreadable address.
+     */
+    private static boolean carriesPassword(String text) {
+        int start = text.indexOf("//");
+        int at = text.lastIndexOf('@');
+        if (start < 0 || at < start) {
+            return false;
+        }
+        String userInfo = text.substring(start + 2, at);
+        // a '?' there is a parameter's (user@host/db?application_name=a@b), which the URI reading checks
+        return userInfo.indexOf(':') >= 0 && userInfo.indexOf('?') < 0;
+    }
+
+    /**
+     * The address with anything after {@code user:} up to the last {@code @} blanked, and any password parameter, for
+     * messages.
+     */
     private static String withoutPassword(String text) {
-        return text.replaceAll("//([^/@:]*):[^/@]*@", "//$1:***@").replaceAll("(?i)(password=)[^&]*", "$1***");
+        return text.replaceAll("//([^/@:]*):.*@", "//$1:***@").replaceAll("(?i)(password=)[^&]*", "$1***");
     }
 
     private static String decode(String text) {

@@ -1,6 +1,7 @@
 package org.claimdesk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,6 +44,29 @@ class ConsoleEntryTest {
         assertThat(cl.execute("--db", "postgresql://kim:s3cret@db.office.lan/claims")).isNotZero();
         assertThat(err.toString()).contains("PGPASSWORD").doesNotContain("s3cret");
         assertThat(opened).hasSize(1);
+    }
+
+    /**
+     * Generated passwords hold '/', '@' and ':' unencoded, which makes the address no valid URI: it is still refused as
+     * a password, and the password is in no message.
+     */
+    @Test
+    void anAddressWithAPasswordThatIsNoValidUriIsRefusedWithoutShowingIt() {
+        for (String address : List.of("postgresql://bob:Xy7/s3cret@db.office.lan/claims",
+                "postgresql://bob:Xy7@s3cret@db.office.lan:5432/claims", "jdbc:postgresql://bob:a:s3cret/x@db/claims",
+                "postgres://bob:s3cret?@db.office.lan/claims")) {
+            java.io.StringWriter err = new java.io.StringWriter();
+            picocli.CommandLine cl = ClaimDeskCommand.newCommandLine(location -> { });
+            cl.setErr(new java.io.PrintWriter(err));
+            assertThat(cl.execute("--db", address)).as(address).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(err.toString()).as(address).doesNotContain("s3cret").hasLineCount(1);
+        }
+        assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://bob:Xy7/s3cret@db.office.lan/claims"))
+                .hasMessageContaining("PGPASSWORD").hasMessageNotContaining("s3cret");
+        // an '@' in a parameter is no password
+        assertThat(DatabaseLocation.parse("postgresql://kim@db.office.lan:5432/claims?application_name=desk@front"))
+                .isEqualTo(new DatabaseLocation.Postgres("db.office.lan", 5432, "claims", "kim",
+                        Map.of("application_name", "desk@front")));
     }
 
     /**
