@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Optional;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
@@ -26,9 +27,20 @@ final class Conflicts {
     private final ClaimStore claims = new ClaimStore();
     private final AuditStore audit = new AuditStore();
 
-    /** A conflict naming who changed the claim last and when: its newest audit entry or status change. */
+    /**
+     * The audited actions that move a claim's version on. Others about a claim (evidence added, a tax id revealed)
+     * leave its version as it was and name no one who changed it.
+     */
+    static final List<String> VERSION_CHANGES = List.of(AuditActions.CLAIM_EDIT, AuditActions.TAX_ID_REPLACE,
+            AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT, AuditActions.CLAIM_CREATE);
+
+    /**
+     * A conflict naming who changed the claim last and when: its newest audited change of the claim's version or
+     * its newest history row (a status move, or a resubmission noted without one).
+     */
     ConflictException changedSince(Handle h, Claim current, long expectedVersion) {
-        Optional<AuditEntry> lastAudit = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(current.claimId()));
+        Optional<AuditEntry> lastAudit = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(current.claimId()),
+                VERSION_CHANGES);
         Optional<StatusChange> lastMove = claims.lastStatusChange(h, current.claimId());
         String who;
         Instant when;
@@ -41,7 +53,9 @@ final class Conflicts {
         } else if (lastMove.isPresent()) {
             who = lastMove.get().actor();
             when = lastMove.get().at();
-            what = "moved it to " + lastMove.get().toStatus();
+            StatusChange move = lastMove.get();
+            what = move.fromStatus() != move.toStatus() ? "moved it to " + move.toStatus()
+                    : move.reason() != null ? move.reason() : "changed it";
         } else {
             who = "someone";
             when = current.updatedAt();

@@ -28,12 +28,14 @@ public final class AuditStore {
                 .one();
     }
 
-    /** The newest entry about one subject, e.g. the last staff action on a claim. */
-    public java.util.Optional<AuditEntry> latest(Handle handle, String subjectType, String subjectId) {
+    /** The newest entry about one subject with one of {@code actions}, e.g. the last edit of a claim. */
+    public java.util.Optional<AuditEntry> latest(Handle handle, String subjectType, String subjectId,
+            java.util.Collection<String> actions) {
         return handle.createQuery("""
-                SELECT * FROM audit_log WHERE subject_type = :type AND subject_id = :id
+                SELECT * FROM audit_log WHERE subject_type = :type AND subject_id = :id AND action IN (<actions>)
                 ORDER BY audit_id DESC LIMIT 1""")
-                .bind("type", subjectType).bind("id", subjectId).map(Rows.AUDIT_ENTRY).findOne();
+                .bind("type", subjectType).bind("id", subjectId).bindList("actions", List.copyOf(actions))
+                .map(Rows.AUDIT_ENTRY).findOne();
     }
 
     /**

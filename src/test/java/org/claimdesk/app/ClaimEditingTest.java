@@ -197,6 +197,41 @@ class ClaimEditingTest {
         assertThat(auditOf(id)).hasSize(1);
     }
 
+    /** Evidence added and a tax id revealed leave the claim's version as it was: they name no one who changed it. */
+    @Test
+    void aConflictNamesWhoChangedTheClaimNotWhoLastLookedAtItOrAddedEvidence() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Instant edited = NOW.minusSeconds(900);
+        new ClaimEditing(db, Clock.fixed(edited, ZoneOffset.UTC))
+                .edit(id, 0, fields("holderId", "HLD-777"), "r.okafor", "holder merged");
+        Clock later = Clock.fixed(NOW.minusSeconds(300), ZoneOffset.UTC);
+        new ClaimEvidence(db, later, dir.resolve("evidence"))
+                .addUrl(id, "address", "https://records.example.gov/utility/2024-03", null, "m.alvarez");
+        new Workflow(db, later, org.claimdesk.domain.Deadlines.statutory()).revealTaxId(id, "s.patel", "caller check");
+        assertThat(queries.claim(id).orElseThrow().version()).isEqualTo(1);
+
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "1"), "j.chen", "typo"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("was changed by r.okafor at "
+                        + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(edited.atZone(ZoneId.systemDefault())))
+                .hasMessageContaining("edited holderId");
+    }
+
+    /** A resubmission keeps the claim SUBMITTING and moves its version on: the conflict says so, not a status move. */
+    @Test
+    void aConflictWithAResubmissionSaysItWasResubmitted() {
+        long id = TestClaims.insert(db, ClaimStatus.SUBMITTING);
+        db.useTransaction(h -> {
+            ClaimStore store = new ClaimStore();
+            store.note(h, store.find(h, id).orElseThrow(), "s.patel", "resubmitted after the state refused holderId",
+                    NOW);
+        });
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "1"), "j.chen", "fix"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("changed by s.patel")
+                .hasMessageContaining("(resubmitted after the state refused holderId)");
+    }
+
     @Test
     void aConflictWithTheDeliveryWorkerNamesTheWorkerAndTheStatus() {
         long id = TestClaims.insert(db, ClaimStatus.SUBMITTING);
