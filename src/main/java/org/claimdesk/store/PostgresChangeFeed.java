@@ -3,7 +3,9 @@ package org.claimdesk.store;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -19,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * The change feed of a team database: one connection of its own, outside the pool, that LISTENs on the channel
  * the schema's triggers notify ({@code R__change_feed.sql}) and hands each committed transaction's kinds of change
  * made by other connections than the open database's own to the subscribers. The connection waits on its socket;
- * no table is read. A lost connection is opened again
- * with a growing pause (up to {@value #MAX_RETRY_MS} ms), and the subscribers then hear of every kind of change.
+ * no table is read. A connection that falls silent is asked for an answer ({@code SELECT 1}) and given up when none
+ * comes in time: a network that drops a connection without closing it (a laptop's sleep, a VPN or Wi-Fi change, a
+ * firewall's idle timeout) would otherwise leave the feed waiting, "live", for notifications that never come. A lost
+ * connection is opened again with a growing pause (up to {@value #MAX_RETRY_MS} ms), and the subscribers then hear of
+ * every kind of change.
  */
 final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     static final String CHANNEL = "claimdesk_changes";
@@ -28,10 +33,16 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     static final int WAIT_MS = 250;
     static final long FIRST_RETRY_MS = 500;
     static final long MAX_RETRY_MS = 30_000;
+    /** Silence on the connection after which the feed asks the server for an answer. */
+    static final Duration QUIET = Duration.ofSeconds(15);
+    /** How long the server has to answer before the connection is given up, in seconds (the driver's unit). */
+    static final int ANSWER_WITHIN_SECONDS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(PostgresChangeFeed.class);
 
     private final DatabaseLocation.Postgres server;
     private final String ownSession;
+    private final Duration quiet;
+    private final int answerWithinSeconds;
     private final CopyOnWriteArrayList<Consumer<Set<DataChange>>> listeners = new CopyOnWriteArrayList<>();
     private final CountDownLatch closing = new CountDownLatch(1);
     private final CountDownLatch listening = new CountDownLatch(1);
@@ -41,8 +52,18 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
 
     /** @param ownSession the session name of the changes not to hand on: the open database's own */
     PostgresChangeFeed(DatabaseLocation.Postgres server, String ownSession) {
+        this(server, ownSession, QUIET, ANSWER_WITHIN_SECONDS);
+    }
+
+    /**
+     * @param quiet the silence after which the feed asks the server for an answer
+     * @param answerWithinSeconds how long the server has for any answer before the connection is given up
+     */
+    PostgresChangeFeed(DatabaseLocation.Postgres server, String ownSession, Duration quiet, int answerWithinSeconds) {
         this.server = server;
         this.ownSession = ownSession;
+        this.quiet = quiet;
+        this.answerWithinSeconds = answerWithinSeconds;
     }
 
     @Override
@@ -83,7 +104,10 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         long retryMs = FIRST_RETRY_MS;
         boolean heardBefore = false;
         while (!closed) {
-            try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk live updates")) {
+            Properties properties = new Properties();
+            properties.setProperty("socketTimeout", Integer.toString(answerWithinSeconds));
+            properties.setProperty("tcpKeepAlive", "true");
+            try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk live updates", properties)) {
                 try (Statement s = connection.createStatement()) {
                     s.execute("LISTEN " + CHANNEL);
                 }
@@ -96,8 +120,19 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 heardBefore = true;
                 retryMs = FIRST_RETRY_MS;
                 PGConnection pg = connection.unwrap(PGConnection.class);
+                long heard = System.nanoTime();
                 while (!closed) {
-                    deliver(pg.getNotifications(WAIT_MS));
+                    PGNotification[] notifications = pg.getNotifications(WAIT_MS);
+                    if (notifications != null && notifications.length > 0) {
+                        heard = System.nanoTime();
+                        deliver(notifications);
+                    } else if (System.nanoTime() - heard > quiet.toNanos()) {
+                        // an answer within the socket's timeout, or an SQLException that opens the connection again
+                        try (Statement s = connection.createStatement()) {
+                            s.execute("SELECT 1");
+                        }
+                        heard = System.nanoTime();
+                    }
                 }
             } catch (SQLException | RuntimeException e) {
                 connected = false;

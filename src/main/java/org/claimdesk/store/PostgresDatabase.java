@@ -85,7 +85,14 @@ final class PostgresDatabase {
      * live-update feed); the same server, role, password source and driver parameters as the pool.
      */
     static Connection connect(DatabaseLocation.Postgres server, String applicationName) throws SQLException {
+        return connect(server, applicationName, new java.util.Properties());
+    }
+
+    /** As {@link #connect(DatabaseLocation.Postgres, String)}, with more of the driver's connection properties. */
+    static Connection connect(DatabaseLocation.Postgres server, String applicationName, java.util.Properties more)
+            throws SQLException {
         java.util.Properties properties = new java.util.Properties();
+        properties.putAll(more);
         properties.setProperty("user", server.role());
         password().ifPresent(p -> properties.setProperty("password", p));
         properties.setProperty("ApplicationName", applicationName);

@@ -12,6 +12,7 @@ import org.awaitility.Awaitility;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DataChange;
 import org.claimdesk.domain.WorkerPause;
+import org.claimdesk.testing.SilentProxy;
 import org.claimdesk.testing.TestClaims;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,36 @@ class ChangeFeedTest {
                     .mapTo(Integer.class).one());
             assertThat(cut).isEqualTo(1);
             Awaitility.await().atMost(HEARD).until(() -> heard.contains(Set.of(DataChange.values())));
+
+            heard.clear();
+            TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.CLAIMS)));
+        }
+    }
+
+    /**
+     * A network that drops the feed's connection without closing it leaves the socket open and silent: the feed
+     * asks for an answer after a quiet spell, gives the connection up when none comes, and connects again.
+     */
+    @Test
+    void aFeedWhoseConnectionFallsSilentWithoutClosingConnectsAgain() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (SilentProxy proxy = new SilentProxy(location.host(), location.port());
+             Database there = Database.open(location);
+             PostgresChangeFeed feed = new PostgresChangeFeed(new DatabaseLocation.Postgres("127.0.0.1", proxy.port(),
+                     location.database(), location.user(), location.parameters()), "elsewhere", Duration.ofMillis(500),
+                     1)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            feed.subscribe(heard::add);
+            assertThat(feed.awaitListening(10_000)).isTrue();
+            TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.CLAIMS)));
+            heard.clear();
+
+            proxy.silenceOpenConnections();
+            Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> !feed.connected());
+            Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .until(() -> feed.connected() && heard.contains(Set.of(DataChange.values())));
 
             heard.clear();
             TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
