@@ -471,21 +471,21 @@ public final class DeliveryWorker implements WorkerControl {
                     return;
                 }
                 int[] room = {0};
-                List<Long> rows = leaseWithin(session -> {
+                Leased rows = leaseWithin(session -> {
                     room[0] = window.size(s) - outstanding.get();
-                    return room[0] <= 0 ? List.<Long>of() : leaseMore(session, s, room[0]);
+                    return room[0] <= 0 ? Leased.NONE : leaseMore(session, s, room[0]);
                 });
                 if (room[0] <= 0) {
                     return;
                 }
-                if (rows.isEmpty()) {
+                if (rows.ids().isEmpty()) {
                     if (outstanding.get() == 0) {
                         counters.drainEnded();
                     }
                     return;
                 }
                 dispatch(rows);
-                if (rows.size() < room[0]) {
+                if (rows.ids().size() < room[0]) {
                     return;
                 }
             }
@@ -494,13 +494,22 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
+    /**
+     * Rows leased, and when their lease ends on this worker's clock: on a team database the lease is kept in the
+     * server's time, which no worker's clock need agree with; the lease began after {@code deadline} minus the
+     * lease's length on this clock, so the row is this worker's until then at least.
+     */
+    private record Leased(List<Long> ids, Instant deadline) {
+        static final Leased NONE = new Leased(List.of(), Instant.MIN);
+    }
+
     /** Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. */
-    private List<Long> leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
+    private Leased leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
         Instant now = clock.instant();
-        List<Long> rows = session.lease(workerId, now, now.plus(s.lease()), limit);
+        List<Long> rows = session.lease(workerId, now, s.lease(), limit);
         outstanding.addAndGet(rows.size());
         pendingLease.set(rows.size());
-        return rows;
+        return new Leased(rows, now.plus(s.lease()));
     }
 
     /**
@@ -523,10 +532,11 @@ public final class DeliveryWorker implements WorkerControl {
      * Hands the ids of freshly leased rows to the loader, which reads them and passes them on to the
      * senders; {@code outstanding} already counts them. Called after the lease's commit.
      */
-    private void dispatch(List<Long> ids) {
+    private void dispatch(Leased leased) {
+        List<Long> ids = leased.ids();
         counters.leased(ids.size(), publisher.counts().due(), outstanding.get());
         try {
-            loader.execute(() -> load(ids));
+            loader.execute(() -> load(ids, leased.deadline()));
         } catch (RejectedExecutionException shuttingDown) {
             // closing: the rows are still leased to this worker and close() releases them
             LOG.debug("delivery worker {}: {} leased row(s) not read, the worker is closing", workerId, ids.size());
@@ -540,7 +550,7 @@ public final class DeliveryWorker implements WorkerControl {
      * sender. A row that cannot be read or sent is given back through the committer, like any other
      * outcome, so that it stops counting as outstanding.
      */
-    private void load(List<Long> ids) {
+    private void load(List<Long> ids, Instant deadline) {
         List<LeasedRow> rows;
         try {
             rows = database.read(h -> store.leased(h, workerId, ids));
@@ -554,7 +564,7 @@ public final class DeliveryWorker implements WorkerControl {
         for (LeasedRow row : rows) {
             read.add(row.outboxEventId());
             try {
-                senders.execute(() -> deliver(row));
+                senders.execute(() -> deliver(row, deadline));
             } catch (RejectedExecutionException shuttingDown) {
                 outcomes.add(DeliveryRecord.released(row));
             }
@@ -603,11 +613,11 @@ public final class DeliveryWorker implements WorkerControl {
 
     // ---- sender threads ---------------------------------------------------------------------------
 
-    private void deliver(LeasedRow row) {
+    private void deliver(LeasedRow row, Instant deadline) {
         DeliveryRecord record;
         counters.callStarted();
         try {
-            record = attempt(row);
+            record = attempt(row, deadline);
         } catch (RuntimeException e) {
             LOG.error("delivery worker {}: delivering outbox row {} failed unexpectedly", workerId,
                     row.outboxEventId(), e);
@@ -619,7 +629,8 @@ public final class DeliveryWorker implements WorkerControl {
         outcomes.add(record);
     }
 
-    private DeliveryRecord attempt(LeasedRow row) {
+    /** One call for {@code row}, made only while its lease, ending at {@code deadline} on this clock, outlives it. */
+    private DeliveryRecord attempt(LeasedRow row, Instant deadline) {
         Instant started = clock.instant();
         OutcomePolicy.Sendable sendable = OutcomePolicy.sendable(row);
         if (sendable.refusal() != null) {
@@ -628,7 +639,7 @@ public final class DeliveryWorker implements WorkerControl {
         if (!running()) {
             return DeliveryRecord.released(row);
         }
-        if (started.plus(state.maxCallDuration()).plus(LEASE_MARGIN).isAfter(row.leaseExpiresAt())) {
+        if (started.plus(state.maxCallDuration()).plus(LEASE_MARGIN).isAfter(deadline)) {
             return DeliveryRecord.released(row);
         }
         long t0 = System.nanoTime();
@@ -681,7 +692,7 @@ public final class DeliveryWorker implements WorkerControl {
 
     private void commit(List<DeliveryRecord> batch) {
         boolean[] applied = null;
-        List<Long> next = List.of();
+        Leased next = Leased.NONE;
         for (int attempt = 1; attempt <= COMMIT_TRIES && applied == null; attempt++) {
             try {
                 Instant now = clock.instant();
@@ -690,11 +701,11 @@ public final class DeliveryWorker implements WorkerControl {
                 next = leaseWithin(session -> {
                     result[0] = session.complete(workerId, batch, now);
                     if (!running()) {
-                        return List.<Long>of();
+                        return Leased.NONE;
                     }
                     WorkerSettings s = settings;
                     int room = window.size(s) - (outstanding.get() - batch.size());
-                    return room <= 0 ? List.<Long>of() : leaseMore(session, s, room);
+                    return room <= 0 ? Leased.NONE : leaseMore(session, s, room);
                 });
                 applied = result[0];
             } catch (RuntimeException e) {
@@ -708,7 +719,7 @@ public final class DeliveryWorker implements WorkerControl {
         }
         outstanding.addAndGet(-batch.size());
         counters.outcomesCommitted();
-        if (!next.isEmpty()) {
+        if (!next.ids().isEmpty()) {
             dispatch(next);
         }
         if (applied == null) {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -38,20 +39,24 @@ public final class DeliveryStore {
     /**
      * Leases the due rows: the sub-select picks them in due order, and on PostgreSQL locks them, skipping rows
      * another worker is leasing at this moment ({@link Dialect#lockRows}), so that workers on several workstations
-     * never lease one row twice. On SQLite one writer at a time does the same.
+     * never lease one row twice. On SQLite one writer at a time does the same. A lease's end is written and compared
+     * in one clock ({@link Dialect#leaseClock}), so that a workstation whose clock runs ahead does not take over a row
+     * whose lease is still running for another. Parameters: now on the worker's clock (for the due time), then on
+     * SQLite now again, the limit, the owner, the lease's end (SQLite) or length in ms (PostgreSQL), and now.
      */
     private static String leaseSql(Dialect dialect) {
+        String clock = dialect.leaseClock();
         return """
             WITH due AS (
                 SELECT outbox_event_id FROM outbox_event
                 WHERE delivery_state = 'pending' AND next_attempt_at <= ?
-                  AND (lease_owner IS NULL OR lease_expires_at <= ?)
+                  AND (lease_owner IS NULL OR lease_expires_at <= %s)
                 ORDER BY next_attempt_at, outbox_event_id
                 LIMIT ?%s)
-            UPDATE outbox_event SET lease_owner = ?, lease_expires_at = ?, updated_at = ?
+            UPDATE outbox_event SET lease_owner = ?, lease_expires_at = %s, updated_at = ?
             WHERE outbox_event_id IN (SELECT outbox_event_id FROM due)
             RETURNING outbox_event_id
-            """.formatted(dialect.lockRows());
+            """.formatted(clock == null ? "?" : clock, dialect.lockRows(), clock == null ? "?" : clock + " + ?");
     }
 
     /** The leased rows' read of each engine, written once: the worker runs it for every lease. */
@@ -119,6 +124,7 @@ public final class DeliveryStore {
      * of one execution per row and table. Not thread-safe: one writer at a time.
      */
     public static final class Session implements AutoCloseable {
+        private final Dialect dialect;
         private final PreparedStatement lease;
         private final PreparedStatement retry;
         private final PreparedStatement failed;
@@ -129,6 +135,7 @@ public final class DeliveryStore {
         private final MultiRowStatement attempts;
 
         Session(Connection c, Dialect dialect) throws SQLException {
+            this.dialect = dialect;
             this.lease = c.prepareStatement(leaseSql(dialect));
             this.retry = c.prepareStatement("""
                 UPDATE outbox_event SET attempts = ?, retry_count = ?, last_error = ?, next_attempt_at = ?,
@@ -172,19 +179,24 @@ public final class DeliveryStore {
         }
 
         /**
-         * Leases up to {@code limit} due rows (pending, due, not leased or lease expired) to
-         * {@code owner} until {@code until}, in the caller's write transaction. Returns their ids in
-         * ascending order; {@link DeliveryStore#leased} reads the rows once the lease is committed.
+         * Leases up to {@code limit} due rows (pending, due at {@code now}, not leased or lease expired) to
+         * {@code owner} for {@code length}, in the caller's write transaction: until {@code now} plus the length on a
+         * file, the server's now plus the length on a team database. Returns their ids in ascending order;
+         * {@link DeliveryStore#leased} reads the rows once the lease is committed.
          */
-        public List<Long> lease(String owner, Instant now, Instant until, int limit) {
+        public List<Long> lease(String owner, Instant now, Duration length, int limit) {
             List<Long> ids = new ArrayList<>();
+            boolean givenClock = dialect.leaseClock() == null;
             try {
-                lease.setLong(1, now.toEpochMilli());
-                lease.setLong(2, now.toEpochMilli());
-                lease.setInt(3, limit);
-                lease.setString(4, owner);
-                lease.setLong(5, until.toEpochMilli());
-                lease.setLong(6, now.toEpochMilli());
+                int p = 1;
+                lease.setLong(p++, now.toEpochMilli());
+                if (givenClock) {
+                    lease.setLong(p++, now.toEpochMilli());
+                }
+                lease.setInt(p++, limit);
+                lease.setString(p++, owner);
+                lease.setLong(p++, givenClock ? now.plus(length).toEpochMilli() : length.toMillis());
+                lease.setLong(p, now.toEpochMilli());
                 try (ResultSet rs = lease.executeQuery()) {
                     while (rs.next()) {
                         ids.add(rs.getLong(1));

@@ -34,6 +34,11 @@ enum Dialect {
         }
 
         @Override
+        String leaseClock() {
+            return null;
+        }
+
+        @Override
         String lockRow() {
             return "";
         }
@@ -113,6 +118,11 @@ enum Dialect {
         }
 
         @Override
+        String leaseClock() {
+            return "CAST(extract(epoch FROM statement_timestamp()) * 1000 AS bigint)";
+        }
+
+        @Override
         String lockRow() {
             return " FOR UPDATE";
         }
@@ -184,6 +194,13 @@ enum Dialect {
 
     /** What a lease's sub-select of due rows ends with: rows another worker is leasing now are skipped. */
     abstract String lockRows();
+
+    /**
+     * The clock leases are kept in, as an expression in epoch milliseconds: on a team database the server's, which
+     * every workstation's worker reads alike whatever its own clock says; null on a file, whose workers share one
+     * machine's clock and give it as a parameter.
+     */
+    abstract String leaseClock();
 
     /**
      * What a read of a row about to be written ends with: the row stays as read until the transaction ends (on
