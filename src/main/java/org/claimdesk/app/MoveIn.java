@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.DatabaseMove;
+import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * their attempts, evidence records (the files' names, sizes and SHA-256; the files themselves are copied to the
  * team's evidence folder by IT), the audit trail, the worker's pause and the claim number sequence, ids kept. Then
  * every table is counted and hashed on both sides and must agree, and the team database's planner statistics are
- * gathered. A target holding claims, outbox rows or audit entries is refused untouched.
+ * gathered. A target holding claims, outbox rows or audit entries is refused untouched. The copy and its check are
+ * one transaction of the team database ({@link #run}).
  */
 public final class MoveIn {
     private static final Logger LOG = LoggerFactory.getLogger(MoveIn.class);
@@ -49,28 +52,32 @@ public final class MoveIn {
         this.to = to;
     }
 
+    /**
+     * Copies and checks every table in one transaction of the team database, which other workstations cannot
+     * write meanwhile: a move that stops (the network, the server, a copy that does not match) leaves the team
+     * database as empty as it was, and it can be run again.
+     */
     public Result run(Progress progress) {
-        if (!DatabaseMove.isEmpty(to)) {
-            throw new ClaimDeskException(to.location().describe() + " already holds claims, outbox rows or audit"
-                    + " entries: moving in needs an empty team database; nothing was copied");
-        }
-        for (DatabaseMove.Table table : DatabaseMove.TABLES) {
-            long total = DatabaseMove.count(from, table);
-            DatabaseMove.copy(from, to, table, rows -> progress.copied(table.name(), rows, total));
-        }
-        List<DatabaseMove.Digest> digests = new ArrayList<>();
-        List<String> differ = new ArrayList<>();
-        for (DatabaseMove.Table table : DatabaseMove.TABLES) {
-            DatabaseMove.Digest source = DatabaseMove.digest(from, table);
-            DatabaseMove.Digest target = DatabaseMove.digest(to, table);
-            if (!source.equals(target)) {
-                differ.add(table.name() + " (" + source.rows() + " rows here, " + target.rows() + " there)");
-            }
-            digests.add(target);
-        }
-        if (!differ.isEmpty()) {
-            throw new ClaimDeskException("the copy does not match its source in " + String.join(", ", differ)
-                    + ": do not use the team database; drop and recreate it, then move in again");
+        List<DatabaseMove.Digest> digests;
+        try {
+            digests = to.inTransaction(target -> {
+                DatabaseMove.keepOthersOut(target);
+                if (!DatabaseMove.isEmpty(target)) {
+                    throw new ClaimDeskException(to.location().describe() + " already holds claims, outbox rows or"
+                            + " audit entries: moving in needs an empty team database; nothing was copied");
+                }
+                for (DatabaseMove.Table table : DatabaseMove.TABLES) {
+                    long total = DatabaseMove.count(from, table);
+                    DatabaseMove.copy(from, target, table, rows -> progress.copied(table.name(), rows, total));
+                }
+                return checked(target);
+            });
+        } catch (DatabaseException e) {
+            throw stopped(e);
+        } catch (ClaimDeskException refused) {
+            throw refused;
+        } catch (RuntimeException e) {
+            throw stopped(e);
         }
         progress.gatheringStatistics();
         try {
@@ -80,5 +87,29 @@ public final class MoveIn {
             progress.statisticsNotGathered(e.getMessage());
         }
         return new Result(digests);
+    }
+
+    private ClaimDeskException stopped(RuntimeException e) {
+        return new ClaimDeskException("the move stopped (" + e.getMessage() + "); nothing of it was kept, "
+                + to.location().describe() + " is as it was: move in again", e);
+    }
+
+    /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */
+    private List<DatabaseMove.Digest> checked(Handle target) {
+        List<DatabaseMove.Digest> digests = new ArrayList<>();
+        List<String> differ = new ArrayList<>();
+        for (DatabaseMove.Table table : DatabaseMove.TABLES) {
+            DatabaseMove.Digest source = DatabaseMove.digest(from, table);
+            DatabaseMove.Digest copy = DatabaseMove.digest(target, table);
+            if (!source.equals(copy)) {
+                differ.add(table.name() + " (" + source.rows() + " rows here, " + copy.rows() + " there)");
+            }
+            digests.add(copy);
+        }
+        if (!differ.isEmpty()) {
+            throw new ClaimDeskException("the copy does not match its source in " + String.join(", ", differ)
+                    + "; nothing of it was kept, " + to.location().describe() + " is as it was");
+        }
+        return digests;
     }
 }

@@ -14,11 +14,14 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Copying every row of one ClaimDesk database into another, empty one, ids kept, table by table in an order in which
  * each row's references are there before it; then each table's rows counted and hashed the same way on both sides.
- * For moving a workstation's file into a team database ({@code claimdesk migrate}).
+ * For moving a workstation's file into a team database ({@code claimdesk migrate}), in one transaction of the target
+ * ({@link #keepOthersOut}, {@link #copy}, {@link #digest(Handle, Table)}), so that a move that stops leaves the
+ * target as empty as it was.
  */
 public final class DatabaseMove {
     /**
@@ -61,9 +64,26 @@ public final class DatabaseMove {
      * count of every row, so that refusing a full database takes no longer than accepting an empty one.
      */
     public static boolean isEmpty(Database database) {
-        return database.read(h -> h.createQuery("""
+        return database.read(DatabaseMove::isEmpty);
+    }
+
+    /** As {@link #isEmpty(Database)}, inside the caller's transaction. */
+    public static boolean isEmpty(Handle h) {
+        return h.createQuery("""
                 SELECT 1 WHERE EXISTS (SELECT 1 FROM claim) OR EXISTS (SELECT 1 FROM outbox_event)
-                    OR EXISTS (SELECT 1 FROM audit_log)""").mapTo(Integer.class).findOne().isEmpty());
+                    OR EXISTS (SELECT 1 FROM audit_log)""").mapTo(Integer.class).findOne().isEmpty();
+    }
+
+    /**
+     * Holds other writers of a team database off every moved table until the caller's transaction ends (they
+     * may still read): a claim added or a setting changed elsewhere during a move would take ids the move is
+     * writing. Needs the tables' owner, as the move's statistics do. A file's writer holds the whole file anyway.
+     */
+    public static void keepOthersOut(Handle target) {
+        if (Dialect.of(target) == Dialect.POSTGRESQL) {
+            target.execute("LOCK TABLE " + String.join(", ", TABLES.stream().map(Table::name).toList())
+                    + " IN SHARE ROW EXCLUSIVE MODE");
+        }
     }
 
     /** Rows of {@code table} in {@code database}. */
@@ -86,35 +106,34 @@ public final class DatabaseMove {
     }
 
     /**
-     * Copies {@code table} from {@code from} into {@code to} in one transaction, telling {@code progress} the rows
-     * copied after each batch. The single-row tables present in a new database (the claim number sequence) are
+     * Copies {@code table} from {@code from} into the caller's transaction of the target, telling {@code progress} the
+     * rows copied after each batch. The single-row tables present in a new database (the claim number sequence) are
      * replaced.
      */
-    public static long copy(Database from, Database to, Table table, LongConsumer progress) {
-        return to.inTransaction(target -> {
-            if (table.name().equals("claim_number_sequence")) {
-                target.execute("DELETE FROM claim_number_sequence");
+    public static long copy(Database from, Handle target, Table table, LongConsumer progress) {
+        if (table.name().equals("claim_number_sequence")) {
+            target.execute("DELETE FROM claim_number_sequence");
+        }
+        long copied = from.read(source -> {
+            try {
+                return copyRows(source.getConnection(), target.getConnection(), table, progress);
+            } catch (SQLException e) {
+                throw new DatabaseException("cannot copy " + table.name() + ": " + e.getMessage(), e);
             }
-            long copied = from.read(source -> {
-                try {
-                    return copyRows(source.getConnection(), target.getConnection(), table, progress);
-                } catch (SQLException e) {
-                    throw new DatabaseException("cannot copy " + table.name() + ": " + e.getMessage(), e);
-                }
-            });
-            if (!table.key().equals("id") && !table.key().equals("request_key")) {
-                Dialect.of(target).afterExplicitIds(target, table.name(), table.key());
-            }
-            return copied;
         });
+        if (!table.key().equals("id") && !table.key().equals("request_key")) {
+            Dialect.of(target).afterExplicitIds(target, table.name(), table.key());
+        }
+        return copied;
     }
 
     private static long copyRows(Connection source, Connection target, Table table, LongConsumer progress)
             throws SQLException {
         long copied = 0;
-        try (Statement select = source.createStatement();
-                ResultSet rows = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key()
-                        + (table.newestFirst() ? " DESC" : ""))) {
+        try (Statement select = source.createStatement()) {
+            select.setFetchSize(BATCH);
+            ResultSet rows = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key()
+                    + (table.newestFirst() ? " DESC" : ""));
             ResultSetMetaData meta = rows.getMetaData();
             List<String> names = new ArrayList<>();
             List<Integer> copiedColumns = new ArrayList<>();
@@ -154,39 +173,47 @@ public final class DatabaseMove {
      * whatever the engine (numbers as whole numbers, text as UTF-8, null as a mark of its own).
      */
     public static Digest digest(Database database, Table table) {
-        return database.read(h -> {
-            MessageDigest sha;
-            try {
-                sha = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+        return database.read(h -> digest(h, table));
+    }
+
+    /**
+     * As {@link #digest(Database, Table)}, inside the caller's transaction (a move checks what it wrote before it
+     * commits). The rows are read in batches, never all held at once.
+     */
+    public static Digest digest(Handle h, Table table) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+        }
+        long rows = 0;
+        try (Statement select = h.getConnection().createStatement()) {
+            // on PostgreSQL, inside a transaction, a fetch size reads through a cursor instead of all at once
+            select.setFetchSize(BATCH);
+            ResultSet rs = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key());
+            ResultSetMetaData meta = rs.getMetaData();
+            List<String> names = new ArrayList<>();
+            for (int c = 1; c <= meta.getColumnCount(); c++) {
+                names.add(meta.getColumnName(c).toLowerCase(java.util.Locale.ROOT));
             }
-            long rows = 0;
-            try (Statement select = h.getConnection().createStatement();
-                    ResultSet rs = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key())) {
-                ResultSetMetaData meta = rs.getMetaData();
-                List<String> names = new ArrayList<>();
-                for (int c = 1; c <= meta.getColumnCount(); c++) {
-                    names.add(meta.getColumnName(c).toLowerCase(java.util.Locale.ROOT));
+            List<String> sorted = names.stream().filter(n -> !DERIVED_COLUMNS.contains(n)).sorted().toList();
+            while (rs.next()) {
+                for (String column : sorted) {
+                    Object value = rs.getObject(column);
+                    String text = value == null ? "\u0000null" : value instanceof Number n ? Long.toString(n.longValue())
+                            : value.toString();
+                    sha.update(column.getBytes(StandardCharsets.UTF_8));
+                    sha.update((byte) '=');
+                    sha.update(text.getBytes(StandardCharsets.UTF_8));
+                    sha.update((byte) 0x1f);
                 }
-                List<String> sorted = names.stream().filter(n -> !DERIVED_COLUMNS.contains(n)).sorted().toList();
-                while (rs.next()) {
-                    for (String column : sorted) {
-                        Object value = rs.getObject(column);
-                        String text = value == null ? "\u0000null" : value instanceof Number n ? Long.toString(n.longValue())
-                                : value.toString();
-                        sha.update(column.getBytes(StandardCharsets.UTF_8));
-                        sha.update((byte) '=');
-                        sha.update(text.getBytes(StandardCharsets.UTF_8));
-                        sha.update((byte) 0x1f);
-                    }
-                    sha.update((byte) 0x1e);
-                    rows++;
-                }
-            } catch (SQLException e) {
-                throw new DatabaseException("cannot read " + table.name() + ": " + e.getMessage(), e);
+                sha.update((byte) 0x1e);
+                rows++;
             }
-            return new Digest(table.name(), rows, HexFormat.of().formatHex(sha.digest()));
-        });
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot read " + table.name() + ": " + e.getMessage(), e);
+        }
+        return new Digest(table.name(), rows, HexFormat.of().formatHex(sha.digest()));
     }
 }

@@ -1,6 +1,7 @@
 package org.claimdesk.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -20,7 +21,10 @@ import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Moving in when the planner's statistics cannot be gathered: the move is complete and checked all the same. */
+/**
+ * Moving in: when the planner's statistics cannot be gathered, the move is complete and checked all the same; a move
+ * that stops keeps nothing, and other workstations cannot write while it runs.
+ */
 class MoveInTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-03-02T10:00:00Z"), ZoneOffset.UTC);
 
@@ -69,6 +73,53 @@ class MoveInTest {
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0)))
                     .isEqualTo(DatabaseMove.count(from, DatabaseMove.TABLES.get(0)));
+        }
+    }
+
+    /**
+     * The move's connection is cut halfway (as a network or server failure would): nothing of it stays in the team
+     * database, the message says so, and the move runs again. While it ran, another workstation could not write.
+     */
+    @Test
+    void aMoveThatStopsHalfwayKeepsNothingAndOthersCannotWriteWhileItRuns() throws SQLException {
+        Path file = dir.resolve("desk.db");
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(60, 3, n -> { });
+        }
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        List<String> otherWrite = new ArrayList<>();
+        try (Database from = Database.open(file); Database to = Database.open(team);
+             Connection other = DriverManager.getConnection(team.jdbcUrl(), team.user(), "")) {
+            assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> {
+                if (table.equals("claim") && otherWrite.isEmpty()) {
+                    try (Statement s = other.createStatement()) {
+                        s.execute("SET lock_timeout = '300ms'");
+                        s.execute("UPDATE claim_number_sequence SET last = last");
+                        otherWrite.add("written");
+                    } catch (SQLException e) {
+                        otherWrite.add(e.getSQLState());
+                    }
+                }
+                if (table.equals("outbox_event")) {
+                    try (Statement s = other.createStatement()) {
+                        s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+                                + " AND pid <> pg_backend_pid() AND state = 'idle in transaction'");
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            })).hasMessageStartingWith("the move stopped (")
+                    .hasMessageContaining("nothing of it was kept, " + team.describe() + " is as it was: move in again");
+            assertThat(otherWrite).as("a write elsewhere waits for the move and gives up at its lock timeout")
+                    .containsExactly("55P03");
+        }
+        try (Database from = Database.open(file); Database to = Database.open(team)) {
+            assertThat(DatabaseMove.isEmpty(to)).isTrue();
+            assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(1))).as("history").isZero();
+
+            MoveIn.Result again = new MoveIn(from, to).run((table, rows, ofRows) -> { });
+            assertThat(again.tables()).hasSize(DatabaseMove.TABLES.size());
+            assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
         }
     }
 }
