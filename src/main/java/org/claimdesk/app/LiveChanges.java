@@ -36,4 +36,18 @@ public final class LiveChanges {
         ChangeFeed.Subscription subscription = database.changes().subscribe(listener);
         return subscription::close;
     }
+
+    /**
+     * Waits, up to {@code timeout}, until changes made elsewhere are heard (after the first {@link #subscribe}):
+     * what a subscriber reads once this returns true cannot have changed unheard since. False on a local file, and
+     * when the server was not reached in time (or the wait was interrupted).
+     */
+    public boolean awaitListening(java.time.Duration timeout) {
+        try {
+            return database.changes().awaitListening(timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
 }

@@ -16,6 +16,9 @@ import org.claimdesk.store.Database;
  */
 public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     static final long FILE_CHECK_MILLIS = 1_000;
+    /** How long a watch on a team database waits for the live updates before it reads the pause. */
+    static final java.time.Duration LISTENING_WITHIN = java.time.Duration.ofSeconds(5);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StaffPauseWatch.class);
 
     private final Database database;
     private final AutoCloseable subscription;
@@ -26,6 +29,11 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
         this.database = database;
         LiveChanges live = new LiveChanges(database);
         this.subscription = live.live() ? live.subscribe(this::changed) : null;
+        if (subscription != null && !live.awaitListening(LISTENING_WITHIN)) {
+            LOG.warn("live updates from {} did not start within {} s: a pause made elsewhere is seen once they do",
+                    database.location().describe(), LISTENING_WITHIN.toSeconds());
+        }
+        // read once the notifications are heard, so that a pause made in between is not missed
         read();
     }
 

@@ -32,6 +32,11 @@ public interface ChangeFeed {
         public Subscription subscribe(Consumer<Set<DataChange>> listener) {
             return () -> { };
         }
+
+        @Override
+        public boolean awaitListening(long timeoutMs) {
+            return false;
+        }
     };
 
     /** True when changes made elsewhere arrive through this feed. */
@@ -46,4 +51,11 @@ public interface ChangeFeed {
      * with every kind: what changed meanwhile was not heard.
      */
     Subscription subscribe(Consumer<Set<DataChange>> listener);
+
+    /**
+     * Waits until the feed listens (it starts with its first subscriber), up to {@code timeoutMs}; true when it does.
+     * What is committed after that is heard: a subscriber that reads its state once this returns true misses
+     * nothing in between.
+     */
+    boolean awaitListening(long timeoutMs) throws InterruptedException;
 }

@@ -83,11 +83,8 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         return () -> listeners.remove(listener);
     }
 
-    /**
-     * Waits until the feed listens on the server (after its first subscriber), up to {@code timeoutMs}; true when it
-     * does. What is committed after that is heard.
-     */
-    boolean awaitListening(long timeoutMs) throws InterruptedException {
+    @Override
+    public boolean awaitListening(long timeoutMs) throws InterruptedException {
         return listening.await(timeoutMs, TimeUnit.MILLISECONDS);
     }
 

@@ -68,6 +68,8 @@ public final class ConsoleWindow {
     static final long TICK_MS = 2_000;
     /** Live updates from other workstations reach the page on screen at most this often, in ms. */
     static final long LIVE_UPDATE_SPACING_MS = 300;
+    /** How long the console waits for the live updates to start before it reads the worker's pause again. */
+    static final java.time.Duration LIVE_UPDATES_START_WITHIN = java.time.Duration.ofSeconds(10);
     /** Records the FX thread compares on every refresh (rows in place, notices, snapshots). */
     static final List<Class<? extends Record>> COMPARED_ON_FX_THREAD = List.of(ClaimRow.class, OutboxRow.class,
             OutboxEvent.class, AuditEntry.class, FailureGroup.class, Notice.class, WorkerSnapshot.class,
@@ -319,6 +321,7 @@ public final class ConsoleWindow {
             liveUpdates = live.subscribe(toPages::offer);
             if (live.live()) {
                 main.watchLiveUpdates(live::connected);
+                main.followPauseOnceHeard(() -> live.awaitListening(LIVE_UPDATES_START_WITHIN));
             }
             // bound here, off the FX thread, rather than inside the pulse of the first refresh that compares them
             tasks.submit("prepare row comparisons", p -> {

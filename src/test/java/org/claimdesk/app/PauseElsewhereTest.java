@@ -95,4 +95,24 @@ class PauseElsewhereTest {
         return new AuditedWorker(new DeliveryWorker(db, state, Workers.fast(), Clock.systemUTC(),
                 Deadlines.statutory()), db, Clock.systemUTC(), actor);
     }
+
+    /**
+     * A drain's watch reads the pause only once the live updates are heard on a team database: a pause made in
+     * between cannot go unheard.
+     */
+    @Test
+    void aDrainsWatchReadsThePauseOnceChangesElsewhereAreHeard() {
+        DatabaseLocation location = TestDatabase.location(engine, dir, "shared");
+        try (Database here = Database.open(location); Database there = Database.open(location)) {
+            try (AuditedWorker theirs = worker(there, "m.alvarez")) {
+                theirs.pause("state maintenance tonight");
+            }
+            try (StaffPauseWatch watch = new StaffPauseWatch(here)) {
+                assertThat(here.changes().connected()).as("listening before the pause is read")
+                        .isEqualTo(engine == TestDatabase.Engine.POSTGRESQL);
+                assertThat(watch.get()).startsWith("the delivery worker was paused by m.alvarez at ")
+                        .endsWith(": state maintenance tonight");
+            }
+        }
+    }
 }

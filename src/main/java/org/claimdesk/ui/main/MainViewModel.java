@@ -215,6 +215,20 @@ public final class MainViewModel {
         showLiveUpdates();
     }
 
+    /**
+     * Reads the worker's pause again once the live updates are heard ({@code listening}, which may wait, runs on a
+     * background task): a pause made on another workstation between this console's start-up read and the feed's
+     * start would otherwise go unheeded until the worker's next change.
+     */
+    public void followPauseOnceHeard(java.util.function.BooleanSupplier listening) {
+        tasks.submit("follow the pause once live updates start", p -> {
+            if (listening.getAsBoolean()) {
+                worker.followPause();
+            }
+            return null;
+        }, done -> { }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
+    }
+
     private void showLiveUpdates() {
         if (liveConnected == null) {
             return;
