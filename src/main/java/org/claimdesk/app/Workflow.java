@@ -103,7 +103,8 @@ public final class Workflow {
         String givenKey = Inputs.key(idempotencyKey);
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
         return database.inTransaction(h -> {
-            Optional<OutboxEvent> existing = outbox.findByKey(h, key);
+            // a key given by the caller may come twice at once (a retried request, two workstations); a new one cannot
+            Optional<OutboxEvent> existing = givenKey != null ? outbox.claimKey(h, key) : Optional.empty();
             if (existing.isPresent()) {
                 OutboxEvent event = existing.get();
                 if (event.aggregateId() != claimId) {

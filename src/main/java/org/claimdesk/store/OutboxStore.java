@@ -58,6 +58,16 @@ public final class OutboxStore {
         return ordered;
     }
 
+    /**
+     * Makes the caller's transaction the only one submitting under {@code idempotencyKey} until it ends (on a team
+     * database another workstation's submit with the same key waits for it), then returns the row that already
+     * carries the key, if any: a replay finds the first submission instead of colliding with it.
+     */
+    public Optional<OutboxEvent> claimKey(Handle handle, String idempotencyKey) {
+        Dialect.of(handle).serialize(handle, "claimdesk.submission-key:" + idempotencyKey);
+        return findByKey(handle, idempotencyKey);
+    }
+
     public Optional<OutboxEvent> findByKey(Handle handle, String idempotencyKey) {
         return handle.createQuery("SELECT * FROM outbox_event WHERE idempotency_key = :key")
                 .bind("key", idempotencyKey).map(Rows.OUTBOX_EVENT).findOne();

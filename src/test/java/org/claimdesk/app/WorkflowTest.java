@@ -235,6 +235,57 @@ class WorkflowTest {
         assertThat(queries.claim(other).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
     }
 
+    /**
+     * The same submit sent twice at once (a retried request, or two workstations with one key): one submission, the
+     * other call its replay; one key for two claims at once: one submission, the other a conflict saying so.
+     */
+    @Test
+    void concurrentSubmitsWithOneKeyMakeOneSubmission() throws Exception {
+        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 10; round++) {
+                long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+                long other = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+                String key = "same-" + round;
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.Future<SubmitResult> a = two.submit(() -> {
+                    start.await();
+                    return workflow.submit(id, "s.patel", key);
+                });
+                java.util.concurrent.Future<SubmitResult> b = two.submit(() -> {
+                    start.await();
+                    return workflow.submit(id, "m.alvarez", key);
+                });
+                assertThat(List.of(a.get().replayed(), b.get().replayed())).containsExactlyInAnyOrder(false, true);
+                assertThat(a.get().outboxEventId()).isEqualTo(b.get().outboxEventId());
+
+                String shared = "shared-" + round;
+                long third = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+                java.util.concurrent.Future<SubmitResult> c = two.submit(() -> {
+                    start.await();
+                    return workflow.submit(third, "s.patel", shared);
+                });
+                java.util.concurrent.Future<SubmitResult> d = two.submit(() -> {
+                    start.await();
+                    return workflow.submit(other, "m.alvarez", shared);
+                });
+                List<Throwable> refused = new java.util.ArrayList<>();
+                for (java.util.concurrent.Future<SubmitResult> f : List.of(c, d)) {
+                    try {
+                        f.get();
+                    } catch (java.util.concurrent.ExecutionException e) {
+                        refused.add(e.getCause());
+                    }
+                }
+                assertThat(refused).singleElement().isInstanceOf(ConflictException.class)
+                        .extracting(Throwable::getMessage).asString().contains("another claim");
+            }
+        } finally {
+            two.shutdownNow();
+        }
+        assertThat(queries.countOutbox(OutboxQuery.all())).isEqualTo(20);
+    }
+
     @Test
     void submitIsAtomicWhenTheOutboxWriteFails() {
         long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
