@@ -119,6 +119,12 @@ final class PostgresDatabase {
         if (found == Migrations.latestVersion() && current(dataSource)) {
             return;
         }
+        int feed = changeFeedRevision(dataSource);
+        if (feed > CHANGE_FEED_REVISION) {
+            throw new DatabaseException("the team database " + server.describe() + " was written by a newer ClaimDesk"
+                    + " (its live updates' triggers are revision " + feed + ", this version knows up to "
+                    + CHANGE_FEED_REVISION + "); it was not modified: install the newer ClaimDesk to open it");
+        }
         try {
             Flyway.configure()
                     .dataSource(dataSource)
@@ -191,6 +197,50 @@ final class PostgresDatabase {
             return true;
         } catch (SQLException e) {
             return false;
+        }
+    }
+
+    private static final java.util.regex.Pattern REVISION =
+            java.util.regex.Pattern.compile("'ClaimDesk change feed, revision (\\d+)'");
+
+    /** The revision of this build's change feed script ({@code R__change_feed.sql} says it in its last statement). */
+    static final int CHANGE_FEED_REVISION = scriptRevision("R__change_feed.sql");
+
+    private static int scriptRevision(String script) {
+        String resource = MIGRATIONS.substring("classpath:".length()) + "/" + script;
+        try (InputStream in = PostgresDatabase.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the migration " + resource + " is not in this build");
+            }
+            java.util.regex.Matcher m = REVISION.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            if (!m.find()) {
+                throw new IllegalStateException("the migration " + resource + " does not say its revision");
+            }
+            return Integer.parseInt(m.group(1));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the migration " + resource, e);
+        }
+    }
+
+    /**
+     * The revision of the change feed's triggers in the database: what its function's comment says, 1 for the
+     * triggers written before revisions were, 0 when there are none yet.
+     */
+    static int changeFeedRevision(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("SELECT obj_description(p.oid, 'pg_proc') FROM pg_proc p"
+                        + " JOIN pg_namespace n ON n.oid = p.pronamespace"
+                        + " WHERE p.proname = 'claimdesk_changed' AND n.nspname = current_schema()")) {
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return 0;
+                }
+                String comment = rs.getString(1);
+                java.util.regex.Matcher m = comment == null ? null : REVISION.matcher("'" + comment + "'");
+                return m != null && m.find() ? Integer.parseInt(m.group(1)) : 1;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("cannot read the team database's change feed: " + e.getMessage(), e);
         }
     }
 

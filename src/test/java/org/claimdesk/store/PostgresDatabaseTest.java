@@ -3,6 +3,9 @@ package org.claimdesk.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,6 +102,47 @@ class PostgresDatabaseTest {
             assertThat(now).hasSize(applied.size() + 1);
             assertThat(told).as("no schema version applied: a repeatable script is not one").isEmpty();
             assertThat(now.get(now.size() - 1)).endsWith(" R " + PostgresDatabase.flywayChecksum("R__change_feed.sql"));
+        }
+    }
+
+    /**
+     * An older build meets the change feed script of a newer one (another checksum): it does not put its own
+     * triggers back over the newer ones, whatever role it connects as; it refuses the database untouched.
+     */
+    @Test
+    void aChangeFeedOfANewerRevisionIsRefusedUntouched() throws java.sql.SQLException {
+        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
+        int newer = PostgresDatabase.CHANGE_FEED_REVISION + 1;
+        String history = "SELECT installed_rank || ' ' || coalesce(version, 'R') || ' ' || checksum"
+                + " FROM flyway_schema_history ORDER BY installed_rank";
+        String comment = "SELECT obj_description('claimdesk_changed()'::regprocedure, 'pg_proc')";
+        List<String> before;
+        try (Database db = Database.open(location)) {
+            String recorded = db.read(h -> h.createQuery(comment).mapTo(String.class).one());
+            assertThat(recorded).isEqualTo("ClaimDesk change feed, revision " + PostgresDatabase.CHANGE_FEED_REVISION);
+            db.useTransaction(h -> {
+                h.execute("UPDATE flyway_schema_history SET checksum = checksum + 1 WHERE version IS NULL");
+                h.execute("COMMENT ON FUNCTION claimdesk_changed() IS 'ClaimDesk change feed, revision " + newer + "'");
+            });
+            before = db.read(h -> h.createQuery(history).mapTo(String.class).list());
+        }
+
+        assertThatThrownBy(() -> Database.open(location)).hasMessageContaining("written by a newer ClaimDesk")
+                .hasMessageContaining("triggers are revision " + newer).hasMessageContaining("it was not modified");
+
+        try (Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), "");
+             Statement s = c.createStatement()) {
+            List<String> after = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery(history)) {
+                while (rs.next()) {
+                    after.add(rs.getString(1));
+                }
+            }
+            assertThat(after).isEqualTo(before);
+            try (ResultSet rs = s.executeQuery(comment)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("ClaimDesk change feed, revision " + newer);
+            }
         }
     }
 

@@ -27,3 +27,7 @@ CREATE OR REPLACE TRIGGER audit_log_changed AFTER INSERT ON audit_log
     FOR EACH STATEMENT EXECUTE FUNCTION claimdesk_changed('audit');
 CREATE OR REPLACE TRIGGER worker_pause_changed AFTER INSERT OR UPDATE OR DELETE ON worker_pause
     FOR EACH STATEMENT EXECUTE FUNCTION claimdesk_changed('worker');
+
+-- The script's revision, read by ClaimDesk before it applies this script again: a build never replaces the
+-- triggers of a newer revision with its own (PostgresDatabase.changeFeedRevision). Raise it with every change.
+COMMENT ON FUNCTION claimdesk_changed() IS 'ClaimDesk change feed, revision 2';
