@@ -1,0 +1,101 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import org.claimdesk.app.DataDirectory;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A team database that asks for a password (scram-sha-256), reached from a real ClaimDesk process: the password
+ * comes from {@code PGPASSWORD} or from a password file ({@code ~/.pgpass}, here named by {@code PGPASSFILE}) for the
+ * pool and for the live updates' own connection alike; a wrong one is refused in one line that does not show it.
+ */
+class PasswordLoginTest {
+    private static final String ROLE = "kim_pw";
+    private static final String PASSWORD = "Xy7/s3cret@pw";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theRightPasswordFromEitherSourceOpensTheDatabaseAndAWrongOneIsRefusedWithoutShowingIt() throws Exception {
+        DatabaseLocation.Postgres admin = TestDatabase.newEmptyServerDatabase();
+        try (Connection c = DriverManager.getConnection(admin.jdbcUrl(), admin.user(), "");
+             Statement s = c.createStatement()) {
+            s.execute("DROP ROLE IF EXISTS " + ROLE);
+            s.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + PASSWORD + "'");
+            s.execute("ALTER DATABASE " + admin.database() + " OWNER TO " + ROLE);
+            s.execute("ALTER SCHEMA public OWNER TO " + ROLE);
+            Path hba;
+            try (ResultSet rs = s.executeQuery("SELECT current_setting('hba_file')")) {
+                rs.next();
+                hba = Path.of(rs.getString(1));
+            }
+            String trusted = Files.readString(hba);
+            // only this role must give a password; every other test's role stays trusted
+            Files.writeString(hba, "host all " + ROLE + " 127.0.0.1/32 scram-sha-256\n"
+                    + "host all " + ROLE + " ::1/128 scram-sha-256\n" + trusted);
+            s.execute("SELECT pg_reload_conf()");
+            try {
+                String url = "postgresql://" + ROLE + "@" + admin.host() + ":" + admin.port() + "/" + admin.database();
+
+                Result byVariable = drain(url, Map.of("PGPASSWORD", PASSWORD), "env");
+                assertThat(byVariable.exit()).as(byVariable.err()).isZero();
+                assertThat(log("env")).as("the live updates logged in too").isNotEmpty().doesNotContain("live updates")
+                        .doesNotContain(PASSWORD);
+
+                Path pgpass = dir.resolve("pgpass");
+                Files.writeString(pgpass, "*:*:*:" + ROLE + ":" + PASSWORD.replace(":", "\\:") + "\n");
+                Files.setPosixFilePermissions(pgpass, PosixFilePermissions.fromString("rw-------"));
+                Result byFile = drain(url, Map.of("PGPASSFILE", pgpass.toString()), "file");
+                assertThat(byFile.exit()).as(byFile.err()).isZero();
+                assertThat(log("file")).doesNotContain("live updates");
+
+                Result wrong = drain(url, Map.of("PGPASSWORD", "not-" + PASSWORD), "wrong");
+                assertThat(wrong.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+                assertThat(wrong.err().strip()).startsWith("claimdesk: ").contains("PGPASSWORD").doesNotContain("\n")
+                        .doesNotContain(PASSWORD);
+                assertThat(log("wrong")).doesNotContain(PASSWORD);
+            } finally {
+                Files.writeString(hba, trusted);
+                s.execute("SELECT pg_reload_conf()");
+            }
+        }
+    }
+
+    /** {@code claimdesk drain} in a process of its own, which logs to a folder of its own. */
+    private Result drain(String url, Map<String, String> password, String name) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Dclaimdesk.testLogDir=" + dir.resolve(name), "-cp", System.getProperty("java.class.path"),
+                "org.claimdesk.Launcher", "--db", url, "drain", "--simulated", "--until-idle", "--max-wait", "20");
+        builder.environment().remove("PGPASSWORD");
+        builder.environment().putAll(password);
+        builder.environment().put(DataDirectory.HOME_ENV, dir.resolve(name).resolve("home").toString());
+        Path err = dir.resolve(name + ".err");
+        builder.redirectError(err.toFile()).redirectOutput(dir.resolve(name + ".out").toFile());
+        Process process = builder.start();
+        if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("drain did not finish within 60 s");
+        }
+        return new Result(process.exitValue(), Files.readString(err));
+    }
+
+    private record Result(int exit, String err) {
+    }
+
+    private String log(String name) throws java.io.IOException {
+        return Files.readString(dir.resolve(name).resolve("claimdesk-test.log"));
+    }
+}
