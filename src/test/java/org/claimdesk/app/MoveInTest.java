@@ -33,10 +33,7 @@ class MoveInTest {
 
     @Test
     void aMoveWhoseStatisticsCannotBeGatheredIsCompleteAndSaysWhy() throws SQLException {
-        Path file = dir.resolve("desk.db");
-        try (Database desk = Database.open(file)) {
-            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(60, 3, n -> { });
-        }
+        Path file = desk();
         DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
         try (Database admin = Database.open(team)) {
             // ANALYZE then gives up on a table another session holds, rather than waiting for it
@@ -82,10 +79,7 @@ class MoveInTest {
      */
     @Test
     void aMoveThatStopsHalfwayKeepsNothingAndOthersCannotWriteWhileItRuns() throws SQLException {
-        Path file = dir.resolve("desk.db");
-        try (Database desk = Database.open(file)) {
-            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(60, 3, n -> { });
-        }
+        Path file = desk();
         DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
         List<String> otherWrite = new ArrayList<>();
         try (Database from = Database.open(file); Database to = Database.open(team);
@@ -121,5 +115,14 @@ class MoveInTest {
             assertThat(again.tables()).hasSize(DatabaseMove.TABLES.size());
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
         }
+    }
+
+    /** A desk's file with 60 demo claims. */
+    private Path desk() {
+        Path file = dir.resolve("desk.db");
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(60, 3, n -> { });
+        }
+        return file;
     }
 }
