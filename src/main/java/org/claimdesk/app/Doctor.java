@@ -52,6 +52,7 @@ public final class Doctor {
             List<Finding> findings = new ArrayList<>();
             if (database.location() instanceof DatabaseLocation.Postgres server) {
                 findings.addAll(serverFindings(server, serverHealth.facts(h)));
+                findings.add(evidenceFolder(database, System.getenv()));
             } else {
                 integrity(h, findings);
             }
@@ -111,6 +112,21 @@ public final class Doctor {
         }
         findings.add(new Finding(Level.OK, "sessions", sessions(facts.others())));
         return findings;
+    }
+
+    /**
+     * Where this workstation puts the evidence files staff add on a team database: the office's shared folder
+     * ({@value DataDirectory#EVIDENCE_ENV}), or, when it is not set, a folder of this workstation's own, whose files
+     * the other workstations list but cannot open.
+     */
+    static Finding evidenceFolder(Database database, java.util.Map<String, String> env) {
+        java.nio.file.Path folder = DataDirectory.evidence(database, null, env);
+        String shared = env.get(DataDirectory.EVIDENCE_ENV);
+        return shared != null && !shared.isBlank()
+                ? new Finding(Level.OK, "evidence", "evidence files go to the shared folder " + folder)
+                : new Finding(Level.WARN, "evidence", DataDirectory.EVIDENCE_ENV + " is not set on this workstation:"
+                        + " evidence files added here stay in " + folder + ", where other workstations cannot open"
+                        + " them; IT sets it to the office's shared folder (docs/operations.md: evidence files)");
     }
 
     private static String sessions(List<ServerHealthStore.Session> others) {

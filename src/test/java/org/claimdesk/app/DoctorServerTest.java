@@ -124,6 +124,21 @@ class DoctorServerTest {
                 + " the extension and the indexes again (docs/operations.md)"));
     }
 
+    /** Evidence files added where no shared folder is set stay on that workstation: doctor says so. */
+    @Test
+    void aWorkstationWithoutTheSharedEvidenceFolderIsWarned() {
+        Map<String, String> home = Map.of(DataDirectory.HOME_ENV, "/home/kim/.claimdesk");
+        Doctor.Finding alone = Doctor.evidenceFolder(db, home);
+        assertThat(alone.level()).isEqualTo(Doctor.Level.WARN);
+        assertThat(alone.message()).startsWith("CLAIMDESK_EVIDENCE_DIR is not set on this workstation: evidence files"
+                + " added here stay in /home/kim/.claimdesk/evidence/").contains("other workstations cannot open them");
+
+        Doctor.Finding shared = Doctor.evidenceFolder(db, Map.of(DataDirectory.EVIDENCE_ENV, "/mnt/claims-evidence"));
+        assertThat(shared).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "evidence",
+                "evidence files go to the shared folder /mnt/claims-evidence"));
+        assertThat(examine(db)).containsKey("evidence");
+    }
+
     @Test
     void anOldServerAndAnUnencryptedConnectionAcrossTheNetworkAreWarnings() {
         DatabaseLocation.Postgres remote = new DatabaseLocation.Postgres("db.office.lan", 5432, "claimdesk",
