@@ -3,6 +3,7 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -173,7 +174,18 @@ public final class Resubmission {
      * when one of them does not exist.
      */
     public BulkPreview preview(OutboxQuery rows) {
+        return preview(rows, null);
+    }
+
+    /**
+     * As {@link #preview(OutboxQuery)}, offering only the rows of the claims {@code corrected} names (the claims one
+     * fix changed): another corrected claim among the rows, changed by someone else, is skipped with that reason,
+     * so that nobody resubmits a colleague's correction, unfinished perhaps, under their own name and reason. Null
+     * offers every corrected row.
+     */
+    public BulkPreview preview(OutboxQuery rows, Collection<Long> corrected) {
         Objects.requireNonNull(rows, "rows");
+        Set<Long> only = corrected == null ? null : Set.copyOf(corrected);
         return database.read(h -> {
             List<OutboxStamp> stamps = outbox.stamps(h, rows.unpaged());
             if (!rows.ids().isEmpty() && stamps.size() < rows.ids().size()) {
@@ -185,10 +197,13 @@ public final class Resubmission {
             Map<Long, String> skipped = new LinkedHashMap<>();
             for (OutboxStamp stamp : stamps) {
                 Check check = check(h, stamp.outboxEventId());
-                if (check.refusal() == null) {
-                    targets.add(check);
-                } else {
+                if (check.refusal() != null) {
                     skipped.put(check.outboxEventId(), check.refusal());
+                } else if (only != null && !only.contains(check.claimId())) {
+                    skipped.put(check.outboxEventId(), "claim " + check.claimNumber() + " was corrected by someone"
+                            + " else, not by this fix: resubmit it on its own once it is checked");
+                } else {
+                    targets.add(check);
                 }
             }
             return new BulkPreview(targets, skipped);

@@ -48,6 +48,8 @@ public final class FixFieldViewModel {
     private final AtomicBoolean cancelRequested = new AtomicBoolean();
 
     private OutboxQuery rows;
+    /** The claims the last fix changed: the only ones its resubmission offers. */
+    private List<Long> fixed = List.of();
     private Runnable onChange = () -> { };
     private long previewRequest;
 
@@ -131,6 +133,7 @@ public final class FixFieldViewModel {
     /** Starts over on the claims of the failed rows {@code failedRows} selects, described as {@code words}. */
     public void open(OutboxQuery failedRows, String words) {
         rows = failedRows;
+        fixed = List.of();
         scope.set(words);
         value.set("");
         editResult.set(null);
@@ -206,6 +209,7 @@ public final class FixFieldViewModel {
                             : Notice.success(result.describe()));
                     onChange.run();
                     if (!result.changed().isEmpty()) {
+                        fixed = result.changedIds();
                         previewResubmit();
                     }
                 }, e -> {
@@ -215,14 +219,18 @@ public final class FixFieldViewModel {
                 }, progress::set);
     }
 
-    /** What resubmitting the rows would do now: their claims changed, they are resubmitted; others are skipped. */
+    /**
+     * What resubmitting the rows would do now: the rows whose claims this fix changed are resubmitted; others are
+     * skipped, with the reason (a claim someone else corrected meanwhile among them).
+     */
     public void previewResubmit() {
         if (rows == null) {
             return;
         }
         OutboxQuery selected = rows;
+        List<Long> corrected = fixed;
         busy.set(true);
-        tasks.submit("preview resubmitting rows", p -> resubmission.preview(selected), found -> {
+        tasks.submit("preview resubmitting rows", p -> resubmission.preview(selected, corrected), found -> {
             busy.set(false);
             resubmitPreview.set(found);
         }, e -> {

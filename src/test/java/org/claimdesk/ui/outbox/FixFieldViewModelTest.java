@@ -135,6 +135,33 @@ class FixFieldViewModelTest {
         assertThat(model.resubmitPreviewProperty().get().eligible()).isEqualTo(1);
     }
 
+    /**
+     * A claim of the group that someone else corrected while this fix was previewed is left alone by the fix, and
+     * its row is not offered for resubmission under this fix's name and reason either.
+     */
+    @Test
+    void theResubmissionOffersOnlyTheRowsThisFixCorrected() {
+        List<OutboxEvent> refused = refusedRows();
+        int claims = (int) refused.stream().map(OutboxEvent::aggregateId).distinct().count();
+        assertThat(claims).isGreaterThanOrEqualTo(3);
+        model.open(unregistered, "the rows refused for an unregistered holder");
+        model.valueProperty().set(REGISTERED);
+        model.preview();
+        long colleagues = refused.get(0).aggregateId();
+        org.claimdesk.domain.Claim claim = queries.claim(colleagues).orElseThrow();
+        new org.claimdesk.app.ClaimEditing(db, Clock.systemUTC()).edit(colleagues, claim.version(),
+                java.util.Map.of("holderId", "HLD-777000"), "m.alvarez", "holder merged, checking the address next");
+
+        model.apply("registered id");
+
+        assertThat(model.editResultProperty().get().changed()).hasSize(claims - 1);
+        Resubmission.BulkPreview offered = model.resubmitPreviewProperty().get();
+        assertThat(offered.targets()).extracting(Resubmission.Check::claimId).doesNotContain(colleagues)
+                .hasSize(claims - 1);
+        assertThat(offered.skipped()).containsEntry(refused.get(0).outboxEventId(), "claim " + claim.claimNumber()
+                + " was corrected by someone else, not by this fix: resubmit it on its own once it is checked");
+    }
+
     @Test
     void aNewValueDropsTheOldPreviewAndTheTaxIdIsRefused() {
         model.open(unregistered, "the rows");
