@@ -153,7 +153,8 @@ public final class Resubmission {
 
     /**
      * Resubmits the row as {@code seen} showed it (the console): refused when the row or the claim changed since,
-     * so what is sent is the diff staff saw.
+     * or when what would be sent differs from the diff staff saw (evidence added meanwhile is part of the payload
+     * but leaves the claim's version as it was), so what is sent is the diff staff saw.
      */
     public Result resubmit(Check seen, String actor, String reason) {
         String who = Inputs.actor(actor);
@@ -161,7 +162,7 @@ public final class Resubmission {
         return database.inTransaction(h -> {
             Check now = check(h, seen.outboxEventId());
             if (now.refusal() == null && (now.claimVersion() != seen.claimVersion()
-                    || now.rowUpdatedAt() != seen.rowUpdatedAt())) {
+                    || now.rowUpdatedAt() != seen.rowUpdatedAt() || !now.diff().equals(seen.diff()))) {
                 throw new ConflictException("outbox row " + seen.outboxEventId() + " or claim " + seen.claimNumber()
                         + " changed since you opened it; look at the new diff and resubmit again");
             }

@@ -234,6 +234,23 @@ class ResubmissionTest {
         assertThat(Sql.count(db, "outbox_event")).isEqualTo(1);
     }
 
+    /** Evidence is part of the payload: added after the diff was shown, it is a conflict, not sent unseen. */
+    @Test
+    void evidenceAddedAfterTheDiffWasShownIsAConflict() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        Resubmission.Check seen = resubmission.check(refusedRow);
+        new ClaimEvidence(db, Clock.systemUTC(), dir.resolve("evidence"))
+                .addUrl(claimId, "address", "https://records.example.gov/utility/2024-03", null, "m.alvarez");
+        assertThatThrownBy(() -> resubmission.resubmit(seen, "r.okafor", "corrected"))
+                .isInstanceOf(ConflictException.class).hasMessageContaining("changed since you opened it");
+        assertThat(queries.outboxEvent(refusedRow).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+
+        Resubmission.Check again = resubmission.check(refusedRow);
+        assertThat(again.diff().changes()).extracting(org.claimdesk.domain.PayloadDiff.Change::field)
+                .contains("evidence");
+        assertThat(resubmission.resubmit(again, "r.okafor", "corrected").newOutboxEventId()).isPositive();
+    }
+
     @Test
     void supersededRowsAreListedByTheirState() {
         HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
