@@ -358,7 +358,11 @@ public final class OutboxTriage {
         return true;
     }
 
+    /**
+     * The row's claim, held until the transaction ends: an edit committed elsewhere meanwhile is waited for and read,
+     * so that the status change written next does not meet a version that moved under it.
+     */
     private Claim claim(Handle h, long claimId) {
-        return claims.find(h, claimId).orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
+        return claims.findForUpdate(h, claimId).orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
     }
 }

@@ -206,6 +206,41 @@ class OutboxTriageTest {
                 .isEqualTo(DeliveryState.PENDING);
     }
 
+    /**
+     * A claim edited on another workstation while a bulk abandon runs: the abandon waits for the edit, reads the
+     * claim as edited and goes on, instead of failing its whole chunk on the version that moved.
+     */
+    @Test
+    void aClaimEditedElsewhereDuringAnAbandonIsWaitedForNotAFailure() throws Exception {
+        List<SubmitResult> queued = Outbox.submitted(db, 3);
+        for (SubmitResult q : queued) {
+            fail(q.outboxEventId(), "422 invalid_claim: holder id is not in CA's holder registry",
+                    System.currentTimeMillis());
+        }
+        long edited = queued.get(1).claimId();
+        try (Database elsewhere = Database.open(db.location());
+             org.jdbi.v3.core.Handle editing = elsewhere.jdbi().open()) {
+            editing.begin();
+            editing.execute("UPDATE claim SET version = version + 1, holder_id = 'HLD-100200' WHERE claim_id = ?",
+                    edited);
+            java.util.concurrent.CompletableFuture<Result> abandoning = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> abandon(queued.stream().map(SubmitResult::outboxEventId).toList(), "j.chen",
+                            "claimant withdrew by letter"));
+            if (engine == TestDatabase.Engine.POSTGRESQL) {
+                // the abandon waits on the edited claim's row
+                await().atMost(Duration.ofSeconds(10)).until(() -> editing.createQuery("SELECT count(*) FROM"
+                        + " pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                        .mapTo(Integer.class).one() > 0);
+            }
+            editing.commit();
+            Result result = abandoning.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(result.changed()).isEqualTo(3);
+        }
+        assertThat(queued).allSatisfy(q -> assertThat(queries.claim(q.claimId()).orElseThrow().status())
+                .isEqualTo(ClaimStatus.READY_FOR_SUBMISSION));
+        assertThat(queries.claim(edited).orElseThrow().holderId()).isEqualTo("HLD-100200");
+    }
+
     @Test
     void abandonReturnsTheClaimToReadySkipsRowsThatAreNotFailedAndIsAudited() {
         List<SubmitResult> queued = Outbox.submitted(db, 2);
