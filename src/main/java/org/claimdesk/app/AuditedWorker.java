@@ -157,13 +157,10 @@ public final class AuditedWorker implements WorkerControl {
 
     /**
      * Starts the worker by hand. Refused while staff have it paused (on this console or, as the database
-     * says, on another): it is resumed instead; and refused with the reason when it cannot deliver.
+     * says, on another): it is resumed instead; and refused by the worker, with the reason, when it cannot deliver.
      */
     @Override
     public void start() {
-        refusal().ifPresent(reason -> {
-            throw new ClaimDeskException(reason);
-        });
         Optional<WorkerPause> held = database.read(pauses::find);
         synchronized (shared.lock) {
             if (held.isPresent()) {

@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
@@ -188,7 +189,7 @@ public final class DeliveryWorker implements WorkerControl {
     @Override
     public void start() {
         state.refusal().ifPresent(reason -> {
-            throw new IllegalStateException(reason);
+            throw new ClaimDeskException(reason);
         });
         synchronized (lock) {
             if (closed) {

@@ -2,6 +2,7 @@ package org.claimdesk.delivery;
 
 import java.time.Duration;
 import java.util.Optional;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.SubmissionPayload;
 
 /**
@@ -38,12 +39,12 @@ public final class StateNotSet implements StateAdapter {
 
     @Override
     public StateAnswer submit(String idempotencyKey, SubmissionPayload payload, String payloadJson) {
-        throw new IllegalStateException(reason);
+        throw new ClaimDeskException(reason);
     }
 
     @Override
     public StateAnswer lookup(String idempotencyKey) {
-        throw new IllegalStateException(reason);
+        throw new ClaimDeskException(reason);
     }
 
     @Override

@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 public interface WorkerControl extends AutoCloseable {
 
     /**
-     * Starts taking due rows every {@link WorkerSettings#interval()}; refused (IllegalStateException) when
-     * {@link #refusal} says why it cannot deliver.
+     * Starts taking due rows every {@link WorkerSettings#interval()}; refused with the reason (a
+     * {@code ClaimDeskException}) when {@link #refusal} says why it cannot deliver.
      */
     void start();
 

@@ -39,6 +39,10 @@ class TeamStateNotSetTest {
         try (ConsoleServices services = ConsoleServices.open(location).withActor("s.patel")) {
             assertThat(services.state()).isInstanceOf(StateNotSet.class);
             assertThat(services.endpoint()).isEqualTo(StateNotSet.ENDPOINT);
+            // a reconciliation asks the state first: refused with the same sentence staff are shown
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> services.state().lookup("sub-1"))
+                    .isInstanceOf(org.claimdesk.domain.ClaimDeskException.class)
+                    .hasMessage(ConsoleServices.NO_STATE_ON_TEAM_DATABASE);
             DirectTaskRunner tasks = new DirectTaskRunner();
             MainViewModel main = new MainViewModel(services.databaseName(), null, services.queries(),
                     services.worker(), true, tasks, services.actor(), services.endpoint());

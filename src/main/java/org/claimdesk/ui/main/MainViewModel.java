@@ -342,8 +342,8 @@ public final class MainViewModel {
             } else if (started.startup() == AuditedWorker.Startup.PAUSED) {
                 banner.set("The delivery worker is " + pause + ". Submissions wait until it is resumed on the"
                         + " Worker page.");
-            } else if (worker.refusal().isPresent()) {
-                banner.set(worker.refusal().get());
+            } else {
+                worker.refusal().ifPresent(banner::set);
             }
         }, e -> notice.set(Notice.error("start the delivery worker", e)));
     }
