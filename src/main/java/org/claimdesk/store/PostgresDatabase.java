@@ -200,25 +200,25 @@ final class PostgresDatabase {
         }
     }
 
-    private static final java.util.regex.Pattern REVISION =
-            java.util.regex.Pattern.compile("'ClaimDesk change feed, revision (\\d+)'");
+    /** The change feed's repeatable script. */
+    static final String CHANGE_FEED_SCRIPT = "R__change_feed.sql";
 
-    /** The revision of this build's change feed script ({@code R__change_feed.sql} says it in its last statement). */
-    static final int CHANGE_FEED_REVISION = scriptRevision("R__change_feed.sql");
+    /** How the change feed's script names its revision, in its function's comment. */
+    private static final java.util.regex.Pattern REVISION =
+            java.util.regex.Pattern.compile("ClaimDesk change feed, revision (\\d+)");
+
+    /** The revision of this build's change feed script (it says it in its last statement). */
+    static final int CHANGE_FEED_REVISION = scriptRevision(CHANGE_FEED_SCRIPT);
 
     private static int scriptRevision(String script) {
-        String resource = MIGRATIONS.substring("classpath:".length()) + "/" + script;
-        try (InputStream in = PostgresDatabase.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("the migration " + resource + " is not in this build");
-            }
+        try (InputStream in = migration(script)) {
             java.util.regex.Matcher m = REVISION.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             if (!m.find()) {
-                throw new IllegalStateException("the migration " + resource + " does not say its revision");
+                throw new IllegalStateException("the migration " + script + " does not say its revision");
             }
             return Integer.parseInt(m.group(1));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the migration " + resource, e);
+            throw new UncheckedIOException("cannot read the migration " + script, e);
         }
     }
 
@@ -236,8 +236,8 @@ final class PostgresDatabase {
                     return 0;
                 }
                 String comment = rs.getString(1);
-                java.util.regex.Matcher m = comment == null ? null : REVISION.matcher("'" + comment + "'");
-                return m != null && m.find() ? Integer.parseInt(m.group(1)) : 1;
+                java.util.regex.Matcher m = REVISION.matcher(comment == null ? "" : comment);
+                return m.find() ? Integer.parseInt(m.group(1)) : 1;
             }
         } catch (SQLException e) {
             throw new DatabaseException("cannot read the team database's change feed: " + e.getMessage(), e);
@@ -245,20 +245,15 @@ final class PostgresDatabase {
     }
 
     /** The repeatable migrations among {@link #MIGRATIONS}, by script name. */
-    static final List<String> REPEATABLE = List.of("R__change_feed.sql");
+    static final List<String> REPEATABLE = List.of(CHANGE_FEED_SCRIPT);
 
     /**
      * The checksum Flyway records for a migration script: a CRC-32 over its lines in UTF-8, without line breaks and
      * without a byte-order mark on the first.
      */
     static int flywayChecksum(String script) {
-        String resource = MIGRATIONS.substring("classpath:".length()) + "/" + script;
-        InputStream in = PostgresDatabase.class.getClassLoader().getResourceAsStream(resource);
-        if (in == null) {
-            throw new IllegalStateException("the migration " + resource + " is not in this build");
-        }
         CRC32 crc = new CRC32();
-        try (BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(migration(script), StandardCharsets.UTF_8))) {
             String line = lines.readLine();
             if (line != null && line.startsWith("\uFEFF")) {
                 line = line.substring(1);
@@ -267,9 +262,19 @@ final class PostgresDatabase {
                 crc.update(line.getBytes(StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the migration " + resource, e);
+            throw new UncheckedIOException("cannot read the migration " + script, e);
         }
         return (int) crc.getValue();
+    }
+
+    /** One of this build's migration scripts, by name. */
+    private static InputStream migration(String script) {
+        String resource = MIGRATIONS.substring("classpath:".length()) + "/" + script;
+        InputStream in = PostgresDatabase.class.getClassLoader().getResourceAsStream(resource);
+        if (in == null) {
+            throw new IllegalStateException("the migration " + resource + " is not in this build");
+        }
+        return in;
     }
 
     /** True when the server refused a migration's statement for want of a privilege (the role is not the owner). */
