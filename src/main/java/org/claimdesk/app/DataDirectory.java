@@ -3,6 +3,7 @@ package org.claimdesk.app;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.OwnerOnly;
@@ -107,13 +108,19 @@ public final class DataDirectory {
         if (given) {
             return Path.of(explicit);
         }
-        String shared = env.get(EVIDENCE_ENV);
-        if (shared != null && !shared.isBlank()) {
-            return Path.of(shared);
+        Optional<Path> shared = sharedEvidence(env);
+        if (shared.isPresent()) {
+            return shared.get();
         }
         DatabaseLocation.Postgres server = (DatabaseLocation.Postgres) database.location();
         return home(env, System.getProperty("os.name", ""), System.getProperty("user.home")).resolve(EVIDENCE_DIR)
                 .resolve(server.database() + "@" + server.host() + "_" + server.port());
+    }
+
+    /** The office's shared folder of evidence files, when {@value #EVIDENCE_ENV} names one. */
+    static Optional<Path> sharedEvidence(Map<String, String> env) {
+        String shared = env.get(EVIDENCE_ENV);
+        return shared == null || shared.isBlank() ? Optional.empty() : Optional.of(Path.of(shared));
     }
 
     /** The folder of evidence files that belongs to a database file: {@code evidence} beside it. */

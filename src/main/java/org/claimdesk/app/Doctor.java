@@ -121,8 +121,7 @@ public final class Doctor {
      */
     static Finding evidenceFolder(Database database, java.util.Map<String, String> env) {
         java.nio.file.Path folder = DataDirectory.evidence(database, null, env);
-        String shared = env.get(DataDirectory.EVIDENCE_ENV);
-        return shared != null && !shared.isBlank()
+        return DataDirectory.sharedEvidence(env).isPresent()
                 ? new Finding(Level.OK, "evidence", "evidence files go to the shared folder " + folder)
                 : new Finding(Level.WARN, "evidence", DataDirectory.EVIDENCE_ENV + " is not set on this workstation:"
                         + " evidence files added here stay in " + folder + ", where other workstations cannot open"
