@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import org.claimdesk.domain.Checked;
@@ -176,6 +177,7 @@ public final class BulkEdit {
         List<Long> ids = List.copyOf(new LinkedHashSet<>(claimIds));
         return database.read(h -> {
             Map<Long, Claim> found = claims.findAll(h, ids);
+            Set<Long> pending = outbox.withPending(h, ids);
             List<Target> targets = new ArrayList<>();
             List<Skipped> skipped = new ArrayList<>();
             for (long id : ids) {
@@ -183,7 +185,7 @@ public final class BulkEdit {
                 if (claim == null) {
                     throw new NotFoundException("no claim with id " + id);
                 }
-                sort(field, checked.value(), claim, targets, skipped);
+                sort(field, checked.value(), claim, pending.contains(id), targets, skipped);
             }
             return new Preview(field.name(), field.label(), checked.value(), shown(field, checked.value()), targets,
                     skipped);
@@ -201,9 +203,9 @@ public final class BulkEdit {
         return preview(fieldName, value, claimIds);
     }
 
-    private static <T> void sort(ClaimField<T> field, String text, Claim claim, List<Target> targets,
-            List<Skipped> skipped) {
-        Optional<String> notEditable = claim.status().editRefusal();
+    private static <T> void sort(ClaimField<T> field, String text, Claim claim, boolean submissionPending,
+            List<Target> targets, List<Skipped> skipped) {
+        Optional<String> notEditable = claim.status().editRefusal(submissionPending);
         if (notEditable.isPresent()) {
             skipped.add(new Skipped(claim.claimId(), claim.claimNumber(),
                     "cannot be edited in " + claim.status() + ": " + notEditable.get()));

@@ -13,6 +13,7 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.NotFoundException;
@@ -20,6 +21,7 @@ import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.claimdesk.store.OutboxStore;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -29,6 +31,7 @@ import org.jdbi.v3.core.Handle;
  * field, before and after, in one transaction. The tax id is replaced whole and audited masked.
  */
 public final class ClaimEditing {
+    private static final OutboxStore OUTBOX = new OutboxStore();
     private final Database database;
     private final Clock clock;
     private final ClaimStore claims = new ClaimStore();
@@ -69,7 +72,7 @@ public final class ClaimEditing {
             if (claim.version() != expectedVersion) {
                 throw conflicts.changedSince(h, claim, expectedVersion);
             }
-            refuseIfNotEditable(claim);
+            refuseIfNotEditable(h, claim);
             Map<ClaimField<?>, Object> changed = new LinkedHashMap<>();
             List<FieldChange> shown = new ArrayList<>();
             parsed.values().forEach((field, value) -> {
@@ -108,12 +111,21 @@ public final class ClaimEditing {
                 reason);
     }
 
-    static void refuseIfNotEditable(Claim claim) {
-        Optional<String> refusal = claim.status().editRefusal();
+    /**
+     * Refuses a claim its status or a pending submission keeps from being edited ({@link
+     * org.claimdesk.domain.ClaimStatus#editRefusal}). Called with the claim held for update: a re-queue takes the
+     * same lock before it makes a row pending again, so the two cannot pass each other.
+     */
+    static void refuseIfNotEditable(Handle h, Claim claim) {
+        Optional<String> refusal = claim.status().editRefusal(submissionPending(h, claim));
         if (refusal.isPresent()) {
             throw new ClaimDeskException("claim " + claim.claimNumber() + " cannot be edited in " + claim.status()
                     + ": " + refusal.get());
         }
     }
 
+    /** Whether the claim's submission is on its way: only a SUBMITTING claim has one to look up. */
+    static boolean submissionPending(Handle h, Claim claim) {
+        return claim.status() == ClaimStatus.SUBMITTING && OUTBOX.hasPending(h, claim.claimId());
+    }
 }

@@ -81,7 +81,11 @@ public final class ClaimEvidence {
         EvidenceFiles.checkSource(file);
         String name = EvidenceRules.title(title, file.getFileName().toString()).orThrow();
         // refuse a claim that cannot take evidence before copying anything
-        database.read(h -> editableClaim(h, claimId));
+        database.read(h -> {
+            ClaimEditing.refuseIfNotEditable(h, claims.find(h, claimId)
+                    .orElseThrow(() -> new NotFoundException("no claim with id " + claimId)));
+            return null;
+        });
         EvidenceFiles.Stored stored = files.copyIn(file);
         try {
             return database.inTransaction(h -> {
@@ -102,9 +106,11 @@ public final class ClaimEvidence {
         }
     }
 
+    /** The claim, held for update until the transaction ends, if it may take evidence now. */
     private Claim editableClaim(Handle h, long claimId) {
-        Claim claim = claims.find(h, claimId).orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
-        ClaimEditing.refuseIfNotEditable(claim);
+        Claim claim = claims.findForUpdate(h, claimId)
+                .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
+        ClaimEditing.refuseIfNotEditable(h, claim);
         return claim;
     }
 

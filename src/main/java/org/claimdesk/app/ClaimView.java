@@ -6,7 +6,8 @@ import org.claimdesk.domain.Claim;
 /**
  * A claim as staff and exports see it: the tax id masked to its last four digits.
  *
- * @param editRefusal why the claim's fields cannot be edited in its status; null when they can
+ * @param editRefusal why the claim's fields cannot be edited now (its status, or its submission on its way); null
+ *     when they can
  */
 public record ClaimView(
         long claimId,
@@ -31,11 +32,12 @@ public record ClaimView(
         long version,
         String editRefusal) {
 
-    public static ClaimView of(Claim c, LocalDate today) {
+    /** @param submissionPending whether one of the claim's outbox rows is pending ({@code ClaimStatus.editRefusal}) */
+    public static ClaimView of(Claim c, LocalDate today, boolean submissionPending) {
         return new ClaimView(c.claimId(), c.claimNumber(), c.jurisdiction(), c.statePropertyId(), c.holderName(),
                 c.holderId(), c.propertyType().name(), c.claimType().name(), c.claimantName(), c.claimantEmail(),
                 c.claimantPhone(), c.claimantAddress(), c.maskedTaxId(), c.amountCents(), c.status().name(),
                 c.stateCaseId(), c.filedOn(), c.decisionDueOn(), c.isOverdue(today), c.version(),
-                c.status().editRefusal().orElse(null));
+                c.status().editRefusal(submissionPending).orElse(null));
     }
 }

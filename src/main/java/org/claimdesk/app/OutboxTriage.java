@@ -6,6 +6,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,8 @@ import org.jdbi.v3.core.Handle;
  * What staff do with failed deliveries: see them grouped by error signature, preview an action on the rows an
  * {@link OutboxQuery} selects, then re-queue them (optionally reconciled with the state first) or abandon them.
  * Every change is audited with actor and reason. An action applies to exactly the rows its preview saw; a row
- * whose state changed since the preview is skipped and counted, never forced. Bulk actions run in
+ * whose state changed since the preview is skipped and counted, never forced, and so is a row a re-queue would send
+ * with old data because its claim was corrected after a preview that did not say so. Bulk actions run in
  * transactions of {@link #CHUNK} rows, so other writers are never held up for long. A re-queue sends a row
  * unchanged under its old key; a row whose claim was corrected is resubmitted instead ({@link Resubmission}).
  */
@@ -135,7 +137,8 @@ public final class OutboxTriage {
      * @param reconciledIds rows the state already held (re-queue with reconcile): marked sent with its case id
      *     and their claims completed, not sent again
      * @param unconfirmed rows re-queued because the state could not be asked (resending is safe: same key)
-     * @param changedSinceIds rows whose state changed since the preview, left alone
+     * @param changedSinceIds rows left alone because they changed since the preview, or (re-queue) because their claim
+     *     was corrected since the preview without it saying so
      * @param notFailed rows the preview found not failed, left alone
      */
     public record Result(Action action, List<Long> changedIds, List<Long> reconciledIds, int unconfirmed,
@@ -254,6 +257,7 @@ public final class OutboxTriage {
         List<Long> changedSince = new ArrayList<>();
         int unconfirmed = 0;
         List<OutboxStamp> targets = preview.targets();
+        Set<Long> warnedCorrected = new HashSet<>(preview.claimCorrected());
         for (int from = 0; from < targets.size(); from += CHUNK) {
             List<OutboxStamp> chunk = targets.subList(from, Math.min(targets.size(), from + CHUNK));
             Map<Long, StateAnswer> answers = new LinkedHashMap<>();
@@ -278,7 +282,8 @@ public final class OutboxTriage {
                         }
                         continue;
                     } else {
-                        done = requeueOne(h, t, who, why, now, answer == null ? null : answer.message());
+                        done = requeueOne(h, t, warnedCorrected.contains(t.outboxEventId()), who, why, now,
+                                answer == null ? null : answer.message());
                         if (done && answer != null && !answer.notFound()) {
                             unanswered++;
                         }
@@ -295,7 +300,21 @@ public final class OutboxTriage {
                 List.copyOf(changedSince), preview.notFailed());
     }
 
-    private boolean requeueOne(Handle h, OutboxStamp t, String who, String why, Instant now, String stateSaid) {
+    /**
+     * The row pending again, if it is still as the preview saw it and its claim still as the preview described it:
+     * a claim corrected since the preview (which said it was not) would go out with its old data, so the row is left
+     * alone. The claim is held first, so an edit cannot pass between this check and the row going pending (an edit
+     * is refused while its claim's submission is pending).
+     *
+     * @param warnedCorrected whether the preview said this row's claim was corrected since it was queued
+     */
+    private boolean requeueOne(Handle h, OutboxStamp t, boolean warnedCorrected, String who, String why, Instant now,
+            String stateSaid) {
+        Claim claim = claim(h, t.claimId());
+        OutboxEvent row = outbox.find(h, t.outboxEventId()).orElse(null);
+        if (row == null || !warnedCorrected && !Resubmission.diff(h, row, claim).isEmpty()) {
+            return false;
+        }
         if (!outbox.requeue(h, t, now)) {
             return false;
         }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
@@ -68,6 +69,11 @@ public final class Queries {
     /** The claims among {@code claimIds} that exist, by id, in one read. */
     public Map<Long, Claim> claims(Collection<Long> claimIds) {
         return claimIds.isEmpty() ? Map.of() : database.read(h -> claims.findAll(h, claimIds));
+    }
+
+    /** The claims among {@code claimIds} with a pending outbox row: their submission is on its way. */
+    public Set<Long> withPendingSubmission(Collection<Long> claimIds) {
+        return claimIds.isEmpty() ? Set.of() : database.read(h -> outbox.withPending(h, claimIds));
     }
 
     /** By numeric id or by claim number (e.g. UPC-2026-004217). */

@@ -72,7 +72,7 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
                 err().flush();
                 return ClaimDeskCommand.EXIT_REFUSED;
             }
-            ClaimView view = ClaimView.of(claim, intake.today());
+            ClaimView view = ClaimView.of(claim, intake.today(), false);
             if (json) {
                 printJson(view);
             } else {

@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AdvanceResult;
@@ -18,6 +19,7 @@ import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Amounts;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
@@ -58,7 +60,11 @@ final class ClaimsCommand {
                 Queries queries = new Queries(db, clock());
                 LocalDate today = queries.today();
                 ClaimQuery query = filter.query(today).withPage(0, Math.max(limit, 0));
-                List<ClaimView> rows = queries.claims(query).stream().map(c -> ClaimView.of(c, today)).toList();
+                List<Claim> found = queries.claims(query);
+                Set<Long> pending = queries.withPendingSubmission(found.stream()
+                        .filter(c -> c.status() == ClaimStatus.SUBMITTING).map(Claim::claimId).toList());
+                List<ClaimView> rows = found.stream()
+                        .map(c -> ClaimView.of(c, today, pending.contains(c.claimId()))).toList();
                 if (json) {
                     printJson(rows);
                 } else {
@@ -94,9 +100,10 @@ final class ClaimsCommand {
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock());
                 Claim claim = find(queries, id);
-                ClaimView view = ClaimView.of(claim, queries.today());
                 List<StatusChange> history = queries.history(claim.claimId());
                 List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
+                ClaimView view = ClaimView.of(claim, queries.today(),
+                        rows.stream().anyMatch(r -> r.deliveryState() == DeliveryState.PENDING));
                 List<Evidence> evidence = new ClaimEvidence(db, clock()).list(claim.claimId());
                 if (json) {
                     printJson(new Detail(view, evidence.stream().map(EvidenceCommand.EvidenceView::of).toList(),

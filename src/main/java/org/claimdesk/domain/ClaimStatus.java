@@ -23,14 +23,23 @@ public enum ClaimStatus {
         return label;
     }
 
+    /** Why a claim whose submission is on its way to the state cannot be edited (see {@link #editRefusal}). */
+    public static final String SUBMISSION_PENDING_REFUSAL = "its submission is on its way to the state with the data"
+            + " it was queued with; it can be edited if the state refuses it (its outbox row then shows failed)";
+
     /**
      * Why a claim in this status cannot be edited, or empty when it can. Claims are editable in every
-     * status before SUBMITTED_TO_STATE and in NEEDS_INFO. SUBMITTING is editable: the submission already
-     * queued keeps the data it was queued with, and a failed one is fixed by editing the claim.
+     * status before SUBMITTED_TO_STATE and in NEEDS_INFO, with one exception: a SUBMITTING claim whose
+     * submission is still pending (queued, being sent or retried) keeps its data, because the state may be
+     * receiving exactly that data; a claim shown SUBMITTED_TO_STATE must hold what the state got. A
+     * SUBMITTING claim whose submission failed is editable: it is fixed by editing it, then resubmitted.
+     *
+     * @param submissionPending whether one of the claim's outbox rows is pending
      */
-    public java.util.Optional<String> editRefusal() {
+    public java.util.Optional<String> editRefusal(boolean submissionPending) {
         String reason = switch (this) {
-            case IDENTITY_PENDING, EVIDENCE_PENDING, READY_FOR_SUBMISSION, SUBMITTING, NEEDS_INFO -> null;
+            case IDENTITY_PENDING, EVIDENCE_PENDING, READY_FOR_SUBMISSION, NEEDS_INFO -> null;
+            case SUBMITTING -> submissionPending ? SUBMISSION_PENDING_REFUSAL : null;
             case SUBMITTED_TO_STATE -> "the state is reviewing the claim as it was submitted; it can be edited"
                     + " again if the state asks for more information (NEEDS_INFO)";
             case APPROVED -> "the state approved the claim as it was submitted";

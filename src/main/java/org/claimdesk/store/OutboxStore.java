@@ -2,11 +2,15 @@ package org.claimdesk.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
@@ -71,6 +75,27 @@ public final class OutboxStore {
     public Optional<OutboxEvent> findByKey(Handle handle, String idempotencyKey) {
         return handle.createQuery("SELECT * FROM outbox_event WHERE idempotency_key = :key")
                 .bind("key", idempotencyKey).map(Rows.OUTBOX_EVENT).findOne();
+    }
+
+    /** Whether one of the claim's rows is pending: its submission is queued, being sent or waiting to be retried. */
+    public boolean hasPending(Handle handle, long claimId) {
+        return handle.createQuery("""
+                SELECT EXISTS (SELECT 1 FROM outbox_event WHERE aggregate_id = :id AND delivery_state = 'pending')""")
+                .bind("id", claimId).mapTo(Boolean.class).one();
+    }
+
+    /** The claims among {@code claimIds} with a pending row ({@link #hasPending}): one query for a page of claims. */
+    public Set<Long> withPending(Handle handle, Collection<Long> claimIds) {
+        Set<Long> found = new HashSet<>();
+        if (claimIds.isEmpty()) {
+            return found;
+        }
+        handle.createQuery("""
+                SELECT DISTINCT aggregate_id FROM outbox_event
+                WHERE aggregate_id IN (<ids>) AND delivery_state = 'pending'""")
+                .bindList("ids", List.copyOf(new LinkedHashSet<>(claimIds)))
+                .mapTo(Long.class).forEach(found::add);
+        return found;
     }
 
     public List<OutboxEvent> forClaim(Handle handle, long claimId) {

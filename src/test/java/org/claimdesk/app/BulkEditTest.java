@@ -127,6 +127,23 @@ class BulkEditTest {
     }
 
     @Test
+    void aClaimWhoseSubmissionIsOnItsWayIsSkipped() {
+        long queued = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        HolderRegistryState.setHolderId(db, queued, HolderRegistryState.UNKNOWN_HOLDER);
+        new Workflow(db, Clock.systemUTC(), Deadlines.statutory()).submit(queued, "s.patel", null);
+        List<Long> ids = new ArrayList<>(refusedClaims);
+        ids.add(queued);
+
+        BulkEdit.Preview preview = bulk.preview("holderId", REGISTERED, ids);
+
+        assertThat(preview.targets()).extracting(BulkEdit.Target::claimId).containsExactlyElementsOf(refusedClaims);
+        assertThat(preview.skipped()).singleElement().satisfies(s -> {
+            assertThat(s.claimId()).isEqualTo(queued);
+            assertThat(s.reason()).isEqualTo("cannot be edited in SUBMITTING: " + ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        });
+    }
+
+    @Test
     void theClaimsOfAnErrorGroupAreTheClaimsOfItsFailedRows() {
         BulkEdit.Preview preview = bulk.preview("holderId", REGISTERED, group);
         assertThat(preview.targets()).extracting(BulkEdit.Target::claimId).containsExactlyInAnyOrderElementsOf(refusedClaims);

@@ -251,25 +251,41 @@ class ClaimEditingTest {
     void editingIsRefusedWithTheReasonOnceTheStateHasTheClaim() {
         for (ClaimStatus status : ClaimStatus.values()) {
             long id = TestClaims.insert(db, status);
-            if (status.editRefusal().isEmpty()) {
+            if (status.editRefusal(false).isEmpty()) {
                 assertThat(editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix").version()).isEqualTo(1);
             } else {
                 assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix"))
                         .isInstanceOf(ClaimDeskException.class)
                         .hasMessageContaining("cannot be edited in " + status)
-                        .hasMessageContaining(status.editRefusal().get());
+                        .hasMessageContaining(status.editRefusal(false).get());
                 assertThat(queries.claim(id).orElseThrow().amountCents()).isEqualTo(12_345);
             }
         }
     }
 
     @Test
-    void editingASubmittingClaimLeavesTheQueuedPayloadAsItWas() throws Exception {
+    void aClaimWhoseSubmissionIsOnItsWayIsNotEditedUntilTheStateRefusesIt() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
         Workflow workflow = new Workflow(db, clock, Deadlines.statutory());
         SubmitResult submitted = workflow.submit(id, "supervisor.kim", "key-1");
         String queued = queries.outboxEvent(submitted.outboxEventId()).orElseThrow().payload();
+        int auditBefore = auditOf(id).size();
 
+        // the row is pending: the state may be receiving exactly the queued data, so the claim keeps it
+        assertThatThrownBy(() -> editing.edit(id, 1, fields("holderId", "HLD-424242"), "j.chen", "typo"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessageContaining("cannot be edited in SUBMITTING")
+                .hasMessageContaining(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        assertThatThrownBy(() -> new ClaimEvidence(db, clock, dir.resolve("evidence"))
+                .addUrl(id, "address", "https://example.org/deed.pdf", "deed", "j.chen"))
+                .hasMessageContaining(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        assertThat(queries.claim(id).orElseThrow().holderId()).isEqualTo("HLD-100200");
+        assertThat(auditOf(id)).hasSize(auditBefore);
+
+        // the state refused it for good: now the claim is fixed by editing it; the refused payload stays as sent
+        db.useTransaction(h -> h.createUpdate("""
+                UPDATE outbox_event SET delivery_state = 'failed', last_error = 'holder id not on the report'
+                WHERE outbox_event_id = :id""").bind("id", submitted.outboxEventId()).execute());
         editing.edit(id, 1, fields("holderId", "HLD-424242"), "j.chen", "state refused the holder id");
 
         assertThat(queries.outboxEvent(submitted.outboxEventId()).orElseThrow().payload()).isEqualTo(queued);

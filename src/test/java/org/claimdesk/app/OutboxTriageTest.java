@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.claimdesk.app.OutboxTriage.Action;
 import org.claimdesk.app.OutboxTriage.Preview;
 import org.claimdesk.app.OutboxTriage.Result;
@@ -137,6 +138,39 @@ class OutboxTriageTest {
         assertThat(queries.attempts(q.outboxEventId())).extracting(DeliveryAttempt::outcome).containsExactly(
                 AttemptOutcome.TRANSIENT, AttemptOutcome.TRANSIENT, AttemptOutcome.TRANSIENT, AttemptOutcome.DELIVERED);
         assertThat(queries.claim(q.claimId()).orElseThrow().stateCaseId()).isEqualTo(server.state().caseIds().get(q.claimId()));
+    }
+
+    @Test
+    void aClaimCorrectedAfterThePreviewIsNotRequeuedWithItsOldData() {
+        List<SubmitResult> rows = Outbox.submitted(db, 2);
+        long corrected = rows.get(0).outboxEventId();
+        long unchanged = rows.get(1).outboxEventId();
+        fail(corrected, "422 holder id not on the report", 1_000);
+        fail(unchanged, "503 unavailable", 1_000);
+        Preview preview = triage.preview(Action.REQUEUE, OutboxQuery.byIds(List.of(corrected, unchanged)));
+        assertThat(preview.claimCorrected()).isEmpty();
+
+        // a colleague fixes the first claim while the re-queue waits for its confirmation
+        long claimId = rows.get(0).claimId();
+        ClaimEditing editing = new ClaimEditing(db, Clock.systemUTC());
+        editing.edit(claimId, queries.claim(claimId).orElseThrow().version(), Map.of("holderId", "HLD-424242"),
+                "j.chen", "state refused the holder id");
+        Result result = triage.apply(preview, "m.alvarez", "portal back", false, null);
+
+        assertThat(result.changedIds()).containsExactly(unchanged);
+        assertThat(result.changedSinceIds()).containsExactly(corrected);
+        assertThat(queries.outboxEvent(corrected).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+
+        // asked again, the preview says the claim was corrected; confirmed, the old data goes out under the old key
+        Preview again = triage.preview(Action.REQUEUE, OutboxQuery.byIds(List.of(corrected)));
+        assertThat(again.claimCorrected()).containsExactly(corrected);
+        assertThat(triage.apply(again, "m.alvarez", "send the original as it was", false, null).changedIds())
+                .containsExactly(corrected);
+        assertThat(queries.outboxEvent(corrected).orElseThrow().deliveryState()).isEqualTo(DeliveryState.PENDING);
+        // and while it is on its way the claim is not edited
+        assertThatThrownBy(() -> editing.edit(claimId, queries.claim(claimId).orElseThrow().version(),
+                Map.of("holderId", "HLD-515151"), "j.chen", "another fix"))
+                .hasMessageContaining(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import org.claimdesk.cli.CliTest.Run;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
+import org.claimdesk.domain.ClaimStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -119,6 +120,22 @@ class ClaimEditCliTest {
         assertThat(noReason.err()).contains("--reason");
 
         assertThat(run("claims", "show", id, "--json").json().get("claim").get("version").asLong()).isEqualTo(version);
+    }
+
+    @Test
+    void aClaimWhoseSubmissionIsOnItsWayIsReadOnlyWithTheReason() throws Exception {
+        String id = firstWithStatus("READY_FOR_SUBMISSION");
+        assertThat(run("claims", "submit", id, "--actor", "s.patel").exit()).isZero();
+        Run refused = run("claims", "edit", id, "--actor", "j.chen", "--reason", "fix", "--set", "amountCents=1");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("cannot be edited in SUBMITTING: " + ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        assertThat(run("claims", "show", id, "--json").json().get("claim").get("editRefusal").asText())
+                .isEqualTo(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        JsonNode listed = run("claims", "list", "--status", "SUBMITTING", "--json").json();
+        assertThat(listed).anySatisfy(c -> {
+            assertThat(c.get("claimId").asText()).isEqualTo(id);
+            assertThat(c.get("editRefusal").asText()).isEqualTo(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        });
     }
 
     @Test

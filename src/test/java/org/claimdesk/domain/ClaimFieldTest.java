@@ -218,10 +218,14 @@ class ClaimFieldTest {
                 case IDENTITY_PENDING, EVIDENCE_PENDING, READY_FOR_SUBMISSION, SUBMITTING, NEEDS_INFO -> true;
                 default -> false;
             };
-            assertThat(status.editRefusal().isEmpty()).as(status.name()).isEqualTo(editable);
+            assertThat(status.editRefusal(false).isEmpty()).as(status.name()).isEqualTo(editable);
+            // a pending submission keeps a SUBMITTING claim's data; no other status has one to wait for
+            assertThat(status.editRefusal(true).isEmpty()).as(status.name() + ", submission pending")
+                    .isEqualTo(editable && status != ClaimStatus.SUBMITTING);
         }
-        assertThat(ClaimStatus.PAID.editRefusal()).contains("the claim is paid; its data is final");
-        assertThat(ClaimStatus.REJECTED.editRefusal().orElseThrow()).contains("EVIDENCE_PENDING");
+        assertThat(ClaimStatus.SUBMITTING.editRefusal(true)).contains(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        assertThat(ClaimStatus.PAID.editRefusal(false)).contains("the claim is paid; its data is final");
+        assertThat(ClaimStatus.REJECTED.editRefusal(false).orElseThrow()).contains("EVIDENCE_PENDING");
     }
 
     @Test

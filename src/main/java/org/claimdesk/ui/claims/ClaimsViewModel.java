@@ -549,11 +549,14 @@ public final class ClaimsViewModel {
         Optional<Claim> claim = queries.claim(claimId);
         ClaimRow row = claim.map(c -> ClaimRow.of(c, today)).orElse(null);
         List<ClaimDetail.Delivery> deliveries = new ArrayList<>();
+        boolean submissionPending = false;
         for (OutboxEvent e : queries.outboxForClaim(claimId)) {
             deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
+            submissionPending |= e.deliveryState() == DeliveryState.PENDING;
         }
+        boolean pending = submissionPending;
         return new ClaimDetail(row, queries.history(claimId), queries.claimAudit(claimId, DETAIL_AUDIT_ENTRIES),
-                deliveries, claim.map(EditableClaim::of).orElse(null), evidence.list(claimId));
+                deliveries, claim.map(c -> EditableClaim.of(c, pending)).orElse(null), evidence.list(claimId));
     }
 
     /**

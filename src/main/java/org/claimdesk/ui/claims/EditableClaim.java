@@ -9,28 +9,30 @@ import org.claimdesk.domain.ClaimStatus;
 
 /**
  * A claim's editable fields as text, as staff would type them, read with the detail: the version the
- * edit applies to and why the status does not allow editing, if it does not. The tax id is not here:
- * it is replaced whole through its own audited action.
+ * edit applies to and why the claim cannot be edited now, if it cannot (its status, or its submission on
+ * its way to the state). The tax id is not here: it is replaced whole through its own audited action.
  */
 public record EditableClaim(long claimId, String claimNumber, long version, ClaimStatus status,
-        Map<ClaimField<?>, String> texts) {
+        boolean submissionPending, Map<ClaimField<?>, String> texts) {
 
     public EditableClaim {
         texts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(texts));
     }
 
-    public static EditableClaim of(Claim claim) {
+    /** @param submissionPending whether one of the claim's outbox rows is pending */
+    public static EditableClaim of(Claim claim, boolean submissionPending) {
         Map<ClaimField<?>, String> texts = new LinkedHashMap<>();
         for (ClaimField<?> field : ClaimField.all()) {
             if (!field.personal()) {
                 texts.put(field, field.textOf(claim));
             }
         }
-        return new EditableClaim(claim.claimId(), claim.claimNumber(), claim.version(), claim.status(), texts);
+        return new EditableClaim(claim.claimId(), claim.claimNumber(), claim.version(), claim.status(),
+                submissionPending, texts);
     }
 
     public Optional<String> editRefusal() {
-        return status.editRefusal();
+        return status.editRefusal(submissionPending);
     }
 
     /** Never prints the field values: a log line about a claim carries its number and version only. */

@@ -126,6 +126,25 @@ class ClaimEditViewModelTest {
     }
 
     @Test
+    void aClaimWhoseSubmissionIsOnItsWayIsReadOnlyUntilTheStateRefusesIt() {
+        Claim ready = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.READY_FOR_SUBMISSION))
+                .withPage(0, 1)).get(0);
+        long row = workflow.submit(ready.claimId(), "tester", null).outboxEventId();
+        Claim submitting = queries.claim(ready.claimId()).orElseThrow();
+        model.select(ClaimRow.of(submitting, queries.today()));
+
+        assertThat(editor.canEditProperty().get()).isFalse();
+        assertThat(editor.readOnlyReasonProperty().get()).isEqualTo(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        assertThat(editor.startEdit()).isFalse();
+
+        db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = 'failed', last_error = 'x'"
+                + " WHERE outbox_event_id = :id").bind("id", row).execute());
+        model.refresh();
+        assertThat(editor.canEditProperty().get()).isTrue();
+        assertThat(editor.readOnlyReasonProperty().get()).isNull();
+    }
+
+    @Test
     void aClaimChangedMeanwhileIsAConflictNamingWhoAndNothingIsOverwritten() {
         Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
         editor.startEdit();
