@@ -27,7 +27,8 @@ import org.claimdesk.store.Json;
  * number ({@link ClaimNumbers}), starts in IDENTITY_PENDING or, with a reason, in a later status a new claim may
  * start in ({@link Transitions#startingStatuses}), and is written with its first history row and one audit entry
  * in one transaction. A claim with the same jurisdiction, state property id and claimant as one already present
- * is refused unless a reason is given ({@link DuplicateClaimException} names the claim present).
+ * is refused ({@link DuplicateClaimException} names the claim present) unless staff name that claim as the one
+ * they repeat and give a reason: a reason given for a later start alone never lets a repeat through unseen.
  */
 public final class ClaimIntake {
     private final Database database;
@@ -62,10 +63,13 @@ public final class ClaimIntake {
      *
      * @param start the starting status; null for IDENTITY_PENDING. A later one needs a reason.
      * @param reason why it starts later or repeats a claim present; may be null otherwise
+     * @param repeats the number of the claim present that staff saw and mean to repeat (with a reason); null when
+     *     they saw none
      * @throws InvalidFieldsException naming every field whose value breaks its rule; nothing is written
-     * @throws DuplicateClaimException when a claim with the same key is present and no reason is given
+     * @throws DuplicateClaimException when a claim with the same key is present and is not the one {@code repeats}
+     *     names, or no reason is given
      */
-    public Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason) {
+    public Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, false);
         ClaimStatus status = start == null ? Transitions.FIRST : start;
@@ -73,6 +77,9 @@ public final class ClaimIntake {
         if (status != Transitions.FIRST && why == null) {
             throw new ClaimDeskException("a new claim that starts in " + status + " rather than "
                     + Transitions.FIRST + " needs a reason");
+        }
+        if (repeats != null && why == null) {
+            throw new ClaimDeskException("a new claim that repeats claim " + repeats.strip() + " needs a reason");
         }
         ClaimDraft.Read read = ClaimDraft.read(fields, today());
         if (!read.isOk()) {
@@ -84,7 +91,9 @@ public final class ClaimIntake {
         return database.inTransaction(h -> {
             claims.lockNewClaims(h);
             Optional<Claim> present = claims.findByKey(h, draft.key());
-            if (present.isPresent() && why == null) {
+            boolean seen = repeats != null && present.map(p -> p.claimNumber().equalsIgnoreCase(repeats.strip()))
+                    .orElse(false);
+            if (present.isPresent() && !seen) {
                 throw new DuplicateClaimException(present.get());
             }
             String number = ClaimNumbers.format(year, claims.reserveNumbers(h, 1));

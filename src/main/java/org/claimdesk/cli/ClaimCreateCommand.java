@@ -13,6 +13,7 @@ import org.claimdesk.domain.Amounts;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DuplicateClaimException;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.store.Database;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Option;
     "Create a claim from its fields (named as in claims show --json), each checked by its rule.",
     "It gets the next claim number (UPC-YYYY-NNNNNN), starts in IDENTITY_PENDING (or, with --reason, in a later",
     "status a new claim may start in), and is audited. A claim with the same jurisdiction, state property id and",
-    "claimant already present is refused unless --reason says why another is needed.",
+    "claimant already present is refused unless --repeats names it and --reason says why another is needed.",
     "Exit 1 with one line per broken rule."})
 final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -53,6 +54,11 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
             description = "Why it starts in a later status, or why it repeats a claim already present.")
     String reason;
 
+    @Option(names = "--repeats", paramLabel = "CLAIM_NUMBER",
+            description = "The claim already present with the same jurisdiction, state property id and claimant that"
+                    + " this one repeats on purpose (needs --reason).")
+    String repeats;
+
     @Option(names = "--json", description = "Print the new claim as JSON.")
     boolean json;
 
@@ -64,11 +70,16 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
             ClaimIntake intake = new ClaimIntake(db, clock());
             Claim claim;
             try {
-                claim = intake.create(fields, start, actor, reason);
+                claim = intake.create(fields, start, actor, reason, repeats);
             } catch (InvalidFieldsException e) {
                 for (FieldViolation v : e.violations()) {
                     err().println("claimdesk: " + v.describe());
                 }
+                err().flush();
+                return ClaimDeskCommand.EXIT_REFUSED;
+            } catch (DuplicateClaimException e) {
+                err().println("claimdesk: " + e.getMessage() + " (--repeats " + e.existingClaimNumber()
+                        + " --reason TEXT)");
                 err().flush();
                 return ClaimDeskCommand.EXIT_REFUSED;
             }

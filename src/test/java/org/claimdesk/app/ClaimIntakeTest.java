@@ -81,7 +81,7 @@ class ClaimIntakeTest {
 
     @Test
     void aNewClaimStartsIdentityPendingWithItsNumberOneHistoryRowAndOneAuditEntry() {
-        Claim claim = intake.create(fields(), null, "j.chen", null);
+        Claim claim = intake.create(fields(), null, "j.chen", null, null);
 
         assertThat(claim.claimNumber()).matches("UPC-" + TODAY.getYear() + "-\\d{6}");
         assertThat(claim.status()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
@@ -109,7 +109,7 @@ class ClaimIntakeTest {
 
         Map<String, String> other = fields();
         other.put("claimantName", "Maria Garcia");
-        Claim next = intake.create(other, null, "j.chen", null);
+        Claim next = intake.create(other, null, "j.chen", null, null);
         assertThat(sequence(next)).isEqualTo(sequence(claim) + 1);
     }
 
@@ -122,7 +122,7 @@ class ClaimIntakeTest {
         f.remove("claimType");
         f.put("colour", "red");
 
-        assertThatThrownBy(() -> intake.create(f, null, "j.chen", null))
+        assertThatThrownBy(() -> intake.create(f, null, "j.chen", null, null))
                 .isInstanceOfSatisfying(InvalidFieldsException.class, e -> {
                     assertThat(e.violations()).extracting(FieldViolation::field)
                             .containsExactlyInAnyOrder("statePropertyId", "amountCents", "taxId", "claimType", "colour");
@@ -137,11 +137,11 @@ class ClaimIntakeTest {
 
     @Test
     void aDuplicateIsRefusedNamingTheClaimPresentUnlessAReasonIsGiven() {
-        Claim first = intake.create(fields(), null, "j.chen", null);
+        Claim first = intake.create(fields(), null, "j.chen", null, null);
 
         Map<String, String> again = fields();
         again.put("amountCents", "99");
-        assertThatThrownBy(() -> intake.create(again, null, "r.okafor", null))
+        assertThatThrownBy(() -> intake.create(again, null, "r.okafor", null, null))
                 .isInstanceOfSatisfying(DuplicateClaimException.class, e -> {
                     assertThat(e.existingClaimNumber()).isEqualTo(first.claimNumber());
                     assertThat(e.getMessage()).contains(first.claimNumber()).contains("reason");
@@ -150,7 +150,20 @@ class ClaimIntakeTest {
         assertThat(intake.duplicateOf(ClaimDraft.read(again, TODAY).draft())).map(Claim::claimNumber)
                 .contains(first.claimNumber());
 
-        Claim second = intake.create(again, null, "r.okafor", "the holder reported the property twice");
+        // a reason alone does not let the repeat through, nor naming another claim: staff name the one they saw
+        assertThatThrownBy(() -> intake.create(again, ClaimStatus.EVIDENCE_PENDING, "r.okafor",
+                "identity checked at the counter", null))
+                .isInstanceOfSatisfying(DuplicateClaimException.class,
+                        e -> assertThat(e.getMessage()).contains("name " + first.claimNumber()));
+        assertThatThrownBy(() -> intake.create(again, null, "r.okafor", "reported twice", "UPC-2026-999999"))
+                .isInstanceOf(DuplicateClaimException.class);
+        assertThatThrownBy(() -> intake.create(again, null, "r.okafor", null, first.claimNumber()))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("repeats claim " + first.claimNumber()
+                        + " needs a reason");
+        assertThat(Sql.count(db, "claim")).isEqualTo(1);
+
+        Claim second = intake.create(again, null, "r.okafor", "the holder reported the property twice",
+                first.claimNumber().toLowerCase(java.util.Locale.ROOT));
         assertThat(second.claimNumber()).isNotEqualTo(first.claimNumber());
         assertThat(queries.audit(Long.toString(second.claimId()), null, null, 0, 0)).singleElement()
                 .satisfies(a -> {
@@ -163,16 +176,16 @@ class ClaimIntakeTest {
     void aLaterStartNeedsAReasonAndIsAStatusBeforeSubmissionAlongTheTable() {
         assertThat(Transitions.startingStatuses()).containsExactly(ClaimStatus.IDENTITY_PENDING,
                 ClaimStatus.EVIDENCE_PENDING, ClaimStatus.READY_FOR_SUBMISSION);
-        assertThatThrownBy(() -> intake.create(fields(), ClaimStatus.EVIDENCE_PENDING, "j.chen", null))
+        assertThatThrownBy(() -> intake.create(fields(), ClaimStatus.EVIDENCE_PENDING, "j.chen", null, null))
                 .isInstanceOf(ClaimDeskException.class).hasMessageContaining("needs a reason");
-        assertThatThrownBy(() -> intake.create(fields(), ClaimStatus.SUBMITTING, "j.chen", "sent on paper"))
+        assertThatThrownBy(() -> intake.create(fields(), ClaimStatus.SUBMITTING, "j.chen", "sent on paper", null))
                 .isInstanceOf(ClaimDeskException.class).hasMessageContaining("cannot start in SUBMITTING");
-        assertThatThrownBy(() -> intake.create(fields(), ClaimStatus.WITHDRAWN, "j.chen", "withdrawn"))
+        assertThatThrownBy(() -> intake.create(fields(), ClaimStatus.WITHDRAWN, "j.chen", "withdrawn", null))
                 .isInstanceOf(ClaimDeskException.class).hasMessageContaining("cannot start in WITHDRAWN");
         assertThat(Sql.count(db, "claim")).isZero();
 
         Claim ready = intake.create(fields(), ClaimStatus.READY_FOR_SUBMISSION, "j.chen",
-                "identity and evidence checked on paper before entry");
+                "identity and evidence checked on paper before entry", null);
         assertThat(ready.status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
         assertThat(queries.history(ready.claimId())).singleElement().satisfies(h -> {
             assertThat(h.fromStatus()).isNull();
@@ -184,7 +197,7 @@ class ClaimIntakeTest {
     @Test
     void claimNumbersFollowDemoIdsAndAreNeverReusedAfterAClaimIsRemoved() {
         new DemoData(db, CLOCK, Deadlines.statutory()).generate(40, 3, n -> { });
-        Claim created = intake.create(fields(), null, "j.chen", null);
+        Claim created = intake.create(fields(), null, "j.chen", null, null);
         assertThat(sequence(created)).isEqualTo(41);
 
         db.useTransaction(h -> {
@@ -193,7 +206,7 @@ class ClaimIntakeTest {
         });
         Map<String, String> other = fields();
         other.put("claimantName", "Maria Garcia");
-        Claim next = intake.create(other, null, "j.chen", null);
+        Claim next = intake.create(other, null, "j.chen", null, null);
         assertThat(sequence(next)).isEqualTo(42);
         assertThat(next.claimNumber()).isNotEqualTo(created.claimNumber());
     }

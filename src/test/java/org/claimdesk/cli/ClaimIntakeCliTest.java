@@ -76,7 +76,13 @@ class ClaimIntakeCliTest {
         Run duplicate = run("claims", "create", "--actor", "j.chen", "--json-file", json.toString());
         assertThat(duplicate.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(duplicate.err()).contains(claim.get("claimNumber").asText()).contains("give a reason");
+        Run laterStart = run("claims", "create", "--actor", "j.chen", "--json-file", json.toString(),
+                "--status", "EVIDENCE_PENDING", "--reason", "identity checked at the counter");
+        assertThat(laterStart.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(laterStart.err()).contains("name " + claim.get("claimNumber").asText() + " as the claim it repeats")
+                .contains("(--repeats " + claim.get("claimNumber").asText() + " --reason TEXT)");
         Run second = run("claims", "create", "--actor", "j.chen", "--json-file", json.toString(),
+                "--repeats", claim.get("claimNumber").asText(),
                 "--reason", "a second property record for the same claimant");
         assertThat(second.exit()).as(second.err()).isZero();
         assertThat(second.out()).contains("created").contains("***-**-2290").contains("$99.00");

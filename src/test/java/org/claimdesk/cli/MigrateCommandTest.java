@@ -64,7 +64,7 @@ class MigrateCommandTest {
             Claim created = new ClaimIntake(db, CLOCK).create(Map.of("jurisdiction", "CA", "statePropertyId", "7654321",
                     "holderName", "Wells Fargo Bank NA", "holderId", "HLD-100200", "propertyType", "AC01",
                     "claimType", "OWNER", "claimantName", "Ana Ferreira", "taxId", "123-45-6789",
-                    "amountCents", "48213", "filedOn", "2026-11-02"), null, "j.chen", null);
+                    "amountCents", "48213", "filedOn", "2026-11-02"), null, "j.chen", null, null);
             assertThat(created.claimId()).isGreaterThan(400);
             long numbersBelow = db.read(h -> h.createQuery("SELECT count(*) FROM claim WHERE claim_number >= :n")
                     .bind("n", created.claimNumber()).mapTo(Long.class).one());

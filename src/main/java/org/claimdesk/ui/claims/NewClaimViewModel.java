@@ -364,11 +364,13 @@ public final class NewClaimViewModel {
         fields.forEach((field, editor) -> typed.put(field.name(), editor.textProperty().get()));
         ClaimStatus start = startStatus.get();
         String why = reasonRequired.get() ? reason.get().strip() : null;
+        Duplicate seen = duplicate.get();
+        String repeats = seen == null ? null : seen.claimNumber();
         ClaimKey key = key();
         tasks.submit("create claim", p -> {
             Claim claim;
             try {
-                claim = intake.create(typed, start, actor, why);
+                claim = intake.create(typed, start, actor, why, repeats);
             } catch (InvalidFieldsException e) {
                 return new Outcome(null, Map.of(), e.violations(), null);
             } catch (DuplicateClaimException e) {

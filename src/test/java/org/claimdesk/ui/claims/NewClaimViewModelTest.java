@@ -262,7 +262,7 @@ class NewClaimViewModelTest {
         Map<String, String> same = valid();
         same.put("claimType", "owner");
         same.put("filedOn", queries.today().toString());
-        Claim meanwhile = new ClaimIntake(db, java.time.Clock.systemDefaultZone()).create(same, null, "r.okafor", null);
+        Claim meanwhile = new ClaimIntake(db, java.time.Clock.systemDefaultZone()).create(same, null, "r.okafor", null, null);
 
         form.create();
 
@@ -273,6 +273,31 @@ class NewClaimViewModelTest {
         valid().forEach((name, text) -> assertThat(form.field(ClaimField.byName(name).orElseThrow()).textProperty()
                 .get()).isEqualTo(text));
         assertThat(opened).isEmpty();
+    }
+
+    @Test
+    void aReasonGivenForALaterStartDoesNotLetARepeatEnteredMeanwhileThroughUnseen() {
+        NewClaimViewModel form = form();
+        type(form, valid());
+        form.startStatusProperty().set(ClaimStatus.EVIDENCE_PENDING);
+        form.reasonProperty().set("identity checked at the counter");
+        Map<String, String> same = valid();
+        same.put("claimType", "owner");
+        same.put("filedOn", queries.today().toString());
+        Claim meanwhile = new ClaimIntake(db, java.time.Clock.systemDefaultZone()).create(same, null, "r.okafor", null,
+                null);
+
+        form.create();
+
+        assertThat(form.createdProperty().get()).isNull();
+        assertThat(form.duplicateProperty().get().claimNumber()).isEqualTo(meanwhile.claimNumber());
+        // staff now see the claim present; the reason they give covers the repeat, and Create names it
+        form.reasonProperty().set("identity checked at the counter; a second heir files separately");
+        form.create();
+        Claim created = form.createdProperty().get();
+        assertThat(created.claimNumber()).isNotEqualTo(meanwhile.claimNumber());
+        assertThat(queries.audit(Long.toString(created.claimId()), null, null, 0, 0)).singleElement()
+                .satisfies(a -> assertThat(a.details()).contains("\"duplicateOf\":\"" + meanwhile.claimNumber() + "\""));
     }
 
     @Test
