@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Without tax ids the {@code taxId} column holds the masked tax id (last four digits): such a file is for reading,
  * and an import rejects its rows at {@code taxId}. With tax ids the export needs a reason and is one audit entry
- * (who, why, the file's name, the filters, how many claims), written before the file is moved into place. The file is
- * a {@link CsvFile}: owner-only, written next to its target and moved into place, so a failed export leaves no half
- * file.
+ * (who, why, the file's name, the filters, how many claims matched them when it began), written before the first tax
+ * id is: an export cut off midway, even killed, is in the audit trail. The file is a {@link CsvFile}: owner-only,
+ * written next to its target and moved into place, so a failed export leaves no half file (a killed one leaves its
+ * owner-only {@code .part}, which the next export to that file removes).
  *
  * <p>Values are written exactly, with no spreadsheet-formula guard: the apostrophe the console's exports put before
  * a value starting with {@code = + - @} would become part of the value on import (a phone {@code +1 ...} would be
@@ -83,10 +84,10 @@ public final class ClaimExport {
         }
         long count;
         try (CsvFile csv = CsvFile.create(target, ClaimImport.columns(), CsvFile.Guard.NONE)) {
-            count = write(csv, filter, taxIds.include(), progress);
             if (taxIds.include()) {
-                audited(target, filter, actor, reason, count);
+                audited(target, filter, actor, reason);
             }
+            count = write(csv, filter, taxIds.include(), progress);
             csv.finish();
         } catch (UncheckedIOException e) {
             throw new ClaimDeskException(e.getMessage(), e);
@@ -119,10 +120,12 @@ public final class ClaimExport {
         }
     }
 
-    private void audited(Path target, ClaimQuery filter, String actor, String reason, long count) {
+    /** The export's audit entry, with the number of claims its filters select as it begins. */
+    private void audited(Path target, ClaimQuery filter, String actor, String reason) {
+        long matching = database.read(h -> claims.count(h, filter));
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("file", target.getFileName().toString());
-        details.put("claims", count);
+        details.put("claims", matching);
         Map<String, Object> filters = new LinkedHashMap<>();
         filters.put("statuses", filter.statuses().stream().map(Enum::name).sorted().toList());
         filters.put("jurisdiction", filter.jurisdiction());
