@@ -272,9 +272,17 @@ public final class ClaimsViewModel {
         }
     }
 
-    /** The rows on screen only (no counts): what the live refresh does while deliveries move. */
+    /**
+     * The rows on screen only (no counts): what the live refresh does while deliveries move. The detail of a claim
+     * whose submission is on its way is read again too: when the state refuses it, the claim becomes editable while
+     * its row in the table stays the same.
+     */
     public void refreshRows() {
         loadPage(false);
+        ClaimDetail shown = detail.get();
+        if (shown != null && shown.editable() != null && shown.editable().submissionPending()) {
+            loadDetail(shown.editable().claimId());
+        }
     }
 
     public void sortBy(ClaimQuery.Sort newSort, boolean desc) {

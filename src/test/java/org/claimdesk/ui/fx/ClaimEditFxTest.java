@@ -13,6 +13,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.EvidenceKind;
 import org.testfx.matcher.control.LabeledMatchers;
+import org.claimdesk.ui.testing.TestDatabases;
 import org.junit.jupiter.api.Test;
 
 /** The claim detail pane's edit mode with the real FXML: Ctrl+E, a broken field shown, fixed, Ctrl+S. */
@@ -238,5 +239,16 @@ class ClaimEditFxTest extends ConsoleFxTest {
         assertThat(visible(robot.lookup("#editForm").query())).isFalse();
     }
 
-    /** The console as it is now, to target/screenshots (or the folder -Dclaimdesk.screenshots names). */
+    @Test
+    void aClaimWhoseSubmissionIsOnItsWayIsReadOnlyWithTheReason() throws Exception {
+        waitReady();
+        Claim ready = firstClaim(ClaimStatus.READY_FOR_SUBMISSION);
+        // the worker is off in these tests: the row stays pending
+        TestDatabases.workflow(db).submit(ready.claimId(), "s.patel", null);
+        selectClaim(ready);
+        waitUntil("the reason shows", () -> robot.lookup("#readOnlyLabel").queryAs(Label.class).getText()
+                .equals("Read-only: " + ClaimStatus.SUBMISSION_PENDING_REFUSAL));
+        assertThat(robot.lookup("#editButton").queryButton().isDisabled()).isTrue();
+        snapshot("claim-submission-pending");
+    }
 }

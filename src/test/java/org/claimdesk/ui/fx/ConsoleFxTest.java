@@ -144,7 +144,6 @@ abstract class ConsoleFxTest {
                 out.resolve(name + ".png").toFile());
     }
 
-    /** Waits (polling, no sleeps) until {@code condition} holds on the FX thread. */
     /**
      * Types {@code reason} into the reason dialog once it is open: the dialog comes up after its preview was read
      * off the FX thread, which takes longer on a busy machine.
@@ -155,6 +154,7 @@ abstract class ConsoleFxTest {
         robot.clickOn("#reasonField").write(reason);
     }
 
+    /** Waits (polling, no sleeps) until {@code condition} holds on the FX thread. */
     static void waitUntil(String what, Callable<Boolean> condition) {
         try {
             WaitForAsyncUtils.waitFor(15, TimeUnit.SECONDS, () -> {
