@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * (who, why, the file's name, the filters, how many claims matched them when it began), written before the first tax
  * id is: an export cut off midway, even killed, is in the audit trail. The file is a {@link CsvFile}: owner-only,
  * written next to its target and moved into place, so a failed export leaves no half file (a killed one leaves its
- * owner-only {@code .part}, which the next export to that file removes).
+ * owner-only partial file, which the next export to that file removes).
  *
  * <p>Values are written exactly, with no spreadsheet-formula guard: the apostrophe the console's exports put before
  * a value starting with {@code = + - @} would become part of the value on import (a phone {@code +1 ...} would be

@@ -3,15 +3,23 @@ package org.claimdesk.app;
 import com.fasterxml.jackson.databind.SequenceWriter;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.claimdesk.store.OwnerOnly;
@@ -21,8 +29,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Every CSV file ClaimDesk writes (exports, the claims export, an import's errors file): RFC 4180 through
  * jackson-dataformat-csv, UTF-8 with a byte order mark (so spreadsheets read accents and other scripts), CRLF line
- * ends, owner-only, written next to its target as {@code NAME.part} and moved into place by {@link #finish}, so a
- * failed write leaves no half file.
+ * ends, owner-only, written next to its target as {@code NAME.<16 hex digits>.part} and moved into place by {@link
+ * #finish}, so a failed write leaves no half file.
+ *
+ * <p>Each writer has a partial file of its own and holds it locked while it writes: two writers of one target (two
+ * staff importing one shared file, whose errors file goes beside it) never write into each other's file, and the
+ * one that finishes last puts its complete file in place. A partial file nobody holds locked was left by a writer
+ * that died (killed, or its machine lost); it may hold tax ids, so the next writer of that target removes it.
  *
  * <p>{@link Guard#FORMULAS} puts an apostrophe before a value a spreadsheet would run as a formula (starting with
  * {@code = + - @}, a tab or a carriage return, numbers excepted): right for files staff open in a spreadsheet, wrong
@@ -36,9 +49,12 @@ public final class CsvFile implements AutoCloseable {
     /** Whether values that look like spreadsheet formulas are neutralised. */
     public enum Guard { FORMULAS, NONE }
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private final Path target;
     private final Path temp;
     private final Guard guard;
+    private final FileChannel channel;
     private final Writer writer;
     private final SequenceWriter csv;
     private long rows;
@@ -46,12 +62,24 @@ public final class CsvFile implements AutoCloseable {
 
     private CsvFile(Path target, Guard guard) throws IOException {
         this.target = target;
-        this.temp = target.resolveSibling(target.getFileName() + ".part");
         this.guard = guard;
-        Files.deleteIfExists(temp);
-        OwnerOnly.create(temp, false);
-        this.writer = Files.newBufferedWriter(temp, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
+        removeLeftovers(target);
+        Path part;
+        FileChannel open;
+        while (true) {
+            part = target.resolveSibling(target.getFileName() + "." + HexFormat.of().toHexDigits(RANDOM.nextLong())
+                    + ".part");
+            open = OwnerOnly.createForWriting(part);
+            open.lock();
+            // another writer's clean-up may have taken the file between its creation and the lock: start again
+            if (Files.exists(part)) {
+                break;
+            }
+            open.close();
+        }
+        this.temp = part;
+        this.channel = open;
+        this.writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
         writer.write('\uFEFF');
         this.csv = MAPPER.writerFor(String[].class).with(CsvSchema.emptySchema().withLineSeparator("\r\n"))
                 .writeValues(writer);
@@ -115,15 +143,17 @@ public final class CsvFile implements AutoCloseable {
         return "'" + value;
     }
 
-    /** Completes the file and moves it into place over {@code target}. */
+    /** Completes the file and moves it into place over {@code target}; the lock is held until it is there. */
     public void finish() {
         try {
-            closeWriters();
+            csv.flush();
+            writer.flush();
             try {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
             }
+            closeWriters();
         } catch (IOException e) {
             abort();
             throw new UncheckedIOException("cannot finish " + target + ": " + e.getMessage(), e);
@@ -156,7 +186,34 @@ public final class CsvFile implements AutoCloseable {
             try {
                 csv.close();
             } finally {
-                writer.close();
+                try {
+                    writer.close();
+                } finally {
+                    channel.close();
+                }
+            }
+        }
+    }
+
+    /** The partial files of {@code target} no writer holds locked: {@code NAME.part} and {@code NAME.<hex>.part}. */
+    private static void removeLeftovers(Path target) throws IOException {
+        Pattern leftover = Pattern.compile(Pattern.quote(target.getFileName().toString())
+                + "(\\.[0-9a-f]{16})?\\.part");
+        Path folder = target.toAbsolutePath().getParent();
+        try (DirectoryStream<Path> parts = Files.newDirectoryStream(folder,
+                p -> leftover.matcher(p.getFileName().toString()).matches())) {
+            for (Path part : parts) {
+                try (FileChannel other = FileChannel.open(part, StandardOpenOption.WRITE)) {
+                    if (other.tryLock() != null) {
+                        Files.deleteIfExists(part);
+                        LOG.info("removed {}, left by a writer of {} that did not finish", part.getFileName(),
+                                target.getFileName());
+                    }
+                } catch (OverlappingFileLockException e) {
+                    // written by this process right now
+                } catch (NoSuchFileException e) {
+                    // finished or removed meanwhile
+                }
             }
         }
     }

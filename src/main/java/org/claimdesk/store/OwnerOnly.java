@@ -1,8 +1,10 @@
 package org.claimdesk.store;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -33,6 +35,14 @@ public final class OwnerOnly {
         } else {
             Files.createFile(path, attributes);
         }
+    }
+
+    /** Creates a new file, owner-only from the start, and opens it for writing; fails if the file exists. */
+    public static FileChannel createForWriting(Path path) throws IOException {
+        FileAttribute<?>[] attributes = posix(path)
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions(false))}
+                : new FileAttribute<?>[0];
+        return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), attributes);
     }
 
     private static boolean posix(Path path) {

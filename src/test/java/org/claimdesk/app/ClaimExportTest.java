@@ -101,7 +101,7 @@ public class ClaimExportTest {
         assertThat(rows(file).get(0)).containsExactlyElementsOf(ClaimImport.columns());
         assertThat(Files.readString(file)).contains("=Søren \"\"Kim\"\" Ødegaard").doesNotContain("'=");
         assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
-        assertThat(dir.resolve("claims.csv.part")).doesNotExist();
+        assertThat(CsvFileTest.parts(file)).isEmpty();
 
         try (Database target = TestDatabase.open(engine, dir.resolve("target"))) {
             ClaimImport.Report report = new ClaimImport(target, ClaimIntakeTest.CLOCK)

@@ -13,6 +13,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.claimdesk.testing.FileLockHolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
 class CsvFileTest {
     @TempDir
     Path dir;
+
+    /** The partial files of {@code target} in its folder: {@code NAME.part} and {@code NAME.<hex>.part}. */
+    static List<Path> parts(Path target) throws IOException {
+        String name = target.getFileName().toString();
+        try (Stream<Path> files = Files.list(target.toAbsolutePath().getParent())) {
+            return files.filter(p -> p.getFileName().toString().matches(Pattern.quote(name) + "(\\.[0-9a-f]{16})?\\.part"))
+                    .sorted().toList();
+        }
+    }
 
     static List<List<String>> read(Path file) throws IOException {
         String text = Files.readString(file, StandardCharsets.UTF_8);
@@ -68,10 +80,11 @@ class CsvFileTest {
         Files.writeString(file, "before");
         try (CsvFile csv = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
             csv.row(List.of("half"));
-            assertThat(dir.resolve("out.csv.part")).exists();
+            assertThat(parts(file)).singleElement().satisfies(part ->
+                    assertThat(Files.getPosixFilePermissions(part)).isEqualTo(PosixFilePermissions.fromString("rw-------")));
         }
         assertThat(Files.readString(file)).isEqualTo("before");
-        assertThat(dir.resolve("out.csv.part")).doesNotExist();
+        assertThat(parts(file)).isEmpty();
 
         try (CsvFile csv = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
             csv.row(List.of("whole"));
@@ -79,5 +92,50 @@ class CsvFileTest {
         }
         assertThat(read(file)).containsExactly(List.of("v"), List.of("whole"));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    }
+
+    @Test
+    void twoWritersOfOneTargetWriteFilesOfTheirOwnAndTheLastToFinishIsInPlace() throws Exception {
+        Path file = dir.resolve("shared.errors.csv");
+        try (CsvFile first = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE);
+                CsvFile second = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
+            first.row(List.of("first 1"));
+            second.row(List.of("second 1"));
+            assertThat(parts(file)).hasSize(2);
+            second.row(List.of("second 2"));
+            second.finish();
+            assertThat(read(file)).containsExactly(List.of("v"), List.of("second 1"), List.of("second 2"));
+            first.row(List.of("first 2"));
+            first.finish();
+        }
+        assertThat(read(file)).containsExactly(List.of("v"), List.of("first 1"), List.of("first 2"));
+        assertThat(parts(file)).isEmpty();
+    }
+
+    @Test
+    void partialFilesLeftByWritersThatDiedAreRemovedAndALiveWritersFileIsLeftAlone() throws Exception {
+        Path file = dir.resolve("out.csv");
+        Path died = Files.writeString(dir.resolve("out.csv.0123456789abcdef.part"), "123-45-6789");
+        Path older = Files.writeString(dir.resolve("out.csv.part"), "987-65-4321");
+        Path unrelated = Files.writeString(dir.resolve("other.csv.0123456789abcdef.part"), "kept");
+        Path alive = dir.resolve("out.csv.fedcba9876543210.part");
+        Process writer = FileLockHolder.hold(alive, 60);
+        try {
+            try (CsvFile csv = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
+                csv.row(List.of("whole"));
+                csv.finish();
+            }
+            assertThat(died).doesNotExist();
+            assertThat(older).doesNotExist();
+            assertThat(alive).exists();
+            assertThat(unrelated).exists();
+        } finally {
+            writer.destroyForcibly();
+            writer.waitFor();
+        }
+        assertThat(read(file)).containsExactly(List.of("v"), List.of("whole"));
+        // once its writer is gone, the next writer of the target removes it
+        CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE).close();
+        assertThat(parts(file)).isEmpty();
     }
 }
