@@ -73,6 +73,15 @@ class ClaimImportTest {
                 1_000_000 + n, n, n % 10_000, 1_000 + n);
     }
 
+    /** {@code file} written with the header and valid rows 1 to {@code rows} ({@link #row}). */
+    static Path validRows(Path file, int rows) throws IOException {
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= rows; i++) {
+            text.append(row(i)).append('\n');
+        }
+        return Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
     private Path write(String name, String text, Charset charset) throws IOException {
         Path file = dir.resolve(name);
         Files.write(file, text.getBytes(charset));

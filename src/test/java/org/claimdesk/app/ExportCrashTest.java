@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,12 +32,7 @@ class ExportCrashTest {
 
     @Test
     void aKilledExportWithTaxIdsIsAlreadyAudited() throws Exception {
-        Path csv = dir.resolve("claims.csv");
-        StringBuilder text = new StringBuilder(ClaimImportTest.HEADER).append('\n');
-        for (int i = 1; i <= CLAIMS; i++) {
-            text.append(ClaimImportTest.row(i)).append('\n');
-        }
-        Files.writeString(csv, text, StandardCharsets.UTF_8);
+        Path csv = ClaimImportTest.validRows(dir.resolve("claims.csv"), CLAIMS);
         Path file = dir.resolve("office.db");
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file))) {
             new ClaimImport(db, ClaimIntakeTest.CLOCK).run(csv, "s.patel", ClaimImport.Options.defaults());

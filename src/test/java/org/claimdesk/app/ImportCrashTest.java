@@ -3,8 +3,6 @@ package org.claimdesk.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -37,12 +35,7 @@ class ImportCrashTest {
 
     @Test
     void aKilledImportLeavesWholeBatchesAndRunningItAgainCompletesItWithoutDuplicates() throws Exception {
-        Path file = dir.resolve("big.csv");
-        StringBuilder text = new StringBuilder(ClaimImportTest.HEADER).append('\n');
-        for (int i = 1; i <= ROWS; i++) {
-            text.append(ClaimImportTest.row(i)).append('\n');
-        }
-        Files.writeString(file, text, StandardCharsets.UTF_8);
+        Path file = ClaimImportTest.validRows(dir.resolve("big.csv"), ROWS);
         DatabaseLocation location = TestDatabase.location(engine, dir, "office");
         try (Database db = Database.open(location)) {
             Process child = startImport(location, file);
