@@ -21,6 +21,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
@@ -50,6 +52,11 @@ public final class CsvFile implements AutoCloseable {
     public enum Guard { FORMULAS, NONE }
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * The partial files this process is writing. A clean-up never opens them: closing any channel of a file releases
+     * every lock the process holds on it (POSIX), which would leave the writer's file to other workstations' clean-up.
+     */
+    private static final Set<Path> WRITING = ConcurrentHashMap.newKeySet();
 
     private final Path target;
     private final Path temp;
@@ -68,21 +75,51 @@ public final class CsvFile implements AutoCloseable {
         FileChannel open;
         while (true) {
             part = target.resolveSibling(target.getFileName() + "." + HexFormat.of().toHexDigits(RANDOM.nextLong())
-                    + ".part");
-            open = OwnerOnly.createForWriting(part);
-            open.lock();
-            // another writer's clean-up may have taken the file between its creation and the lock: start again
-            if (Files.exists(part)) {
+                    + ".part").toAbsolutePath();
+            WRITING.add(part);
+            try {
+                open = OwnerOnly.createForWriting(part);
+            } catch (IOException | RuntimeException e) {
+                WRITING.remove(part);
+                throw e;
+            }
+            if (locked(open, part) && Files.exists(part)) {
                 break;
             }
+            // another process's clean-up took the file between its creation and the lock: start again
             open.close();
+            WRITING.remove(part);
         }
         this.temp = part;
         this.channel = open;
-        this.writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
-        writer.write('\uFEFF');
-        this.csv = MAPPER.writerFor(String[].class).with(CsvSchema.emptySchema().withLineSeparator("\r\n"))
-                .writeValues(writer);
+        try {
+            this.writer = new BufferedWriter(Channels.newWriter(channel, StandardCharsets.UTF_8));
+            writer.write('\uFEFF');
+            this.csv = MAPPER.writerFor(String[].class).with(CsvSchema.emptySchema().withLineSeparator("\r\n"))
+                    .writeValues(writer);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            Files.deleteIfExists(part);
+            WRITING.remove(part);
+            throw e;
+        }
+    }
+
+    /**
+     * Locks the new partial file for as long as it is written; true unless the file system keeps no locks (then the
+     * file is written unlocked, and writers of that folder leave each other's partial files alone, as they cannot
+     * tell them from dead ones).
+     */
+    private static boolean locked(FileChannel channel, Path part) throws IOException {
+        try {
+            channel.lock();
+        } catch (IOException e) {
+            if (!Files.exists(part)) {
+                return false;
+            }
+            LOG.debug("{} is written without a lock: {}", part.getFileName(), e.getMessage());
+        }
+        return true;
     }
 
     /**
@@ -162,15 +199,16 @@ public final class CsvFile implements AutoCloseable {
 
     /** Drops the partial file; the target is left as it was. Does nothing once finished. */
     public void abort() {
-        try {
-            closeWriters();
-        } catch (IOException e) {
-            LOG.debug("closing the partial {} failed: {}", temp.getFileName(), e.getMessage());
-        }
+        // removed while still locked, so that no other writer's clean-up ever finds it unlocked and half written
         try {
             Files.deleteIfExists(temp);
         } catch (IOException e) {
             LOG.warn("cannot remove the partial file {}: {}", temp, e.getMessage());
+        }
+        try {
+            closeWriters();
+        } catch (IOException e) {
+            LOG.debug("closing the partial {} failed: {}", temp.getFileName(), e.getMessage());
         }
     }
 
@@ -190,31 +228,49 @@ public final class CsvFile implements AutoCloseable {
                     writer.close();
                 } finally {
                     channel.close();
+                    WRITING.remove(temp);
                 }
             }
         }
     }
 
-    /** The partial files of {@code target} no writer holds locked: {@code NAME.part} and {@code NAME.<hex>.part}. */
-    private static void removeLeftovers(Path target) throws IOException {
+    /**
+     * Removes the partial files of {@code target} no writer holds locked ({@code NAME.part}, {@code NAME.<hex>.part});
+     * one it cannot open (another user's, in a shared folder) is left, as is everything when the folder cannot be
+     * listed: the write itself goes on.
+     */
+    private static void removeLeftovers(Path target) {
         Pattern leftover = Pattern.compile(Pattern.quote(target.getFileName().toString())
                 + "(\\.[0-9a-f]{16})?\\.part");
         Path folder = target.toAbsolutePath().getParent();
         try (DirectoryStream<Path> parts = Files.newDirectoryStream(folder,
                 p -> leftover.matcher(p.getFileName().toString()).matches())) {
             for (Path part : parts) {
-                try (FileChannel other = FileChannel.open(part, StandardOpenOption.WRITE)) {
-                    if (other.tryLock() != null) {
-                        Files.deleteIfExists(part);
-                        LOG.info("removed {}, left by a writer of {} that did not finish", part.getFileName(),
-                                target.getFileName());
-                    }
-                } catch (OverlappingFileLockException e) {
-                    // written by this process right now
-                } catch (NoSuchFileException e) {
-                    // finished or removed meanwhile
-                }
+                removeUnlocked(part, target);
             }
+        } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+            LOG.info("cannot look for partial files of {} left by writers that did not finish: {}",
+                    target.getFileName(), e.getMessage());
+        }
+    }
+
+    private static void removeUnlocked(Path part, Path target) {
+        if (WRITING.contains(part.toAbsolutePath())) {
+            return;
+        }
+        try (FileChannel other = FileChannel.open(part, StandardOpenOption.WRITE)) {
+            if (other.tryLock() != null) {
+                Files.deleteIfExists(part);
+                LOG.info("removed {}, left by a writer of {} that did not finish", part.getFileName(),
+                        target.getFileName());
+            }
+        } catch (OverlappingFileLockException e) {
+            // locked by this process, through a channel it keeps
+        } catch (NoSuchFileException e) {
+            // finished or removed meanwhile
+        } catch (IOException e) {
+            // another user's file in a shared folder: whether its writer still runs cannot be told
+            LOG.info("left {} in place: {}", part.getFileName(), e.getMessage());
         }
     }
 }

@@ -303,16 +303,19 @@ public final class OutboxTriage {
     /**
      * The row pending again, if it is still as the preview saw it and its claim still as the preview described it:
      * a claim corrected since the preview (which said it was not) would go out with its old data, so the row is left
-     * alone. The claim is held first, so an edit cannot pass between this check and the row going pending (an edit
-     * is refused while its claim's submission is pending).
+     * alone. The row, then its claim, are held first (the order every row-and-claim change takes), so an edit cannot
+     * pass between this check and the row going pending (an edit is refused while its claim's submission is pending).
      *
      * @param warnedCorrected whether the preview said this row's claim was corrected since it was queued
      */
     private boolean requeueOne(Handle h, OutboxStamp t, boolean warnedCorrected, String who, String why, Instant now,
             String stateSaid) {
+        OutboxEvent row = outbox.findForUpdate(h, t.outboxEventId()).orElse(null);
+        if (row == null) {
+            return false;
+        }
         Claim claim = claim(h, t.claimId());
-        OutboxEvent row = outbox.find(h, t.outboxEventId()).orElse(null);
-        if (row == null || !warnedCorrected && !Resubmission.diff(h, row, claim).isEmpty()) {
+        if (!warnedCorrected && !Resubmission.diff(h, row, claim).isEmpty()) {
             return false;
         }
         if (!outbox.requeue(h, t, now)) {

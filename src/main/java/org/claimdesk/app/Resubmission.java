@@ -148,7 +148,7 @@ public final class Resubmission {
     public Result resubmit(long outboxEventId, String actor, String reason) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
-        return database.inTransaction(h -> apply(h, check(h, outboxEventId), who, why));
+        return database.inTransaction(h -> apply(h, checkHeld(h, outboxEventId), who, why));
     }
 
     /**
@@ -160,7 +160,7 @@ public final class Resubmission {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         return database.inTransaction(h -> {
-            Check now = check(h, seen.outboxEventId());
+            Check now = checkHeld(h, seen.outboxEventId());
             if (now.refusal() == null && (now.claimVersion() != seen.claimVersion()
                     || now.rowUpdatedAt() != seen.rowUpdatedAt() || !now.diff().equals(seen.diff()))) {
                 throw new ConflictException("outbox row " + seen.outboxEventId() + " or claim " + seen.claimNumber()
@@ -287,9 +287,22 @@ public final class Resubmission {
     }
 
     private Check check(Handle h, long outboxEventId) {
-        OutboxEvent row = outbox.find(h, outboxEventId)
+        return check(h, outboxEventId, false);
+    }
+
+    /**
+     * {@link #check(Handle, long)} with the row, then its claim, held until the transaction ends: evidence added
+     * meanwhile is either in the payload built next or, added after, refused because the claim's submission is
+     * then pending.
+     */
+    private Check checkHeld(Handle h, long outboxEventId) {
+        return check(h, outboxEventId, true);
+    }
+
+    private Check check(Handle h, long outboxEventId, boolean hold) {
+        OutboxEvent row = (hold ? outbox.findForUpdate(h, outboxEventId) : outbox.find(h, outboxEventId))
                 .orElseThrow(() -> new NotFoundException("no outbox row with id " + outboxEventId));
-        Claim claim = claims.find(h, row.aggregateId())
+        Claim claim = (hold ? claims.findForUpdate(h, row.aggregateId()) : claims.find(h, row.aggregateId()))
                 .orElseThrow(() -> new NotFoundException("no claim with id " + row.aggregateId()));
         PayloadDiff diff = diff(h, row, claim);
         AttemptOutcome last = outbox.lastOutcomes(h, List.of(outboxEventId)).get(outboxEventId);

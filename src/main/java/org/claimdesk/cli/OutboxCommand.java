@@ -142,7 +142,8 @@ final class OutboxCommand {
                     out.put("skippedIds", result.changedSinceIds());
                     printJson(out);
                 } else {
-                    out().printf("re-queued %d row(s), reconciled %d with the state's case id, skipped %d changed since the preview%s%n",
+                    out().printf("re-queued %d row(s), reconciled %d with the state's case id,"
+                            + " skipped %d that (or whose claim) changed since the preview%s%n",
                             result.changed(), result.reconciled(), result.changedSinceIds().size(),
                             result.unconfirmed() == 0 ? "" : "; " + result.unconfirmed()
                                     + " re-queued without an answer from the state (resending under the same key is safe)");

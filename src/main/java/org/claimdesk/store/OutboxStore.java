@@ -43,6 +43,15 @@ public final class OutboxStore {
                 .bind("id", outboxEventId).map(Rows.OUTBOX_EVENT).findOne();
     }
 
+    /**
+     * The row, held until the transaction ends. Whoever changes a row and its claim in one transaction takes the row
+     * first, then the claim, so that two of them never wait for each other.
+     */
+    public Optional<OutboxEvent> findForUpdate(Handle handle, long outboxEventId) {
+        return handle.createQuery("SELECT * FROM outbox_event WHERE outbox_event_id = :id"
+                + Dialect.of(handle).lockRow()).bind("id", outboxEventId).map(Rows.OUTBOX_EVENT).findOne();
+    }
+
     /** The rows among {@code outboxEventIds} that exist, in the order of the ids: one query for a page. */
     public List<OutboxEvent> findAll(Handle handle, List<Long> outboxEventIds) {
         if (outboxEventIds.isEmpty()) {

@@ -97,13 +97,17 @@ class CsvFileTest {
     @Test
     void twoWritersOfOneTargetWriteFilesOfTheirOwnAndTheLastToFinishIsInPlace() throws Exception {
         Path file = dir.resolve("shared.errors.csv");
-        try (CsvFile first = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE);
-                CsvFile second = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
-            first.row(List.of("first 1"));
-            second.row(List.of("second 1"));
-            assertThat(parts(file)).hasSize(2);
-            second.row(List.of("second 2"));
-            second.finish();
+        try (CsvFile first = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
+            Path firstPart = parts(file).get(0);
+            try (CsvFile second = CsvFile.create(file, List.of("v"), CsvFile.Guard.NONE)) {
+                first.row(List.of("first 1"));
+                second.row(List.of("second 1"));
+                assertThat(parts(file)).hasSize(2);
+                // the second's look for dead writers' files left the first's locked, as other workstations must see it
+                assertThat(FileLockHolder.lockedElsewhere(firstPart)).isTrue();
+                second.row(List.of("second 2"));
+                second.finish();
+            }
             assertThat(read(file)).containsExactly(List.of("v"), List.of("second 1"), List.of("second 2"));
             first.row(List.of("first 2"));
             first.finish();

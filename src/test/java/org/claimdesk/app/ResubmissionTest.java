@@ -19,11 +19,14 @@ import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PayloadDiff;
 import org.claimdesk.domain.StatusChange;
+import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.testing.HolderRegistryState;
@@ -249,6 +252,36 @@ class ResubmissionTest {
         assertThat(again.diff().changes()).extracting(org.claimdesk.domain.PayloadDiff.Change::field)
                 .contains("evidence");
         assertThat(resubmission.resubmit(again, "r.okafor", "corrected").newOutboxEventId()).isPositive();
+    }
+
+    /**
+     * Evidence being added on another workstation (its claim held) when a resubmit starts: the resubmit waits for it
+     * and sends it, instead of queueing a payload without it while the claim then shows it.
+     */
+    @Test
+    void evidenceBeingAddedElsewhereWhenAResubmitStartsGoesOutWithIt() throws Exception {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        try (Database elsewhere = Database.open(db.location());
+             org.jdbi.v3.core.Handle adding = elsewhere.jdbi().open()) {
+            adding.begin();
+            new ClaimStore().findForUpdate(adding, claimId);
+            new EvidenceStore().insertUrl(adding, claimId, EvidenceKind.ADDRESS, "utility bill",
+                    "https://records.example.gov/utility/2024-03", "m.alvarez", java.time.Instant.now());
+            java.util.concurrent.CompletableFuture<Resubmission.Result> resubmitting = java.util.concurrent
+                    .CompletableFuture.supplyAsync(() -> resubmission.resubmit(refusedRow, "r.okafor", "corrected"));
+            if (engine == TestDatabase.Engine.POSTGRESQL) {
+                // the resubmit waits on the claim the evidence is added to
+                await().atMost(Duration.ofSeconds(10)).until(() -> adding.createQuery("SELECT count(*) FROM"
+                        + " pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")
+                        .mapTo(Integer.class).one() > 0);
+            }
+            adding.commit();
+            Resubmission.Result result = resubmitting.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(result.diff().changes()).extracting(org.claimdesk.domain.PayloadDiff.Change::field)
+                    .contains("evidence");
+            assertThat(queries.outboxEvent(result.newOutboxEventId()).orElseThrow().payload())
+                    .contains("\"address\"");
+        }
     }
 
     @Test

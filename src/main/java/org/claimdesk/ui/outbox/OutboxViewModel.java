@@ -561,7 +561,10 @@ public final class OutboxViewModel {
         }
         if (!r.changedSinceIds().isEmpty()) {
             s.append(", ").append(Formats.count(r.changedSinceIds().size()))
-                    .append(" skipped because their state changed since the preview");
+                    .append(r.action() == OutboxTriage.Action.REQUEUE
+                            ? " skipped because they or their claim changed since the preview (a corrected claim is"
+                                    + " resubmitted, or re-queued once the preview says so)"
+                            : " skipped because they changed since the preview");
         }
         if (r.unconfirmed() > 0) {
             s.append(" (").append(Formats.count(r.unconfirmed())).append(" re-queued without an answer from the state;"

@@ -199,7 +199,8 @@ class OutboxViewModelTest {
         assertThat(model.planProperty().get()).isNull();
         assertThat(model.lastResultProperty().get().changedIds()).containsExactlyElementsOf(ids.subList(0, 3));
         assertThat(model.noticeProperty().get().text())
-                .isEqualTo("3 row(s) re-queued, 1 skipped because their state changed since the preview");
+                .isEqualTo("3 row(s) re-queued, 1 skipped because they or their claim changed since the preview"
+                        + " (a corrected claim is resubmitted, or re-queued once the preview says so)");
         assertThat(queries.outboxEvents(ids)).extracting(OutboxEvent::deliveryState).containsExactly(
                 DeliveryState.PENDING, DeliveryState.PENDING, DeliveryState.PENDING, DeliveryState.ABANDONED);
         assertThat(queries.audit(Long.toString(ids.get(0)), "tester", null, 0, 0)).singleElement()
