@@ -274,8 +274,9 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitOtherPagesBuilt();
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
         javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
-        waitUntil("start-up's warm-up is over",
-                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible());
+        // idle too: nothing start-up began is still running while the test watches the hidden page
+        waitUntil("start-up's warm-up is over and nothing runs",
+                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible() && window.idle());
         Label title = (Label) workerPage.lookup(".section-title");
 
         WaitForAsyncUtils.asyncFx(() -> title.setText("Current drain, of every row due")).get(5, TimeUnit.SECONDS);
