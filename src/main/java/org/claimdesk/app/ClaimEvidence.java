@@ -81,11 +81,7 @@ public final class ClaimEvidence {
         EvidenceFiles.checkSource(file);
         String name = EvidenceRules.title(title, file.getFileName().toString()).orThrow();
         // refuse a claim that cannot take evidence before copying anything
-        database.read(h -> {
-            ClaimEditing.refuseIfNotEditable(h, claims.find(h, claimId)
-                    .orElseThrow(() -> new NotFoundException("no claim with id " + claimId)));
-            return null;
-        });
+        database.read(h -> editableClaim(h, claimId, false));
         EvidenceFiles.Stored stored = files.copyIn(file);
         try {
             return database.inTransaction(h -> {
@@ -106,9 +102,14 @@ public final class ClaimEvidence {
         }
     }
 
-    /** The claim, held for update until the transaction ends, if it may take evidence now. */
+    /** The claim, held until the transaction ends, if it may take evidence now. */
     private Claim editableClaim(Handle h, long claimId) {
-        Claim claim = claims.findForUpdate(h, claimId)
+        return editableClaim(h, claimId, true);
+    }
+
+    /** The claim if it may take evidence now; {@code hold}: held until the transaction ends (not in a read). */
+    private Claim editableClaim(Handle h, long claimId, boolean hold) {
+        Claim claim = (hold ? claims.findForUpdate(h, claimId) : claims.find(h, claimId))
                 .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
         ClaimEditing.refuseIfNotEditable(h, claim);
         return claim;

@@ -83,7 +83,8 @@ public final class CsvFile implements AutoCloseable {
                 WRITING.remove(part);
                 throw e;
             }
-            if (locked(open, part) && Files.exists(part)) {
+            lock(open, part);
+            if (Files.exists(part)) {
                 break;
             }
             // another process's clean-up took the file between its creation and the lock: start again
@@ -106,20 +107,16 @@ public final class CsvFile implements AutoCloseable {
     }
 
     /**
-     * Locks the new partial file for as long as it is written; true unless the file system keeps no locks (then the
-     * file is written unlocked, and writers of that folder leave each other's partial files alone, as they cannot
-     * tell them from dead ones).
+     * Locks the new partial file for as long as it is written. A file system that keeps no locks gets the file
+     * unlocked: writers of that folder then leave each other's partial files alone, as they cannot tell them from
+     * dead ones.
      */
-    private static boolean locked(FileChannel channel, Path part) throws IOException {
+    private static void lock(FileChannel channel, Path part) {
         try {
             channel.lock();
         } catch (IOException e) {
-            if (!Files.exists(part)) {
-                return false;
-            }
             LOG.debug("{} is written without a lock: {}", part.getFileName(), e.getMessage());
         }
-        return true;
     }
 
     /**

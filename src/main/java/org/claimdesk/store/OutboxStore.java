@@ -88,9 +88,7 @@ public final class OutboxStore {
 
     /** Whether one of the claim's rows is pending: its submission is queued, being sent or waiting to be retried. */
     public boolean hasPending(Handle handle, long claimId) {
-        return handle.createQuery("""
-                SELECT EXISTS (SELECT 1 FROM outbox_event WHERE aggregate_id = :id AND delivery_state = 'pending')""")
-                .bind("id", claimId).mapTo(Boolean.class).one();
+        return withPending(handle, List.of(claimId)).contains(claimId);
     }
 
     /** The claims among {@code claimIds} with a pending row ({@link #hasPending}): one query for a page of claims. */

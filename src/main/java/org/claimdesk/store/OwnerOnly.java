@@ -27,22 +27,24 @@ public final class OwnerOnly {
 
     /** Creates a folder (with its parents) or an empty file, owner-only from the start. */
     public static void create(Path path, boolean directory) throws IOException {
-        FileAttribute<?>[] attributes = posix(path)
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions(directory))}
-                : new FileAttribute<?>[0];
         if (directory) {
-            Files.createDirectories(path, attributes);
+            Files.createDirectories(path, attributes(path, true));
         } else {
-            Files.createFile(path, attributes);
+            Files.createFile(path, attributes(path, false));
         }
     }
 
     /** Creates a new file, owner-only from the start, and opens it for writing; fails if the file exists. */
     public static FileChannel createForWriting(Path path) throws IOException {
-        FileAttribute<?>[] attributes = posix(path)
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions(false))}
+        return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                attributes(path, false));
+    }
+
+    /** The permissions a new file or folder is created with: owner-only where the file system keeps them. */
+    private static FileAttribute<?>[] attributes(Path path, boolean directory) {
+        return posix(path)
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(permissions(directory))}
                 : new FileAttribute<?>[0];
-        return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), attributes);
     }
 
     private static boolean posix(Path path) {

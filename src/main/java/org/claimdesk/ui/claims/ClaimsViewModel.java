@@ -273,15 +273,21 @@ public final class ClaimsViewModel {
     }
 
     /**
-     * The rows on screen only (no counts): what the live refresh does while deliveries move. The detail of a claim
-     * whose submission is on its way is read again too: when the state refuses it, the claim becomes editable while
-     * its row in the table stays the same.
+     * The rows on screen only (no counts): what the live refresh does while deliveries move. For a claim shown whose
+     * submission was on its way, it also asks whether it still is, and reads the detail again once it is not: when
+     * the state refuses it, the claim becomes editable while its row in the table stays the same.
      */
     public void refreshRows() {
         loadPage(false);
         ClaimDetail shown = detail.get();
         if (shown != null && shown.editable() != null && shown.editable().submissionPending()) {
-            loadDetail(shown.editable().claimId());
+            long claimId = shown.editable().claimId();
+            tasks.submit("check the claim's submission",
+                    p -> queries.withPendingSubmission(List.of(claimId)).contains(claimId), stillPending -> {
+                        if (!stillPending) {
+                            loadDetail(claimId);
+                        }
+                    }, e -> notice.set(Notice.error("check the claim's submission", e)));
         }
     }
 
@@ -557,12 +563,10 @@ public final class ClaimsViewModel {
         Optional<Claim> claim = queries.claim(claimId);
         ClaimRow row = claim.map(c -> ClaimRow.of(c, today)).orElse(null);
         List<ClaimDetail.Delivery> deliveries = new ArrayList<>();
-        boolean submissionPending = false;
         for (OutboxEvent e : queries.outboxForClaim(claimId)) {
             deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
-            submissionPending |= e.deliveryState() == DeliveryState.PENDING;
         }
-        boolean pending = submissionPending;
+        boolean pending = deliveries.stream().anyMatch(d -> d.event().deliveryState() == DeliveryState.PENDING);
         return new ClaimDetail(row, queries.history(claimId), queries.claimAudit(claimId, DETAIL_AUDIT_ENTRIES),
                 deliveries, claim.map(c -> EditableClaim.of(c, pending)).orElse(null), evidence.list(claimId));
     }
