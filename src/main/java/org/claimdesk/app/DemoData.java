@@ -143,6 +143,15 @@ public final class DemoData {
      * @param progress told the number of claims generated so far, every 1% or so (they are committed together at the end)
      */
     public Summary generate(int count, long seed, IntConsumer progress) {
+        return generate(count, seed, progress, BulkLoader.Access.SHARED);
+    }
+
+    /**
+     * As {@link #generate(int, long, IntConsumer)}, with the database's other users as {@code access} says: a command
+     * that fills a file nobody else uses has it to itself ({@link BulkLoader.Access#SOLE}), the console's first start
+     * shares it.
+     */
+    public Summary generate(int count, long seed, IntConsumer progress, BulkLoader.Access access) {
         if (count < 1 || count > 5_000_000) {
             throw new ClaimDeskException("the number of demo claims must be between 1 and 5,000,000, got " + count);
         }
@@ -152,7 +161,7 @@ public final class DemoData {
             throw new ClaimDeskException("the database already holds " + existing
                     + " claims; demo data goes only into an empty database");
         }
-        try (BulkLoader loader = BulkLoader.open(database)) {
+        try (BulkLoader loader = BulkLoader.open(database, access)) {
             Summary s = new Generator(loader, seed).write(count, progress);
             return new Summary(s.claims, s.outboxRows, s.attempts, s.historyRows, s.auditEntries,
                     (System.nanoTime() - started) / 1_000_000);

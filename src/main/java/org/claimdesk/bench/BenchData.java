@@ -6,6 +6,7 @@ import org.claimdesk.app.DemoData;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.BenchmarkStore;
+import org.claimdesk.store.BulkLoader;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
@@ -34,7 +35,7 @@ final class BenchData {
                         + " bench ui seeds an empty database; nothing was written");
             }
             LocalDate today = LocalDate.now(ZoneId.systemDefault());
-            new DemoData(db, today, Deadlines.statutory()).generate(claims, SEED, n -> { });
+            new DemoData(db, today, Deadlines.statutory()).generate(claims, SEED, n -> { }, BulkLoader.Access.SOLE);
             int existing = BenchmarkStore.outboxRowCount(db);
             if (outbox > existing) {
                 BenchmarkStore.addSentSubmissions(db, outbox - existing);

@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
+import org.claimdesk.store.BulkLoader;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +33,7 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
                     err().flush();
                     lastPercent[0] = percent;
                 }
-            });
+            }, BulkLoader.Access.SOLE);
             out().printf("%d claims, %d outbox rows, %d delivery attempts, %d history rows, %d audit entries written"
                     + " to %s in %d ms%n", summary.claims(), summary.outboxRows(), summary.attempts(),
                     summary.historyRows(), summary.auditEntries(), db.location().describe(), summary.millis());

@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * on one processor while the database writes these on another; the caller flushes every few thousand claims, and a
  * flush waits while the writer is still busy with the previous batch (at most one batch is being written while the
  * next is made). The writer writes through multi-row statements. A batch that fails to write fails the next
- * {@link #flush} or {@link #finish}. The database keeps what is written but not yet committed in its log, not in
- * this process's memory. On SQLite the
- * tables' secondary indexes ({@link DeferredIndexes}) and the search indexes ({@link SearchIndex#setAside}) are
+ * {@link #flush} or {@link #finish}. The database keeps what is written but not yet committed in its log (on a
+ * desk's file opened {@link Access#SOLE}, in the file itself: {@link RollbackJournalLoad}), not in this process's
+ * memory. On SQLite the tables' secondary indexes ({@link DeferredIndexes}) and the search indexes ({@link SearchIndex#setAside}) are
  * built once, by {@link #finish}, over all the rows loaded: kept up row by row, the indexes whose keys arrive in no
  * order would read and write a page of the file for almost every row once they outgrow the page cache.
  *
@@ -73,6 +73,24 @@ public final class BulkLoader implements AutoCloseable {
     private final MultiRowStatement stageAudit;
     private final DeferredIndexes deferredIndexes;
     private final SearchIndex searchIndex;
+    /** A sole load of a desk's file, which may go through a rollback journal; null otherwise. */
+    private final RollbackJournalLoad journal;
+
+    /** Whether others may use the database while a load writes it. */
+    public enum Access {
+        /**
+         * This process's other connections and other programs read the committed database meanwhile (through
+         * the write-ahead log on a desk's file).
+         */
+        SHARED,
+        /**
+         * On a desk's file, the load has the file to itself and is faster: this process's other callers of the
+         * database wait until it ends, and other programs cannot open the file meanwhile (they wait for their busy
+         * timeout); if the file is open elsewhere when the load starts, the load is as {@link #SHARED}. On a team
+         * database, as {@link #SHARED}.
+         */
+        SOLE
+    }
 
     private record OutboxRow(OutboxEvent event, int retryCount) {
     }
@@ -96,9 +114,10 @@ public final class BulkLoader implements AutoCloseable {
         }
     }
 
-    private BulkLoader(Database database, Handle h) {
+    private BulkLoader(Database database, Handle h, RollbackJournalLoad journal) {
         this.database = database;
         this.handle = h;
+        this.journal = journal;
         if (Dialect.of(h) == Dialect.SQLITE) {
             // the keys of the unique indexes kept during the load (request keys) arrive in no order, and building the
             // deferred indexes sorts in the page cache's memory; the staged audit entries go to a file, not memory
@@ -109,6 +128,9 @@ public final class BulkLoader implements AutoCloseable {
                 + " actor TEXT NOT NULL, action TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,"
                 + " reason TEXT, details TEXT)");
         h.begin();
+        if (journal != null) {
+            journal.begun(h);
+        }
         this.deferredIndexes = DeferredIndexes.setAside(h, LOADED_TABLES);
         this.searchIndex = SearchIndex.setAside(h);
         java.sql.Connection c = h.getConnection();
@@ -120,26 +142,43 @@ public final class BulkLoader implements AutoCloseable {
         this.stageAudit = new MultiRowStatement(c, STAGE_AUDIT, 0, 8);
     }
 
-    /** A loader on its own connection of {@code database}; close it when done. */
+    /** A loader on its own connection of {@code database}, {@link Access#SHARED}; close it when done. */
     public static BulkLoader open(Database database) {
+        return open(database, Access.SHARED);
+    }
+
+    /** A loader on its own connection of {@code database}; close it when done. */
+    public static BulkLoader open(Database database, Access access) {
         Handle h;
         try {
-            h = database.jdbi().open();
+            h = access == Access.SOLE ? database.soleHandle() : database.jdbi().open();
         } catch (JdbiException e) {
             throw database.translated(e);
         }
+        RollbackJournalLoad journal = null;
         try {
-            return new BulkLoader(database, h);
+            if (access == Access.SOLE && Dialect.of(h) == Dialect.SQLITE) {
+                journal = RollbackJournalLoad.leaveLog(h, database.path());
+            }
+            return new BulkLoader(database, h, journal);
         } catch (RuntimeException e) {
             try {
                 if (h.isInTransaction()) {
                     h.rollback();
+                }
+                if (journal != null) {
+                    journal.ended(h);
                 }
             } finally {
                 h.close();
             }
             throw e instanceof JdbiException j ? database.translated(j) : e;
         }
+    }
+
+    /** True while the load writes a desk's file through a rollback journal ({@link RollbackJournalLoad}). */
+    boolean throughRollbackJournal() {
+        return journal != null && journal.inRollbackJournal();
     }
 
     /** Claims added since the last {@link #flush}. */
@@ -264,11 +303,17 @@ public final class BulkLoader implements AutoCloseable {
             for (String[] table : EXPLICIT_IDS) {
                 Dialect.of(h).afterExplicitIds(h, table[0], table[1]);
             }
+            boolean rollbackJournal = journal != null && journal.inRollbackJournal();
             h.commit();
+            long committed = System.nanoTime();
+            if (journal != null) {
+                journal.ended(h);
+            }
             LOG.info("bulk load finished: {} audit entries moved in time order in {} ms, {} indexes built in {} ms,"
-                    + " search indexed in {} ms, committed in {} ms", entries, (moved - started) / 1_000_000,
+                    + " search indexed in {} ms, committed in {} ms{}", entries, (moved - started) / 1_000_000,
                     deferredIndexes.names().size(), (built - moved) / 1_000_000, (indexed - built) / 1_000_000,
-                    (System.nanoTime() - indexed) / 1_000_000);
+                    (committed - indexed) / 1_000_000, journal == null ? ""
+                            : " (through " + (rollbackJournal ? "a rollback journal" : "the write-ahead log") + ")");
             return entries;
         } catch (JdbiException e) {
             throw database.translated(e);
@@ -308,6 +353,9 @@ public final class BulkLoader implements AutoCloseable {
         try {
             if (h.isInTransaction()) {
                 h.rollback();
+            }
+            if (journal != null) {
+                journal.ended(h);
             }
             h.execute("DROP TABLE IF EXISTS " + STAGED_AUDIT);
             if (Dialect.of(h) == Dialect.SQLITE) {

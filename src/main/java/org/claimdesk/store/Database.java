@@ -2,6 +2,7 @@ package org.claimdesk.store;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,12 +39,15 @@ public final class Database implements AutoCloseable {
     private final Dialect dialect;
     private final Path path;
     private final HikariDataSource dataSource;
+    /** A desk's file without the pool, for {@link #soleHandle}; null on a team database. */
+    private final SQLiteDataSource direct;
     private final Jdbi jdbi;
     private PostgresChangeFeed feed;
     /** On a team database, this open database's name in the change feed; null on a file. */
     private String session;
 
-    private Database(DatabaseLocation location, Dialect dialect, HikariDataSource dataSource) {
+    private Database(DatabaseLocation location, Dialect dialect, HikariDataSource dataSource, SQLiteDataSource direct) {
+        this.direct = direct;
         this.location = location;
         this.dialect = dialect;
         this.path = location instanceof DatabaseLocation.SqliteFile f ? f.file() : null;
@@ -61,7 +65,7 @@ public final class Database implements AutoCloseable {
         if (location instanceof DatabaseLocation.Postgres server) {
             String session = java.util.UUID.randomUUID().toString().substring(0, 8);
             HikariDataSource pool = PostgresDatabase.pool(server, session);
-            Database database = new Database(server, Dialect.POSTGRESQL, pool);
+            Database database = new Database(server, Dialect.POSTGRESQL, pool, null);
             database.session = session;
             try {
                 PostgresDatabase.migrate(pool, server, progress);
@@ -102,8 +106,9 @@ public final class Database implements AutoCloseable {
         pool.setMinimumIdle(1);
         pool.setConnectionTimeout(Math.max(30_000, busyTimeoutMs + 5_000L));
         pool.setInitializationFailTimeout(-1);
+        pool.setAllowPoolSuspension(true);
         HikariDataSource dataSource = new HikariDataSource(pool);
-        Database database = new Database(new DatabaseLocation.SqliteFile(absolute), Dialect.SQLITE, dataSource);
+        Database database = new Database(new DatabaseLocation.SqliteFile(absolute), Dialect.SQLITE, dataSource, sqlite);
         try {
             Migrations.migrate(database.jdbi, absolute.toString(), progress);
             if (created) {
@@ -234,6 +239,31 @@ public final class Database implements AutoCloseable {
 
     public Jdbi jdbi() {
         return jdbi;
+    }
+
+    /**
+     * A handle on a connection of its own to this desk's file, for a write that wants the file to itself: until the
+     * handle is closed, the pool keeps no connection open and lends none (this process's other callers wait). Other
+     * programs may still have the file open. For a team database, a handle from the pool.
+     */
+    Handle soleHandle() {
+        if (direct == null) {
+            return jdbi.open();
+        }
+        HikariPoolMXBean pool = dataSource.getHikariPoolMXBean();
+        pool.suspendPool();
+        try {
+            // idle connections are closed now, lent ones when given back
+            pool.softEvictConnections();
+            Jdbi own = Jdbi.create(direct);
+            own.define(Dialect.ATTRIBUTE, dialect);
+            Handle h = own.open();
+            h.addCleanable(pool::resumePool);
+            return h;
+        } catch (RuntimeException e) {
+            pool.resumePool();
+            throw e;
+        }
     }
 
     /** Runs {@code work} in one IMMEDIATE transaction, translating file-level failures. */

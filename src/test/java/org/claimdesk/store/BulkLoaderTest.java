@@ -3,10 +3,14 @@ package org.claimdesk.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
@@ -130,6 +134,80 @@ class BulkLoaderTest {
                 deferred.build();
             });
             assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+        }
+    }
+
+    @Test
+    void aSoleLoadOfAFileNobodyElseHasGoesThroughARollbackJournalAndLeavesTheFileInTheLog() throws Exception {
+        Path file = dir.resolve("sole.db");
+        try (Database db = Database.open(file)) {
+            List<String> schema = strings(db, SCHEMA);
+            CompletableFuture<String> waiting;
+            try (BulkLoader loader = BulkLoader.open(db, BulkLoader.Access.SOLE)) {
+                assertThat(loader.throughRollbackJournal()).isTrue();
+                for (int id = 1; id <= 2_000; id++) {
+                    add(loader, id);
+                    if (id % 1_000 == 0) {
+                        loader.flush();
+                    }
+                }
+                // this process's other callers wait for the load: the pool lends no connection meanwhile
+                waiting = CompletableFuture.supplyAsync(() -> strings(db, "SELECT count(*) FROM claim").get(0));
+                CompletableFuture<String> read = waiting;
+                assertThatThrownBy(() -> read.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+                assertThat(Files.exists(dir.resolve("sole.db-journal"))).as("the rollback journal").isTrue();
+                loader.finish();
+                assertThat(waiting).isNotDone();
+            }
+            assertThat(waiting.get(30, TimeUnit.SECONDS)).as("read once the loader is closed").isEqualTo("2000");
+            assertThat(strings(db, "PRAGMA journal_mode")).containsExactly("wal");
+            assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+            assertThat(strings(db, "PRAGMA integrity_check")).containsExactly("ok");
+            assertThat(strings(db, "SELECT count(*) FROM audit_log")).containsExactly("2000");
+            assertThat(found(db, "Claimant 01999")).isEqualTo(1);
+        }
+        try (Database again = Database.open(file)) {
+            assertThat(strings(again, "PRAGMA journal_mode")).containsExactly("wal");
+            assertThat(strings(again, "SELECT count(*) FROM claim")).containsExactly("2000");
+        }
+    }
+
+    @Test
+    void aSoleLoadLeftUnfinishedLeavesNothingAndTheFileInTheLog() {
+        try (Database db = Database.open(dir.resolve("sole-unfinished.db"))) {
+            List<String> schema = strings(db, SCHEMA);
+            try (BulkLoader loader = BulkLoader.open(db, BulkLoader.Access.SOLE)) {
+                assertThat(loader.throughRollbackJournal()).isTrue();
+                for (int id = 1; id <= 1_000; id++) {
+                    add(loader, id);
+                }
+                loader.flush();
+            }
+            assertThat(strings(db, "PRAGMA journal_mode")).containsExactly("wal");
+            assertThat(strings(db, SCHEMA)).isEqualTo(schema);
+            assertThat(strings(db, "SELECT count(*) FROM claim")).containsExactly("0");
+            assertThat(strings(db, "PRAGMA integrity_check")).containsExactly("ok");
+        }
+    }
+
+    @Test
+    void aSoleLoadOfAFileOpenElsewhereStaysInTheLogAndOthersReadMeanwhile() {
+        Path file = dir.resolve("shared.db");
+        try (Database db = Database.open(file); Database elsewhere = Database.open(file)) {
+            assertThat(strings(elsewhere, "SELECT count(*) FROM claim")).containsExactly("0");
+            try (BulkLoader loader = BulkLoader.open(db, BulkLoader.Access.SOLE)) {
+                assertThat(loader.throughRollbackJournal()).isFalse();
+                for (int id = 1; id <= 1_000; id++) {
+                    add(loader, id);
+                }
+                loader.flush();
+                assertThat(strings(elsewhere, "SELECT count(*) FROM claim")).as("the committed database")
+                        .containsExactly("0");
+                loader.finish();
+            }
+            assertThat(strings(elsewhere, "SELECT count(*) FROM claim")).containsExactly("1000");
+            assertThat(strings(db, "PRAGMA journal_mode")).containsExactly("wal");
+            assertThat(strings(db, "PRAGMA integrity_check")).containsExactly("ok");
         }
     }
 
