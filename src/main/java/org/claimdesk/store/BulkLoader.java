@@ -1,5 +1,6 @@
 package org.claimdesk.store;
 
+import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -38,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * built once, by {@link #finish}, over all the rows loaded: kept up row by row, the indexes whose keys arrive in no
  * order would read and write a page of the file for almost every row once they outgrow the page cache.
  *
- * <p>Audit entries are numbered in time order, as the product writes them, whatever order they are added in: they
- * wait in a temporary table of the loader's connection (on disk, not in memory), and {@link #finish} moves them
- * into the audit trail sorted by time (entries at the same moment in the order they were added). Rows must be added
+ * <p>Audit entries are numbered in time order, as the product writes them, whatever order they are added in: each
+ * flush sorts the entries held and puts them aside in a temporary file ({@link AuditRuns}, on disk, not in memory),
+ * and {@link #finish} writes them into the audit trail merged in time order (entries at the same moment in the order
+ * they were added). Rows must be added
  * parents first within a batch (a claim before its history and outbox row, an outbox row before its attempts). Not
  * thread-safe: one thread adds the rows, flushes and finishes.
  */
@@ -48,7 +50,8 @@ public final class BulkLoader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
     /** The page cache of a bulk load, in KiB. */
     static final int LOAD_CACHE_KIB = 131_072;
-    private static final String STAGED_AUDIT = "bulk_audit";
+    /** The audit entries written to the audit trail per statement batch at the end of a load. */
+    private static final int AUDIT_CHUNK = 4_096;
 
     private final Database database;
     private final Handle handle;
@@ -70,9 +73,13 @@ public final class BulkLoader implements AutoCloseable {
     private final MultiRowStatement insertEvidence;
     private final MultiRowStatement insertOutbox;
     private final MultiRowStatement insertAttempts;
-    private final MultiRowStatement stageAudit;
+    private final MultiRowStatement insertAudit;
+    /** The audit entries flushed so far, in sorted runs waiting for {@link #finish}. */
+    private final AuditRuns auditRuns;
     private final DeferredIndexes deferredIndexes;
     private final SearchIndex searchIndex;
+    /** A sole load's connection outside the pool; null otherwise. */
+    private final Database.SoleConnection sole;
     /** A sole load of a desk's file, which may go through a rollback journal; null otherwise. */
     private final RollbackJournalLoad journal;
 
@@ -95,10 +102,6 @@ public final class BulkLoader implements AutoCloseable {
     private record OutboxRow(OutboxEvent event, int retryCount) {
     }
 
-    /** An audit entry waiting for its number, with the order it was added in. */
-    private record StagedAudit(long seq, AuditEntry entry) {
-    }
-
     /** The rows of one flush, parents first. */
     private static final class Batch {
         final List<Claim> claims = new ArrayList<>();
@@ -106,7 +109,7 @@ public final class BulkLoader implements AutoCloseable {
         final List<Evidence> evidence = new ArrayList<>();
         final List<OutboxRow> outbox = new ArrayList<>();
         final List<DeliveryAttempt> attempts = new ArrayList<>();
-        final List<StagedAudit> audit = new ArrayList<>();
+        final List<AuditRuns.Entry> audit = new ArrayList<>();
 
         boolean isEmpty() {
             return claims.isEmpty() && history.isEmpty() && evidence.isEmpty() && outbox.isEmpty()
@@ -114,19 +117,17 @@ public final class BulkLoader implements AutoCloseable {
         }
     }
 
-    private BulkLoader(Database database, Handle h, RollbackJournalLoad journal) {
+    private BulkLoader(Database database, Handle h, Database.SoleConnection sole, RollbackJournalLoad journal) {
         this.database = database;
         this.handle = h;
+        this.sole = sole;
         this.journal = journal;
         if (Dialect.of(h) == Dialect.SQLITE) {
             // the keys of the unique indexes kept during the load (request keys) arrive in no order, and building the
-            // deferred indexes sorts in the page cache's memory; the staged audit entries go to a file, not memory
+            // deferred indexes sorts in the page cache's memory
             h.execute("PRAGMA cache_size = -" + LOAD_CACHE_KIB);
             h.execute("PRAGMA temp_store = FILE");
         }
-        h.execute("CREATE TEMPORARY TABLE " + STAGED_AUDIT + " (seq BIGINT NOT NULL, at BIGINT NOT NULL,"
-                + " actor TEXT NOT NULL, action TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL,"
-                + " reason TEXT, details TEXT)");
         h.begin();
         if (journal != null) {
             journal.begun(h);
@@ -139,7 +140,8 @@ public final class BulkLoader implements AutoCloseable {
         this.insertEvidence = new MultiRowStatement(c, EVIDENCE, 0, 7);
         this.insertOutbox = new MultiRowStatement(c, OUTBOX, 0, 14);
         this.insertAttempts = new MultiRowStatement(c, ATTEMPTS, 0, 9);
-        this.stageAudit = new MultiRowStatement(c, STAGE_AUDIT, 0, 8);
+        this.insertAudit = new MultiRowStatement(c, AUDIT, 0, 7);
+        this.auditRuns = AuditRuns.create(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
     /** A loader on its own connection of {@code database}, {@link Access#SHARED}; close it when done. */
@@ -149,30 +151,66 @@ public final class BulkLoader implements AutoCloseable {
 
     /** A loader on its own connection of {@code database}; close it when done. */
     public static BulkLoader open(Database database, Access access) {
+        Database.SoleConnection sole = null;
         Handle h;
         try {
-            h = access == Access.SOLE ? database.soleHandle() : database.jdbi().open();
+            if (access == Access.SOLE && !database.onServer()) {
+                sole = database.soleConnection();
+                h = sole.handle();
+            } else {
+                h = database.jdbi().open();
+            }
         } catch (JdbiException e) {
             throw database.translated(e);
         }
         RollbackJournalLoad journal = null;
+        boolean opened = false;
         try {
-            if (access == Access.SOLE && Dialect.of(h) == Dialect.SQLITE) {
+            if (sole != null) {
                 journal = RollbackJournalLoad.leaveLog(h, database.path());
             }
-            return new BulkLoader(database, h, journal);
-        } catch (RuntimeException e) {
-            try {
-                if (h.isInTransaction()) {
-                    h.rollback();
-                }
-                if (journal != null) {
-                    journal.ended(h);
-                }
-            } finally {
-                h.close();
+            BulkLoader loader = new BulkLoader(database, h, sole, journal);
+            opened = true;
+            return loader;
+        } catch (JdbiException e) {
+            throw database.translated(e);
+        } finally {
+            if (!opened) {
+                release(h, sole, journal);
             }
-            throw e instanceof JdbiException j ? database.translated(j) : e;
+        }
+    }
+
+    /**
+     * Rolls back what {@code h} has not committed, sets the file's log again after a sole load, closes the connection,
+     * then the syncs' descriptor (once the connection's locks are gone), and gives the pool back.
+     */
+    private static void release(Handle h, Database.SoleConnection sole, RollbackJournalLoad journal) {
+        try {
+            if (h.isInTransaction()) {
+                h.rollback();
+            }
+        } catch (RuntimeException e) {
+            // closing the connection rolls back what is left
+            LOG.debug("could not roll back a bulk load; closing its connection does", e);
+        }
+        if (journal != null) {
+            journal.ended(h);
+        }
+        if (sole != null) {
+            sole.close(journal == null ? () -> { } : journal::closed);
+            return;
+        }
+        try {
+            if (Dialect.of(h) == Dialect.SQLITE) {
+                // the connection goes back to the pool
+                h.execute("PRAGMA cache_size = -2000");
+                h.execute("PRAGMA temp_store = DEFAULT");
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("could not reset a bulk load's connection; it is closed anyway", e);
+        } finally {
+            h.close();
         }
     }
 
@@ -210,7 +248,8 @@ public final class BulkLoader implements AutoCloseable {
 
     /** An audit entry; its id is assigned by {@link #finish}, in time order. */
     public void auditEntry(AuditEntry e) {
-        held.audit.add(new StagedAudit(++auditAdded, e));
+        held.audit.add(new AuditRuns.Entry(++auditAdded, e.at().toEpochMilli(), e.actor(), e.action(), e.subjectType(),
+                e.subjectId(), e.reason(), e.details()));
     }
 
     /** An evidence reference by web address, with its id (evidence files are not bulk loaded). */
@@ -223,9 +262,15 @@ public final class BulkLoader implements AutoCloseable {
 
     /**
      * Hands the rows held to the writer, which writes them parents first (they are committed by {@link #finish}), and
-     * lets them go; waits first while the writer is busy with the previous batch, and fails if that one failed.
+     * lets them go; waits first while the writer is busy with the previous batch, and fails if that one failed. The
+     * audit entries held are sorted and put aside meanwhile, on the caller's thread ({@link AuditRuns}).
      */
     public void flush() {
+        if (failed != null) {
+            awaitWritten();
+        }
+        auditRuns.add(held.audit);
+        held.audit.clear();
         awaitWritten();
         if (held.isEmpty()) {
             return;
@@ -242,7 +287,6 @@ public final class BulkLoader implements AutoCloseable {
             insert(insertEvidence, batch.evidence, BulkLoader::bindEvidence);
             insert(insertOutbox, batch.outbox, BulkLoader::bindOutbox);
             insert(insertAttempts, batch.attempts, BulkLoader::bindAttempt);
-            insert(stageAudit, batch.audit, BulkLoader::bindStagedAudit);
         } catch (JdbiException e) {
             throw database.translated(e);
         }
@@ -292,9 +336,7 @@ public final class BulkLoader implements AutoCloseable {
         Handle h = handle;
         try {
             long started = System.nanoTime();
-            long entries = h.execute("INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details)"
-                    + " SELECT at, actor, action, subject_type, subject_id, reason, details FROM " + STAGED_AUDIT
-                    + " ORDER BY at, seq");
+            long entries = writeAuditInTimeOrder();
             long moved = System.nanoTime();
             deferredIndexes.build();
             long built = System.nanoTime();
@@ -309,7 +351,7 @@ public final class BulkLoader implements AutoCloseable {
             if (journal != null) {
                 journal.ended(h);
             }
-            LOG.info("bulk load finished: {} audit entries moved in time order in {} ms, {} indexes built in {} ms,"
+            LOG.info("bulk load finished: {} audit entries written in time order in {} ms, {} indexes built in {} ms,"
                     + " search indexed in {} ms, committed in {} ms{}", entries, (moved - started) / 1_000_000,
                     deferredIndexes.names().size(), (built - moved) / 1_000_000, (indexed - built) / 1_000_000,
                     (committed - indexed) / 1_000_000, journal == null ? ""
@@ -318,6 +360,39 @@ public final class BulkLoader implements AutoCloseable {
         } catch (JdbiException e) {
             throw database.translated(e);
         }
+    }
+
+    /**
+     * Writes the audit entries put aside into the audit trail, earliest first, so that their numbers follow time: this
+     * thread merges the sorted runs while the writer writes the previous chunk.
+     */
+    private long writeAuditInTimeOrder() {
+        AuditRuns.Merge merge = auditRuns.merged();
+        long written = 0;
+        List<AuditRuns.Entry> chunk = new ArrayList<>(AUDIT_CHUNK);
+        for (AuditRuns.Entry e = merge.next(); e != null; e = merge.next()) {
+            chunk.add(e);
+            if (chunk.size() == AUDIT_CHUNK) {
+                writeAudit(chunk);
+                written += chunk.size();
+                chunk = new ArrayList<>(AUDIT_CHUNK);
+            }
+        }
+        writeAudit(chunk);
+        written += chunk.size();
+        awaitWritten();
+        return written;
+    }
+
+    private void writeAudit(List<AuditRuns.Entry> chunk) {
+        awaitWritten();
+        writing = writer.submit(() -> {
+            try {
+                insert(insertAudit, chunk, BulkLoader::bindAudit);
+            } catch (JdbiException e) {
+                throw database.translated(e);
+            }
+        });
     }
 
     /**
@@ -346,26 +421,13 @@ public final class BulkLoader implements AutoCloseable {
             }
         }
         for (MultiRowStatement statement : List.of(insertClaims, insertHistory, insertEvidence, insertOutbox,
-                insertAttempts, stageAudit)) {
+                insertAttempts, insertAudit)) {
             statement.close();
         }
-        Handle h = handle;
         try {
-            if (h.isInTransaction()) {
-                h.rollback();
-            }
-            if (journal != null) {
-                journal.ended(h);
-            }
-            h.execute("DROP TABLE IF EXISTS " + STAGED_AUDIT);
-            if (Dialect.of(h) == Dialect.SQLITE) {
-                h.execute("PRAGMA cache_size = -2000");
-                h.execute("PRAGMA temp_store = DEFAULT");
-            }
-        } catch (RuntimeException e) {
-            LOG.debug("could not clean up after a bulk load; the connection is closed anyway", e);
+            auditRuns.close();
         } finally {
-            h.close();
+            release(handle, sole, journal);
         }
     }
 
@@ -395,8 +457,8 @@ public final class BulkLoader implements AutoCloseable {
             INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome, http_status,
                 detail, worker_id, field)
             VALUES %s""";
-    private static final String STAGE_AUDIT = "INSERT INTO " + STAGED_AUDIT
-            + " (seq, at, actor, action, subject_type, subject_id, reason, details) VALUES %s";
+    private static final String AUDIT = """
+            INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason, details) VALUES %s""";
 
     private static <T> void insert(MultiRowStatement statement, List<T> rows, MultiRowStatement.Row<T> bind) {
         try {
@@ -483,16 +545,14 @@ public final class BulkLoader implements AutoCloseable {
         ps.setString(p + 8, a.field());
     }
 
-    private static void bindStagedAudit(PreparedStatement ps, int p, StagedAudit staged) throws SQLException {
-        AuditEntry e = staged.entry();
-        ps.setLong(p, staged.seq());
-        ps.setLong(p + 1, e.at().toEpochMilli());
-        ps.setString(p + 2, e.actor());
-        ps.setString(p + 3, e.action());
-        ps.setString(p + 4, e.subjectType());
-        ps.setString(p + 5, e.subjectId());
-        ps.setString(p + 6, e.reason());
-        ps.setString(p + 7, e.details());
+    private static void bindAudit(PreparedStatement ps, int p, AuditRuns.Entry e) throws SQLException {
+        ps.setLong(p, e.at());
+        ps.setString(p + 1, e.actor());
+        ps.setString(p + 2, e.action());
+        ps.setString(p + 3, e.subjectType());
+        ps.setString(p + 4, e.subjectId());
+        ps.setString(p + 5, e.reason());
+        ps.setString(p + 6, e.details());
     }
 
     private static String text(LocalDate date) {

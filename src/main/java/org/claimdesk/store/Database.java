@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
@@ -39,8 +40,10 @@ public final class Database implements AutoCloseable {
     private final Dialect dialect;
     private final Path path;
     private final HikariDataSource dataSource;
-    /** A desk's file without the pool, for {@link #soleHandle}; null on a team database. */
+    /** A desk's file without the pool, for {@link #soleConnection}; null on a team database. */
     private final SQLiteDataSource direct;
+    /** True while a {@link #soleConnection} has the file to itself. */
+    private final AtomicBoolean sole = new AtomicBoolean();
     private final Jdbi jdbi;
     private PostgresChangeFeed feed;
     /** On a team database, this open database's name in the change feed; null on a file. */
@@ -242,27 +245,76 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * A handle on a connection of its own to this desk's file, for a write that wants the file to itself: until the
-     * handle is closed, the pool keeps no connection open and lends none (this process's other callers wait). Other
-     * programs may still have the file open. For a team database, a handle from the pool.
+     * A connection of its own to this desk's file, for a write that wants the file to itself: until {@link
+     * SoleConnection#close} the pool keeps no connection open and lends none (this process's other callers wait).
+     * Other programs may still have the file open. One at a time; refused on a team database.
      */
-    Handle soleHandle() {
+    SoleConnection soleConnection() {
         if (direct == null) {
-            return jdbi.open();
+            throw new IllegalStateException("a team database is not a file to have to oneself");
+        }
+        if (!sole.compareAndSet(false, true)) {
+            throw new DatabaseException("another load has the database " + path + " to itself; try again when it is done");
         }
         HikariPoolMXBean pool = dataSource.getHikariPoolMXBean();
-        pool.suspendPool();
+        boolean suspended = false;
+        boolean opened = false;
         try {
+            pool.suspendPool();
+            suspended = true;
             // idle connections are closed now, lent ones when given back
             pool.softEvictConnections();
             Jdbi own = Jdbi.create(direct);
             own.define(Dialect.ATTRIBUTE, dialect);
-            Handle h = own.open();
-            h.addCleanable(pool::resumePool);
-            return h;
-        } catch (RuntimeException e) {
-            pool.resumePool();
-            throw e;
+            SoleConnection connection = new SoleConnection(own.open(), () -> {
+                pool.resumePool();
+                sole.set(false);
+            });
+            opened = true;
+            return connection;
+        } finally {
+            if (!opened) {
+                if (suspended) {
+                    pool.resumePool();
+                }
+                sole.set(false);
+            }
+        }
+    }
+
+    /** False while a {@link #soleConnection} has the file to itself. */
+    boolean lendsConnections() {
+        return !sole.get();
+    }
+
+    /** A handle on a connection outside the pool, which {@link #close} closes before it gives the pool back. */
+    static final class SoleConnection {
+        private final Handle handle;
+        private final Runnable givePoolBack;
+
+        private SoleConnection(Handle handle, Runnable givePoolBack) {
+            this.handle = handle;
+            this.givePoolBack = givePoolBack;
+        }
+
+        Handle handle() {
+            return handle;
+        }
+
+        /**
+         * Closes the connection, then runs {@code afterClosed} while no connection of the pool is open (for what must
+         * wait until the connection's locks are released), then gives the pool back.
+         */
+        void close(Runnable afterClosed) {
+            try {
+                handle.close();
+            } finally {
+                try {
+                    afterClosed.run();
+                } finally {
+                    givePoolBack.run();
+                }
+            }
         }
     }
 

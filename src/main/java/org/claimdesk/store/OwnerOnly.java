@@ -8,6 +8,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -36,8 +37,13 @@ public final class OwnerOnly {
 
     /** Creates a new file, owner-only from the start, and opens it for writing; fails if the file exists. */
     public static FileChannel createForWriting(Path path) throws IOException {
-        return FileChannel.open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                attributes(path, false));
+        return createNew(path, StandardOpenOption.WRITE);
+    }
+
+    /** Creates a new file, owner-only from the start, and opens it with {@code options}; fails if the file exists. */
+    static FileChannel createNew(Path path, StandardOpenOption... options) throws IOException {
+        Set<StandardOpenOption> open = EnumSet.of(StandardOpenOption.CREATE_NEW, options);
+        return FileChannel.open(path, open, attributes(path, false));
     }
 
     /** The permissions a new file or folder is created with: owner-only where the file system keeps them. */

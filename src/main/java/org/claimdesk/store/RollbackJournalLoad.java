@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * <p>Leaving the log needs the file to itself: when another connection has it open, in this process or another, the
  * load stays in the log ({@link #inRollbackJournal} false) and is as before, only slower. While the load's transaction
  * holds the write lock, no other connection can open the file (opening sets the log again, which needs that lock); they
- * wait for their busy timeout and fail. The file goes back to the log when the load ends, committed or not.
+ * wait for their busy timeout and fail. The file goes back to the log when the load ends, committed or not ({@link
+ * #ended}), and the syncs' descriptor is closed once the load's connection is ({@link #closed}).
  */
 final class RollbackJournalLoad {
     private static final Logger LOG = LoggerFactory.getLogger(RollbackJournalLoad.class);
@@ -50,6 +51,8 @@ final class RollbackJournalLoad {
                 mode = "busy";
             }
             if ("delete".equals(mode)) {
+                // a rollback journal is power-safe with its syncs in full (it is small: the pages there were before)
+                h.execute("PRAGMA synchronous = FULL");
                 return new RollbackJournalLoad(file, true);
             }
             if (System.nanoTime() > deadline) {
@@ -79,7 +82,7 @@ final class RollbackJournalLoad {
             inRollbackJournal = false;
             return;
         }
-        flush = WrittenPagesFlush.start(file);
+        flush = WrittenPagesFlush.start(file, WrittenPagesFlush.PERIOD);
     }
 
     boolean inRollbackJournal() {
@@ -87,18 +90,17 @@ final class RollbackJournalLoad {
     }
 
     /**
-     * After the load's commit or rollback, while {@code h} holds no lock on the file and no other connection of this
-     * process has it open: stops the syncs and sets the write-ahead log again. If another program opened the file in
-     * between, the file stays in the rollback journal until a connection opens it alone (each sets the log as it opens).
+     * After the load's commit or rollback: stops the syncs and sets the write-ahead log again. If another program
+     * opened the file in between, or the rollback failed, the file stays in the rollback journal until a connection
+     * opens it alone (each sets the log as it opens, rolling back a journal left behind first).
      */
     void ended(Handle h) {
         if (!inRollbackJournal) {
             return;
         }
         inRollbackJournal = false;
-        if (flush != null) {
-            flush.close();
-            flush = null;
+        if (flush != null && flush.stop()) {
+            Thread.currentThread().interrupt();
         }
         try {
             String mode = journalMode(h, "WAL");
@@ -108,6 +110,17 @@ final class RollbackJournalLoad {
             }
         } catch (JdbiException e) {
             LOG.warn("{} could not go back to WAL after a load; the next connection to open it alone sets it", file, e);
+        }
+    }
+
+    /**
+     * Once the load's connection is closed and no other connection of this process has the file open: closes the
+     * descriptor the syncs went through (closing it earlier would release that connection's locks).
+     */
+    void closed() {
+        if (flush != null) {
+            flush.close();
+            flush = null;
         }
     }
 

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +29,9 @@ final class WrittenPagesFlush implements AutoCloseable {
     private final Path file;
     private final FileChannel channel;
     private final ScheduledExecutorService timer;
+    private final AtomicInteger syncs = new AtomicInteger();
 
-    private WrittenPagesFlush(Path file, FileChannel channel) {
+    private WrittenPagesFlush(Path file, FileChannel channel, Duration period) {
         this.file = file;
         this.channel = channel;
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -37,23 +39,30 @@ final class WrittenPagesFlush implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::sync, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::sync, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Starts syncing {@code file} every {@link #PERIOD}; null when the file cannot be opened for it. */
-    static WrittenPagesFlush start(Path file) {
+    /** Starts syncing {@code file} every {@code period}; null when the file cannot be opened for it. */
+    static WrittenPagesFlush start(Path file, Duration period) {
         try {
             // write access: some systems sync only a file opened for writing; nothing is written through it
-            return new WrittenPagesFlush(file, FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE));
+            return new WrittenPagesFlush(file, FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    period);
         } catch (IOException | UnsupportedOperationException | SecurityException e) {
             LOG.debug("{} is not synced while it is loaded; its commit writes it all", file, e);
             return null;
         }
     }
 
+    /** The syncs done so far. */
+    int syncs() {
+        return syncs.get();
+    }
+
     private void sync() {
         try {
             channel.force(false);
+            syncs.incrementAndGet();
         } catch (IOException e) {
             LOG.debug("could not sync {} during a load; its commit will", file, e);
             timer.shutdown();
@@ -63,15 +72,7 @@ final class WrittenPagesFlush implements AutoCloseable {
     /** Stops syncing (a sync under way ends first) and closes the descriptor; see the class comment for when. */
     @Override
     public void close() {
-        timer.shutdown();
-        boolean interrupted = false;
-        while (!timer.isTerminated()) {
-            try {
-                timer.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        boolean interrupted = stop();
         try {
             channel.close();
         } catch (IOException e) {
@@ -81,5 +82,22 @@ final class WrittenPagesFlush implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /**
+     * Stops syncing (a sync under way ends first) and leaves the descriptor open. Returns whether this thread was
+     * interrupted while it waited (the caller restores the interrupt).
+     */
+    boolean stop() {
+        timer.shutdown();
+        boolean interrupted = false;
+        while (!timer.isTerminated()) {
+            try {
+                timer.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        return interrupted;
     }
 }

@@ -38,7 +38,7 @@ class DemoCrashTest {
 
         Process child = startDemo(file);
         try {
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(20))
                     .until(() -> !child.isAlive() || Files.size(file) > empty + SPILLED);
             assertThat(child.isAlive()).as("the demo was still loading; its output: %s",
                     Files.readString(dir.resolve("child.out"))).isTrue();

@@ -152,6 +152,7 @@ class BulkLoaderTest {
                     }
                 }
                 // this process's other callers wait for the load: the pool lends no connection meanwhile
+                assertThat(db.lendsConnections()).isFalse();
                 waiting = CompletableFuture.supplyAsync(() -> strings(db, "SELECT count(*) FROM claim").get(0));
                 CompletableFuture<String> read = waiting;
                 assertThatThrownBy(() -> read.get(300, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
@@ -160,6 +161,7 @@ class BulkLoaderTest {
                 assertThat(waiting).isNotDone();
             }
             assertThat(waiting.get(30, TimeUnit.SECONDS)).as("read once the loader is closed").isEqualTo("2000");
+            assertThat(db.lendsConnections()).isTrue();
             assertThat(strings(db, "PRAGMA journal_mode")).containsExactly("wal");
             assertThat(strings(db, SCHEMA)).isEqualTo(schema);
             assertThat(strings(db, "PRAGMA integrity_check")).containsExactly("ok");
@@ -169,6 +171,20 @@ class BulkLoaderTest {
         try (Database again = Database.open(file)) {
             assertThat(strings(again, "PRAGMA journal_mode")).containsExactly("wal");
             assertThat(strings(again, "SELECT count(*) FROM claim")).containsExactly("2000");
+        }
+    }
+
+    @Test
+    void aSecondSoleLoadOfOneDatabaseAtOnceIsRefusedAndTheFirstGoesOn() {
+        try (Database db = Database.open(dir.resolve("twice.db"))) {
+            try (BulkLoader loader = BulkLoader.open(db, BulkLoader.Access.SOLE)) {
+                assertThatThrownBy(() -> BulkLoader.open(db, BulkLoader.Access.SOLE)).isInstanceOf(DatabaseException.class)
+                        .hasMessageContaining("another load has the database");
+                assertThat(db.lendsConnections()).isFalse();
+                add(loader, 1);
+                loader.finish();
+            }
+            assertThat(strings(db, "SELECT count(*) FROM claim")).containsExactly("1");
         }
     }
 
