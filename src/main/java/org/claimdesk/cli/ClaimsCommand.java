@@ -19,7 +19,6 @@ import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Amounts;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
-import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
@@ -102,8 +101,7 @@ final class ClaimsCommand {
                 Claim claim = find(queries, id);
                 List<StatusChange> history = queries.history(claim.claimId());
                 List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
-                ClaimView view = ClaimView.of(claim, queries.today(),
-                        rows.stream().anyMatch(r -> r.deliveryState() == DeliveryState.PENDING));
+                ClaimView view = ClaimView.of(claim, queries.today(), OutboxEvent.anyPending(rows));
                 List<Evidence> evidence = new ClaimEvidence(db, clock()).list(claim.claimId());
                 if (json) {
                     printJson(new Detail(view, evidence.stream().map(EvidenceCommand.EvidenceView::of).toList(),

@@ -37,4 +37,13 @@ public record OutboxEvent(
     }
 
     public static final String SUBMISSION_REQUESTED = "state_claim_submission_requested";
+
+    /**
+     * Whether a claim's submission is on its way, given the claim's rows: one of them is pending (queued, being sent
+     * or waiting to be retried). The store asks the database the same of many claims at once
+     * ({@code OutboxStore.withPending}).
+     */
+    public static boolean anyPending(java.util.Collection<OutboxEvent> claimRows) {
+        return claimRows.stream().anyMatch(r -> r.deliveryState() == DeliveryState.PENDING);
+    }
 }

@@ -86,7 +86,10 @@ public final class OutboxStore {
                 .bind("key", idempotencyKey).map(Rows.OUTBOX_EVENT).findOne();
     }
 
-    /** Whether one of the claim's rows is pending: its submission is queued, being sent or waiting to be retried. */
+    /**
+     * Whether one of the claim's rows is pending: its submission is queued, being sent or waiting to be retried (as
+     * {@code OutboxEvent.anyPending} says of rows already read).
+     */
     public boolean hasPending(Handle handle, long claimId) {
         return withPending(handle, List.of(claimId)).contains(claimId);
     }
@@ -99,8 +102,9 @@ public final class OutboxStore {
         }
         handle.createQuery("""
                 SELECT DISTINCT aggregate_id FROM outbox_event
-                WHERE aggregate_id IN (<ids>) AND delivery_state = 'pending'""")
+                WHERE aggregate_id IN (<ids>) AND delivery_state = :pending""")
                 .bindList("ids", List.copyOf(new LinkedHashSet<>(claimIds)))
+                .bind("pending", DeliveryState.PENDING.dbValue())
                 .mapTo(Long.class).forEach(found::add);
         return found;
     }

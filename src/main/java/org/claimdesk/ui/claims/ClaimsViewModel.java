@@ -563,10 +563,11 @@ public final class ClaimsViewModel {
         Optional<Claim> claim = queries.claim(claimId);
         ClaimRow row = claim.map(c -> ClaimRow.of(c, today)).orElse(null);
         List<ClaimDetail.Delivery> deliveries = new ArrayList<>();
-        for (OutboxEvent e : queries.outboxForClaim(claimId)) {
+        List<OutboxEvent> rows = queries.outboxForClaim(claimId);
+        for (OutboxEvent e : rows) {
             deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
         }
-        boolean pending = deliveries.stream().anyMatch(d -> d.event().deliveryState() == DeliveryState.PENDING);
+        boolean pending = OutboxEvent.anyPending(rows);
         return new ClaimDetail(row, queries.history(claimId), queries.claimAudit(claimId, DETAIL_AUDIT_ENTRIES),
                 deliveries, claim.map(c -> EditableClaim.of(c, pending)).orElse(null), evidence.list(claimId));
     }

@@ -105,13 +105,18 @@ public final class FxTaskRunner implements TaskRunner {
                 .max(java.util.Map.Entry.comparingByValue());
     }
 
-    /** Tasks submitted and not finished yet: running, or their result (or failure) not yet shown. */
+    /**
+     * Tasks submitted and not finished yet (running, or their result or failure not yet shown), and work waiting for
+     * the next frame ({@link #afterNextFrame}).
+     */
     public int running() {
         return running.get();
     }
 
     @Override
     public void afterNextFrame(Runnable then) {
+        // counted as running, so that the console is not idle while work waits for its frame
+        running.incrementAndGet();
         new javafx.animation.AnimationTimer() {
             private int pulses;
 
@@ -119,7 +124,11 @@ public final class FxTaskRunner implements TaskRunner {
             public void handle(long now) {
                 if (++pulses == 2) {
                     stop();
-                    then.run();
+                    try {
+                        then.run();
+                    } finally {
+                        running.decrementAndGet();
+                    }
                 }
             }
         }.start();

@@ -278,9 +278,12 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("start-up's warm-up is over and nothing runs",
                 () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible() && window.idle());
         Label title = (Label) workerPage.lookup(".section-title");
+        // what the last results changed is laid out before the test changes the hidden page
+        waitForLayoutPulse(workerPage.getParent());
+        waitForLayoutPulse(workerPage.getParent());
 
         WaitForAsyncUtils.asyncFx(() -> title.setText("Current drain, of every row due")).get(5, TimeUnit.SECONDS);
-        WaitForAsyncUtils.waitForFxEvents();
+        waitForLayoutPulse(workerPage.getParent());
         assertThat(workerPage.isNeedsLayout()).as("the hidden page keeps its layout request").isTrue();
         assertThat(workerPage.getParent().isNeedsLayout()).as("and it goes no further").isFalse();
 

@@ -166,6 +166,18 @@ abstract class ConsoleFxTest {
         }
     }
 
+    /** Waits until a pulse has laid out {@code node}'s scene after this call (it asks for one). */
+    static void waitForLayoutPulse(Node node) {
+        java.util.concurrent.atomic.AtomicBoolean laidOut = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable listener = () -> laidOut.set(true);
+        fx(() -> {
+            node.getScene().addPostLayoutPulseListener(listener);
+            Platform.requestNextPulse();
+        });
+        waitUntil("a layout pulse", laidOut::get);
+        fx(() -> node.getScene().removePostLayoutPulseListener(listener));
+    }
+
     static <T> T onFx(Callable<T> read) {
         try {
             return WaitForAsyncUtils.asyncFx(read).get(5, TimeUnit.SECONDS);

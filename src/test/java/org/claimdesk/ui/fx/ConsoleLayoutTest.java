@@ -210,6 +210,9 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
         // idle too: nothing start-up began still changes the window while the test counts the table's row cells
         waitUntil("the first page is on screen and nothing runs", () -> !rowCells(table).isEmpty() && window.idle());
+        // what the last results changed (the status chips' counts may wrap them onto a second line) is laid out
+        waitForLayoutPulse(table);
+        double tableHeight = onFx(table::getHeight);
         Set<TableRow<?>> cellsBefore = onFx(() -> rowCells(table));
         ClaimRow first = onFx(() -> table.getItems().get(0));
         db.useTransaction(h -> h.execute("UPDATE claim SET claimant_name = 'Renamed Claimant' WHERE claim_id = ?",
@@ -219,6 +222,8 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         fx(() -> window.claimsModel().refreshRows());
         waitUntil("the changed claimant is on screen", () -> window.claimsModel().pagesShownProperty().get() > pages
                 && shownText(table, 0, "claimant").equals("Renamed Claimant"));
+        waitForLayoutPulse(table);
+        assertThat(onFx(table::getHeight)).as("the table's height").isEqualTo(tableHeight);
         assertThat(onFx(() -> rowCells(table))).as("the same row cells, given their new rows").isEqualTo(cellsBefore);
 
         // A filter brings other claims into the same positions: still the same cells; the selection, whose
