@@ -1,11 +1,13 @@
 package org.claimdesk.store;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -19,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * Audit entries of a bulk load, added in any order and given back in time order without holding them all in memory
  * (an external merge sort): each run of entries is sorted and appended to a temporary file of this process, and
  * {@link #merged} reads the runs back side by side, the earliest entry first (entries at the same moment in the order
- * they were added). The file is owner-only; where the system allows, its name is removed as soon as it is open, so
- * that nothing is left behind if the process dies; otherwise {@link #close} deletes it. Not thread-safe.
+ * they were added). The file is owner-only, in the folder the caller names (a desk's file's own folder, where SQLite
+ * writes its journal, rather than a system temporary folder, which may be kept in memory); where the system allows,
+ * its name is removed as soon as it is open, so that nothing is left behind if the process dies; otherwise {@link
+ * #close} deletes it. Not thread-safe.
  */
 final class AuditRuns implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditRuns.class);
@@ -56,7 +60,7 @@ final class AuditRuns implements AutoCloseable {
         try {
             channel = OwnerOnly.createNew(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
-            throw new DatabaseException("cannot create the bulk load's temporary file " + file + ": " + e.getMessage(), e);
+            throw new DatabaseException("cannot create the bulk load's temporary file " + file + ": " + reason(e), e);
         }
         boolean named;
         try {
@@ -87,16 +91,19 @@ final class AuditRuns implements AutoCloseable {
                 end += channel.write(out, end);
             }
         } catch (IOException e) {
-            throw new DatabaseException("cannot write the bulk load's temporary file " + file + ": " + e.getMessage(), e);
+            throw new DatabaseException("cannot write the bulk load's temporary file " + file + ": " + reason(e), e);
         }
         runs.add(new long[] {start, end});
     }
 
     /** The runs' entries in time order; each call reads them again from the start. */
     Merge merged() {
-        int buffer = runs.isEmpty() ? MIN_BUFFER
-                : Math.max(MIN_BUFFER, Math.min(MAX_BUFFER, READ_BUFFERS / runs.size()));
-        return new Merge(buffer);
+        return merged(runs.isEmpty() ? MIN_BUFFER : Math.max(MIN_BUFFER, Math.min(MAX_BUFFER, READ_BUFFERS / runs.size())));
+    }
+
+    /** As {@link #merged()}, each run read through a buffer of {@code bufferBytes}. */
+    Merge merged(int bufferBytes) {
+        return new Merge(bufferBytes);
     }
 
     /** The entries of every run, earliest first. */
@@ -174,18 +181,18 @@ final class AuditRuns implements AutoCloseable {
                 while (in.position() < bytes) {
                     int wanted = (int) Math.min(in.remaining(), runEnd - position);
                     if (wanted <= 0) {
-                        throw new IllegalStateException("the bulk load's temporary file " + file + " ends mid-entry");
+                        throw new DatabaseException("the bulk load's temporary file " + file + " ends mid-entry");
                     }
                     ByteBuffer slice = in.slice().limit(wanted);
                     int read = channel.read(slice, position);
                     if (read < 0) {
-                        throw new IllegalStateException("the bulk load's temporary file " + file + " is shorter than written");
+                        throw new DatabaseException("the bulk load's temporary file " + file + " is shorter than written");
                     }
                     in.position(in.position() + read);
                     position += read;
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the bulk load's temporary file " + file, e);
+                throw new DatabaseException("cannot read the bulk load's temporary file " + file + ": " + reason(e), e);
             }
             in.flip();
         }
@@ -218,6 +225,20 @@ final class AuditRuns implements AutoCloseable {
         long seq = in.getLong();
         long at = in.getLong();
         return new Entry(seq, at, text(in), text(in), text(in), text(in), text(in), text(in));
+    }
+
+    /** What went wrong with the temporary file, in words (some exceptions' messages are only the path). */
+    private static String reason(IOException e) {
+        if (e instanceof ClosedByInterruptException) {
+            return "the load was interrupted";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof NoSuchFileException) {
+            return "the folder does not exist";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private static byte[] bytes(String text) {

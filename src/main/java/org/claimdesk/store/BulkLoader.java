@@ -58,6 +58,9 @@ public final class BulkLoader implements AutoCloseable {
     /** The rows added since the last flush. */
     private Batch held = new Batch();
     private long auditAdded;
+    /** Set when {@link #finish} begins: the load then only commits or is closed. */
+    private boolean finishing;
+    private boolean closed;
     /** Writes the flushed batches on the loader's connection, one at a time, in the order flushed. */
     private final ExecutorService writer = Executors.newSingleThreadExecutor(runnable -> {
         Thread t = new Thread(runnable, "claimdesk-bulk-writer");
@@ -141,7 +144,9 @@ public final class BulkLoader implements AutoCloseable {
         this.insertOutbox = new MultiRowStatement(c, OUTBOX, 0, 14);
         this.insertAttempts = new MultiRowStatement(c, ATTEMPTS, 0, 9);
         this.insertAudit = new MultiRowStatement(c, AUDIT, 0, 7);
-        this.auditRuns = AuditRuns.create(Path.of(System.getProperty("java.io.tmpdir")));
+        // beside a desk's file (its folder takes the file's journal too); a team database's client has no such folder
+        this.auditRuns = AuditRuns.create(database.onServer() ? Path.of(System.getProperty("java.io.tmpdir"))
+                : database.path().toAbsolutePath().getParent());
     }
 
     /** A loader on its own connection of {@code database}, {@link Access#SHARED}; close it when done. */
@@ -186,21 +191,18 @@ public final class BulkLoader implements AutoCloseable {
      * then the syncs' descriptor (once the connection's locks are gone), and gives the pool back.
      */
     private static void release(Handle h, Database.SoleConnection sole, RollbackJournalLoad journal) {
-        try {
-            if (h.isInTransaction()) {
-                h.rollback();
-            }
-        } catch (RuntimeException e) {
-            // closing the connection rolls back what is left
-            LOG.debug("could not roll back a bulk load; closing its connection does", e);
-        }
-        if (journal != null) {
-            journal.ended(h);
-        }
         if (sole != null) {
-            sole.close(journal == null ? () -> { } : journal::closed);
+            try {
+                rollBack(h);
+                if (journal != null) {
+                    journal.ended(h);
+                }
+            } finally {
+                sole.close(journal == null ? () -> { } : journal::closed);
+            }
             return;
         }
+        rollBack(h);
         try {
             if (Dialect.of(h) == Dialect.SQLITE) {
                 // the connection goes back to the pool
@@ -211,6 +213,17 @@ public final class BulkLoader implements AutoCloseable {
             LOG.debug("could not reset a bulk load's connection; it is closed anyway", e);
         } finally {
             h.close();
+        }
+    }
+
+    private static void rollBack(Handle h) {
+        try {
+            if (h.isInTransaction()) {
+                h.rollback();
+            }
+        } catch (RuntimeException e) {
+            // closing the connection rolls back what is left
+            LOG.debug("could not roll back a bulk load; closing its connection does", e);
         }
     }
 
@@ -266,6 +279,9 @@ public final class BulkLoader implements AutoCloseable {
      * audit entries held are sorted and put aside meanwhile, on the caller's thread ({@link AuditRuns}).
      */
     public void flush() {
+        if (finishing) {
+            throw new IllegalStateException("this bulk load is finished or finishing; it can only be closed");
+        }
         if (failed != null) {
             awaitWritten();
         }
@@ -333,6 +349,7 @@ public final class BulkLoader implements AutoCloseable {
     public long finish() {
         flush();
         awaitWritten();
+        finishing = true;
         Handle h = handle;
         try {
             long started = System.nanoTime();
@@ -401,6 +418,10 @@ public final class BulkLoader implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         writer.shutdown();
         boolean interrupted = false;
         while (!writer.isTerminated()) {

@@ -291,6 +291,7 @@ public final class Database implements AutoCloseable {
     static final class SoleConnection {
         private final Handle handle;
         private final Runnable givePoolBack;
+        private boolean closed;
 
         private SoleConnection(Handle handle, Runnable givePoolBack) {
             this.handle = handle;
@@ -306,6 +307,10 @@ public final class Database implements AutoCloseable {
          * wait until the connection's locks are released), then gives the pool back.
          */
         void close(Runnable afterClosed) {
+            if (closed) {
+                return;
+            }
+            closed = true;
             try {
                 handle.close();
             } finally {

@@ -54,6 +54,11 @@ final class WrittenPagesFlush implements AutoCloseable {
         }
     }
 
+    /** Whether the descriptor the syncs go through is open. */
+    boolean descriptorOpen() {
+        return channel.isOpen();
+    }
+
     /** The syncs done so far. */
     int syncs() {
         return syncs.get();

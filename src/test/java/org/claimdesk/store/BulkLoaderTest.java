@@ -189,6 +189,31 @@ class BulkLoaderTest {
     }
 
     @Test
+    void aFinishedLoadIsNotFinishedAgainAndLeavesNoTemporaryFileBesideTheDatabase() throws Exception {
+        try (Database db = Database.open(dir.resolve("once.db"))) {
+            BulkLoader loader = BulkLoader.open(db, BulkLoader.Access.SOLE);
+            try {
+                for (int id = 1; id <= 100; id++) {
+                    add(loader, id);
+                }
+                assertThat(loader.finish()).isEqualTo(100);
+                assertThatThrownBy(loader::finish).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("can only be closed");
+                assertThatThrownBy(loader::flush).isInstanceOf(IllegalStateException.class);
+            } finally {
+                loader.close();
+            }
+            loader.close();
+            assertThat(db.lendsConnections()).isTrue();
+            assertThat(strings(db, "SELECT count(*) FROM audit_log")).containsExactly("100");
+            try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+                assertThat(files.map(f -> f.getFileName().toString()))
+                        .allMatch(name -> name.startsWith("once.db"), "the database's own files");
+            }
+        }
+    }
+
+    @Test
     void aSoleLoadLeftUnfinishedLeavesNothingAndTheFileInTheLog() {
         try (Database db = Database.open(dir.resolve("sole-unfinished.db"))) {
             List<String> schema = strings(db, SCHEMA);

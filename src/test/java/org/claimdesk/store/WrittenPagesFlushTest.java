@@ -20,10 +20,29 @@ class WrittenPagesFlushTest {
         assertThat(flush).isNotNull();
         await().atMost(Duration.ofSeconds(30)).until(() -> flush.syncs() >= 3);
         flush.close();
-        int done = flush.syncs();
+        assertThat(flush.descriptorOpen()).isFalse();
         assertThat(Files.readString(file)).isEqualTo("pages");
-        // closed: the timer is shut down, not merely waiting for its next turn
+    }
+
+    @Test
+    void stoppedItSyncsNoMoreAndKeepsItsDescriptorOpen() {
+        Path file = dir.resolve("held.db");
+        WrittenPagesFlush flush = WrittenPagesFlush.start(createdFile(file), Duration.ofMillis(5));
+        await().atMost(Duration.ofSeconds(30)).until(() -> flush.syncs() >= 1);
+        assertThat(flush.stop()).as("not interrupted").isFalse();
+        int done = flush.syncs();
         await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(5)).until(() -> flush.syncs() == done);
+        assertThat(flush.descriptorOpen()).as("open until the load's connection is closed").isTrue();
+        flush.close();
+        assertThat(flush.descriptorOpen()).isFalse();
+    }
+
+    private static Path createdFile(Path file) {
+        try {
+            return Files.writeString(file, "pages");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

@@ -284,8 +284,8 @@ class ConsoleFlowsTest extends ConsoleFxTest {
 
         WaitForAsyncUtils.asyncFx(() -> title.setText("Current drain, of every row due")).get(5, TimeUnit.SECONDS);
         waitForLayoutPulse(workerPage.getParent());
+        // a pulse has run since: had the request gone up to the window, it would have laid the page out
         assertThat(workerPage.isNeedsLayout()).as("the hidden page keeps its layout request").isTrue();
-        assertThat(workerPage.getParent().isNeedsLayout()).as("and it goes no further").isFalse();
 
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT3).release(KeyCode.DIGIT3, KeyCode.CONTROL);
         waitUntil("the Worker page is laid out once shown", () -> workerPage.isVisible() && !workerPage.isNeedsLayout()
