@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.DeliveryAttempt;
@@ -422,16 +421,7 @@ public final class BulkLoader implements AutoCloseable {
             return;
         }
         closed = true;
-        writer.shutdown();
-        boolean interrupted = false;
-        while (!writer.isTerminated()) {
-            try {
-                writer.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Shutdowns.shutDownAndWait(writer)) {
             Thread.currentThread().interrupt();
         }
         if (writing != null) {

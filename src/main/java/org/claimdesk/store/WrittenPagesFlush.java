@@ -94,15 +94,6 @@ final class WrittenPagesFlush implements AutoCloseable {
      * interrupted while it waited (the caller restores the interrupt).
      */
     boolean stop() {
-        timer.shutdown();
-        boolean interrupted = false;
-        while (!timer.isTerminated()) {
-            try {
-                timer.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        return interrupted;
+        return Shutdowns.shutDownAndWait(timer);
     }
 }
