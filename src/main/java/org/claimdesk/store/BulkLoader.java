@@ -34,16 +34,16 @@ import org.slf4j.LoggerFactory;
  * next is made). The writer writes through multi-row statements. A batch that fails to write fails the next
  * {@link #flush} or {@link #finish}. The database keeps what is written but not yet committed in its log (on a
  * desk's file opened {@link Access#SOLE}, in the file itself: {@link RollbackJournalLoad}), not in this process's
- * memory. On SQLite the tables' secondary indexes ({@link DeferredIndexes}) and the search indexes ({@link SearchIndex#setAside}) are
- * built once, by {@link #finish}, over all the rows loaded: kept up row by row, the indexes whose keys arrive in no
- * order would read and write a page of the file for almost every row once they outgrow the page cache.
+ * memory. On SQLite the tables' secondary indexes ({@link DeferredIndexes}) and the search indexes ({@link
+ * SearchIndex#setAside}) are built once, by {@link #finish}, over all the rows loaded: kept up row by row, the
+ * indexes whose keys arrive in no order would read and write a page of the file for almost every row once they
+ * outgrow the page cache.
  *
  * <p>Audit entries are numbered in time order, as the product writes them, whatever order they are added in: each
  * flush sorts the entries held and puts them aside in a temporary file ({@link AuditRuns}, on disk, not in memory),
  * and {@link #finish} writes them into the audit trail merged in time order (entries at the same moment in the order
- * they were added). Rows must be added
- * parents first within a batch (a claim before its history and outbox row, an outbox row before its attempts). Not
- * thread-safe: one thread adds the rows, flushes and finishes.
+ * they were added). Rows must be added parents first within a batch (a claim before its history and outbox row, an
+ * outbox row before its attempts). Not thread-safe: one thread adds the rows, flushes and finishes.
  */
 public final class BulkLoader implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
