@@ -61,6 +61,9 @@ public final class Doctor {
             leases(h, findings);
             stuck(h, findings);
             consistency(h, findings);
+            if (database.onServer()) {
+                tally(h, findings);
+            }
             return new Report(database.location().describe(), database.schemaVersion(), findings);
         });
     }
@@ -198,6 +201,19 @@ public final class Doctor {
             findings.add(new Finding(Level.FAIL, "workflow", sentNotSubmitted
                     + " claim(s) have a sent outbox row but were never marked SUBMITTED_TO_STATE"));
         }
+    }
+
+    private void tally(Handle h, List<Finding> findings) {
+        List<HealthStore.TallyDifference> differences = health.tallyDifferences(h);
+        if (differences.isEmpty()) {
+            findings.add(new Finding(Level.OK, "tally", "the outbox's counts per delivery state agree with its rows"));
+            return;
+        }
+        findings.add(new Finding(Level.FAIL, "tally", "the outbox's counts per delivery state disagree with its rows ("
+                + String.join("; ", differences.stream().map(d -> d.state().name().toLowerCase(java.util.Locale.ROOT)
+                        + " " + d.tallied() + " counted, " + d.rows() + " rows").toList())
+                + "): staff's counts are off; IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role"
+                + " (docs/operations.md)"));
     }
 
     private static String human(Duration d) {

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.Transitions;
 import org.jdbi.v3.core.Handle;
 
@@ -381,6 +382,14 @@ public final class DeliveryStore {
     }
 
     public Counts counts(Handle handle, Instant now) {
+        if (Dialect.of(handle) == Dialect.POSTGRESQL) {
+            // pending and failed from the tally; due rows through the index of pending rows by due time
+            Map<DeliveryState, Integer> byState = new OutboxStore().countByState(handle);
+            long due = handle.createQuery("""
+                    SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now""")
+                    .bind("now", now.toEpochMilli()).mapTo(Long.class).one();
+            return new Counts(byState.get(DeliveryState.PENDING), due, byState.get(DeliveryState.FAILED));
+        }
         return handle.createQuery("""
                 SELECT (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'),
                        (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now),
@@ -391,6 +400,9 @@ public final class DeliveryStore {
     }
 
     public long countSent(Handle handle) {
+        if (Dialect.of(handle) == Dialect.POSTGRESQL) {
+            return new OutboxStore().countByState(handle).get(DeliveryState.SENT);
+        }
         return handle.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'sent'")
                 .mapTo(Long.class).one();
     }

@@ -217,6 +217,16 @@ enum Dialect {
     /** The {@code GROUP BY} term of the per-status counts. */
     abstract String statusGroup(boolean searching);
 
+    /**
+     * The query of the outbox's rows per delivery state (columns: the state, its rows): on a file a count of the
+     * state's index; on a team database the tally its triggers keep (schema version 12), a few rows whatever the
+     * outbox holds.
+     */
+    String outboxCountsQuery() {
+        return this == POSTGRESQL ? "SELECT delivery_state, n FROM claimdesk_outbox_counts()"
+                : "SELECT delivery_state, count(*) AS n FROM outbox_event GROUP BY delivery_state";
+    }
+
     /** Adds the clause (and its bindings besides {@code :search}) of a text search for {@code text}. */
     abstract void search(String text, List<String> clauses, List<Object[]> bindings);
 

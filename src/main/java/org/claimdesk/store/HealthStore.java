@@ -1,8 +1,13 @@
 package org.claimdesk.store;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import org.claimdesk.domain.DeliveryState;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
  * The reads behind {@code doctor}: SQLite's own checks and counts of rows in states that need a look, on either
@@ -21,6 +26,38 @@ public final class HealthStore {
                     + " WHERE success AND version IS NOT NULL").mapTo(Integer.class).one();
         }
         return Migrations.pragmaInt(handle, "user_version");
+    }
+
+    /** A delivery state whose rows the team database's tally counts differently from the outbox itself. */
+    public record TallyDifference(DeliveryState state, long tallied, long rows) {
+    }
+
+    /**
+     * On a team database, the delivery states whose tally (schema version 12, what staff's counts show) differs
+     * from a count of the outbox's rows, both read in one snapshot; empty when they agree, and on a file, which
+     * keeps no tally.
+     */
+    public List<TallyDifference> tallyDifferences(Handle handle) {
+        if (Dialect.of(handle) != Dialect.POSTGRESQL) {
+            return List.of();
+        }
+        return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, tx -> {
+            // read only: the counts function does not fold the tally, and both reads see one moment
+            tx.execute("SET TRANSACTION READ ONLY");
+            Map<DeliveryState, Integer> tallied = new OutboxStore().countByState(tx);
+            Map<DeliveryState, Long> rows = new EnumMap<>(DeliveryState.class);
+            tx.createQuery("SELECT delivery_state, count(*) FROM outbox_event GROUP BY delivery_state")
+                    .map((rs, ctx) -> Map.entry(DeliveryState.fromDb(rs.getString(1)), rs.getLong(2)))
+                    .forEach(e -> rows.put(e.getKey(), e.getValue()));
+            List<TallyDifference> differences = new ArrayList<>();
+            for (DeliveryState state : DeliveryState.values()) {
+                long counted = rows.getOrDefault(state, 0L);
+                if (tallied.get(state) != counted) {
+                    differences.add(new TallyDifference(state, tallied.get(state), counted));
+                }
+            }
+            return differences;
+        });
     }
 
     /** One "table -> parent" line per row whose foreign key names a missing parent. */

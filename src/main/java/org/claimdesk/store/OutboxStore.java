@@ -152,13 +152,14 @@ public final class OutboxStore {
         return query.limit() > 0 ? " LIMIT " + query.limit() + " OFFSET " + query.offset() : "";
     }
 
+    /** The outbox's rows per delivery state, every state present (0 when it has none). */
     public Map<DeliveryState, Integer> countByState(Handle handle) {
         Map<DeliveryState, Integer> counts = new EnumMap<>(DeliveryState.class);
         for (DeliveryState s : DeliveryState.values()) {
             counts.put(s, 0);
         }
-        handle.createQuery("SELECT delivery_state, count(*) AS n FROM outbox_event GROUP BY delivery_state")
-                .map((rs, ctx) -> Map.entry(DeliveryState.fromDb(rs.getString(1)), rs.getInt(2)))
+        handle.createQuery(Dialect.of(handle).outboxCountsQuery())
+                .map((rs, ctx) -> Map.entry(DeliveryState.fromDb(rs.getString(1)), Math.toIntExact(rs.getLong(2))))
                 .forEach(e -> counts.put(e.getKey(), e.getValue()));
         return counts;
     }

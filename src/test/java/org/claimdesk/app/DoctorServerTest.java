@@ -14,6 +14,7 @@ import java.util.stream.IntStream;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.ServerHealthStore;
+import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -176,6 +177,23 @@ class DoctorServerTest {
                 .allSatisfy(host -> assertThat(Doctor.loopback(host)).as(host).isTrue());
         assertThat(List.of("db.office.lan", "10.0.4.20", "localhost.office.lan"))
                 .allSatisfy(host -> assertThat(Doctor.loopback(host)).as(host).isFalse());
+    }
+
+    @Test
+    void theOutboxTallyIsCheckedAgainstTheRowsAndTheOwnersRebuildMendsIt() {
+        Outbox.submitted(db, 3);
+        assertThat(examine(db).get("tally")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "tally",
+                "the outbox's counts per delivery state agree with its rows"));
+
+        db.useTransaction(h -> h.execute("INSERT INTO outbox_state_tally (delivery_state, n) VALUES ('sent', 2)"));
+        assertThat(examine(db).get("tally")).isEqualTo(new Doctor.Finding(Doctor.Level.FAIL, "tally",
+                "the outbox's counts per delivery state disagree with its rows (sent 2 counted, 0 rows): staff's counts"
+                        + " are off; IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role"
+                        + " (docs/operations.md)"));
+
+        db.read(h -> h.createQuery("SELECT count(*) FROM (SELECT claimdesk_outbox_tally_rebuild()) r")
+                .mapTo(Integer.class).one());
+        assertThat(examine(db).get("tally").level()).isEqualTo(Doctor.Level.OK);
     }
 
     private static Map<String, Doctor.Finding> examine(Database database) {

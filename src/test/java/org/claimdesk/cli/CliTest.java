@@ -209,18 +209,14 @@ class CliTest {
     @Test
     void anUpgradeOfTheSchemaIsSaidOnStderrBeforeTheCommandsOwnOutput() throws Exception {
         try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(location)) {
-            // as ClaimDesk at schema version 10 left it: without the audit action's index, version 10 recorded
-            database.useTransaction(h -> {
-                h.execute("DROP INDEX audit_action_idx");
-                h.execute(database.onServer() ? "DELETE FROM flyway_schema_history WHERE version = '11'"
-                        : "PRAGMA user_version = 10");
-            });
+            // as ClaimDesk at schema version 11 left it
+            database.useTransaction(h -> org.claimdesk.testing.SchemaBefore12.undo(h, database.onServer()));
         }
-        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(11);
+        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(12);
         Run upgraded = run("--db", db, "claims", "list");
         assertThat(upgraded.exit()).isZero();
         assertThat(upgraded.err()).isEqualTo(
-                "Bringing the database up to date for this ClaimDesk: schema version 11 of 11 (it was at 10)…\n");
+                "Bringing the database up to date for this ClaimDesk: schema version 12 of 12 (it was at 11)…\n");
         Run again = run("--db", db, "claims", "list");
         assertThat(again.err()).isEmpty();
         assertThat(upgraded.out()).isEqualTo(again.out()).contains("UPC-");

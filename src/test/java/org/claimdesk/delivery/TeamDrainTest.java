@@ -14,6 +14,7 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.HealthStore;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.TestDatabase;
@@ -61,6 +62,7 @@ class TeamDrainTest {
 
             try (Database db = Database.open(location)) {
                 assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(ROWS);
+                assertThat(db.read(new HealthStore()::tallyDifferences)).as("the counts staff see").isEmpty();
                 Map<Long, String> stateCases = server.state().caseIds();
                 Map<Long, String> ourCases = Outbox.caseIds(db);
                 for (SubmitResult q : queued) {

@@ -228,8 +228,9 @@ class UpgradeTest {
         List<String> told = new java.util.ArrayList<>();
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
-            assertThat(told).as("the one version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 11 on " + Thread.currentThread().getName());
+            assertThat(told).as("each version applied, told on the opening thread before it ran")
+                    .containsExactly("10 11 12 on " + Thread.currentThread().getName(),
+                            "10 12 12 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
