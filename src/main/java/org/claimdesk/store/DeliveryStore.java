@@ -388,7 +388,9 @@ public final class DeliveryStore {
             long due = handle.createQuery("""
                     SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now""")
                     .bind("now", now.toEpochMilli()).mapTo(Long.class).one();
-            return new Counts(byState.get(DeliveryState.PENDING), due, byState.get(DeliveryState.FAILED));
+            // two reads: rows that fell due and were sent in between are not due any more
+            long pending = byState.get(DeliveryState.PENDING);
+            return new Counts(pending, Math.min(due, pending), byState.get(DeliveryState.FAILED));
         }
         return handle.createQuery("""
                 SELECT (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'),

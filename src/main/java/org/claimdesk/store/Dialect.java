@@ -223,9 +223,12 @@ enum Dialect {
      * outbox holds.
      */
     String outboxCountsQuery() {
-        return this == POSTGRESQL ? "SELECT delivery_state, n FROM claimdesk_outbox_counts()"
-                : "SELECT delivery_state, count(*) AS n FROM outbox_event GROUP BY delivery_state";
+        return this == POSTGRESQL ? "SELECT delivery_state, n FROM claimdesk_outbox_counts()" : OUTBOX_ROWS_PER_STATE;
     }
+
+    /** The outbox's rows per delivery state, counted row by row (either engine). */
+    static final String OUTBOX_ROWS_PER_STATE =
+            "SELECT delivery_state, count(*) AS n FROM outbox_event GROUP BY delivery_state";
 
     /** Adds the clause (and its bindings besides {@code :search}) of a text search for {@code text}. */
     abstract void search(String text, List<String> clauses, List<Object[]> bindings);

@@ -44,20 +44,25 @@ public final class HealthStore {
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, tx -> {
             // read only: the counts function does not fold the tally, and both reads see one moment
             tx.execute("SET TRANSACTION READ ONLY");
-            Map<DeliveryState, Integer> tallied = new OutboxStore().countByState(tx);
-            Map<DeliveryState, Long> rows = new EnumMap<>(DeliveryState.class);
-            tx.createQuery("SELECT delivery_state, count(*) FROM outbox_event GROUP BY delivery_state")
-                    .map((rs, ctx) -> Map.entry(DeliveryState.fromDb(rs.getString(1)), rs.getLong(2)))
-                    .forEach(e -> rows.put(e.getKey(), e.getValue()));
+            Map<DeliveryState, Long> tallied = perState(tx, Dialect.POSTGRESQL.outboxCountsQuery());
+            Map<DeliveryState, Long> rows = perState(tx, Dialect.OUTBOX_ROWS_PER_STATE);
             List<TallyDifference> differences = new ArrayList<>();
             for (DeliveryState state : DeliveryState.values()) {
+                long inTally = tallied.getOrDefault(state, 0L);
                 long counted = rows.getOrDefault(state, 0L);
-                if (tallied.get(state) != counted) {
-                    differences.add(new TallyDifference(state, tallied.get(state), counted));
+                if (inTally != counted) {
+                    differences.add(new TallyDifference(state, inTally, counted));
                 }
             }
             return differences;
         });
+    }
+
+    private static Map<DeliveryState, Long> perState(Handle handle, String query) {
+        Map<DeliveryState, Long> counts = new EnumMap<>(DeliveryState.class);
+        handle.createQuery(query).map((rs, ctx) -> Map.entry(DeliveryState.fromDb(rs.getString(1)), rs.getLong(2)))
+                .forEach(e -> counts.put(e.getKey(), e.getValue()));
+        return counts;
     }
 
     /** One "table -> parent" line per row whose foreign key names a missing parent. */

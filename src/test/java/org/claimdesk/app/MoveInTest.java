@@ -17,6 +17,8 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.store.HealthStore;
+import org.claimdesk.store.OutboxStore;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +116,9 @@ class MoveInTest {
             MoveIn.Result again = new MoveIn(from, to).run((table, rows, ofRows) -> { });
             assertThat(again.tables()).hasSize(DatabaseMove.TABLES.size());
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
+            // the outbox's counts staff see
+            assertThat(to.read(new HealthStore()::tallyDifferences)).isEmpty();
+            assertThat(to.read(new OutboxStore()::countByState)).isEqualTo(from.read(new OutboxStore()::countByState));
         }
     }
 

@@ -2,7 +2,9 @@ package org.claimdesk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -11,6 +13,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.SchemaBefore12;
@@ -123,6 +126,48 @@ class OutboxTallyTest {
         db.useTransaction(h -> h.execute("TRUNCATE outbox_event CASCADE"));
         assertThat(db.read(outbox::countByState)).containsOnlyKeys(DeliveryState.values()).allSatisfy((s, n) ->
                 assertThat(n).isZero());
+    }
+
+    @Test
+    void aRebuildWaitsForAFoldUnderWayAndCountsOnce() throws Exception {
+        Outbox.submitted(db, 3);
+        long id = db.read(h -> h.createQuery("SELECT min(outbox_event_id) FROM outbox_event").mapTo(Long.class).one());
+        for (int i = 0; Sql.count(db, "outbox_state_tally") <= 100; i++) {
+            String state = STATES.get(i % STATES.size()).dbValue();
+            db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id"
+                    + " = :id").bind("s", state).bind("id", id).execute());
+        }
+        Map<DeliveryState, Integer> expected = rows();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try (Handle folding = db.jdbi().open()) {
+            folding.begin();
+            // a count that folds, its transaction not yet committed
+            assertThat(outbox.countByState(folding)).isEqualTo(expected);
+            Future<?> rebuild = other.submit(() -> db.read(h -> h.createQuery(
+                    "SELECT count(*) FROM (SELECT claimdesk_outbox_tally_rebuild()) r").mapTo(Integer.class).one()));
+            await().atMost(Duration.ofSeconds(10)).until(() -> Sql.scalar(db, "SELECT count(*) FROM pg_locks"
+                    + " WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database"
+                    + " WHERE datname = current_database())", Integer.class) == 1);
+            folding.commit();
+            rebuild.get(10, TimeUnit.SECONDS);
+        } finally {
+            other.shutdownNow();
+        }
+        assertThat(db.read(outbox::countByState)).isEqualTo(expected);
+        assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
+    }
+
+    @Test
+    void aSessionsTemporaryTableOfTheSameNameDoesNotTakeTheTallysPlace() {
+        Outbox.submitted(db, 2);
+        try (Handle h = db.jdbi().open()) {
+            h.execute("CREATE TEMPORARY TABLE outbox_state_tally (delivery_state TEXT, n BIGINT)");
+            h.execute("UPDATE outbox_event SET delivery_state = 'failed'");
+            assertThat(outbox.countByState(h)).containsEntry(DeliveryState.FAILED, 2);
+            assertThat(h.createQuery("SELECT count(*) FROM pg_temp.outbox_state_tally").mapTo(Integer.class).one())
+                    .isZero();
+        }
+        assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
     }
 
     @Test

@@ -5,7 +5,8 @@
 -- outbox rows adds one row per delivery state whose count it changed, with that change (n); a state's count is the sum
 -- of its rows. Writers only add rows, so workstations delivering at once never wait for one another here, and
 -- claimdesk_outbox_counts() folds the rows into one per state once they have grown. The functions run as the schema's
--- owner (SECURITY DEFINER), so the staff role needs no grant on the table.
+-- owner (SECURITY DEFINER), so the staff role needs no grant on the table. A fold, a rebuild and a truncation's reset
+-- take one advisory lock, so none of them deletes rows while another has replaced them uncommitted.
 CREATE TABLE outbox_state_tally (
     delivery_state TEXT   COLLATE "C" NOT NULL,
     n              BIGINT NOT NULL
@@ -13,7 +14,7 @@ CREATE TABLE outbox_state_tally (
 
 -- Statement-level: one pass over the statement's changed rows (its transition tables), whatever their number.
 CREATE FUNCTION claimdesk_outbox_tally() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+    LANGUAGE plpgsql SECURITY DEFINER AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
         INSERT INTO outbox_state_tally (delivery_state, n)
@@ -29,6 +30,8 @@ BEGIN
                 SELECT delivery_state, -1 AS change FROM old_rows) changes
             GROUP BY delivery_state HAVING sum(change) <> 0;
     ELSE
+        -- after any fold under way has committed: this DELETE then sees the rows it wrote
+        PERFORM pg_advisory_xact_lock(hashtext('claimdesk_outbox_state_tally'));
         DELETE FROM outbox_state_tally;
     END IF;
     RETURN NULL;
@@ -40,7 +43,7 @@ $$;
 -- state: the rows a fold sees are replaced by their sums in one statement, so a count never changes by it, and rows
 -- other transactions add meanwhile are summed by the next fold.
 CREATE FUNCTION claimdesk_outbox_counts() RETURNS TABLE (delivery_state TEXT, n BIGINT)
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+    LANGUAGE plpgsql SECURITY DEFINER AS $$
 #variable_conflict use_column
 BEGIN
     IF (SELECT count(*) FROM outbox_state_tally) > 100
@@ -58,15 +61,29 @@ $$;
 -- Counts the outbox's rows again, for the owner role, should the tally ever disagree with them (doctor's "tally"
 -- check says so): writers of the outbox wait until the transaction that calls it ends.
 CREATE FUNCTION claimdesk_outbox_tally_rebuild() RETURNS void
-    LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+    LANGUAGE plpgsql AS $$
 BEGIN
     LOCK TABLE outbox_event IN SHARE ROW EXCLUSIVE MODE;
+    PERFORM pg_advisory_xact_lock(hashtext('claimdesk_outbox_state_tally'));
     DELETE FROM outbox_state_tally;
     INSERT INTO outbox_state_tally (delivery_state, n)
         SELECT delivery_state, count(*) FROM outbox_event GROUP BY delivery_state;
 END;
 $$;
 REVOKE EXECUTE ON FUNCTION claimdesk_outbox_tally_rebuild() FROM PUBLIC;
+
+-- Each function finds the tally in this schema alone: a session's temporary table of the same name (searched first
+-- unless named) cannot stand in for it.
+DO $$
+DECLARE
+    f TEXT;
+BEGIN
+    FOREACH f IN ARRAY ARRAY['claimdesk_outbox_tally()', 'claimdesk_outbox_counts()', 'claimdesk_outbox_tally_rebuild()']
+    LOOP
+        EXECUTE format('ALTER FUNCTION %s SET search_path = %I, pg_temp', f, current_schema());
+    END LOOP;
+END;
+$$;
 
 -- No outbox row is written between the first count and the triggers (this migration's transaction holds the lock).
 LOCK TABLE outbox_event IN SHARE ROW EXCLUSIVE MODE;
