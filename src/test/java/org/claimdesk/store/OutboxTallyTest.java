@@ -99,13 +99,7 @@ class OutboxTallyTest {
         assertThat(db.read(outbox::countByState)).isEqualTo(rows());
         assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
 
-        // one statement at a time until the tally has grown past what a count folds
-        long id = ids.get(0);
-        for (int i = 0; Sql.count(db, "outbox_state_tally") <= 100; i++) {
-            String state = STATES.get(i % STATES.size()).dbValue();
-            db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id"
-                    + " = :id").bind("s", state).bind("id", id).execute());
-        }
+        growPastAFold(ids.get(0));
         Map<DeliveryState, Integer> before = rows();
         assertThat(db.read(outbox::countByState)).isEqualTo(before);
         assertThat(Sql.count(db, "outbox_state_tally")).as("folded: one row per state").isLessThanOrEqualTo(STATES.size());
@@ -131,12 +125,8 @@ class OutboxTallyTest {
     @Test
     void aRebuildWaitsForAFoldUnderWayAndCountsOnce() throws Exception {
         Outbox.submitted(db, 3);
-        long id = db.read(h -> h.createQuery("SELECT min(outbox_event_id) FROM outbox_event").mapTo(Long.class).one());
-        for (int i = 0; Sql.count(db, "outbox_state_tally") <= 100; i++) {
-            String state = STATES.get(i % STATES.size()).dbValue();
-            db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id"
-                    + " = :id").bind("s", state).bind("id", id).execute());
-        }
+        growPastAFold(db.read(h -> h.createQuery("SELECT min(outbox_event_id) FROM outbox_event")
+                .mapTo(Long.class).one()));
         Map<DeliveryState, Integer> expected = rows();
         ExecutorService other = Executors.newSingleThreadExecutor();
         try (Handle folding = db.jdbi().open()) {
@@ -208,6 +198,15 @@ class OutboxTallyTest {
                     .containsEntry(DeliveryState.SENT, 1);
             assertThatThrownBy(() -> staffDb.read(h -> h.createQuery(
                     "SELECT count(*) FROM (SELECT claimdesk_outbox_tally_rebuild()) r").mapTo(Integer.class).one())).hasMessageContaining("permission denied");
+        }
+    }
+
+    /** Moves one row from state to state, one statement at a time, until the tally has grown past what a count folds. */
+    private void growPastAFold(long id) {
+        for (int i = 0; Sql.count(db, "outbox_state_tally") <= 100; i++) {
+            String state = STATES.get(i % STATES.size()).dbValue();
+            db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id"
+                    + " = :id").bind("s", state).bind("id", id).execute());
         }
     }
 
