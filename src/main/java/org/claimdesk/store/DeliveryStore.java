@@ -381,21 +381,21 @@ public final class DeliveryStore {
     public record Counts(long pending, long due, long failed) {
     }
 
+    /** Pending rows due at {@code :now}, through the index of pending rows by due time. */
+    private static final String DUE_ROWS =
+            "SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now";
+
     public Counts counts(Handle handle, Instant now) {
         if (Dialect.of(handle) == Dialect.POSTGRESQL) {
-            // pending and failed from the tally; due rows through the index of pending rows by due time
+            // pending and failed from the tally
             Map<DeliveryState, Integer> byState = new OutboxStore().countByState(handle);
-            long due = handle.createQuery("""
-                    SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now""")
-                    .bind("now", now.toEpochMilli()).mapTo(Long.class).one();
+            long due = handle.createQuery(DUE_ROWS).bind("now", now.toEpochMilli()).mapTo(Long.class).one();
             // two reads: rows that fell due and were sent in between are not due any more
             long pending = byState.get(DeliveryState.PENDING);
             return new Counts(pending, Math.min(due, pending), byState.get(DeliveryState.FAILED));
         }
-        return handle.createQuery("""
-                SELECT (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'),
-                       (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now),
-                       (SELECT count(*) FROM outbox_event WHERE delivery_state = 'failed')""")
+        return handle.createQuery("SELECT (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'), ("
+                + DUE_ROWS + "), (SELECT count(*) FROM outbox_event WHERE delivery_state = 'failed')")
                 .bind("now", now.toEpochMilli())
                 .map((rs, ctx) -> new Counts(rs.getLong(1), rs.getLong(2), rs.getLong(3)))
                 .one();
