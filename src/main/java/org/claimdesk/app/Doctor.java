@@ -204,16 +204,28 @@ public final class Doctor {
     }
 
     private void tally(Handle h, List<Finding> findings) {
-        List<HealthStore.TallyDifference> differences = health.tallyDifferences(h);
-        if (differences.isEmpty()) {
-            findings.add(new Finding(Level.OK, "tally", "the outbox's counts per delivery state agree with its rows"));
+        HealthStore.Tallies tallies = health.tallyDifferences(h);
+        if (tallies.agree()) {
+            findings.add(new Finding(Level.OK, "tally",
+                    "the outbox's counts per delivery state and the claims' per status agree with their rows"));
             return;
         }
-        findings.add(new Finding(Level.FAIL, "tally", "the outbox's counts per delivery state disagree with its rows ("
-                + String.join("; ", differences.stream().map(d -> d.state().name().toLowerCase(java.util.Locale.ROOT)
-                        + " " + d.tallied() + " counted, " + d.rows() + " rows").toList())
-                + "): staff's counts are off; IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role"
+        List<String> off = new ArrayList<>();
+        if (!tallies.outbox().isEmpty()) {
+            off.add("the outbox's counts per delivery state disagree with its rows (" + differences(tallies.outbox())
+                    + "): IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role");
+        }
+        if (!tallies.claims().isEmpty()) {
+            off.add("the claims' counts per status disagree with the claims (" + differences(tallies.claims())
+                    + "): IT runs SELECT claimdesk_claim_tally_rebuild() as the owner role");
+        }
+        findings.add(new Finding(Level.FAIL, "tally", "staff's counts are off: " + String.join("; and ", off)
                 + " (docs/operations.md)"));
+    }
+
+    private static String differences(List<HealthStore.TallyDifference> differences) {
+        return String.join("; ", differences.stream().map(d -> d.value() + " " + d.tallied() + " counted, " + d.rows()
+                + " rows").toList());
     }
 
     private static String human(Duration d) {

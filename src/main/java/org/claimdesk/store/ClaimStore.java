@@ -459,8 +459,9 @@ public final class ClaimStore {
         Dialect dialect = Dialect.of(handle);
         List<Binding> bindings = where(dialect, query.withStatuses(null), sql);
         boolean searching = query.search() != null && !query.search().isBlank();
+        boolean everyClaim = sql.indexOf(" WHERE ") < 0;
         sql.append(" GROUP BY ").append(dialect.statusGroup(searching));
-        Query q = handle.createQuery(sql.toString());
+        Query q = handle.createQuery(everyClaim ? dialect.claimCountsQuery() : sql.toString());
         bindings.forEach(b -> q.bind(b.name, b.value));
         Map<ClaimStatus, Integer> counts = new EnumMap<>(ClaimStatus.class);
         for (ClaimStatus s : ClaimStatus.values()) {

@@ -124,9 +124,13 @@ public final class DatabaseMove {
         if (!table.key().equals("id") && !table.key().equals("request_key")) {
             Dialect.of(target).afterExplicitIds(target, table.name(), table.key());
         }
-        if (table.name().equals("outbox_event") && Dialect.of(target) == Dialect.POSTGRESQL) {
-            // each inserted batch row left a row in the outbox's tally: one count folds them into one per state
-            new OutboxStore().countByState(target);
+        if (Dialect.of(target) == Dialect.POSTGRESQL) {
+            // each inserted batch row left a row in its table's tally: one count folds them into one per value
+            if (table.name().equals("outbox_event")) {
+                new OutboxStore().countByState(target);
+            } else if (table.name().equals("claim")) {
+                new ClaimStore().countByStatus(target, ClaimQuery.all());
+            }
         }
         return copied;
     }

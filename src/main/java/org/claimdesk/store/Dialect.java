@@ -226,6 +226,17 @@ enum Dialect {
         return this == POSTGRESQL ? "SELECT delivery_state, n FROM claimdesk_outbox_counts()" : OUTBOX_ROWS_PER_STATE;
     }
 
+    /**
+     * The query of the claims per status (columns: the status, its claims) when no filter narrows them: on a file a
+     * count of the status index; on a team database the tally its triggers keep (schema version 13).
+     */
+    String claimCountsQuery() {
+        return this == POSTGRESQL ? "SELECT status, n FROM claimdesk_claim_counts()" : CLAIMS_PER_STATUS;
+    }
+
+    /** The claims per status, counted claim by claim (either engine). */
+    static final String CLAIMS_PER_STATUS = "SELECT status, count(*) AS n FROM claim GROUP BY status";
+
     /** The outbox's rows per delivery state, counted row by row (either engine). */
     static final String OUTBOX_ROWS_PER_STATE =
             "SELECT delivery_state, count(*) AS n FROM outbox_event GROUP BY delivery_state";

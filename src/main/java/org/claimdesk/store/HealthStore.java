@@ -2,10 +2,11 @@ package org.claimdesk.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.claimdesk.domain.DeliveryState;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
@@ -28,39 +29,57 @@ public final class HealthStore {
         return Migrations.pragmaInt(handle, "user_version");
     }
 
-    /** A delivery state whose rows the team database's tally counts differently from the outbox itself. */
-    public record TallyDifference(DeliveryState state, long tallied, long rows) {
+    /**
+     * A value whose rows the team database's tally counts differently from the table itself: a delivery state of the
+     * outbox or a claim status, as the database writes it.
+     */
+    public record TallyDifference(String value, long tallied, long rows) {
+    }
+
+    /** What {@link #tallyDifferences} found, for each table with a tally; both empty when they agree. */
+    public record Tallies(List<TallyDifference> outbox, List<TallyDifference> claims) {
+        public boolean agree() {
+            return outbox.isEmpty() && claims.isEmpty();
+        }
     }
 
     /**
-     * On a team database, the delivery states whose tally (schema version 12, what staff's counts show) differs
-     * from a count of the outbox's rows, both read in one snapshot; empty when they agree, and on a file, which
-     * keeps no tally.
+     * On a team database, the outbox's delivery states (schema version 12) and the claims' statuses (version 13)
+     * whose tally, which staff's counts show, differs from a count of the rows, all read in one snapshot; empty when
+     * they agree, and on a file, which keeps no tally.
      */
-    public List<TallyDifference> tallyDifferences(Handle handle) {
+    public Tallies tallyDifferences(Handle handle) {
         if (Dialect.of(handle) != Dialect.POSTGRESQL) {
-            return List.of();
+            return new Tallies(List.of(), List.of());
         }
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, tx -> {
-            // read only: the counts function does not fold the tally, and both reads see one moment
+            // read only: the counts functions do not fold the tallies, and every read sees one moment
             tx.execute("SET TRANSACTION READ ONLY");
-            Map<DeliveryState, Long> tallied = perState(tx, Dialect.POSTGRESQL.outboxCountsQuery());
-            Map<DeliveryState, Long> rows = perState(tx, Dialect.OUTBOX_ROWS_PER_STATE);
-            List<TallyDifference> differences = new ArrayList<>();
-            for (DeliveryState state : DeliveryState.values()) {
-                long inTally = tallied.getOrDefault(state, 0L);
-                long counted = rows.getOrDefault(state, 0L);
-                if (inTally != counted) {
-                    differences.add(new TallyDifference(state, inTally, counted));
-                }
-            }
-            return differences;
+            return new Tallies(
+                    differences(tx, Dialect.POSTGRESQL.outboxCountsQuery(), Dialect.OUTBOX_ROWS_PER_STATE),
+                    differences(tx, Dialect.POSTGRESQL.claimCountsQuery(), Dialect.CLAIMS_PER_STATUS));
         });
     }
 
-    private static Map<DeliveryState, Long> perState(Handle handle, String query) {
-        Map<DeliveryState, Long> counts = new EnumMap<>(DeliveryState.class);
-        handle.createQuery(query).map((rs, ctx) -> Map.entry(DeliveryState.fromDb(rs.getString(1)), rs.getLong(2)))
+    private static List<TallyDifference> differences(Handle handle, String tallyQuery, String rowsQuery) {
+        Map<String, Long> tallied = perValue(handle, tallyQuery);
+        Map<String, Long> rows = perValue(handle, rowsQuery);
+        SortedSet<String> values = new TreeSet<>(tallied.keySet());
+        values.addAll(rows.keySet());
+        List<TallyDifference> differences = new ArrayList<>();
+        for (String value : values) {
+            long inTally = tallied.getOrDefault(value, 0L);
+            long counted = rows.getOrDefault(value, 0L);
+            if (inTally != counted) {
+                differences.add(new TallyDifference(value, inTally, counted));
+            }
+        }
+        return differences;
+    }
+
+    private static Map<String, Long> perValue(Handle handle, String query) {
+        Map<String, Long> counts = new HashMap<>();
+        handle.createQuery(query).map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
                 .forEach(e -> counts.put(e.getKey(), e.getValue()));
         return counts;
     }

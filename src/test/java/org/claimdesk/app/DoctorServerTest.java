@@ -180,18 +180,31 @@ class DoctorServerTest {
     }
 
     @Test
-    void theOutboxTallyIsCheckedAgainstTheRowsAndTheOwnersRebuildMendsIt() {
+    void theTalliesAreCheckedAgainstTheRowsAndTheOwnersRebuildsMendThem() {
         Outbox.submitted(db, 3);
         assertThat(examine(db).get("tally")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "tally",
-                "the outbox's counts per delivery state agree with its rows"));
+                "the outbox's counts per delivery state and the claims' per status agree with their rows"));
 
         db.useTransaction(h -> h.execute("INSERT INTO outbox_state_tally (delivery_state, n) VALUES ('sent', 2)"));
         assertThat(examine(db).get("tally")).isEqualTo(new Doctor.Finding(Doctor.Level.FAIL, "tally",
-                "the outbox's counts per delivery state disagree with its rows (sent 2 counted, 0 rows): staff's counts"
-                        + " are off; IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role"
+                "staff's counts are off: the outbox's counts per delivery state disagree with its rows (sent 2"
+                        + " counted, 0 rows): IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role"
+                        + " (docs/operations.md)"));
+
+        db.useTransaction(h -> h.execute("INSERT INTO claim_status_tally (status, n) VALUES ('SUBMITTING', -1),"
+                + " ('PAID', 4)"));
+        assertThat(examine(db).get("tally")).isEqualTo(new Doctor.Finding(Doctor.Level.FAIL, "tally",
+                "staff's counts are off: the outbox's counts per delivery state disagree with its rows (sent 2"
+                        + " counted, 0 rows): IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role; and"
+                        + " the claims' counts per status disagree with the claims (PAID 4 counted, 0 rows; SUBMITTING"
+                        + " 2 counted, 3 rows): IT runs SELECT claimdesk_claim_tally_rebuild() as the owner role"
                         + " (docs/operations.md)"));
 
         db.read(h -> h.createQuery("SELECT count(*) FROM (SELECT claimdesk_outbox_tally_rebuild()) r")
+                .mapTo(Integer.class).one());
+        assertThat(examine(db).get("tally").message()).doesNotContain("outbox")
+                .contains("claimdesk_claim_tally_rebuild()");
+        db.read(h -> h.createQuery("SELECT count(*) FROM (SELECT claimdesk_claim_tally_rebuild()) r")
                 .mapTo(Integer.class).one());
         assertThat(examine(db).get("tally").level()).isEqualTo(Doctor.Level.OK);
     }

@@ -117,7 +117,7 @@ class MoveInTest {
             assertThat(again.tables()).hasSize(DatabaseMove.TABLES.size());
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
             // the outbox's counts staff see
-            assertThat(to.read(new HealthStore()::tallyDifferences)).isEmpty();
+            assertThat(to.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
             assertThat(to.read(new OutboxStore()::countByState)).isEqualTo(from.read(new OutboxStore()::countByState));
         }
     }

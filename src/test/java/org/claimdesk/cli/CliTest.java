@@ -209,14 +209,14 @@ class CliTest {
     @Test
     void anUpgradeOfTheSchemaIsSaidOnStderrBeforeTheCommandsOwnOutput() throws Exception {
         try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(location)) {
-            // as ClaimDesk at schema version 11 left it
-            database.useTransaction(h -> org.claimdesk.testing.SchemaBefore12.undo(h, database.onServer()));
+            // as ClaimDesk at schema version 12 left it
+            database.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, database.onServer(), 12));
         }
-        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(12);
+        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(13);
         Run upgraded = run("--db", db, "claims", "list");
         assertThat(upgraded.exit()).isZero();
         assertThat(upgraded.err()).isEqualTo(
-                "Bringing the database up to date for this ClaimDesk: schema version 12 of 12 (it was at 11)…\n");
+                "Bringing the database up to date for this ClaimDesk: schema version 13 of 13 (it was at 12)…\n");
         Run again = run("--db", db, "claims", "list");
         assertThat(again.err()).isEmpty();
         assertThat(upgraded.out()).isEqualTo(again.out()).contains("UPC-");

@@ -62,7 +62,8 @@ class TeamDrainTest {
 
             try (Database db = Database.open(location)) {
                 assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(ROWS);
-                assertThat(db.read(new HealthStore()::tallyDifferences)).as("the counts staff see").isEmpty();
+                assertThat(db.read(new HealthStore()::tallyDifferences)).as("the counts staff see")
+                        .matches(HealthStore.Tallies::agree);
                 Map<Long, String> stateCases = server.state().caseIds();
                 Map<Long, String> ourCases = Outbox.caseIds(db);
                 for (SubmitResult q : queued) {

@@ -53,7 +53,7 @@ class DeliveryStoreTest {
         }
         try {
             // whatever a test's batches wrote, the counts staff see agree with the rows (a team database's tally)
-            assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
+            assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
         } finally {
             db.close();
         }

@@ -14,10 +14,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.testing.Outbox;
-import org.claimdesk.testing.SchemaBefore12;
+import org.claimdesk.testing.OlderSchema;
 import org.claimdesk.testing.Sql;
+import org.claimdesk.testing.TestClaims;
 import org.claimdesk.testing.TestDatabase;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterEach;
@@ -25,17 +27,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A team database's outbox counts come from the tally its triggers keep (schema version 12): they agree with the
- * rows after every kind of write, from several connections at once, with folds in between; an upgrade counts the
- * rows already there; the staff role needs no grant on the tally.
+ * A team database's counts of the outbox per delivery state (schema version 12) and of every claim per status
+ * (version 13) come from the tallies their triggers keep: they agree with the rows after every kind of write, from
+ * several connections at once, with folds in between; an upgrade counts the rows already there; the staff role needs
+ * no grant on the tallies.
  */
-class OutboxTallyTest {
+class TallyTest {
     private static final List<DeliveryState> STATES = List.of(DeliveryState.PENDING, DeliveryState.SENT,
             DeliveryState.FAILED, DeliveryState.ABANDONED);
 
     DatabaseLocation.Postgres location;
     Database db;
     final OutboxStore outbox = new OutboxStore();
+    final ClaimStore claims = new ClaimStore();
 
     @BeforeEach
     void open() {
@@ -97,7 +101,7 @@ class OutboxTallyTest {
         }
 
         assertThat(db.read(outbox::countByState)).isEqualTo(rows());
-        assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
+        assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
 
         growPastAFold(ids.get(0));
         Map<DeliveryState, Integer> before = rows();
@@ -123,6 +127,64 @@ class OutboxTallyTest {
     }
 
     @Test
+    void claimsPerStatusAgreeWithTheClaimsAfterConcurrentWritesAndFoldsAndAFilterStillCountsTheClaims()
+            throws Exception {
+        List<ClaimStatus> statuses = List.of(ClaimStatus.IDENTITY_PENDING, ClaimStatus.READY_FOR_SUBMISSION,
+                ClaimStatus.SUBMITTED_TO_STATE, ClaimStatus.PAID);
+        for (int i = 0; i < 40; i++) {
+            TestClaims.insert(db, statuses.get(i % statuses.size()), i % 2 == 0 ? "CA" : "NY");
+        }
+        int tallyRows = Sql.count(db, "claim_status_tally");
+        db.useTransaction(h -> h.execute("UPDATE claim SET jurisdiction = jurisdiction"));
+        assertThat(Sql.count(db, "claim_status_tally")).as("an update that changes no status").isEqualTo(tallyRows);
+
+        ExecutorService writers = Executors.newFixedThreadPool(3);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 3; w++) {
+                Random random = new Random(w);
+                int writer = w;
+                done.add(writers.submit(() -> {
+                    for (int i = 0; i < 60; i++) {
+                        String status = statuses.get(random.nextInt(statuses.size())).name();
+                        boolean keep = random.nextInt(4) > 0;
+                        try (Handle h = db.jdbi().open()) {
+                            h.begin();
+                            // each writer its own claims, several in one statement
+                            h.createUpdate("UPDATE claim SET status = :s WHERE claim_id % 3 = :w AND claim_id % 7 = :r")
+                                    .bind("s", status).bind("w", writer).bind("r", random.nextInt(7)).execute();
+                            if (keep) {
+                                h.commit();
+                            } else {
+                                h.rollback();
+                            }
+                        }
+                        if (i % 10 == 0) {
+                            claimCounts(db, ClaimQuery.all());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            writers.shutdownNow();
+        }
+        assertThat(claimCounts(db, ClaimQuery.all())).isEqualTo(claimsPerStatus(null));
+        assertThat(claimCounts(db, ClaimQuery.all().withJurisdiction("ny")))
+                .isEqualTo(claimsPerStatus("NY")).isNotEqualTo(claimsPerStatus(null));
+
+        db.useTransaction(h -> h.execute("DELETE FROM claim WHERE claim_id % 2 = 0"));
+        assertThat(claimCounts(db, ClaimQuery.all())).isEqualTo(claimsPerStatus(null));
+        db.useTransaction(h -> h.execute("TRUNCATE claim CASCADE"));
+        assertThat(claimCounts(db, ClaimQuery.all()))
+                .allSatisfy((s, n) -> assertThat(n).isZero());
+        assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
+    }
+
+    @Test
     void aRebuildWaitsForAFoldUnderWayAndCountsOnce() throws Exception {
         Outbox.submitted(db, 3);
         growPastAFold(db.read(h -> h.createQuery("SELECT min(outbox_event_id) FROM outbox_event")
@@ -144,7 +206,7 @@ class OutboxTallyTest {
             other.shutdownNow();
         }
         assertThat(db.read(outbox::countByState)).isEqualTo(expected);
-        assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
+        assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
     }
 
     @Test
@@ -152,41 +214,48 @@ class OutboxTallyTest {
         Outbox.submitted(db, 2);
         try (Handle h = db.jdbi().open()) {
             h.execute("CREATE TEMPORARY TABLE outbox_state_tally (delivery_state TEXT, n BIGINT)");
+            h.execute("CREATE TEMPORARY TABLE claim_status_tally (status TEXT, n BIGINT)");
             h.execute("UPDATE outbox_event SET delivery_state = 'failed'");
+            h.execute("UPDATE claim SET status = 'SUBMITTED_TO_STATE'");
             assertThat(outbox.countByState(h)).containsEntry(DeliveryState.FAILED, 2);
-            assertThat(h.createQuery("SELECT count(*) FROM pg_temp.outbox_state_tally").mapTo(Integer.class).one())
-                    .isZero();
+            assertThat(claims.countByStatus(h, ClaimQuery.all())).containsEntry(ClaimStatus.SUBMITTED_TO_STATE, 2);
+            assertThat(h.createQuery("SELECT (SELECT count(*) FROM pg_temp.outbox_state_tally)"
+                    + " + (SELECT count(*) FROM pg_temp.claim_status_tally)").mapTo(Integer.class).one()).isZero();
         }
-        assertThat(db.read(new HealthStore()::tallyDifferences)).isEmpty();
+        assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
     }
 
     @Test
-    void anUpgradeToVersion12CountsTheRowsAlreadyThere() {
+    void anUpgradeFromVersion11CountsTheRowsAlreadyThere() {
         Outbox.submitted(db, 7);
+        TestClaims.insert(db, ClaimStatus.PAID);
         db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id IN"
                 + " (SELECT outbox_event_id FROM outbox_event ORDER BY 1 LIMIT 3)"));
-        // the database as schema version 11 left it: no tally, its rows already written
-        db.useTransaction(h -> SchemaBefore12.undo(h, true));
+        // the database as schema version 11 left it: no tallies, its rows already written
+        db.useTransaction(h -> OlderSchema.undoDownTo(h, true, 11));
         db.close();
 
         db = Database.open(location);
-        assertThat(db.schemaVersion()).isEqualTo(12);
+        assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(db.read(outbox::countByState)).containsEntry(DeliveryState.PENDING, 4)
                 .containsEntry(DeliveryState.FAILED, 3);
         DeliveryStore.Counts counts = db.read(h -> new DeliveryStore().counts(h, java.time.Instant.now()));
         assertThat(counts).isEqualTo(new DeliveryStore.Counts(4, 4, 3));
+        assertThat(claimCounts(db, ClaimQuery.all())).containsEntry(ClaimStatus.SUBMITTING, 7)
+                .containsEntry(ClaimStatus.PAID, 1);
+        assertThat(Sql.count(db, "claim_status_tally")).as("counted by the upgrade").isEqualTo(2);
     }
 
     @Test
-    void theStaffRoleCountsAndWritesTheOutboxWithoutAnyGrantOnTheTally() {
+    void theStaffRoleCountsAndWritesWithoutAnyGrantOnTheTallies() {
         String staff = "staff_" + location.database();
         db.useTransaction(h -> {
             h.execute("CREATE ROLE " + staff + " LOGIN");
             h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
             h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + staff);
             h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + staff);
-            // as where IT granted staff the tables before the upgrade that added the tally
-            h.execute("REVOKE ALL ON outbox_state_tally FROM " + staff);
+            // as where IT granted staff the tables before the upgrades that added the tallies
+            h.execute("REVOKE ALL ON outbox_state_tally, claim_status_tally FROM " + staff);
         });
         DatabaseLocation.Postgres asStaff = new DatabaseLocation.Postgres(location.host(), location.port(),
                 location.database(), staff, Map.of());
@@ -196,8 +265,12 @@ class OutboxTallyTest {
                     + " outbox_event_id = (SELECT min(outbox_event_id) FROM outbox_event)"));
             assertThat(staffDb.read(outbox::countByState)).containsEntry(DeliveryState.PENDING, 2)
                     .containsEntry(DeliveryState.SENT, 1);
-            assertThatThrownBy(() -> staffDb.read(h -> h.createQuery(
-                    "SELECT count(*) FROM (SELECT claimdesk_outbox_tally_rebuild()) r").mapTo(Integer.class).one())).hasMessageContaining("permission denied");
+            assertThat(claimCounts(staffDb, ClaimQuery.all()))
+                    .containsEntry(ClaimStatus.SUBMITTING, 3);
+            for (String rebuild : List.of("claimdesk_outbox_tally_rebuild()", "claimdesk_claim_tally_rebuild()")) {
+                assertThatThrownBy(() -> staffDb.read(h -> h.createQuery("SELECT count(*) FROM (SELECT " + rebuild
+                        + ") r").mapTo(Integer.class).one())).as(rebuild).hasMessageContaining("permission denied");
+            }
         }
     }
 
@@ -208,6 +281,22 @@ class OutboxTallyTest {
             db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id"
                     + " = :id").bind("s", state).bind("id", id).execute());
         }
+    }
+
+    /** The claims per status as staff's counts read them. */
+    private Map<ClaimStatus, Integer> claimCounts(Database database, ClaimQuery query) {
+        Map<ClaimStatus, Integer> counts = database.read(h -> claims.countByStatus(h, query));
+        return counts;
+    }
+
+    /** The claims per status counted claim by claim, in {@code jurisdiction} only unless it is null. */
+    private Map<ClaimStatus, Integer> claimsPerStatus(String jurisdiction) {
+        Map<ClaimStatus, Integer> counts = new EnumMap<>(ClaimStatus.class);
+        for (ClaimStatus s : ClaimStatus.values()) {
+            counts.put(s, Sql.scalar(db, "SELECT count(*) FROM claim WHERE status = '" + s.name() + "'"
+                    + (jurisdiction == null ? "" : " AND jurisdiction = '" + jurisdiction + "'"), Integer.class));
+        }
+        return counts;
     }
 
     private Map<DeliveryState, Integer> rows() {
