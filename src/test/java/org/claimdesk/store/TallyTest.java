@@ -60,45 +60,31 @@ class TallyTest {
         List<Long> ids = db.read(h -> h.createQuery("SELECT outbox_event_id FROM outbox_event ORDER BY 1")
                 .mapTo(Long.class).list());
 
-        ExecutorService writers = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int w = 0; w < 4; w++) {
-                Random random = new Random(w);
-                int writer = w;
-                // each writer its own rows, so that no two transactions wait for each other's rows
-                List<Long> own = ids.stream().filter(id -> id % 4 == writer).toList();
-                done.add(writers.submit(() -> {
-                    for (int i = 0; i < 150; i++) {
-                        long id = own.get(random.nextInt(own.size()));
-                        String state = STATES.get(random.nextInt(STATES.size())).dbValue();
-                        boolean keep = random.nextInt(5) > 0;
-                        try (Handle h = db.jdbi().open()) {
-                            h.begin();
-                            h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id = :id")
-                                    .bind("s", state).bind("id", id).execute();
-                            // many rows at once, in one statement: one tally row per state it changed
-                            h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id % 4 = :w"
-                                    + " AND delivery_state = 'failed'").bind("s", state).bind("w", writer).execute();
-                            if (keep) {
-                                h.commit();
-                            } else {
-                                h.rollback();
-                            }
-                        }
-                        if (i % 10 == 0) {
-                            db.read(outbox::countByState);
-                        }
+        inParallel(4, (writer, random) -> {
+            // each writer its own rows, so that no two transactions wait for each other's rows
+            List<Long> own = ids.stream().filter(id -> id % 4 == writer).toList();
+            for (int i = 0; i < 150; i++) {
+                long id = own.get(random.nextInt(own.size()));
+                String state = STATES.get(random.nextInt(STATES.size())).dbValue();
+                boolean keep = random.nextInt(5) > 0;
+                try (Handle h = db.jdbi().open()) {
+                    h.begin();
+                    h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id = :id")
+                            .bind("s", state).bind("id", id).execute();
+                    // many rows at once, in one statement: one tally row per state it changed
+                    h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id % 4 = :w"
+                            + " AND delivery_state = 'failed'").bind("s", state).bind("w", writer).execute();
+                    if (keep) {
+                        h.commit();
+                    } else {
+                        h.rollback();
                     }
-                    return null;
-                }));
+                }
+                if (i % 10 == 0) {
+                    db.read(outbox::countByState);
+                }
             }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            writers.shutdownNow();
-        }
+        });
 
         assertThat(db.read(outbox::countByState)).isEqualTo(rows());
         assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
@@ -138,40 +124,26 @@ class TallyTest {
         db.useTransaction(h -> h.execute("UPDATE claim SET jurisdiction = jurisdiction"));
         assertThat(Sql.count(db, "claim_status_tally")).as("an update that changes no status").isEqualTo(tallyRows);
 
-        ExecutorService writers = Executors.newFixedThreadPool(3);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int w = 0; w < 3; w++) {
-                Random random = new Random(w);
-                int writer = w;
-                done.add(writers.submit(() -> {
-                    for (int i = 0; i < 60; i++) {
-                        String status = statuses.get(random.nextInt(statuses.size())).name();
-                        boolean keep = random.nextInt(4) > 0;
-                        try (Handle h = db.jdbi().open()) {
-                            h.begin();
-                            // each writer its own claims, several in one statement
-                            h.createUpdate("UPDATE claim SET status = :s WHERE claim_id % 3 = :w AND claim_id % 7 = :r")
-                                    .bind("s", status).bind("w", writer).bind("r", random.nextInt(7)).execute();
-                            if (keep) {
-                                h.commit();
-                            } else {
-                                h.rollback();
-                            }
-                        }
-                        if (i % 10 == 0) {
-                            claimCounts(db, ClaimQuery.all());
-                        }
+        inParallel(3, (writer, random) -> {
+            for (int i = 0; i < 60; i++) {
+                String status = statuses.get(random.nextInt(statuses.size())).name();
+                boolean keep = random.nextInt(4) > 0;
+                try (Handle h = db.jdbi().open()) {
+                    h.begin();
+                    // each writer its own claims, several in one statement
+                    h.createUpdate("UPDATE claim SET status = :s WHERE claim_id % 3 = :w AND claim_id % 7 = :r")
+                            .bind("s", status).bind("w", writer).bind("r", random.nextInt(7)).execute();
+                    if (keep) {
+                        h.commit();
+                    } else {
+                        h.rollback();
                     }
-                    return null;
-                }));
+                }
+                if (i % 10 == 0) {
+                    claimCounts(db, ClaimQuery.all());
+                }
             }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            writers.shutdownNow();
-        }
+        });
         assertThat(claimCounts(db, ClaimQuery.all())).isEqualTo(claimsPerStatus(null));
         assertThat(claimCounts(db, ClaimQuery.all().withJurisdiction("ny")))
                 .isEqualTo(claimsPerStatus("NY")).isNotEqualTo(claimsPerStatus(null));
@@ -280,6 +252,31 @@ class TallyTest {
             String state = STATES.get(i % STATES.size()).dbValue();
             db.useTransaction(h -> h.createUpdate("UPDATE outbox_event SET delivery_state = :s WHERE outbox_event_id"
                     + " = :id").bind("s", state).bind("id", id).execute());
+        }
+    }
+
+    /** One writer's work: its number and a random source seeded with it. */
+    private interface Writer {
+        void write(int writer, Random random) throws Exception;
+    }
+
+    /** Runs {@code writers} writers at once, each on a thread of its own, and waits for them all. */
+    private static void inParallel(int writers, Writer work) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                done.add(threads.submit(() -> {
+                    work.write(writer, new Random(writer));
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            threads.shutdownNow();
         }
     }
 
