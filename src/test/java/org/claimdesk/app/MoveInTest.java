@@ -116,7 +116,7 @@ class MoveInTest {
             MoveIn.Result again = new MoveIn(from, to).run((table, rows, ofRows) -> { });
             assertThat(again.tables()).hasSize(DatabaseMove.TABLES.size());
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
-            // the outbox's counts staff see
+            // the counts staff see: both tallies agree with the rows moved, the outbox's with the source's
             assertThat(to.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
             assertThat(to.read(new OutboxStore()::countByState)).isEqualTo(from.read(new OutboxStore()::countByState));
         }

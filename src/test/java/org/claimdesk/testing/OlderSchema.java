@@ -13,8 +13,8 @@ public final class OlderSchema {
      * change nothing but the version; on a team database they add the outbox's tally (12) and the claims' (13).
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11) {
-            throw new IllegalArgumentException("undoes versions 12 and 13 only, not down to " + version);
+        if (version < 11 || version > 12) {
+            throw new IllegalArgumentException("undoes versions 12 and 13 only, down to 11 or 12, not to " + version);
         }
         if (!server) {
             h.execute("PRAGMA user_version = " + version);
