@@ -380,6 +380,11 @@ public final class ConsoleWindow {
         return loaded.size() == Page.values().length && tasks.running() == 0;
     }
 
+    /** Whether start-up's warm-up of the hidden pages is over (they are hidden again and stay so until shown). */
+    public boolean hiddenPagesWarmed() {
+        return mainView.warmedUp();
+    }
+
     public Scene scene() {
         return scene;
     }

@@ -30,6 +30,7 @@ import org.claimdesk.ui.common.PageControls;
 public final class MainView {
     /** How long hidden pages are laid out after start-up (see {@link #warmHiddenPagesAfter}). */
     static final int WARM_UP_PULSES = 20;
+    private volatile boolean warmedUp;
 
     private final MainViewModel model;
     private final Map<Page, Node> pageNodes = new EnumMap<>(Page.class);
@@ -234,6 +235,7 @@ public final class MainView {
                         n.setVisible(p == current);
                     });
                     done = true;
+                    warmedUp = true;
                     Platform.runLater(() -> scene.removePostLayoutPulseListener(this));
                 }
             }
@@ -252,6 +254,11 @@ public final class MainView {
                 }
             }
         });
+    }
+
+    /** Whether {@link #warmHiddenPagesAfter}'s warm-up has run and hidden the other pages again. */
+    public boolean warmedUp() {
+        return warmedUp;
     }
 
     private void showPage(Page page, Map<Page, ToggleButton> buttons) {

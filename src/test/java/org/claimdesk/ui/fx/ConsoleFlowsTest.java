@@ -262,7 +262,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
         Node outboxPage = robot.lookup("#outboxPage").query();
         waitUntil("the hidden Outbox table has made its rows",
-                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !outboxPage.isVisible());
+                () -> window.hiddenPagesWarmed() && !outbox.lookupAll(".table-row-cell").isEmpty() && !outboxPage.isVisible());
         assertThat(window.mainModel().pageProperty().get()).isEqualTo(Page.CLAIMS);
         assertThat(outboxPage.isMouseTransparent()).as("back to normal once hidden again").isFalse();
         assertThat(robot.lookup("#claimsPage").query().isVisible()).isTrue();
@@ -276,7 +276,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
         // idle too: nothing start-up began is still running while the test watches the hidden page
         waitUntil("start-up's warm-up is over and nothing runs",
-                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible() && window.idle());
+                () -> window.hiddenPagesWarmed() && !outbox.lookupAll(".table-row-cell").isEmpty() && window.idle());
         Label title = (Label) workerPage.lookup(".section-title");
         // what the last results changed is laid out before the test changes the hidden page
         waitForLayoutPulse(workerPage.getParent());
@@ -301,10 +301,9 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     void hiddenPagesDoNotChangeWhileTheWorkerDeliversAndCatchUpWhenShown() {
         waitReady();
         waitOtherPagesBuilt();
-        javafx.scene.Parent workerPage = robot.lookup("#workerPage").query();
         TableView<?> outbox = robot.lookup("#outboxTable").queryTableView();
         waitUntil("start-up's warm-up is over",
-                () -> !outbox.lookupAll(".table-row-cell").isEmpty() && !workerPage.isVisible());
+                () -> window.hiddenPagesWarmed() && !outbox.lookupAll(".table-row-cell").isEmpty());
         List<String> changes = new java.util.concurrent.CopyOnWriteArrayList<>();
         fx(() -> {
             for (String page : List.of("#outboxPage", "#workerPage", "#auditPage")) {
