@@ -215,11 +215,10 @@ public final class MainView {
         scene.addPostLayoutPulseListener(new Runnable() {
             private List<Node> warming;
             private int pulses;
-            private boolean done;
 
             @Override
             public void run() {
-                if (done) {
+                if (warmedUp) {
                     return;
                 }
                 if (warming == null) {
@@ -234,7 +233,6 @@ public final class MainView {
                         n.setMouseTransparent(false);
                         n.setVisible(p == current);
                     });
-                    done = true;
                     warmedUp = true;
                     Platform.runLater(() -> scene.removePostLayoutPulseListener(this));
                 }
