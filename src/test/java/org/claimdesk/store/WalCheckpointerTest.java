@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jdbi.v3.core.Handle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,10 +63,10 @@ class WalCheckpointerTest {
         }
         assertThat(size(file)).as("nothing copied into the file by the writer").isEqualTo(before);
 
-        // A passive checkpoint stops at the oldest snapshot a reader holds: the pool opens its spare connection in
-        // the background while the writer has its own, and that connection's first statement may hold a snapshot
-        // of a few frames before the end for a moment; a reader that stays would make every pass fall short.
-        java.util.concurrent.atomic.AtomicReference<WalCheckpointer.Pass> last = new java.util.concurrent.atomic.AtomicReference<>();
+        // A passive checkpoint stops at the oldest snapshot a reader holds, and another connection can hold one a few
+        // frames before the end for a moment (the pool may be opening its spare connection in the background while
+        // the writer has its own); a reader that stays would make every pass fall short.
+        AtomicReference<WalCheckpointer.Pass> last = new AtomicReference<>();
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             WalCheckpointer.Pass pass = WalCheckpointer.checkpointOnce(db);
             last.set(pass);
