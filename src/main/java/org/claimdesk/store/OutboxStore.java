@@ -194,13 +194,26 @@ public final class OutboxStore {
      * FailureGroup#bySignature} merges the texts that share a signature.
      */
     public List<FailureGroup> failureGroups(Handle handle, OutboxQuery query) {
-        OutboxWhere w = OutboxWhere.of(handle, query.withState(DeliveryState.FAILED).unpaged());
-        List<FailureGroup> texts = w.bind(handle.createQuery("SELECT o.last_error, count(*) AS n, min(o.updated_at) AS first_at,"
-                + " max(o.updated_at) AS last_at FROM " + w.from + w.where + " GROUP BY o.last_error"))
+        OutboxWhere w = failedRowsOf(handle, query);
+        List<FailureGroup> texts = w.bind(handle.createQuery(failureGroupsStatement(w)))
                 .map((rs, ctx) -> FailureGroup.of(rs.getString("last_error"), rs.getInt("n"),
                         Instant.ofEpochMilli(rs.getLong("first_at")), Instant.ofEpochMilli(rs.getLong("last_at"))))
                 .list();
         return FailureGroup.bySignature(texts);
+    }
+
+    /** The failed rows among those {@code query} selects, whatever its state and page. */
+    static OutboxWhere failedRowsOf(Handle handle, OutboxQuery query) {
+        return OutboxWhere.of(handle, query.withState(DeliveryState.FAILED).unpaged());
+    }
+
+    /**
+     * The error groups' statement: one row per distinct error text of the rows {@code failed} selects. On SQLite it
+     * reads the failed rows' index in the order of their texts (schema version 14), without sorting them.
+     */
+    static String failureGroupsStatement(OutboxWhere failed) {
+        return "SELECT o.last_error, count(*) AS n, min(o.updated_at) AS first_at, max(o.updated_at) AS last_at FROM "
+                + failed.from + failed.where + " GROUP BY o.last_error";
     }
 
     /**

@@ -9,18 +9,23 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 or 12) in the caller's transaction. On a file versions 12 and 13
-     * change nothing but the version; on a team database they add the outbox's tally (12) and the claims' (13).
+     * Undoes the versions after {@code version} (11, 12 or 13) in the caller's transaction. On a file versions 12 and
+     * 13 change nothing but the version and 14 adds the failed rows' index; on a team database 12 and 13 add the
+     * outbox's tally and the claims', and 14 changes nothing but the version.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 12) {
-            throw new IllegalArgumentException("undoes versions 12 and 13 only, down to 11 or 12, not to " + version);
+        if (version < 11 || version > 13) {
+            throw new IllegalArgumentException("undoes versions 12 to 14 only, down to 11, 12 or 13, not to " + version);
         }
         if (!server) {
+            h.execute("DROP INDEX outbox_failed_error_idx");
             h.execute("PRAGMA user_version = " + version);
             return;
         }
-        undo(h, "claim", "claim", "claim_status_tally", 13);
+        h.execute("DELETE FROM flyway_schema_history WHERE version = '14'");
+        if (version < 13) {
+            undo(h, "claim", "claim", "claim_status_tally", 13);
+        }
         if (version < 12) {
             undo(h, "outbox", "outbox_event", "outbox_state_tally", 12);
         }

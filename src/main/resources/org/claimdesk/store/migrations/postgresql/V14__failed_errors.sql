@@ -1,0 +1,4 @@
+-- ClaimDesk schema on PostgreSQL, version 14. On SQLite, version 14 indexes the failed rows by their error text for
+-- the Outbox page's error groups. PostgreSQL's B-tree index holds an entry of at most about 2,700 bytes, and an error
+-- text is kept up to 4,096 characters: a longer answer from the state would make the update that records the failure
+-- fail. So nothing changes here but the version, which stays the same on both engines.
