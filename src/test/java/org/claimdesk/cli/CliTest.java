@@ -209,14 +209,15 @@ class CliTest {
     @Test
     void anUpgradeOfTheSchemaIsSaidOnStderrBeforeTheCommandsOwnOutput() throws Exception {
         try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(location)) {
-            // as ClaimDesk at schema version 13 left it
-            database.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, database.onServer(), 13));
+            // as ClaimDesk at schema version 12 left it
+            database.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, database.onServer(), 12));
         }
         assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(14);
         Run upgraded = run("--db", db, "claims", "list");
         assertThat(upgraded.exit()).isZero();
         assertThat(upgraded.err()).isEqualTo(
-                "Bringing the database up to date for this ClaimDesk: schema version 14 of 14 (it was at 13)…\n");
+                "Bringing the database up to date for this ClaimDesk: schema version 13 of 14 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 14 (it was at 12)…\n");
         Run again = run("--db", db, "claims", "list");
         assertThat(again.err()).isEmpty();
         assertThat(upgraded.out()).isEqualTo(again.out()).contains("UPC-");
