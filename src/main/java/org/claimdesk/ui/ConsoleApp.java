@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The JavaFX application. {@link #init()} runs on the launcher thread: it takes the remembered settings and waits
  * for the database, each read or opened on a thread of its own while the toolkit starts, the database for at most a
- * second; an opening that takes longer is shown in the opening window until it ends. {@link #stop()} saves the
- * layout and stops the worker and every console thread.
+ * second; an opening that takes longer is shown in the opening window until it ends. With the database open and the
+ * operator known, it also builds the console's models and main view there, while the FX thread loads the theme;
+ * {@link #start(Stage)} puts them in the window. {@link #stop()} saves the layout and stops the worker and every
+ * console thread.
  */
 public final class ConsoleApp extends Application {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleApp.class);
@@ -106,7 +108,11 @@ public final class ConsoleApp extends Application {
     private UiSettingsStore settingsStore;
     private UiSettings settings;
     private ConsoleWindow window;
+    /** Whether {@link #window} was put on screen (its layout is worth keeping). */
+    private boolean windowShown;
     private RuntimeException failure;
+    /** Why building the console in {@link #init()} failed, thrown again by {@link #start(Stage)}; or null. */
+    private Throwable windowFailure;
 
     /**
      * Takes the settings (reads them, unless they are being read in the background) and waits for the database,
@@ -124,10 +130,12 @@ public final class ConsoleApp extends Application {
             } catch (RuntimeException e) {
                 opened(null, e, started, "in init");
             }
+            buildWindowIfOperatorKnown();
             return;
         }
         try {
             opened(opening.get(OPENING_WINDOW_AFTER_MS, TimeUnit.MILLISECONDS), null, started, "in init");
+            buildWindowIfOperatorKnown();
         } catch (TimeoutException e) {
             LOG.info("database {} still opening {} ms after JVM start: the opening window shows it", databaseFile,
                     sinceJvmStart());
@@ -136,6 +144,28 @@ public final class ConsoleApp extends Application {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             opened(null, e, started, "in init");
+        }
+    }
+
+    /**
+     * With the database open and the operator known without asking, builds the console here, on the launcher thread:
+     * its models and main view, no scene and no window, as {@link Application#init()} allows. A first start, which
+     * asks for the operator, builds it in {@link #start(Stage)}.
+     */
+    private void buildWindowIfOperatorKnown() {
+        String operator = knownOperator();
+        if (services == null || operator == null) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            services = services.withActor(operator);
+            window = new ConsoleWindow(services, settings, settingsStore);
+            LOG.info("console built in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
+                    sinceJvmStart());
+        } catch (RuntimeException | Error e) {
+            // reported as building it on the FX thread would be: start() throws it, and JavaFX ends the application
+            windowFailure = e;
         }
     }
 
@@ -215,26 +245,44 @@ public final class ConsoleApp extends Application {
             Platform.exit();
             return;
         }
-        services = services.withActor(operator());
+        if (windowFailure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (windowFailure instanceof Error e) {
+            throw e;
+        }
         long started = System.nanoTime();
-        window = new ConsoleWindow(stage, services, settings, settingsStore);
-        window.show();
-        LOG.info("console window built and shown in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
+        if (window == null) {
+            services = services.withActor(operator());
+            window = new ConsoleWindow(services, settings, settingsStore);
+        }
+        window.show(stage);
+        windowShown = true;
+        LOG.info("console window shown in {} ms, {} ms after JVM start", (System.nanoTime() - started) / 1_000_000,
                 sinceJvmStart());
         onShown.accept(window);
     }
 
-    /**
-     * The operator: from {@code CLAIMDESK_OPERATOR} if set, else the one chosen before, else asked now
-     * (first start), the OS user offered. A new choice is saved and audited at once, off the FX thread.
-     */
-    private String operator() {
+    /** The operator from {@code CLAIMDESK_OPERATOR} if set, else the one chosen before; null on a first start. */
+    private String knownOperator() {
         String given = Operators.fromEnvironment();
         if (given != null) {
             return given;
         }
         if (settings.operator != null && !settings.operator.isBlank()) {
             return settings.operator;
+        }
+        return null;
+    }
+
+    /**
+     * The operator: {@link #knownOperator()}, else asked now (first start), the OS user offered. A new choice is
+     * saved and audited at once, off the FX thread.
+     */
+    private String operator() {
+        String known = knownOperator();
+        if (known != null) {
+            return known;
         }
         String chosen = OperatorDialog.ask(Operators.osUser());
         settings.operator = chosen;
@@ -261,9 +309,11 @@ public final class ConsoleApp extends Application {
     public void stop() {
         stopped = true;
         if (window != null) {
-            UiSettings captured = window.captureSettings();
+            UiSettings captured = windowShown ? window.captureSettings() : null;
             window.close();
-            settingsStore.save(captured);
+            if (captured != null) {
+                settingsStore.save(captured);
+            }
         }
         if (services != null) {
             services.close();

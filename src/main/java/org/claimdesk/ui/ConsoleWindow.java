@@ -61,6 +61,10 @@ import org.slf4j.LoggerFactory;
  * FXML through one controller factory, applies the theme and the remembered layout, and wires the
  * periodic refresh and the worker's snapshots. The worker is brought up (started, held paused or left
  * off) once the database is ready. {@link #close()} captures the layout and stops the threads.
+ *
+ * <p>The constructor builds the models and the main view's nodes and nothing that shows: it may run on the
+ * launcher thread in {@code Application.init()}, while the FX thread loads the theme, as JavaFX allows for
+ * nodes that are not in a shown window. {@link #show(Stage)} makes the scene and the window, on the FX thread.
  */
 public final class ConsoleWindow {
     public static final String STYLESHEET = org.claimdesk.ui.common.Dialogs.STYLESHEET;
@@ -75,7 +79,8 @@ public final class ConsoleWindow {
             OutboxEvent.class, AuditEntry.class, FailureGroup.class, Notice.class, WorkerSnapshot.class,
             RateHistory.Point.class);
 
-    private final Stage stage;
+    /** The window, from {@link #show(Stage)} on. */
+    private Stage stage;
     private final ConsoleServices services;
     private final UiSettings settings;
     private final ConsoleExecutors executors = new ConsoleExecutors();
@@ -87,7 +92,8 @@ public final class ConsoleWindow {
     private final AuditViewModel audit;
     private final ClaimImportViewModel importer;
     private final ClaimsExportViewModel exporter;
-    private final Scene scene;
+    private Scene scene;
+    private final javafx.scene.Parent mainRoot;
     private final FxTaskRunner tasks;
     private final ViewFactory views;
     /** The Claims page's controller, once the page is built. */
@@ -104,11 +110,14 @@ public final class ConsoleWindow {
     private AutoCloseable liveUpdates;
 
     /**
+     * Builds the models and the main view; on the FX thread or, before {@link #show(Stage)}, on any one thread.
+     *
      * @param settings what this workstation remembers, as read at start
      * @param settingsStore where a setting staff change is kept at once ("start the worker with the console")
      */
-    public ConsoleWindow(Stage stage, ConsoleServices services, UiSettings settings, UiSettingsStore settingsStore) {
-        this.stage = stage;
+    public ConsoleWindow(ConsoleServices services, UiSettings settings, UiSettingsStore settingsStore) {
+        // the theme first: the first control made would otherwise load JavaFX's own theme, to be replaced
+        applyTheme(settings.dark);
         this.services = services;
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
@@ -146,13 +155,13 @@ public final class ConsoleWindow {
                 .register(WorkerView.class, () -> new WorkerView(worker))
                 .register(AuditView.class, () -> new AuditView(audit, layout));
         ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);
+        mainRoot = mainLoaded.root();
         mainView = mainLoaded.controller();
         mainView.showBusy(null);
         busyWatch = new javafx.animation.Timeline(new javafx.animation.KeyFrame(javafx.util.Duration.millis(500),
                 e -> mainView.showBusy(tasks.slowest(BUSY_AFTER_MS)
                         .map(w -> "Working: " + w.getKey() + "… " + (w.getValue() / 1000) + " s").orElse(null))));
         busyWatch.setCycleCount(javafx.animation.Animation.INDEFINITE);
-        busyWatch.play();
         main.onRefresh(Page.CLAIMS, claims::refresh);
         outbox.setClaimFixer((claimId, field, message) -> {
             main.show(Page.CLAIMS);
@@ -180,7 +189,7 @@ public final class ConsoleWindow {
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
-                stage::close);
+                () -> stage.close());
         mainView.setNewClaimAction(this::newClaim);
         mainView.setImportAction(() -> ClaimImportDialogView.show(stage, importer));
 
@@ -189,15 +198,6 @@ public final class ConsoleWindow {
         main.pageProperty().set(Page.parse(settings.page));
         main.darkProperty().set(settings.dark);
         main.darkProperty().addListener((obs, old, dark) -> applyTheme(dark));
-        applyTheme(settings.dark);
-
-        scene = new Scene(mainLoaded.root(), settings.width, settings.height);
-        scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
-        stage.setScene(scene);
-        stage.setTitle("ClaimDesk — " + services.databaseTitle());
-        stage.setMinWidth(960);
-        stage.setMinHeight(600);
-        placeWindow();
     }
 
     /**
@@ -272,6 +272,10 @@ public final class ConsoleWindow {
         stage.setMaximized(settings.maximized);
     }
 
+    /**
+     * Sets the theme. Off the FX thread JavaFX takes the setting at once and loads the stylesheet on the FX
+     * thread, in the order of its other events.
+     */
     static void applyTheme(boolean dark) {
         // The theme's stylesheet in its binary form: JavaFX loads it without parsing CSS text.
         String stylesheet = dark ? new PrimerDark().getUserAgentStylesheetBSS()
@@ -282,16 +286,27 @@ public final class ConsoleWindow {
     }
 
     /**
-     * Shows the window, fills the page on screen while the database is prepared (demo data when empty: the page
-     * is read again after it), and then builds and fills the other pages: until the page on screen has its rows,
-     * the FX thread and the processors work for it alone (at 1,000,000 claims the other pages' first reads and
-     * views take seconds).
+     * Puts the console in {@code window} and shows it, on the FX thread; then fills the page on screen while the
+     * database is prepared (demo data when empty: the page is read again after it), and then builds and fills the
+     * other pages: until the page on screen has its rows, the FX thread and the processors work for it alone (at
+     * 1,000,000 claims the other pages' first reads and views take seconds).
      */
-    public void show() {
+    public void show(Stage window) {
+        stage = window;
+        scene = new Scene(mainRoot, settings.width, settings.height);
+        scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
+        stage.setScene(scene);
+        stage.setTitle("ClaimDesk — " + services.databaseTitle());
+        stage.setMinWidth(960);
+        stage.setMinHeight(600);
+        placeWindow();
+        busyWatch.play();
         stage.show();
         mainView.warmHiddenPagesAfter(this::idle);
         // the claim's detail is built when start-up is idle, so that the first selection only joins it
         afterLayoutWhen(this::idle, () -> claimsView.prepareDetail());
+        // and the main view's tooltips (each a window of its own, 40 ms together at start), which nobody reads sooner
+        afterLayoutWhen(this::idle, mainView::addTooltips);
         // the first frame is the window's frame (navigation, status bar, start-up progress); the page follows it
         afterLayoutWhen(() -> true, () -> loadPage(main.pageProperty().get()));
         main.pageProperty().addListener((obs, old, page) -> {

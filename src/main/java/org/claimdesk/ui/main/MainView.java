@@ -38,6 +38,7 @@ public final class MainView {
     private Runnable requeueSelected = () -> { };
     private Runnable exit = () -> { };
     private Runnable newClaim = () -> { };
+    private Map<Page, ToggleButton> navButtons = Map.of();
 
     @FXML private MenuItem newClaimMenuItem;
     private Runnable importClaims = () -> { };
@@ -83,9 +84,9 @@ public final class MainView {
         ToggleGroup nav = new ToggleGroup();
         Map<Page, ToggleButton> buttons = Map.of(Page.CLAIMS, claimsNav, Page.OUTBOX, outboxNav, Page.WORKER, workerNav,
                 Page.AUDIT, auditNav);
+        navButtons = buttons;
         buttons.forEach((page, button) -> {
             button.setToggleGroup(nav);
-            button.setTooltip(new Tooltip(page.title() + " (Ctrl+" + (page.ordinal() + 1) + ")"));
             button.setOnAction(e -> {
                 model.show(page);
                 button.setSelected(true);
@@ -136,8 +137,6 @@ public final class MainView {
 
         actorLabel.setText("Signed in as " + model.actor());
         workerStatus.textProperty().bind(model.workerStateProperty());
-        workerStatus.setTooltip(new Tooltip());
-        workerStatus.getTooltip().textProperty().bind(model.workerStateProperty());
         model.workerHeldProperty().addListener((obs, old, held) -> {
             workerStatus.getStyleClass().remove("status-warning");
             if (held) {
@@ -156,14 +155,25 @@ public final class MainView {
         liveStatus.textProperty().bind(model.liveUpdatesProperty());
         liveStatus.visibleProperty().bind(model.liveUpdatesProperty().isNotNull());
         liveStatus.managedProperty().bind(liveStatus.visibleProperty());
-        liveStatus.setTooltip(new Tooltip("Changes made on other workstations show on this console's pages as they"
-                + " are saved"));
         liveStatus.getStyleClass().add("status-live");
         model.liveUpdatesLostProperty().addListener((obs, old, lost) -> {
             liveStatus.getStyleClass().removeAll("status-warning", "status-live");
             liveStatus.getStyleClass().add(lost ? "status-warning" : "status-live");
         });
         databaseStatus.textProperty().bind(model.databasePathProperty().map(p -> "Database: " + p));
+    }
+
+    /**
+     * The navigation's and the status bar's tooltips. A tooltip is a window of its own, so they are made on the
+     * FX thread once the console is shown, not with the view (which may be built before, on another thread).
+     */
+    public void addTooltips() {
+        navButtons.forEach((page, button) ->
+                button.setTooltip(new Tooltip(page.title() + " (Ctrl+" + (page.ordinal() + 1) + ")")));
+        workerStatus.setTooltip(new Tooltip());
+        workerStatus.getTooltip().textProperty().bind(model.workerStateProperty());
+        liveStatus.setTooltip(new Tooltip("Changes made on other workstations show on this console's pages as they"
+                + " are saved"));
         databaseStatus.setTooltip(new Tooltip());
         databaseStatus.getTooltip().textProperty().bind(model.databasePathProperty());
     }

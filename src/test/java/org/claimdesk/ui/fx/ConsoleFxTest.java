@@ -81,10 +81,11 @@ abstract class ConsoleFxTest {
         services = ConsoleServices.on(db, state, settings);
         UiSettings ui = settings();
         Stage stage = FxToolkit.registerPrimaryStage();
+        // built here, off the FX thread, as the console builds it in Application.init(); shown on the FX thread
+        window = new ConsoleWindow(services, ui, new UiSettingsStore(dir.resolve("settings")));
         FxToolkit.setupFixture(() -> {
             Thread.currentThread().setUncaughtExceptionHandler((t, e) -> uncaught.add(e));
-            window = new ConsoleWindow(stage, services, ui, new UiSettingsStore(dir.resolve("settings")));
-            window.show();
+            window.show(stage);
             shown(window);
         });
     }

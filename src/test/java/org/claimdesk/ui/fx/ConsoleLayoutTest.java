@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.Control;
 import javafx.scene.control.Label;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableCell;
@@ -51,6 +52,7 @@ class ConsoleLayoutTest extends ConsoleFxTest {
                 if (!firstFrame.containsKey("navigation")) {
                     firstFrame.put("navigation", scene.lookup("#claimsNav").getLayoutBounds().getWidth() > 0);
                     firstFrame.put("claims page", scene.lookup("#claimsPage") != null);
+                    firstFrame.put("navigation tooltips", ((Control) scene.lookup("#claimsNav")).getTooltip() != null);
                     Platform.runLater(() -> scene.removePostLayoutPulseListener(this));
                 }
             }
@@ -61,9 +63,26 @@ class ConsoleLayoutTest extends ConsoleFxTest {
     void theFirstFrameIsTheWindowsFrameAndThePageOnScreenIsBuiltRightAfterIt() {
         waitReady();
         assertThat(firstFrame).as("what the first pulse laid out").containsExactlyInAnyOrderEntriesOf(Map.of(
-                "navigation", true, "claims page", false,
+                "navigation", true, "claims page", false, "navigation tooltips", false,
                 "claims page in the events queued by show", false));
         assertThat(robot.lookup("#claimsTable").tryQuery()).isPresent();
+    }
+
+    /** The main view's tooltips, windows of their own, are not made for the first frame but once start-up is idle. */
+    @Test
+    void theNavigationAndStatusBarTooltipsAreThereOnceStartUpIsIdle() {
+        waitReady();
+        waitUntil("start-up is idle", () -> onFx(window::idle));
+        waitUntil("the tooltips are made", () -> onFx(() -> robot.lookup("#auditNav").queryAs(Control.class)
+                .getTooltip() != null));
+        assertThat(onFx(() -> robot.lookup("#claimsNav").queryAs(Control.class).getTooltip().getText()))
+                .isEqualTo("Claims (Ctrl+1)");
+        assertThat(onFx(() -> robot.lookup("#auditNav").queryAs(Control.class).getTooltip().getText()))
+                .isEqualTo("Audit (Ctrl+4)");
+        assertThat(onFx(() -> robot.lookup("#databaseStatus").queryAs(Control.class).getTooltip().getText()))
+                .isEqualTo(onFx(() -> window.mainModel().databasePathProperty().get())).isNotBlank();
+        assertThat(onFx(() -> robot.lookup("#workerStatus").queryAs(Control.class).getTooltip().getText()))
+                .isEqualTo(onFx(() -> window.mainModel().workerStateProperty().get()));
     }
 
     /** The claim's detail (tabs, five tables) is not styled before the first rows: it joins at the first selection. */
