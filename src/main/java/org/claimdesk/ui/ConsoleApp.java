@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The JavaFX application. {@link #init()} runs on the launcher thread: it takes the remembered settings and waits
  * for the database, each read or opened on a thread of its own while the toolkit starts, the database for at most a
- * second; an opening that takes longer is shown in the opening window until it ends. With the database open and the
- * operator known, it also builds the console's models and main view there, while the FX thread loads the theme;
+ * second; an opening that takes longer is shown in the opening window until it ends. The FX thread loads the theme
+ * meanwhile. With the database open and the operator known, init also builds the console's models and main view;
  * {@link #start(Stage)} puts them in the window. {@link #stop()} saves the layout and stops the worker and every
  * console thread.
  */
@@ -124,6 +124,8 @@ public final class ConsoleApp extends Application {
         long started = System.nanoTime();
         settingsStore = settingsStore();
         settings = remembered(settingsStore);
+        // the FX thread loads the theme while this thread waits for the database and builds the console
+        ConsoleWindow.applyTheme(settings.dark);
         if (opening == null) {
             try {
                 opened(servicesFactory.apply(databaseFile, SchemaProgress.NONE), null, started, "in init");
