@@ -25,7 +25,7 @@ public final class MoveIn {
     public interface Progress {
         void copied(String table, long rows, long ofRows);
 
-        /** Every table copied and checked; the planner's statistics are being gathered. */
+        /** Every table copied and checked; the tables are being vacuumed and their planner's statistics gathered. */
         default void gatheringStatistics() {
         }
 
@@ -81,7 +81,7 @@ public final class MoveIn {
         }
         progress.gatheringStatistics();
         try {
-            DatabaseMove.gatherStatistics(to);
+            DatabaseMove.settle(to);
         } catch (RuntimeException e) {
             LOG.warn("the planner's statistics of {} could not be gathered after the move", to.location().describe(), e);
             progress.statisticsNotGathered(e.getMessage());

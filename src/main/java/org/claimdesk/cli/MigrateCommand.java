@@ -49,7 +49,8 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
 
                 @Override
                 public void gatheringStatistics() {
-                    err().println("every table copied and checked; gathering the planner's statistics (ANALYZE)…");
+                    err().println("every table copied and checked; vacuuming the tables and gathering the planner's"
+                            + " statistics (VACUUM ANALYZE)…");
                     err().flush();
                 }
 
@@ -57,7 +58,7 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                 public void statisticsNotGathered(String reason) {
                     err().println("the planner's statistics could not be gathered (" + reason + "); the move is"
                             + " complete and checked, and the server's autovacuum gathers them within minutes (or"
-                            + " run ANALYZE as the tables' owner)");
+                            + " run VACUUM ANALYZE as the tables' owner)");
                     err().flush();
                 }
             });

@@ -12,10 +12,13 @@ import java.util.Map;
 import org.claimdesk.app.ClaimIntake;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,7 +59,15 @@ class MigrateCommandTest {
                 long columnsWithStatistics = db.read(h -> h.createQuery("SELECT count(*) FROM pg_stats WHERE tablename = :t")
                         .bind("t", table.name()).mapTo(Long.class).one());
                 assertThat(columnsWithStatistics).as("the planner's statistics of " + table.name()).isPositive();
+                boolean vacuumed = db.read(h -> h.createQuery("SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables"
+                        + " WHERE relname = :t").bind("t", table.name()).mapTo(Boolean.class).one());
+                assertThat(vacuumed).as(table.name() + " vacuumed").isTrue();
             }
+            // each copied batch left a row in its table's tally: the move ends with them folded
+            assertThat(Sql.count(db, "outbox_state_tally")).as("the outbox's tally, one row per state")
+                    .isLessThanOrEqualTo(DeliveryState.values().length);
+            assertThat(Sql.count(db, "claim_status_tally")).as("the claims' tally, one row per status")
+                    .isLessThanOrEqualTo(ClaimStatus.values().length);
             assertThat(counts[3]).as("outbox rows").isPositive();
             assertThat(counts[4]).as("attempts").isPositive();
             assertThat(counts[6]).as("audit entries").isPositive();
