@@ -57,6 +57,9 @@ class BenchDataTest {
                 boolean vacuumed = db.read(h -> h.createQuery("SELECT last_vacuum IS NOT NULL FROM pg_stat_user_tables"
                         + " WHERE relname = 'outbox_event'").mapTo(Boolean.class).one());
                 assertThat(vacuumed).as("outbox_event vacuumed").isTrue();
+                int tallyPages = db.read(h -> h.createQuery("SELECT relpages FROM pg_class WHERE relname = 'outbox_state_tally'")
+                        .mapTo(Integer.class).one());
+                assertThat(tallyPages).as("the outbox's tally rewritten after the fold of one row per sent row").isLessThanOrEqualTo(1);
             }
         }
     }
