@@ -28,6 +28,7 @@ import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.VBox;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.store.ClaimQuery;
+import org.claimdesk.ui.common.BusyIndicator;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
@@ -140,7 +141,7 @@ public final class ClaimsView {
             jurisdictionFilter.setValue(null);
         });
         refreshClaimsButton.setOnAction(e -> model.refresh());
-        claimsLoading.visibleProperty().bind(model.loadingProperty());
+        BusyIndicator.bind(claimsLoading, model.loadingProperty());
 
         for (ClaimStatus status : ClaimStatus.values()) {
             ToggleButton chip = new ToggleButton(status.label());

@@ -39,6 +39,7 @@ import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.KeyPolicy;
+import org.claimdesk.ui.common.BusyIndicator;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
@@ -170,7 +171,7 @@ public final class OutboxView {
         outboxAgeFilter.valueProperty().bindBidirectional(model.ageProperty());
         outboxAgeFilter.setOnAction(e -> model.applyFilters());
         outboxApplyButton.setOnAction(e -> model.applyFilters());
-        outboxLoading.visibleProperty().bind(model.loadingProperty());
+        BusyIndicator.bind(outboxLoading, model.loadingProperty());
         outboxExportButton.setOnAction(e -> export());
     }
 
