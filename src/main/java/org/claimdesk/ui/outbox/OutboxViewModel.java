@@ -278,13 +278,17 @@ public final class OutboxViewModel {
         return filter().withState(DeliveryState.FAILED);
     }
 
-    /** Reloads counts, groups and the current page, keeping the selection where its rows remain. */
+    /**
+     * Reloads counts, the current page and the error groups, keeping the selection where its rows remain. The
+     * groups are read once the page's answer is on screen: on a team database, grouping the failed rows keeps the
+     * server busy far longer than the page's read, and would share the processors with the rows' layout and drawing
+     * when staff switch to this page.
+     */
     public void refresh() {
         ageFrom = Instant.now();
         ageFromFor = age.get();
         counts.now();
-        loadGroups();
-        loadPage();
+        loadPage(() -> tasks.afterNextFrame(this::loadGroups));
     }
 
     /** The rows on screen and the state counts, without regrouping the failures: a periodic or live refresh. */
@@ -346,6 +350,11 @@ public final class OutboxViewModel {
     }
 
     private void loadPage() {
+        loadPage(() -> { });
+    }
+
+    /** Reads the page the filters select; {@code afterAnswer} runs once its answer or failure arrived, applied or not. */
+    private void loadPage(Runnable afterAnswer) {
         OutboxQuery shown = shown();
         Paging page = paging.get();
         long request = ++pageRequest;
@@ -354,18 +363,19 @@ public final class OutboxViewModel {
             List<OutboxEvent> events = queries.outbox(shown.withPage(page.offset(), PAGE_SIZE));
             return new PageResult(withClaims(events), queries.countOutbox(shown));
         }, result -> {
-            if (request != pageRequest) {
-                return;
+            if (request == pageRequest) {
+                loading.set(false);
+                paging.set(paging.get().withTotal(result.total()));
+                rows.showInPlace(result.rows());
+                refreshSelection();
             }
-            loading.set(false);
-            paging.set(paging.get().withTotal(result.total()));
-            rows.showInPlace(result.rows());
-            refreshSelection();
+            afterAnswer.run();
         }, e -> {
             if (request == pageRequest) {
                 loading.set(false);
                 notice.set(Notice.error("load outbox rows", e));
             }
+            afterAnswer.run();
         });
     }
 

@@ -268,6 +268,36 @@ class OutboxViewModelTest {
     }
 
     @Test
+    void aRefreshGroupsTheFailedRowsOnceItsPageIsOnScreen() {
+        model.load();
+        List<OutboxRow> before = List.copyOf(model.rows());
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET last_error = 'HTTP 503 from the state' "
+                + "WHERE outbox_event_id = ?", before.get(0).id()));
+        tasks.holdFrames = true;
+        long groupingsBefore = groupings();
+
+        model.refresh();
+        assertThat(model.rows().get(0).event().lastError()).as("the page first").isEqualTo("HTTP 503 from the state");
+        assertThat(groupings()).as("no grouping beside the page's layout and drawing").isEqualTo(groupingsBefore);
+        assertThat(tasks.frames).hasSize(1);
+
+        tasks.frames.remove(0).run();
+        assertThat(groupings()).isEqualTo(groupingsBefore + 1);
+        assertThat(model.groups()).containsExactlyElementsOf(triage.groups(OutboxQuery.all()));
+        assertThat(model.groups()).anySatisfy(g -> assertThat(g.sampleError()).isEqualTo("HTTP 503 from the state"));
+    }
+
+    @Test
+    void aRefreshWhosePageFailsStillGroupsTheFailedRows() {
+        model.load();
+        long groupingsBefore = groupings();
+        tasks.failing = "load outbox page";
+        model.refresh();
+        assertThat(model.noticeProperty().get()).isNotNull();
+        assertThat(groupings()).isEqualTo(groupingsBefore + 1);
+    }
+
+    @Test
     void refreshKeepsTheSelectedRows() {
         model.load();
         List<OutboxRow> selected = model.rows().subList(2, 4);
