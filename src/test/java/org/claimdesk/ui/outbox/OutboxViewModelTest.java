@@ -290,10 +290,15 @@ class OutboxViewModelTest {
     @Test
     void aRefreshWhosePageFailsStillGroupsTheFailedRows() {
         model.load();
+        List<OutboxRow> before = List.copyOf(model.rows());
         long groupingsBefore = groupings();
-        tasks.failing = "load outbox page";
+        // the page reads its rows' claims, the grouping only the outbox: the page's read fails in the database
+        db.useTransaction(h -> h.execute("ALTER TABLE claim RENAME TO claim_elsewhere"));
         model.refresh();
-        assertThat(model.noticeProperty().get()).isNotNull();
+        assertThat(model.noticeProperty().get().text()).startsWith("Could not load outbox rows: ")
+                .doesNotContain("unexpected");
+        assertThat(model.rows()).as("the rows on screen stay").containsExactlyElementsOf(before);
+        assertThat(model.loadingProperty().get()).isFalse();
         assertThat(groupings()).isEqualTo(groupingsBefore + 1);
     }
 

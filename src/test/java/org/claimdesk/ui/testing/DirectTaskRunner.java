@@ -13,8 +13,6 @@ public final class DirectTaskRunner implements TaskRunner {
     /** When set, {@link #afterNextFrame} keeps what it is given in {@link #frames} for the test to run. */
     public boolean holdFrames;
     public final List<Runnable> frames = new ArrayList<>();
-    /** When set, the work of that name fails instead of running, as a read the database refused. */
-    public String failing;
 
     @Override
     public void afterNextFrame(Runnable then) {
@@ -29,10 +27,6 @@ public final class DirectTaskRunner implements TaskRunner {
     public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
             Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
         ran.add(what);
-        if (what.equals(failing)) {
-            onFailure.accept(new IllegalStateException("the database refused " + what));
-            return;
-        }
         T result;
         try {
             result = work.call((done, total, message) -> {
