@@ -195,6 +195,8 @@ class BenchCommandTest {
         // the first frame is on screen once the renderer has painted it, after its pulse began
         assertThat(json.get("firstPulseMs").asLong()).isPositive()
                 .isLessThan(json.get("firstFrameMs").asLong());
+        // the first rows are laid out in the Claims page, which is built after the first frame's layout
+        assertThat(json.get("firstRowsMs").asLong()).isGreaterThan(json.get("firstPulseMs").asLong());
         // the first claim selected shows its detail, measured before the drain
         assertThat(json.get("firstDetailMs").isNumber()).as("firstDetailMs: %s", json.get("firstDetailMs")).isTrue();
         assertThat(json.get("firstDetailMs").asLong()).isPositive();
