@@ -73,8 +73,12 @@ public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
-    /** Every this many live refreshes, the page is refreshed in full (counts and groups too). */
+    /**
+     * Every this many live refreshes, the page is refreshed in full (counts and groups too); a full refresh for
+     * another reason (a switch to the page, F5, a change from another workstation) starts the count again.
+     */
     static final int FULL_REFRESH_EVERY = 5;
+    /** Live refreshes since the last full refresh, or 0 before the first: the first live refresh is then a full one. */
     private int liveRefreshes;
 
     /** What an empty team database says at start: demo data never goes into an office's shared database. */
@@ -127,7 +131,7 @@ public final class MainViewModel {
         this.endpoint.set(endpointName);
         page.addListener((obs, old, shown) -> {
             if (ready.get()) {
-                refreshers.getOrDefault(shown, () -> { }).run();
+                refreshInFull();
             }
         });
     }
@@ -261,8 +265,14 @@ public final class MainViewModel {
     }
 
     public void refreshCurrent() {
-        refreshers.getOrDefault(page.get(), () -> { }).run();
+        refreshInFull();
         refreshCounts();
+    }
+
+    /** Refreshes the page on screen in full; the live refreshes that follow reload its rows only, up to the next full one. */
+    private void refreshInFull() {
+        liveRefreshes = 1;
+        refreshers.getOrDefault(page.get(), () -> { }).run();
     }
 
     public void dismissBanner() {
@@ -425,7 +435,7 @@ public final class MainViewModel {
             }, done -> { }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
         }
         if (page.get().shows(changes)) {
-            refreshers.getOrDefault(page.get(), () -> { }).run();
+            refreshInFull();
         }
         if (changes.contains(DataChange.OUTBOX)) {
             refreshCounts();
@@ -466,7 +476,9 @@ public final class MainViewModel {
     /**
      * The periodic tick: refreshes the counts, and the page on screen when deliveries moved since the last
      * tick (live refresh keeps the selection and scroll position). Most live refreshes reload only the rows
-     * on screen; every {@value #FULL_REFRESH_EVERY}th also reloads counts and groups.
+     * on screen; every {@value #FULL_REFRESH_EVERY}th since the page's last full refresh also reloads counts and
+     * groups. A switch to the page has just refreshed it in full: grouping a team database's failed rows again at
+     * the next tick would keep its server busy for as long again.
      */
     public void tick(WorkerSnapshot latest) {
         if (!ready.get()) {
@@ -478,7 +490,12 @@ public final class MainViewModel {
         if (lastActivity >= 0 && activity != lastActivity) {
             Runnable full = refreshers.getOrDefault(page.get(), () -> { });
             Runnable light = liveRefreshers.getOrDefault(page.get(), full);
-            (liveRefreshes++ % FULL_REFRESH_EVERY == 0 ? full : light).run();
+            if (liveRefreshes % FULL_REFRESH_EVERY == 0) {
+                refreshInFull();
+            } else {
+                liveRefreshes++;
+                light.run();
+            }
         }
         lastActivity = activity;
         refreshCountsWhenDue();

@@ -184,26 +184,45 @@ class MainViewModelTest {
         try (Database db = TestDatabases.demo(dir, 10)) {
             MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db), TestDatabases.queries(db),
                     audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
-            List<Page> refreshed = new ArrayList<>();
+            List<String> refreshed = new ArrayList<>();
             for (Page p : Page.values()) {
-                model.onRefresh(p, () -> refreshed.add(p));
+                model.onRefresh(p, () -> refreshed.add("full " + p));
             }
+            model.onLiveRefresh(Page.OUTBOX, () -> refreshed.add("rows"));
             model.start(() -> { });
-            model.show(Page.OUTBOX);
-            assertThat(refreshed).as("a page is refreshed when it is shown").containsExactly(Page.OUTBOX);
-            refreshed.clear();
             WorkerSnapshot a = FakeWorker.running(Instant.now(), 0, 10, 1, 0);
             model.tick(a);
             model.tick(a);
-            assertThat(refreshed).isEmpty();
-            model.onLiveRefresh(Page.OUTBOX, () -> refreshed.add(null));
+            assertThat(refreshed).as("nothing moved").isEmpty();
             model.tick(FakeWorker.running(Instant.now(), 1, 10, 2, 0));
-            assertThat(refreshed).as("the first live refresh is a full one").containsExactly(Page.OUTBOX);
-            model.tick(FakeWorker.running(Instant.now(), 2, 10, 3, 0));
-            assertThat(refreshed).as("then rows only").containsExactly(Page.OUTBOX, null);
-            refreshed.remove(1);
+            assertThat(refreshed).as("the first live refresh is a full one").containsExactly("full CLAIMS");
+            refreshed.clear();
+
+            model.show(Page.OUTBOX);
+            assertThat(refreshed).as("a page is refreshed in full when it is shown").containsExactly("full OUTBOX");
+            refreshed.clear();
+            tickMoved(model, 2, MainViewModel.FULL_REFRESH_EVERY);
+            assertThat(refreshed).as("after a switch, rows only until the fifth live refresh")
+                    .containsExactly("rows", "rows", "rows", "rows", "full OUTBOX");
+            refreshed.clear();
+            tickMoved(model, 10, 2);
             model.refreshCurrent();
-            assertThat(refreshed).containsExactly(Page.OUTBOX, Page.OUTBOX);
+            tickMoved(model, 20, MainViewModel.FULL_REFRESH_EVERY);
+            assertThat(refreshed).as("F5 starts the count again")
+                    .containsExactly("rows", "rows", "full OUTBOX", "rows", "rows", "rows", "rows", "full OUTBOX");
+            refreshed.clear();
+            tickMoved(model, 30, 2);
+            model.changedElsewhere(java.util.Set.of(org.claimdesk.domain.DataChange.OUTBOX));
+            tickMoved(model, 40, MainViewModel.FULL_REFRESH_EVERY - 1);
+            assertThat(refreshed).as("so does a change made on another workstation")
+                    .containsExactly("rows", "rows", "full OUTBOX", "rows", "rows", "rows", "rows");
+        }
+    }
+
+    /** {@code times} ticks, each with deliveries moved since the one before. */
+    private static void tickMoved(MainViewModel model, int from, int times) {
+        for (int i = 0; i < times; i++) {
+            model.tick(FakeWorker.running(Instant.now(), from + i, 100, from + i + 2, 0));
         }
     }
 
