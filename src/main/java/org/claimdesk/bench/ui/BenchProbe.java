@@ -150,6 +150,10 @@ final class BenchProbe {
         }
         if (measuringStalls && lastPulse != 0) {
             long gap = now - lastPulse;
+            sampleSchedules();
+            if (fxSchedule != null) {
+                longestFxWaitMillis = Math.max(longestFxWaitMillis, fxSchedule.waitedMillis());
+            }
             if (switching) {
                 // This gap holds the layout and first render of the page staff switched to: counted apart.
                 maxSwitchNanos = Math.max(maxSwitchNanos, gap);
@@ -163,7 +167,9 @@ final class BenchProbe {
                     if (gcMillis() - gcAtLastPulse > 20) {
                         slowPulsesWithGc++;
                     }
-                    slowPulseLog.add(new SlowPulse(gap, window.mainModel().pageProperty().get(), now - lastSwitch));
+                    slowPulseLog.add(new SlowPulse(gap, window.mainModel().pageProperty().get(), now - lastSwitch,
+                            scheduleOf(fxSchedule), scheduleOf(rendererSchedule),
+                            processorIdle == null ? -1 : processorIdle.idleMillis()));
                 }
             }
         }
@@ -190,11 +196,41 @@ final class BenchProbe {
     private long slowPulsesWithGc;
     private final List<SlowPulse> slowPulseLog = new ArrayList<>();
 
+    /** The FX thread's and the renderer's schedules (null where the system does not report them). */
+    private ThreadSchedule fxSchedule;
+    private ThreadSchedule rendererSchedule;
+    private ProcessorIdle processorIdle;
+    private long longestFxWaitMillis;
+
+    private void sampleSchedules() {
+        if (processorIdle != null) {
+            processorIdle.sample();
+        }
+        if (fxSchedule != null) {
+            fxSchedule.sample();
+        }
+        if (rendererSchedule != null) {
+            rendererSchedule.sample();
+        }
+    }
+
+    /** A thread's processor time and wait for a processor since the pulse before, in ms, or null. */
+    private static long[] scheduleOf(ThreadSchedule schedule) {
+        return schedule == null ? null : new long[] {schedule.ranMillis(), schedule.waitedMillis()};
+    }
+
     /** Kept as numbers and written out at the end: formatting text inside the measured pulses would add to them. */
-    private record SlowPulse(long gapNanos, Page page, long afterShownNanos) {
+    private record SlowPulse(long gapNanos, Page page, long afterShownNanos, long[] fx, long[] renderer,
+            long idleMillis) {
         String describe() {
             return Math.round(gapNanos / 1e6) + " ms on " + page + ", " + Math.round(afterShownNanos / 1e6)
-                    + " ms after the page was shown";
+                    + " ms after the page was shown" + schedule("FX thread", fx) + schedule("renderer", renderer)
+                    + (idleMillis < 0 ? "" : "; processors idle " + idleMillis + " ms in all");
+        }
+
+        private static String schedule(String thread, long[] ranWaited) {
+            return ranWaited == null ? ""
+                    : "; " + thread + " ran " + ranWaited[0] + " ms, waited " + ranWaited[1] + " ms for a processor";
         }
     }
 
@@ -299,6 +335,10 @@ final class BenchProbe {
     }
 
     private void startDrain() {
+        fxSchedule = ThreadSchedule.ofCurrentThread();
+        rendererSchedule = ThreadSchedule.ofThreadNamed("QuantumRenderer");
+        ProcessorIdle idle = new ProcessorIdle();
+        processorIdle = idle.sample() ? idle : null;
         window.mainModel().show(Page.OUTBOX);
         window.outboxModel().stateProperty().set(DeliveryState.PENDING);
         window.outboxModel().applyFilters();
@@ -346,6 +386,15 @@ final class BenchProbe {
         result.put("maxPageSwitchMs", Math.round(maxSwitchNanos / 1e6));
         result.put("pageSwitches", List.copyOf(switchLog));
         result.put("pulsesMeasured", pulses);
+        if (fxSchedule != null) {
+            result.put("fxThreadDuringDrain", "ran " + fxSchedule.ranInAllMillis() + " ms, waited "
+                    + fxSchedule.waitedInAllMillis() + " ms for a processor, at most " + longestFxWaitMillis
+                    + " ms between two pulses");
+        }
+        if (rendererSchedule != null) {
+            result.put("rendererDuringDrain", "ran " + rendererSchedule.ranInAllMillis() + " ms, waited "
+                    + rendererSchedule.waitedInAllMillis() + " ms for a processor");
+        }
         result.put("drainSeconds", Math.round(seconds * 10) / 10.0);
         result.put("drainSent", s == null ? 0 : s.sentThisRun());
         result.put("drainFailedOrRetried", s == null ? 0 : s.failedThisRun() + s.retriedThisRun());

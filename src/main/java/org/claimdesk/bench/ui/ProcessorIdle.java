@@ -1,0 +1,35 @@
+package org.claimdesk.bench.ui;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How long the machine's processors stood idle, all of them added up, as Linux counts it in the first line of
+ * {@code /proc/stat} (idle and waiting for IO, in ticks of 10 ms): beside a slow pulse, none idle means the
+ * machine had more work than processors. Elsewhere than on Linux nothing is read.
+ */
+final class ProcessorIdle {
+    private static final Path STAT = Path.of("/proc/stat");
+    private static final long MILLIS_PER_TICK = 10;
+    private long idleTicks = -1;
+    private long delta;
+
+    /** Reads the counter again; {@link #idleMillis} is then since the sample before. False where it cannot be read. */
+    boolean sample() {
+        try (var lines = Files.lines(STAT)) {
+            String[] fields = lines.findFirst().orElseThrow().trim().split("\\s+");
+            long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
+            delta = idleTicks < 0 ? 0 : idle - idleTicks;
+            idleTicks = idle;
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Idle processor time between the last two samples, in ms (a tick's precision). */
+    long idleMillis() {
+        return delta * MILLIS_PER_TICK;
+    }
+}

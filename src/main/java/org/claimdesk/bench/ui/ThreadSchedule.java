@@ -1,0 +1,92 @@
+package org.claimdesk.bench.ui;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where one thread's time went, as Linux counts it in {@code /proc/.../schedstat}: on a processor, and runnable but
+ * waiting for one. A slow pulse whose FX thread waited for a processor had the machine too busy; one whose FX thread
+ * neither ran nor waited was blocked (on the renderer, a lock). Elsewhere than on Linux nothing is read.
+ */
+final class ThreadSchedule {
+    private final Path file;
+    private long runNanos;
+    private long waitNanos;
+    private long runDelta;
+    private long waitDelta;
+    private long firstRunNanos = -1;
+    private long firstWaitNanos;
+
+    private ThreadSchedule(Path file) {
+        this.file = file;
+    }
+
+    /** The calling thread's schedule, or null where the system does not report it. */
+    static ThreadSchedule ofCurrentThread() {
+        return readable(Path.of("/proc/thread-self/schedstat"));
+    }
+
+    /**
+     * The schedule of this process's first thread whose name (as the system keeps it, at most 15 characters)
+     * starts with {@code prefix}, or null.
+     */
+    static ThreadSchedule ofThreadNamed(String prefix) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                if (Files.readString(task.resolve("comm")).startsWith(prefix)) {
+                    return readable(task.resolve("schedstat"));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
+    private static ThreadSchedule readable(Path file) {
+        ThreadSchedule schedule = new ThreadSchedule(file);
+        return schedule.sample() ? schedule : null;
+    }
+
+    /** Reads the counters again; {@link #ranMillis} and {@link #waitedMillis} are then since the sample before. */
+    boolean sample() {
+        try {
+            String[] fields = Files.readString(file).trim().split(" ");
+            long run = Long.parseLong(fields[0]);
+            long wait = Long.parseLong(fields[1]);
+            runDelta = run - runNanos;
+            waitDelta = wait - waitNanos;
+            runNanos = run;
+            waitNanos = wait;
+            if (firstRunNanos < 0) {
+                firstRunNanos = run;
+                firstWaitNanos = wait;
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Processor time between the last two samples, in ms. */
+    long ranMillis() {
+        return Math.round(runDelta / 1e6);
+    }
+
+    /** Time spent runnable but waiting for a processor between the last two samples, in ms. */
+    long waitedMillis() {
+        return Math.round(waitDelta / 1e6);
+    }
+
+    /** Processor time from the first sample to the last, in ms. */
+    long ranInAllMillis() {
+        return Math.round((runNanos - firstRunNanos) / 1e6);
+    }
+
+    /** Time spent waiting for a processor from the first sample to the last, in ms. */
+    long waitedInAllMillis() {
+        return Math.round((waitNanos - firstWaitNanos) / 1e6);
+    }
+}
