@@ -146,6 +146,11 @@ case "$version" in ClaimDesk*) ;; *) fail "unexpected --version output" ;; esac
 JAVA_TOOL_OPTIONS=-XX:+PrintFlagsFinal app --version > "$work/flags.txt" 2>/dev/null
 grep -Eq 'ThreadPriorityPolicy +=? *1 .*\{jimage\}' "$work/flags.txt" \
     || fail "the runtime image does not carry -XX:ThreadPriorityPolicy=1"
+# ... and keeps priorities above normal at nice 0, so that a start by root runs its threads as staff's do.
+for p in 6 7 8 9 10; do
+    grep -Eq "JavaPriority${p}_To_OSPriority +=? *0 .*\{jimage\}" "$work/flags.txt" \
+        || fail "the runtime image does not map Java priority $p to nice 0"
+done
 # SQLite's native library is loaded from the install directory (org.sqlite.lib.path), not copied out of the
 # driver's jar into a temporary file at every start: the self-test opens a database with the driver's
 # temporary folder beneath a file, where nothing can be written.
