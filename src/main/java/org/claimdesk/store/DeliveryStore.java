@@ -45,7 +45,7 @@ public final class DeliveryStore {
      * whose lease is still running for another. Parameters: now on the worker's clock (for the due time), then on
      * SQLite now again, the limit, the owner, the lease's end (SQLite) or length in ms (PostgreSQL), and now.
      */
-    private static String leaseSql(Dialect dialect) {
+    static String leaseSql(Dialect dialect) {
         String clock = dialect.leaseClock();
         return """
             WITH due AS (

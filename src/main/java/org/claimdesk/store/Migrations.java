@@ -20,7 +20,8 @@ public final class Migrations {
     private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql",
             "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql",
             "V9__case_search.sql", "V10__search_text.sql", "V11__audit_filters.sql",
-            "V12__outbox_tally.sql", "V13__claim_status_tally.sql", "V14__failed_errors.sql");
+            "V12__outbox_tally.sql", "V13__claim_status_tally.sql", "V14__failed_errors.sql",
+            "V15__lease_order.sql");
 
     private Migrations() {
     }

@@ -212,12 +212,13 @@ class CliTest {
             // as ClaimDesk at schema version 12 left it
             database.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, database.onServer(), 12));
         }
-        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(14);
+        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(15);
         Run upgraded = run("--db", db, "claims", "list");
         assertThat(upgraded.exit()).isZero();
         assertThat(upgraded.err()).isEqualTo(
-                "Bringing the database up to date for this ClaimDesk: schema version 13 of 14 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 14 (it was at 12)…\n");
+                "Bringing the database up to date for this ClaimDesk: schema version 13 of 15 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 15 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 15 of 15 (it was at 12)…\n");
         Run again = run("--db", db, "claims", "list");
         assertThat(again.err()).isEmpty();
         assertThat(upgraded.out()).isEqualTo(again.out()).contains("UPC-");

@@ -9,20 +9,30 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11, 12 or 13) in the caller's transaction. On a file versions 12 and
-     * 13 change nothing but the version and 14 adds the failed rows' index; on a team database 12 and 13 add the
-     * outbox's tally and the claims', and 14 changes nothing but the version.
+     * Undoes the versions after {@code version} (11 to 14) in the caller's transaction. On a file versions 12, 13 and
+     * 15 change nothing but the version and 14 adds the failed rows' index; on a team database 12 and 13 add the
+     * outbox's tally and the claims', 14 changes nothing but the version and 15 makes the delivery state's index end
+     * with the row's id, in place of that index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 13) {
-            throw new IllegalArgumentException("undoes versions 12 to 14 only, down to 11, 12 or 13, not to " + version);
+        if (version < 11 || version > 14) {
+            throw new IllegalArgumentException("undoes versions 12 to 15 only, down to 11 to 14, not to " + version);
         }
         if (!server) {
-            h.execute("DROP INDEX outbox_failed_error_idx");
+            if (version < 14) {
+                h.execute("DROP INDEX outbox_failed_error_idx");
+            }
             h.execute("PRAGMA user_version = " + version);
             return;
         }
-        h.execute("DELETE FROM flyway_schema_history WHERE version = '14'");
+        h.execute("DROP INDEX outbox_due_idx");
+        h.execute("CREATE INDEX outbox_due_idx ON outbox_event (delivery_state, next_attempt_at)");
+        h.execute("CREATE INDEX outbox_due_pending_idx ON outbox_event (next_attempt_at, outbox_event_id)"
+                + " WHERE delivery_state = 'pending'");
+        h.execute("DELETE FROM flyway_schema_history WHERE version = '15'");
+        if (version < 14) {
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '14'");
+        }
         if (version < 13) {
             undo(h, "claim", "claim", "claim_status_tally", 13);
         }

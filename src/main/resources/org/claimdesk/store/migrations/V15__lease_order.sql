@@ -1,0 +1,4 @@
+-- ClaimDesk schema version 15. On PostgreSQL, version 15 makes the delivery state's index end with the row's id, so
+-- that the workers' lease reads the due rows in its order (due time, then id) without sorting them. On SQLite every
+-- index already ends with the rowid, which outbox_event_id is. So nothing changes here but the version, which stays
+-- the same on both engines.

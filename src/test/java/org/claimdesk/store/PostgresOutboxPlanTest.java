@@ -1,0 +1,50 @@
+package org.claimdesk.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * PostgreSQL's plan for the workers' lease ({@link DeliveryStore}) when many pending rows fall due at one instant, as
+ * after a re-queue of thousands of rows or an import: the due rows are read in the lease's order (due time, then id)
+ * straight from the delivery state's index, which ends with the id (schema version 15), the first few of them, not
+ * every row of that instant sorted by id at each lease. SQLite's index ends with the row's id by itself (its rowid).
+ */
+class PostgresOutboxPlanTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLeaseReadsTheDueRowsInItsOrderWithoutSortingTheRowsDueAtOneInstant() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.POSTGRESQL, dir)) {
+            db.useTransaction(h -> {
+                h.execute("""
+                        INSERT INTO claim (claim_number, jurisdiction, state_property_id, holder_name, property_type,
+                            claim_type, claimant_name, tax_id, amount_cents, status, filed_on, created_at, updated_at)
+                        VALUES ('UPC-2026-000001', 'CA', 'CA-1', 'Holder', 'CHECKING', 'OWNER', 'Ann Lee', '123-45-6789',
+                            100, 'SUBMITTING', '2026-01-01', 0, 0)""");
+                // among 100,000 rows, one in five due at one instant (20,000), one in five due one by one later,
+                // the rest delivered long ago; the pending rows spread over the table as a drain leaves them
+                h.execute("""
+                        INSERT INTO outbox_event (aggregate_id, event_type, payload, delivery_state, idempotency_key,
+                            next_attempt_at, created_at, updated_at, sent_at)
+                        SELECT (SELECT min(claim_id) FROM claim), 'claim.submit', repeat('x', 400),
+                            CASE WHEN i % 5 IN (0, 1) THEN 'pending' ELSE 'sent' END, 'key-' || i,
+                            CASE i % 5 WHEN 0 THEN 0 WHEN 1 THEN 2000000 - i ELSE i END, i, i,
+                            CASE WHEN i % 5 NOT IN (0, 1) THEN i END
+                        FROM generate_series(1, 100000) AS i""");
+                h.execute("ANALYZE outbox_event");
+            });
+            List<String> plan = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.leaseSql(Dialect.POSTGRESQL))
+                    .bind(0, 2_000_000L).bind(1, 16).bind(2, "worker-1").bind(3, 60_000L).bind(4, 2_000_000L)
+                    .mapTo(String.class).list());
+            assertThat(plan).as(String.join("\n", plan))
+                    .anySatisfy(step -> assertThat(step).contains("Index Scan using outbox_due_idx "))
+                    .noneSatisfy(step -> assertThat(step).contains("Sort"));
+        }
+    }
+}
