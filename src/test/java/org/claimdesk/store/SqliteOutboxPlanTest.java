@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SQLite's plan for the Outbox page's error groups ({@link OutboxStore#failureGroups}): the failed rows' index of
- * schema version 14, read in the order of the error texts, the delivery state bound as a parameter as the store
- * binds it (SQLite prepares the statement again for the bound value, which the partial index's condition needs).
+ * SQLite's plans for a worker's lease, read in its order from the delivery state's index ({@link
+ * PostgresOutboxPlanTest} for PostgreSQL's), and for the Outbox page's error groups ({@link
+ * OutboxStore#failureGroups}): the failed rows' index of schema version 14, read in the order of the error texts, the
+ * delivery state bound as a parameter as the store binds it (SQLite prepares the statement again for the bound
+ * value, which the partial index's condition needs).
  */
 class SqliteOutboxPlanTest {
     @TempDir
@@ -32,6 +34,19 @@ class SqliteOutboxPlanTest {
                 .anySatisfy(step -> assertThat(step).startsWith("SEARCH o USING INDEX outbox_failed_error_idx"))
                 .anySatisfy(step -> assertThat(step).startsWith("SEARCH c USING"))
                 .noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+    }
+
+    @Test
+    void aLeaseReadsTheDueRowsInItsOrderWithoutSortingThem() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            List<String> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + DeliveryStore.leaseSql(Dialect.SQLITE))
+                    .bind(0, 2_000_000L).bind(1, 2_000_000L).bind(2, 16).bind(3, "worker-1").bind(4, 2_060_000L)
+                    .bind(5, 2_000_000L).map((rs, ctx) -> rs.getString("detail")).list());
+            // the index on (delivery_state, next_attempt_at) ends with the rowid, which outbox_event_id is
+            assertThat(plan).as(String.join("\n", plan))
+                    .anySatisfy(step -> assertThat(step).startsWith("SEARCH outbox_event USING INDEX outbox_due_idx"))
+                    .noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE FOR ORDER BY"));
+        }
     }
 
     private List<String> plan(OutboxQuery query) {
