@@ -346,6 +346,7 @@ final class BenchProbe {
         // the pulse that follows holds the switch to Outbox: counted apart, like the other switches
         switching = true;
         drainStarted = System.nanoTime();
+        result.put("drainStartMs", System.currentTimeMillis() - jvmStart());
         lastSwitch = drainStarted;
         window.workerModel().start();
     }
