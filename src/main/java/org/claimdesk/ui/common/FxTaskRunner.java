@@ -1,5 +1,6 @@
 package org.claimdesk.ui.common;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -123,6 +124,28 @@ public final class FxTaskRunner implements TaskRunner {
             @Override
             public void handle(long now) {
                 if (++pulses == 2) {
+                    stop();
+                    try {
+                        then.run();
+                    } finally {
+                        running.decrementAndGet();
+                    }
+                }
+            }
+        }.start();
+    }
+
+    @Override
+    public void afterPause(Duration pause, Runnable then) {
+        // counted as running, like afterNextFrame's work
+        running.incrementAndGet();
+        long due = System.nanoTime() + pause.toNanos();
+        new javafx.animation.AnimationTimer() {
+            private int pulses;
+
+            @Override
+            public void handle(long now) {
+                if (++pulses >= 2 && System.nanoTime() >= due) {
                     stop();
                     try {
                         then.run();

@@ -1,5 +1,6 @@
 package org.claimdesk.ui.common;
 
+import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -64,6 +65,15 @@ public interface TaskRunner {
      * starts does not take the processors from that frame. Where nothing is drawn it runs at once.
      */
     default void afterNextFrame(Runnable then) {
+        then.run();
+    }
+
+    /**
+     * Runs {@code then} on the UI thread at the first pulse at least {@code pause} after this call, and no sooner
+     * than {@link #afterNextFrame} would: for work that can wait until what a switch of page set off (its layout
+     * and drawing, reads, a worker's start) is over. Where nothing is drawn it runs at once.
+     */
+    default void afterPause(Duration pause, Runnable then) {
         then.run();
     }
 }

@@ -2,10 +2,13 @@ package org.claimdesk.ui.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.application.Platform;
 import org.junit.jupiter.api.AfterEach;
@@ -77,6 +80,29 @@ class FxTaskRunnerTest {
         });
         assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(runningWhenShown.get()).as("while its failure is shown").isEqualTo(1);
+        CountDownLatch after = new CountDownLatch(1);
+        Platform.runLater(after::countDown);
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(tasks.running()).isZero();
+    }
+
+    @Test
+    void workAfterAPauseWaitsThePauseAndCountsAsRunningMeanwhile() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicLong asked = new AtomicLong();
+        AtomicLong done = new AtomicLong();
+        AtomicInteger runningMeanwhile = new AtomicInteger(-1);
+        Platform.runLater(() -> {
+            asked.set(System.nanoTime());
+            tasks.afterPause(Duration.ofMillis(300), () -> {
+                done.set(System.nanoTime());
+                ran.countDown();
+            });
+            runningMeanwhile.set(tasks.running());
+        });
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(done.get() - asked.get()).as("ns from asking to running").isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(runningMeanwhile.get()).as("while it waits").isEqualTo(1);
         CountDownLatch after = new CountDownLatch(1);
         Platform.runLater(after::countDown);
         assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();

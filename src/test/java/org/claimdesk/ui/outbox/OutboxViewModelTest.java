@@ -268,7 +268,7 @@ class OutboxViewModelTest {
     }
 
     @Test
-    void aRefreshGroupsTheFailedRowsOnceItsPageIsOnScreen() {
+    void aRefreshGroupsTheFailedRowsAPauseAfterItsPageIsOnScreen() {
         model.load();
         List<OutboxRow> before = List.copyOf(model.rows());
         db.useTransaction(h -> h.execute("UPDATE outbox_event SET last_error = 'HTTP 503 from the state' "
@@ -280,6 +280,7 @@ class OutboxViewModelTest {
         assertThat(model.rows().get(0).event().lastError()).as("the page first").isEqualTo("HTTP 503 from the state");
         assertThat(groupings()).as("no grouping beside the page's layout and drawing").isEqualTo(groupingsBefore);
         assertThat(tasks.frames).hasSize(1);
+        assertThat(tasks.pauses).containsExactly(OutboxViewModel.GROUPS_AFTER);
 
         tasks.frames.remove(0).run();
         assertThat(groupings()).isEqualTo(groupingsBefore + 1);

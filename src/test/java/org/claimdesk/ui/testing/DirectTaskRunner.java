@@ -1,5 +1,6 @@
 package org.claimdesk.ui.testing;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -21,6 +22,15 @@ public final class DirectTaskRunner implements TaskRunner {
         } else {
             then.run();
         }
+    }
+
+    /** The pauses asked of {@link #afterPause}, in order; the work is then held or run as {@link #afterNextFrame}'s. */
+    public final List<Duration> pauses = new ArrayList<>();
+
+    @Override
+    public void afterPause(Duration pause, Runnable then) {
+        pauses.add(pause);
+        afterNextFrame(then);
     }
 
     @Override
