@@ -108,7 +108,7 @@ public final class FxTaskRunner implements TaskRunner {
 
     /**
      * Tasks submitted and not finished yet (running, or their result or failure not yet shown), and work waiting for
-     * the next frame ({@link #afterNextFrame}).
+     * its frame or its pause ({@link #afterNextFrame}, {@link #afterPause}).
      */
     public int running() {
         return running.get();
@@ -116,28 +116,12 @@ public final class FxTaskRunner implements TaskRunner {
 
     @Override
     public void afterNextFrame(Runnable then) {
-        // counted as running, so that the console is not idle while work waits for its frame
-        running.incrementAndGet();
-        new javafx.animation.AnimationTimer() {
-            private int pulses;
-
-            @Override
-            public void handle(long now) {
-                if (++pulses == 2) {
-                    stop();
-                    try {
-                        then.run();
-                    } finally {
-                        running.decrementAndGet();
-                    }
-                }
-            }
-        }.start();
+        afterPause(Duration.ZERO, then);
     }
 
     @Override
     public void afterPause(Duration pause, Runnable then) {
-        // counted as running, like afterNextFrame's work
+        // counted as running, so that the console is not idle while work waits for its frame
         running.incrementAndGet();
         long due = System.nanoTime() + pause.toNanos();
         new javafx.animation.AnimationTimer() {
