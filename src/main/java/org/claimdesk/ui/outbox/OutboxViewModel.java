@@ -280,7 +280,7 @@ public final class OutboxViewModel {
 
     /**
      * Reloads counts, the current page and the error groups, keeping the selection where its rows remain. The
-     * groups are read {@link #GROUPS_AFTER} after the page's answer is on screen: on a team database, grouping the
+     * groups are read {@link #GROUPS_AFTER} after the page's answer arrives: on a team database, grouping the
      * failed rows keeps the server busy far longer than the page's read (0.1–0.3 s at 1,000,000 rows), and right
      * after a switch to this page the processors are taken by the rows' layout and drawing and by whatever else
      * the switch set off.
@@ -292,7 +292,7 @@ public final class OutboxViewModel {
         loadPage(() -> tasks.afterPause(GROUPS_AFTER, this::loadGroups));
     }
 
-    /** How long after a refreshed page is on screen its error groups are read. */
+    /** How long after a refreshed page's answer arrives its error groups are read (a frame later at the soonest). */
     static final Duration GROUPS_AFTER = Duration.ofMillis(600);
 
     /** The rows on screen and the state counts, without regrouping the failures: a periodic or live refresh. */
