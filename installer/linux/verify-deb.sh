@@ -5,8 +5,9 @@
 # runs the packaged launcher's --version and --self-test with a throw-away home and checks that the
 # launcher uses the start-up archive postinst wrote, SQLite's native library from the install directory,
 # the runtime image's thread priority option, that the class list the archive is written from holds the
-# console's own logging, that the menu entry starts the launcher with GDK_GL=disable, that nothing was
-# written into the install directory, and that the package stays within 80 MB.
+# console's own logging and a team database's start, that the menu entry starts the launcher with
+# GDK_GL=disable, that nothing was written into the install directory, and that the package stays within
+# 80 MB.
 set -euo pipefail
 dist=${1:?usage: verify-deb.sh DIST_DIR}
 max_bytes=$((80 * 1024 * 1024))
@@ -45,6 +46,9 @@ grep -Eq '^ch/qos/logback/core/rolling/SizeAndTimeBasedRollingPolicy( |$)' "$cla
     || fail "the class list lacks the console's rolling log file: its training did not log as the console does"
 ! grep -q '^ch/qos/logback/classic/joran/' "$classlist" \
     || fail "the class list holds logback's XML configuration: its training read the tests' logback-test.xml"
+# A team database's start is in the list too (the build's second training): the driver and its password exchange.
+grep -Eq '^org/postgresql/shaded/com/ongres/scram/client/ScramClient( |$)' "$classlist" \
+    || fail "the class list lacks the PostgreSQL driver's password exchange: the team database's training did not run"
 
 # --- The maintainer scripts jpackage generated from installer/linux/postinst and prerm -----------------
 dpkg-deb -e "$deb" "$work/control"

@@ -19,7 +19,9 @@ import org.claimdesk.ui.main.Page;
  * A start-up of the console that goes through every page and then closes, for the installer build: run
  * with {@code -XX:DumpLoadedClassList=FILE}, it lists the classes a start-up loads, from which the
  * installation writes its class-data sharing archive (see installer/README.md). Works headless (Monocle).
- * Argument: a folder for the temporary database and settings, deleted afterwards.
+ * Arguments: a folder for the temporary database and settings, deleted afterwards; then, optionally,
+ * {@code --db ADDRESS}: a team database with claims in it to go through instead of a new desk's file (the
+ * build's second training, which adds a team start's classes to the list).
  */
 public final class StartupTraining {
     /** Pulses to stay on each page, so that its rows, counts and details arrive and render. */
@@ -36,8 +38,8 @@ public final class StartupTraining {
         Path parent = Path.of(args.length > 0 ? args[0] : System.getProperty("java.io.tmpdir"));
         Files.createDirectories(parent);
         Path dir = Files.createTempDirectory(parent, "claimdesk-training");
-        Path db = dir.resolve("training.db");
-        // an empty database: the console fills it with demo data, as on a first start
+        // by default an empty file: the console fills it with demo data, as on a first start
+        String db = args.length > 2 && args[1].equals("--db") ? args[2] : dir.resolve("training.db").toString();
         System.setProperty("claimdesk.operator", "installer-build");
         Thread limit = new Thread(() -> {
             try {
@@ -53,7 +55,7 @@ public final class StartupTraining {
         limit.start();
         // through the launcher's command line, so that the classes it loads are in the list too
         Launcher.run(location -> Console.open(location, ConsoleServices::open, dir, StartupTraining::tour),
-                "--db", db.toString());
+                "--db", db);
         TemporaryFolders.deleteQuietly(dir);
         if (!toured) {
             System.err.println("StartupTraining: the console closed before it had shown every page");
