@@ -58,7 +58,9 @@ public final class TeamStartupTraining {
         Path teamList = work.resolve("team.classlist");
         try (EmbeddedPostgres server = EmbeddedPostgres.builder().setDataDirectory(work.resolve("server"))
                 .setCleanDataDirectory(true).start()) {
-            String password = HexFormat.of().formatHex(new SecureRandom().generateSeed(12));
+            byte[] secret = new byte[12];
+            new SecureRandom().nextBytes(secret);
+            String password = HexFormat.of().formatHex(secret);
             DatabaseLocation.Postgres location = teamDatabase(server, password);
             train(location, password, work, teamList, classPath, jvmOptions);
         }
