@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
 import org.claimdesk.app.DataDirectory;
@@ -37,16 +36,8 @@ class PasswordLoginTest {
             s.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + PASSWORD + "'");
             s.execute("ALTER DATABASE " + admin.database() + " OWNER TO " + ROLE);
             s.execute("ALTER SCHEMA public OWNER TO " + ROLE);
-            Path hba;
-            try (ResultSet rs = s.executeQuery("SELECT current_setting('hba_file')")) {
-                rs.next();
-                hba = Path.of(rs.getString(1));
-            }
-            String trusted = Files.readString(hba);
             // only this role must give a password; every other test's role stays trusted
-            Files.writeString(hba, "host all " + ROLE + " 127.0.0.1/32 scram-sha-256\n"
-                    + "host all " + ROLE + " ::1/128 scram-sha-256\n" + trusted);
-            s.execute("SELECT pg_reload_conf()");
+            String trusted = TestDatabase.requirePassword(s, ROLE);
             try {
                 String url = "postgresql://" + ROLE + "@" + admin.host() + ":" + admin.port() + "/" + admin.database();
 
@@ -68,8 +59,7 @@ class PasswordLoginTest {
                         .doesNotContain(PASSWORD);
                 assertThat(log("wrong")).doesNotContain(PASSWORD);
             } finally {
-                Files.writeString(hba, trusted);
-                s.execute("SELECT pg_reload_conf()");
+                TestDatabase.restoreLoginRules(s, trusted);
             }
         }
     }

@@ -6,13 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,14 +82,7 @@ public final class TeamStartupTraining {
             try (Database database = Database.open(location)) {
                 new DemoData(database, LocalDate.now(), DeadlineSettings.current()).generate(CLAIMS, 1L, n -> { });
             }
-            Path hba;
-            try (ResultSet rs = s.executeQuery("SELECT current_setting('hba_file')")) {
-                rs.next();
-                hba = Path.of(rs.getString(1));
-            }
-            Files.writeString(hba, "host all " + ROLE + " 127.0.0.1/32 scram-sha-256\n"
-                    + "host all " + ROLE + " ::1/128 scram-sha-256\n" + Files.readString(hba));
-            s.execute("SELECT pg_reload_conf()");
+            TestDatabase.requirePassword(s, ROLE);
         }
         return location;
     }
@@ -124,17 +116,16 @@ public final class TeamStartupTraining {
     /** Appends to {@code target} the lines of {@code source} it does not hold (the JVM's comments left out). */
     static int addMissingLines(Path source, Path target) throws IOException {
         String kept = Files.readString(target);
-        Set<String> held = new LinkedHashSet<>(kept.lines().toList());
+        Set<String> held = new HashSet<>(kept.lines().toList());
         List<String> missing = new ArrayList<>();
-        if (!kept.isEmpty() && !kept.endsWith("\n")) {
-            missing.add("");
-        }
         for (String line : Files.readAllLines(source)) {
             if (!line.isBlank() && !line.startsWith("#") && held.add(line)) {
                 missing.add(line);
             }
         }
-        Files.write(target, missing, java.nio.file.StandardOpenOption.APPEND);
-        return (int) missing.stream().filter(line -> !line.isEmpty()).count();
+        String lineBreak = kept.isEmpty() || kept.endsWith("\n") ? "" : "\n";
+        Files.writeString(target, lineBreak + String.join("\n", missing) + (missing.isEmpty() ? "" : "\n"),
+                java.nio.file.StandardOpenOption.APPEND);
+        return missing.size();
     }
 }

@@ -112,6 +112,33 @@ public final class TestDatabase {
         return builder;
     }
 
+    /**
+     * Makes the server {@code superuser} is connected to ask {@code role} for its password (scram-sha-256, as an
+     * office's server does) before any of its other login rules apply, every other role staying as it was; returns
+     * the rules as they were, for {@link #restoreLoginRules}.
+     */
+    public static String requirePassword(Statement superuser, String role) throws SQLException, IOException {
+        Path hba = loginRulesFile(superuser);
+        String before = Files.readString(hba);
+        Files.writeString(hba, "host all " + role + " 127.0.0.1/32 scram-sha-256\n"
+                + "host all " + role + " ::1/128 scram-sha-256\n" + before);
+        superuser.execute("SELECT pg_reload_conf()");
+        return before;
+    }
+
+    /** Puts back the login rules {@link #requirePassword} returned. */
+    public static void restoreLoginRules(Statement superuser, String rules) throws SQLException, IOException {
+        Files.writeString(loginRulesFile(superuser), rules);
+        superuser.execute("SELECT pg_reload_conf()");
+    }
+
+    private static Path loginRulesFile(Statement superuser) throws SQLException {
+        try (java.sql.ResultSet rs = superuser.executeQuery("SELECT current_setting('hba_file')")) {
+            rs.next();
+            return Path.of(rs.getString(1));
+        }
+    }
+
     private static void execute(EmbeddedPostgres pg, String sql) {
         try (Connection c = pg.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
             s.execute(sql);
