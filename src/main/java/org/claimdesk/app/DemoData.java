@@ -110,9 +110,9 @@ public final class DemoData {
         this.deadlines = deadlines;
     }
 
-    /** Demo data as of {@code today} ({@link #asOf}, against the system clock). */
+    /** Demo data as of {@code today} ({@link #asOf}, against the database's clock). */
     public DemoData(Database database, LocalDate today, Deadlines deadlines) {
-        this(database, asOf(today, Clock.systemDefaultZone()), deadlines);
+        this(database, asOf(today, database.clock()), deadlines);
     }
 
     /**

@@ -8,6 +8,7 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.HealthStore;
 import org.claimdesk.store.Migrations;
+import org.claimdesk.store.ServerClock;
 import org.claimdesk.store.ServerHealthStore;
 import org.jdbi.v3.core.Handle;
 
@@ -53,6 +54,9 @@ public final class Doctor {
             if (database.location() instanceof DatabaseLocation.Postgres server) {
                 findings.addAll(serverFindings(server, serverHealth.facts(h)));
                 findings.add(evidenceFolder(database, System.getenv()));
+                if (database.clock() instanceof ServerClock serverClock) {
+                    findings.add(clockDistance(serverClock.offsetMillis()));
+                }
             } else {
                 integrity(h, findings);
             }
@@ -129,6 +133,26 @@ public final class Doctor {
                 : new Finding(Level.WARN, "evidence", DataDirectory.EVIDENCE_ENV + " is not set on this workstation:"
                         + " evidence files added here stay in " + folder + ", where other workstations cannot open"
                         + " them; IT sets it to the office's shared folder (docs/operations.md: evidence files)");
+    }
+
+    /** How far a workstation's clock may be from the server's before doctor warns of it. */
+    static final Duration CLOCK_TOLERANCE = Duration.ofMinutes(1);
+
+    /**
+     * How far this workstation's clock is from the team database's server's ({@code serverAheadMillis}, the server
+     * ahead): ClaimDesk keeps the server's time either way ({@link ServerClock}), but far off, the workstation's
+     * other programs and its log's times disagree with the office's.
+     */
+    static Finding clockDistance(long serverAheadMillis) {
+        Duration distance = Duration.ofMillis(Math.abs(serverAheadMillis));
+        if (distance.compareTo(CLOCK_TOLERANCE) <= 0) {
+            return new Finding(Level.OK, "clock", "this workstation's clock is within " + Math.max(1,
+                    (distance.toMillis() + 999) / 1000) + " s of the server's; ClaimDesk keeps the server's time");
+        }
+        return new Finding(Level.WARN, "clock", "this workstation's clock is " + human(distance)
+                + (serverAheadMillis > 0 ? " behind" : " ahead of") + " the server's: ClaimDesk keeps the server's time"
+                + " for the office's work, but this workstation's log and other programs do not; IT sets its clock"
+                + " right (time synchronisation)");
     }
 
     private static String sessions(List<ServerHealthStore.Session> others) {

@@ -1,6 +1,7 @@
 package org.claimdesk.app;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.Collection;
@@ -34,6 +35,11 @@ public final class Queries {
     public Queries(Database database, Clock clock) {
         this.database = database;
         this.clock = clock;
+    }
+
+    /** Now in the database's time ({@code Database#clock}): what the console's ages and due times count from. */
+    public Instant now() {
+        return clock.instant();
     }
 
     public LocalDate today() {

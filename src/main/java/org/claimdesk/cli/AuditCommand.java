@@ -31,7 +31,7 @@ final class AuditCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                List<AuditEntry> entries = new Queries(db, clock()).audit(subject, actor, action, 0, limit);
+                List<AuditEntry> entries = new Queries(db, clock(db)).audit(subject, actor, action, 0, limit);
                 if (json) {
                     printJson(entries);
                 } else {

@@ -67,7 +67,7 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
         Map<String, String> fields = source.sets != null ? source.sets : readJson(source.jsonFile);
         ClaimStatus start = status == null ? null : ClaimStatus.parse(status);
         try (Database db = openDatabase()) {
-            ClaimIntake intake = new ClaimIntake(db, clock());
+            ClaimIntake intake = new ClaimIntake(db, clock(db));
             Claim claim;
             try {
                 claim = intake.create(fields, start, actor, reason, repeats);

@@ -49,7 +49,8 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    Clock clock = Clock.systemDefaultZone();
+    /** The clock the commands work in; null: the database's ({@link Database#clock}). Tests give a fixed one. */
+    Clock clock;
 
     /** Opens the console on a database path; set by the launcher, absent in CLI-only runs. */
     private final Consumer<DatabaseLocation> console;
@@ -66,7 +67,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     @Override
     public Integer call() {
         if (selfTest) {
-            new org.claimdesk.app.SelfTest(spec.commandLine().getOut(), clock).run();
+            new org.claimdesk.app.SelfTest(spec.commandLine().getOut(), clock != null ? clock : Clock.systemDefaultZone()).run();
         } else if (console == null) {
             spec.commandLine().usage(spec.commandLine().getOut());
         } else {

@@ -45,7 +45,7 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
         }
         ClaimExport.Result result;
         try (Database db = openDatabase()) {
-            result = new ClaimExport(db, clock()).run(to, filter.query(new Queries(db, clock()).today()),
+            result = new ClaimExport(db, clock(db)).run(to, filter.query(new Queries(db, clock(db)).today()),
                     includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked());
         }
         if (json) {

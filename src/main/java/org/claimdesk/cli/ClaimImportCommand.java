@@ -47,7 +47,7 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
         ClaimImport.Options options = new ClaimImport.Options(dryRun, strict, charset(encoding));
         ClaimImport.Report report;
         try (Database db = openDatabase()) {
-            report = new ClaimImport(db, clock()).run(file, actor, options, progressOnTerminal());
+            report = new ClaimImport(db, clock(db)).run(file, actor, options, progressOnTerminal());
         }
         if (System.console() != null) {
             err().printf("\r%40s\r", "");

@@ -64,10 +64,10 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
             throw new IllegalArgumentException("--jurisdiction goes with --outbox-signature, not with --id");
         }
         try (Database db = openDatabase()) {
-            BulkEdit bulk = new BulkEdit(db, clock());
+            BulkEdit bulk = new BulkEdit(db, clock(db));
             BulkEdit.Preview preview;
             if (byId) {
-                Queries queries = new Queries(db, clock());
+                Queries queries = new Queries(db, clock(db));
                 List<Long> claimIds = new ArrayList<>();
                 ids.forEach(id -> claimIds.add(ClaimsCommand.find(queries, id.strip()).claimId()));
                 preview = bulk.preview(field, value, claimIds);

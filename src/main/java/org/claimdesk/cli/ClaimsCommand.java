@@ -56,7 +56,7 @@ final class ClaimsCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                Queries queries = new Queries(db, clock());
+                Queries queries = new Queries(db, clock(db));
                 LocalDate today = queries.today();
                 ClaimQuery query = filter.query(today).withPage(0, Math.max(limit, 0));
                 List<Claim> found = queries.claims(query);
@@ -97,12 +97,12 @@ final class ClaimsCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                Queries queries = new Queries(db, clock());
+                Queries queries = new Queries(db, clock(db));
                 Claim claim = find(queries, id);
                 List<StatusChange> history = queries.history(claim.claimId());
                 List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
                 ClaimView view = ClaimView.of(claim, queries.today(), OutboxEvent.anyPending(rows));
-                List<Evidence> evidence = new ClaimEvidence(db, clock()).list(claim.claimId());
+                List<Evidence> evidence = new ClaimEvidence(db, clock(db)).list(claim.claimId());
                 if (json) {
                     printJson(new Detail(view, evidence.stream().map(EvidenceCommand.EvidenceView::of).toList(),
                             history, rows.stream().map(org.claimdesk.app.OutboxView::of).toList()));
@@ -173,9 +173,9 @@ final class ClaimsCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                Claim claim = find(new Queries(db, clock()), id);
+                Claim claim = find(new Queries(db, clock(db)), id);
                 long version = expectVersion != null ? expectVersion : claim.version();
-                EditResult result = new ClaimEditing(db, clock()).edit(claim.claimId(), version, sets, actor, reason);
+                EditResult result = new ClaimEditing(db, clock(db)).edit(claim.claimId(), version, sets, actor, reason);
                 if (json) {
                     printJson(result);
                 } else if (result.changes().isEmpty()) {
@@ -217,8 +217,8 @@ final class ClaimsCommand {
         public Integer call() {
             ClaimStatus target = ClaimStatus.parse(to);
             try (Database db = openDatabase()) {
-                Claim claim = find(new Queries(db, clock()), id);
-                AdvanceResult result = new Workflow(db, clock(), DeadlineSettings.current())
+                Claim claim = find(new Queries(db, clock(db)), id);
+                AdvanceResult result = new Workflow(db, clock(db), DeadlineSettings.current())
                         .advance(claim.claimId(), target, actor, key, reason, expectVersion);
                 out().printf("%s: %s -> %s (version %d)%s%n", result.claimNumber(), result.from(), result.to(),
                         result.version(), result.replayed() ? " [replayed: nothing changed]" : "");
@@ -241,8 +241,8 @@ final class ClaimsCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                Claim claim = find(new Queries(db, clock()), id);
-                SubmitResult result = new Workflow(db, clock(), DeadlineSettings.current()).submit(claim.claimId(), actor, key);
+                Claim claim = find(new Queries(db, clock(db)), id);
+                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current()).submit(claim.claimId(), actor, key);
                 out().printf("%s: SUBMITTING, outbox row %d, key %s%s%n", result.claimNumber(), result.outboxEventId(),
                         result.idempotencyKey(), result.replayed() ? " [replayed: nothing changed]" : "");
             }

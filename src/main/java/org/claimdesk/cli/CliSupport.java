@@ -20,8 +20,9 @@ abstract class CliSupport {
         return root().openDatabase();
     }
 
-    Clock clock() {
-        return root().clock;
+    /** The time a command works in on {@code db}: the root command's clock where one was given, else the database's. */
+    Clock clock(Database db) {
+        return root().clock != null ? root().clock : db.clock();
     }
 
     PrintWriter out() {

@@ -23,8 +23,12 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Clock asOf = today != null ? DemoData.asOf(today, clock()) : clock();
+        if (today != null) {
+            // a day in the future is refused before the database is opened (or created)
+            DemoData.asOf(today, root().clock != null ? root().clock : Clock.systemDefaultZone());
+        }
         try (Database db = openDatabase()) {
+            Clock asOf = today != null ? DemoData.asOf(today, clock(db)) : clock(db);
             int[] lastPercent = {-1};
             DemoData.Summary summary = new DemoData(db, asOf, DeadlineSettings.current()).generate(claims, seed, written -> {
                 int percent = (int) (100L * written / claims);

@@ -24,7 +24,7 @@ final class DoctorCommand extends CliSupport implements Callable<Integer> {
             throw new IllegalArgumentException("--stuck-after-hours must be at least 1");
         }
         try (Database db = openDatabase()) {
-            Doctor.Report report = new Doctor(db, clock(), Duration.ofHours(stuckAfterHours)).examine();
+            Doctor.Report report = new Doctor(db, clock(db), Duration.ofHours(stuckAfterHours)).examine();
             if (json) {
                 printJson(report);
             } else {

@@ -74,7 +74,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             }
             // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a console's
             try (StateAdapter adapter = state.open(db.onServer())) {
-                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(), untilIdle, maxWait, null,
+                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait, null,
                         pause == null ? () -> null : pause);
             }
         }

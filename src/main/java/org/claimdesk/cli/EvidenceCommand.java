@@ -73,8 +73,8 @@ final class EvidenceCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                ClaimEvidence evidence = new ClaimEvidence(db, clock(), DataDirectory.evidence(db, evidenceDir));
-                Claim claim = ClaimsCommand.find(new Queries(db, clock()), id);
+                ClaimEvidence evidence = new ClaimEvidence(db, clock(db), DataDirectory.evidence(db, evidenceDir));
+                Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
                 Evidence added = source.file != null
                         ? evidence.addFile(claim.claimId(), kind, source.file, title, actor)
                         : evidence.addUrl(claim.claimId(), kind, source.url, title, actor);
@@ -99,8 +99,8 @@ final class EvidenceCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                Claim claim = ClaimsCommand.find(new Queries(db, clock()), id);
-                List<Evidence> all = new ClaimEvidence(db, clock()).list(claim.claimId());
+                Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
+                List<Evidence> all = new ClaimEvidence(db, clock(db)).list(claim.claimId());
                 if (json) {
                     printJson(all.stream().map(EvidenceView::of).toList());
                 } else {

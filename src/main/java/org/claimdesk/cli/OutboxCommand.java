@@ -49,7 +49,7 @@ final class OutboxCommand {
             DeliveryState wanted = parseState(state);
             try (Database db = openDatabase()) {
                 OutboxQuery query = filter.narrow(OutboxQuery.all().withState(wanted)).withPage(0, Math.max(0, limit));
-                List<OutboxView> rows = new Queries(db, clock()).outbox(query).stream().map(OutboxView::of).toList();
+                List<OutboxView> rows = new Queries(db, clock(db)).outbox(query).stream().map(OutboxView::of).toList();
                 if (json) {
                     printJson(rows);
                 } else {
@@ -102,7 +102,7 @@ final class OutboxCommand {
         public Integer call() {
             OutboxQuery rows = filter.rows(ids, allFailed);
             try (Database db = openDatabase(); StateAdapter adapter = reconcile && !dryRun ? state.open(db.onServer()) : null) {
-                OutboxTriage triage = new OutboxTriage(db, clock(), DeadlineSettings.current(), adapter);
+                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
                 preview.notFailed().forEach((id, st) -> err().printf(
                         "outbox row %d is %s: only failed rows are re-queued; skipped%n", id, st.dbValue()));
@@ -198,7 +198,7 @@ final class OutboxCommand {
                 throw new IllegalArgumentException("--dry-run goes with --id or --all-failed");
             }
             try (Database db = openDatabase()) {
-                Resubmission resubmission = new Resubmission(db, clock());
+                Resubmission resubmission = new Resubmission(db, clock(db));
                 if (id != null) {
                     printOne(resubmission.resubmit(id, actor, reason));
                     return ClaimDeskCommand.EXIT_OK;
@@ -293,7 +293,7 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                OutboxTriage triage = new OutboxTriage(db, clock(), DeadlineSettings.current(), null);
+                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), null);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids));
                 OutboxTriage.Result result = triage.apply(preview, actor, reason, false, null);
                 Map<Long, String> skipped = new LinkedHashMap<>();
@@ -330,7 +330,7 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                Queries queries = new Queries(db, clock());
+                Queries queries = new Queries(db, clock(db));
                 OutboxEvent row = queries.outboxEvent(id).orElseThrow(() -> new NotFoundException("no outbox row with id " + id));
                 List<DeliveryAttempt> attempts = queries.attempts(id);
                 if (json) {
@@ -362,7 +362,7 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                List<FailureGroup> groups = new OutboxTriage(db, clock(), DeadlineSettings.current(), null)
+                List<FailureGroup> groups = new OutboxTriage(db, clock(db), DeadlineSettings.current(), null)
                         .groups(filter.narrow(OutboxQuery.all()));
                 if (json) {
                     printJson(groups);

@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
@@ -48,6 +50,10 @@ public final class Database implements AutoCloseable {
     private PostgresChangeFeed feed;
     /** On a team database, this open database's name in the change feed; null on a file. */
     private String session;
+    /** The time this workstation writes and reads against ({@link #clock}). */
+    private Clock clock = Clock.systemDefaultZone();
+    /** On a team database, what measures the clock's distance from the server's again; null on a file. */
+    private ScheduledExecutorService clockMeasures;
 
     private Database(DatabaseLocation location, Dialect dialect, HikariDataSource dataSource, SQLiteDataSource direct) {
         this.direct = direct;
@@ -72,6 +78,9 @@ public final class Database implements AutoCloseable {
             database.session = session;
             try {
                 PostgresDatabase.migrate(pool, server, progress);
+                ServerClock clock = ServerClock.measured(database.jdbi, Clock.systemDefaultZone());
+                database.clock = clock;
+                database.clockMeasures = clock.remeasureEvery(database.jdbi);
                 return database;
             } catch (RuntimeException e) {
                 database.close();
@@ -398,6 +407,15 @@ public final class Database implements AutoCloseable {
      * notifications on a team database, less this open database's own changes (the feed's connection opens with its
      * first subscriber); nothing on a local file.
      */
+    /**
+     * The time this workstation writes and reads against, in the system's zone: on a file the system's clock; on a
+     * team database the system's clock moved by how far it is from the server's ({@link ServerClock}), so that every
+     * workstation of an office keeps one time. Reading it never touches the database.
+     */
+    public Clock clock() {
+        return clock;
+    }
+
     public synchronized ChangeFeed changes() {
         if (!(location instanceof DatabaseLocation.Postgres server)) {
             return ChangeFeed.NONE;
@@ -415,6 +433,9 @@ public final class Database implements AutoCloseable {
             open = feed;
         }
         try {
+            if (clockMeasures != null) {
+                clockMeasures.shutdownNow();
+            }
             if (open != null) {
                 open.close();
             }

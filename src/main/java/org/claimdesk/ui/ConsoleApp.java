@@ -293,7 +293,7 @@ public final class ConsoleApp extends Application {
         Thread audit = new Thread(() -> {
             try {
                 settingsStore.save(toSave);
-                Operators.recordChoice(opened.database(), java.time.Clock.systemUTC(), chosen, null);
+                Operators.recordChoice(opened.database(), opened.clock(), chosen, null);
             } catch (RuntimeException e) {
                 LOG.error("cannot keep or audit the operator chosen at first start", e);
             }

@@ -68,7 +68,7 @@ public record ConsoleServices(
 
     /** Services on an open database with the given state and worker settings. */
     public static ConsoleServices on(Database database, StateAdapter state, WorkerSettings settings) {
-        Clock clock = Clock.systemDefaultZone();
+        Clock clock = database.clock();
         Deadlines deadlines = DeadlineSettings.current();
         Queries queries = new Queries(database, clock);
         String actor = Operators.osUser();
@@ -132,24 +132,29 @@ public record ConsoleServices(
         return database.onServer();
     }
 
+    /** The time the services work in: the database's ({@code Database#clock}), on a team database the server's. */
+    public Clock clock() {
+        return database.clock();
+    }
+
     /** One field set on many claims at once, on this database. */
     public BulkEdit bulkEdit() {
-        return new BulkEdit(database, Clock.systemDefaultZone());
+        return new BulkEdit(database, clock());
     }
 
     /** Resubmitting corrected claims and re-queueing unchanged ones, on this database. */
     public Resubmission resubmission() {
-        return new Resubmission(database, Clock.systemDefaultZone());
+        return new Resubmission(database, clock());
     }
 
     /** Importing claims from CSV files into this database. */
     public ClaimImport claimImport() {
-        return new ClaimImport(database, Clock.systemDefaultZone());
+        return new ClaimImport(database, clock());
     }
 
     /** Exporting claims from this database in the import's format. */
     public ClaimExport claimExport() {
-        return new ClaimExport(database, Clock.systemDefaultZone());
+        return new ClaimExport(database, clock());
     }
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */

@@ -125,6 +125,21 @@ class DoctorServerTest {
                 + " the extension and the indexes again (docs/operations.md)"));
     }
 
+    /** A workstation far off the server's time keeps the server's time, and doctor tells IT to set its clock. */
+    @Test
+    void aWorkstationsClockFarFromTheServersIsWarned() {
+        // the test server runs on this machine: one clock
+        assertThat(examine(db).get("clock")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "clock",
+                "this workstation's clock is within 1 s of the server's; ClaimDesk keeps the server's time"));
+        assertThat(Doctor.clockDistance(-42_300).message()).startsWith("this workstation's clock is within 43 s");
+        assertThat(Doctor.clockDistance(3_700_000)).isEqualTo(new Doctor.Finding(Doctor.Level.WARN, "clock",
+                "this workstation's clock is 1 h behind the server's: ClaimDesk keeps the server's time for the"
+                        + " office's work, but this workstation's log and other programs do not; IT sets its clock"
+                        + " right (time synchronisation)"));
+        assertThat(Doctor.clockDistance(-90_000).message()).startsWith("this workstation's clock is 1 min ahead of the"
+                + " server's: ");
+    }
+
     /** Evidence files added where no shared folder is set stay on that workstation: doctor says so. */
     @Test
     void aWorkstationWithoutTheSharedEvidenceFolderIsWarned() {

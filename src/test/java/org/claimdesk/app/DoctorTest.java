@@ -55,7 +55,7 @@ class DoctorTest {
         assertThat(report.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE
                 ? new String[] {"integrity", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
-                    "evidence", "schema"})
+                    "evidence", "clock", "schema"})
                 .contains("orphans", "leases", "stuck", "workflow");
         // the test server's login role is its superuser, and the tests set no shared evidence folder: the two
         // warnings a healthy team database gets here

@@ -1,6 +1,7 @@
 package org.claimdesk.ui.outbox;
 
 import java.time.Instant;
+import java.util.function.Supplier;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.Tooltip;
@@ -16,8 +17,11 @@ final class ErrorGroupCell extends ListCell<FailureGroup> {
     private final Label seen = new Label();
     private final VBox box;
     private final Tooltip tooltip = new Tooltip();
+    /** Now in the database's time, which the groups' last-seen times are written in. */
+    private final Supplier<Instant> now;
 
-    ErrorGroupCell() {
+    ErrorGroupCell(Supplier<Instant> now) {
+        this.now = now;
         count.getStyleClass().addAll("badge", "badge-failed");
         signature.setWrapText(true);
         signature.setMinHeight(javafx.scene.layout.Region.USE_PREF_SIZE);
@@ -47,7 +51,7 @@ final class ErrorGroupCell extends ListCell<FailureGroup> {
         }
         count.setText(Formats.count(group.count()));
         signature.setText(group.signature());
-        seen.setText("last seen " + Formats.ago(group.lastSeen(), Instant.now()));
+        seen.setText("last seen " + Formats.ago(group.lastSeen(), now.get()));
         tooltip.setText(group.signature() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
                 + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
         setTooltip(tooltip);

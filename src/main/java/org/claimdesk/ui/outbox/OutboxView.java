@@ -1,7 +1,6 @@
 package org.claimdesk.ui.outbox;
 
 import java.io.File;
-import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -224,7 +223,7 @@ public final class OutboxView {
         // a selection the list moves by itself while groups change does not reach the model.
         model.groups().addListener((ListChangeListener<FailureGroup>) c -> syncing = true);
         errorGroups.setItems(model.groups());
-        errorGroups.setCellFactory(list -> new ErrorGroupCell());
+        errorGroups.setCellFactory(list -> new ErrorGroupCell(model::now));
         errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
             if (!syncing && g != null) {
                 model.selectGroup(g);
@@ -292,7 +291,7 @@ public final class OutboxView {
         Cells.textWithTooltip(errorColumn, r -> Formats.oneLine(r.event().lastError(), 160), r -> r.event().lastError());
         Cells.text(changedColumn, r -> Formats.time(r.event().updatedAt()));
         Cells.text(nextAttemptColumn, r -> r.event().deliveryState() == DeliveryState.PENDING
-                ? Formats.age(r.event().nextAttemptAt(), Instant.now()) : "");
+                ? Formats.age(r.event().nextAttemptAt(), model.now()) : "");
         Cells.text(keyColumn, r -> r.event().idempotencyKey());
         keyColumn.getStyleClass().add("mono");
         Cells.text(createdColumn, r -> Formats.time(r.event().createdAt()));

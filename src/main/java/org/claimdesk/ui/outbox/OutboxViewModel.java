@@ -141,7 +141,7 @@ public final class OutboxViewModel {
     private OutboxQuery groupsLoadedFor;
     private long detailRequest;
     /** The age filter's "now": set when the age is chosen and at every refresh, so every read agrees on it. */
-    private Instant ageFrom = Instant.now();
+    private Instant ageFrom;
     private Age ageFromFor;
 
     public OutboxViewModel(Queries queries, OutboxTriage triage, Resubmission resubmission, TaskRunner tasks,
@@ -151,6 +151,12 @@ public final class OutboxViewModel {
         this.resubmission = resubmission;
         this.tasks = tasks;
         this.actor = actor;
+        this.ageFrom = queries.now();
+    }
+
+    /** Now in the database's time, which the rows' due times and ages are written in. */
+    public Instant now() {
+        return queries.now();
     }
 
     // ---- properties ---------------------------------------------------------------------------------
@@ -262,7 +268,7 @@ public final class OutboxViewModel {
 
     public void applyFilters() {
         if (age.get() != ageFromFor) {
-            ageFrom = Instant.now();
+            ageFrom = queries.now();
             ageFromFor = age.get();
         }
         selectedGroup.set(null);
@@ -286,7 +292,7 @@ public final class OutboxViewModel {
      * the switch set off.
      */
     public void refresh() {
-        ageFrom = Instant.now();
+        ageFrom = queries.now();
         ageFromFor = age.get();
         counts.now();
         loadPage(() -> tasks.afterPause(GROUPS_AFTER, this::loadGroups));
