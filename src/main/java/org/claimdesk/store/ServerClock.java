@@ -20,14 +20,12 @@ import org.slf4j.LoggerFactory;
  * fall due at once, and one an hour ahead would hold back every row it submits for an hour.
  *
  * <p>The distance is measured when the database opens and again every {@link #REMEASURE_MINUTES} minutes on a
- * thread of its own (the system's clock can be set while a console runs): three reads of the server's clock, the
- * one with the shortest round trip kept, its answer taken as the server's time at the round trip's middle. Reading
- * the clock never touches the server. A measurement that fails keeps the distance measured before.
+ * thread of its own (the system's clock can be set while a console runs): one read of the server's clock, its
+ * answer taken as the server's time at the round trip's middle. Reading the clock never touches the server. A measurement that fails keeps the distance measured before.
  */
 public final class ServerClock extends Clock {
     private static final Logger LOG = LoggerFactory.getLogger(ServerClock.class);
     static final long REMEASURE_MINUTES = 5;
-    private static final int SAMPLES = 3;
 
     private final Clock local;
     private final AtomicLong offsetMillis;
@@ -44,22 +42,18 @@ public final class ServerClock extends Clock {
         return clock;
     }
 
-    /** How far the server's clock is ahead of {@code local}, in ms (negative when behind). */
+    /**
+     * How far the server's clock is ahead of {@code local}, in ms (negative when behind): the server's answer taken as
+     * its time at the middle of the round trip, so off by at most half of it, which is nothing against the seconds a
+     * due time or a backoff counts in.
+     */
     static long offset(Jdbi jdbi, Clock local) {
         return jdbi.withHandle(h -> {
-            long bestRoundTrip = Long.MAX_VALUE;
-            long best = 0;
-            for (int i = 0; i < SAMPLES; i++) {
-                long before = local.millis();
-                long server = h.createQuery("SELECT CAST(extract(epoch FROM clock_timestamp()) * 1000 AS bigint)")
-                        .mapTo(Long.class).one();
-                long after = local.millis();
-                if (after - before < bestRoundTrip) {
-                    bestRoundTrip = after - before;
-                    best = server - (before + (after - before) / 2);
-                }
-            }
-            return best;
+            long before = local.millis();
+            long server = h.createQuery("SELECT CAST(extract(epoch FROM clock_timestamp()) * 1000 AS bigint)")
+                    .mapTo(Long.class).one();
+            long after = local.millis();
+            return server - (before + (after - before) / 2);
         });
     }
 
