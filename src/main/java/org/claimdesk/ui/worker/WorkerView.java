@@ -211,8 +211,7 @@ public final class WorkerView {
         }
         sentSeries.getData().setAll(sent);
         failedSeries.getData().setAll(failed);
-        // The time axis grows with the history, from one minute to the last five.
-        int span = Math.max(60, Math.min(WorkerViewModel.CHART_SECONDS, points.size()));
+        int span = timeSpan(points.size());
         rateTimeAxis.setLowerBound(-span);
         rateTimeAxis.setTickUnit(span <= 60 ? 10 : 30);
         double highest = 0;
@@ -222,6 +221,19 @@ public final class WorkerView {
         double top = rateAxisTop(highest);
         rateValueAxis.setUpperBound(top);
         rateValueAxis.setTickUnit(top / 5);
+    }
+
+    /**
+     * How many seconds the time axis shows for a history of {@code seconds}: one minute, then growing with the
+     * history in steps of the axis's 30-second ticks up to the last five minutes. The axis's ticks start at its
+     * lower bound, so a bound that moved every second would move every label with it (-73, -43, -13, then -74,
+     * -44, -14) and give the axis new labels to style each second.
+     */
+    static int timeSpan(int seconds) {
+        if (seconds <= 60) {
+            return 60;
+        }
+        return Math.min(WorkerViewModel.CHART_SECONDS, (seconds + 29) / 30 * 30);
     }
 
     /** The rate axis's top: at least 10 per second, above the highest rate, at 1, 2 or 5 times a power of ten. */
