@@ -52,6 +52,11 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     /** The clock the commands work in; null: the database's ({@link Database#clock}). Tests give a fixed one. */
     Clock clock;
 
+    /** The clock given to the commands, else the system's: for what runs before a database is open, or without one. */
+    Clock clockOrSystem() {
+        return clock != null ? clock : Clock.systemDefaultZone();
+    }
+
     /** Opens the console on a database path; set by the launcher, absent in CLI-only runs. */
     private final Consumer<DatabaseLocation> console;
 
@@ -67,7 +72,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     @Override
     public Integer call() {
         if (selfTest) {
-            new org.claimdesk.app.SelfTest(spec.commandLine().getOut(), clock != null ? clock : Clock.systemDefaultZone()).run();
+            new org.claimdesk.app.SelfTest(spec.commandLine().getOut(), clockOrSystem()).run();
         } else if (console == null) {
             spec.commandLine().usage(spec.commandLine().getOut());
         } else {

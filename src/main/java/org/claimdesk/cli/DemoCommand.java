@@ -25,7 +25,7 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
     public Integer call() {
         if (today != null) {
             // a day in the future is refused before the database is opened (or created)
-            DemoData.asOf(today, root().clock != null ? root().clock : Clock.systemDefaultZone());
+            DemoData.asOf(today, root().clockOrSystem());
         }
         try (Database db = openDatabase()) {
             Clock asOf = today != null ? DemoData.asOf(today, clock(db)) : clock(db);
