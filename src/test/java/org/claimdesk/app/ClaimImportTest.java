@@ -197,6 +197,83 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS);
     }
 
+    /** Rows repeating rows of their own batch, next to them and far from them: counted as a later batch's are. */
+    @Test
+    void rowsRepeatingRowsOfTheirOwnBatchAreCountedAsInALaterBatch() throws Exception {
+        int distinct = 1_500;
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= distinct; i++) {
+            text.append(row(i)).append('\n');
+            if (i == 3) {
+                text.append(row(3)).append('\n');
+            }
+        }
+        text.append(row(1)).append('\n').append(row(2).replace(",1002,", ",5555,")).append('\n');
+        Path file = write("own-batch.csv", text.toString(), StandardCharsets.UTF_8);
+        long lastLine = distinct + 4L;
+
+        ClaimImport.Report dry = run(file, true, false);
+        ClaimImport.Report real = run(file, false, false);
+
+        for (ClaimImport.Report r : List.of(dry, real)) {
+            assertThat(r.imported()).isEqualTo(distinct);
+            assertThat(r.alreadyPresent()).isEqualTo(2);
+            assertThat(r.conflicts()).singleElement().satisfies(c -> {
+                assertThat(c.line()).isEqualTo(lastLine);
+                assertThat(c.fields()).containsExactly("amountCents");
+            });
+        }
+        Claim second = queries.claims(ClaimQuery.all().withSearch("Claimant 2")).stream()
+                .filter(c -> c.claimantName().equals("Claimant 2")).findFirst().orElseThrow();
+        assertThat(real.conflicts().get(0).claimNumber()).isEqualTo(second.claimNumber());
+        assertThat(second.amountCents()).isEqualTo(1_002);
+        assertThat(Sql.count(db, "claim")).isEqualTo(distinct);
+        assertThat(Sql.count(db, "claim_status_history")).isEqualTo(distinct);
+    }
+
+    /**
+     * A file changed between the check and the end of the import: the batches committed stay, the one being written
+     * is rolled back, the message says how many were imported and no audit entry claims the file.
+     */
+    @Test
+    void aFileChangedWhileItIsImportedKeepsTheBatchesCommittedAndRollsBackTheRest() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 2 + 500;
+        Path file = manyRows("changing.csv", rows);
+        ClaimImport.Monitor changeTheLastRow = new ClaimImport.Monitor() {
+            boolean changed;
+
+            @Override
+            public void progress(ClaimImport.Progress progress) {
+                if (progress.phase() == ClaimImport.Phase.IMPORTING && !changed) {
+                    changed = true;
+                    try (var out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+                        // the last row's amount, 1000 + rows, becomes 9000 + rows: same length, other bytes
+                        long at = Files.size(file) - ",2026-03-02,\n".length() - Integer.toString(1_000 + rows).length();
+                        out.seek(at);
+                        out.write('9');
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), changeTheLastRow))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("changing.csv changed while it was imported; " + ClaimImport.BATCH_ROWS * 2
+                        + " claim(s) were imported before that: import the file again to complete it");
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+        assertThat(Sql.count(db, "claim_status_history")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+        assertThat(imports()).isEmpty();
+        assertThat(queries.claims(ClaimQuery.all().withSearch("Claimant " + (ClaimImport.BATCH_ROWS * 2 + 1))))
+                .isEmpty();
+
+        ClaimImport.Report again = run(file, false, false);
+        assertThat(again.imported()).isEqualTo(500);
+        assertThat(again.alreadyPresent()).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+        assertThat(Sql.count(db, "claim")).isEqualTo(rows);
+    }
+
     @Test
     void aReportListsAtMostItsLimitOfConflictsAndCountsTheOthers() throws Exception {
         int rows = ClaimImport.MAX_LISTED + 3;
