@@ -320,7 +320,8 @@ class ClaimImportTest {
         Claim demo = queries.claim(1L).orElseThrow();
         Claim tanaka = only("田中 健二");
         List<Claim> found = new ArrayList<>();
-        for (Claim claim : List.of(demo, tanaka, only("Ольга"), only("Zoë Ångström"), only("Claimant 5003"),
+        for (Claim claim : List.of(demo, tanaka, only("Ольга"), only("Zoë Ångström"),
+                only("Claimant " + (ClaimImport.BATCH_ROWS + 3)),
                 only("Trigger Made"))) {
             found.add(claim);
             assertThat(queries.claims(ClaimQuery.all().withSearch(claim.claimNumber().substring(4))))
