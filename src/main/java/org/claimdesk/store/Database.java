@@ -401,12 +401,6 @@ public final class Database implements AutoCloseable {
         return path == null ? PostgresDatabase.schemaVersion(dataSource) : read(h -> Migrations.pragmaInt(h, "user_version"));
     }
 
-
-    /**
-     * What other workstations (and other programs on this one) change, as they commit it: the server's
-     * notifications on a team database, less this open database's own changes (the feed's connection opens with its
-     * first subscriber); nothing on a local file.
-     */
     /**
      * The time this workstation writes and reads against, in the system's zone: on a file the system's clock; on a
      * team database the system's clock moved by how far it is from the server's ({@link ServerClock}), so that every
@@ -416,6 +410,11 @@ public final class Database implements AutoCloseable {
         return clock;
     }
 
+    /**
+     * What other workstations (and other programs on this one) change, as they commit it: the server's
+     * notifications on a team database, less this open database's own changes (the feed's connection opens with its
+     * first subscriber); nothing on a local file.
+     */
     public synchronized ChangeFeed changes() {
         if (!(location instanceof DatabaseLocation.Postgres server)) {
             return ChangeFeed.NONE;

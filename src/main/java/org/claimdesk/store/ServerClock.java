@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The distance is measured when the database opens and again every {@link #REMEASURE_MINUTES} minutes on a
  * thread of its own (the system's clock can be set while a console runs): one read of the server's clock, its
- * answer taken as the server's time at the round trip's middle. Reading the clock never touches the server. A measurement that fails keeps the distance measured before.
+ * answer taken as the server's time at the round trip's middle. Reading the clock never touches the server. A
+ * measurement that fails keeps the distance measured before.
  */
 public final class ServerClock extends Clock {
     private static final Logger LOG = LoggerFactory.getLogger(ServerClock.class);
