@@ -50,6 +50,12 @@ public final class Outbox {
                 .bind("t", eventType).bind("p", payload).bind("id", outboxEventId).execute());
     }
 
+    /** When the row falls due, in epoch milliseconds. */
+    public static long nextAttemptAt(Database db, long outboxEventId) {
+        return db.read(h -> h.createQuery("SELECT next_attempt_at FROM outbox_event WHERE outbox_event_id = :id")
+                .bind("id", outboxEventId).mapTo(Long.class).one());
+    }
+
     public static int retryCount(Database db, long outboxEventId) {
         return db.read(h -> h.createQuery("SELECT retry_count FROM outbox_event WHERE outbox_event_id = :id")
                 .bind("id", outboxEventId).mapTo(Integer.class).one());
