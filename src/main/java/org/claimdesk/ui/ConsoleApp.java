@@ -139,7 +139,7 @@ public final class ConsoleApp extends Application {
             opened(opening.get(OPENING_WINDOW_AFTER_MS, TimeUnit.MILLISECONDS), null, started, "in init");
             buildWindowIfOperatorKnown();
         } catch (TimeoutException e) {
-            LOG.info("database {} still opening {} ms after JVM start: the opening window shows it", databaseFile,
+            LOG.info("{} still opening {} ms after JVM start: the opening window shows it", named(databaseFile),
                     sinceJvmStart());
         } catch (ExecutionException e) {
             opened(null, e.getCause(), started, "in init");
@@ -189,11 +189,11 @@ public final class ConsoleApp extends Application {
     private void opened(ConsoleServices opened, Throwable error, long started, String waitedWhere) {
         if (error == null) {
             services = opened;
-            LOG.info("database {} ready {} ms after JVM start (waited {} ms {})", databaseFile, sinceJvmStart(),
+            LOG.info("{} ready {} ms after JVM start (waited {} ms {})", named(databaseFile), sinceJvmStart(),
                     (System.nanoTime() - started) / 1_000_000, waitedWhere);
             return;
         }
-        LOG.error("cannot open the database {}", databaseFile, error);
+        LOG.error("cannot open {}", named(databaseFile), error);
         failure = error instanceof RuntimeException r ? r : new IllegalStateException(error.getMessage(), error);
     }
 
@@ -301,6 +301,14 @@ public final class ConsoleApp extends Application {
         audit.setDaemon(true);
         audit.start();
         return chosen;
+    }
+
+    /**
+     * The database as the log names it: "database" and its file, or the team database's name, server and role, as
+     * the status bar names it (never a password).
+     */
+    private static String named(DatabaseLocation location) {
+        return location instanceof DatabaseLocation.Postgres ? location.describe() : "database " + location.describe();
     }
 
     static long sinceJvmStart() {
