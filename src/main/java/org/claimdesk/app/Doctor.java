@@ -85,7 +85,7 @@ public final class Doctor {
     /** What a team database's server says about itself and this connection, each with its level. */
     static List<Finding> serverFindings(DatabaseLocation.Postgres server, ServerHealthStore.ServerFacts facts) {
         List<Finding> findings = new ArrayList<>();
-        String where = server.host() + ":" + server.port();
+        String where = server.address();
         findings.add(facts.versionNumber() / 10_000 >= OLDEST_SERVER
                 ? new Finding(Level.OK, "server", "PostgreSQL " + facts.version() + " on " + where + " (supported: "
                         + OLDEST_SERVER + " or later)")

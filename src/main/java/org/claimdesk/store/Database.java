@@ -231,7 +231,7 @@ public final class Database implements AutoCloseable {
      */
     public Path path() {
         if (path == null) {
-            throw new DatabaseException("the team database " + location.describe() + " is not a file");
+            throw new DatabaseException("the team " + location.describe() + " is not a file");
         }
         return path;
     }

@@ -48,8 +48,7 @@ public sealed interface DatabaseLocation {
 
         /** The driver's URL, without user or password (those go as properties). */
         public String jdbcUrl() {
-            StringBuilder url = new StringBuilder("jdbc:postgresql://").append(host.contains(":") ? "[" + host + "]" : host)
-                    .append(':').append(port).append('/').append(database);
+            StringBuilder url = new StringBuilder("jdbc:postgresql://").append(address()).append('/').append(database);
             String separator = "?";
             for (Map.Entry<String, String> p : new java.util.TreeMap<>(parameters).entrySet()) {
                 url.append(separator).append(p.getKey()).append('=')
@@ -64,9 +63,14 @@ public sealed interface DatabaseLocation {
             return user != null ? user : System.getProperty("user.name");
         }
 
+        /** {@code host:port}, an IPv6 address in brackets ({@code [::1]:5432}). */
+        public String address() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+
         @Override
         public String describe() {
-            return "database " + database + " on " + host + ":" + port + " as " + role();
+            return "database " + database + " on " + address() + " as " + role();
         }
     }
 
@@ -100,6 +104,10 @@ public sealed interface DatabaseLocation {
                     + ": write it as postgresql://user@host:5432/dbname", e);
         }
         String host = uri.getHost();
+        if (host != null && host.startsWith("[") && host.endsWith("]")) {
+            // an IPv6 address: the URI keeps its brackets, the location holds the address itself
+            host = host.substring(1, host.length() - 1);
+        }
         String path = uri.getRawPath();
         if (host == null || path == null || path.length() <= 1 || path.indexOf('/', 1) >= 0) {
             throw new DatabaseException("the server address " + withoutPassword(text) + " names no server and"
@@ -163,7 +171,8 @@ public sealed interface DatabaseLocation {
         return text.replaceAll("//([^/@:]*):.*@", "//$1:***@").replaceAll("(?i)(password=)[^&]*", "$1***");
     }
 
+    /** Percent-decoding only, as libpq reads an address: a {@code +} stays a plus sign (a role may hold one). */
     private static String decode(String text) {
-        return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 }

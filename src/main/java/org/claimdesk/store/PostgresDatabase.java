@@ -112,7 +112,7 @@ final class PostgresDatabase {
     static void migrate(DataSource dataSource, DatabaseLocation.Postgres server, SchemaProgress progress) {
         int found = schemaVersion(dataSource);
         if (found > Migrations.latestVersion()) {
-            throw new DatabaseException("the team database " + server.describe() + " was written by a newer ClaimDesk"
+            throw new DatabaseException("the team " + server.describe() + " was written by a newer ClaimDesk"
                     + " (schema version " + found + ", this version knows up to " + Migrations.latestVersion()
                     + "); it was not modified: install the newer ClaimDesk to open it");
         }
@@ -121,7 +121,7 @@ final class PostgresDatabase {
         }
         int feed = changeFeedRevision(dataSource);
         if (feed > CHANGE_FEED_REVISION) {
-            throw new DatabaseException("the team database " + server.describe() + " was written by a newer ClaimDesk"
+            throw new DatabaseException("the team " + server.describe() + " was written by a newer ClaimDesk"
                     + " (its live updates' triggers are revision " + feed + ", this version knows up to "
                     + CHANGE_FEED_REVISION + "); it was not modified: install the newer ClaimDesk to open it");
         }
@@ -137,16 +137,16 @@ final class PostgresDatabase {
                     .migrate();
         } catch (FlywayException e) {
             if (permissionDenied(e)) {
-                throw new DatabaseException("the team database " + server.describe() + " needs its schema brought up"
+                throw new DatabaseException("the team " + server.describe() + " needs its schema brought up"
                         + " to date by its owner before " + server.role() + " can use it: IT runs claimdesk --db"
-                        + " postgresql://OWNER@" + server.host() + ":" + server.port() + "/" + server.database()
+                        + " postgresql://OWNER@" + server.address() + "/" + server.database()
                         + " doctor once (docs/operations.md, Upgrades); it was not modified", e);
             }
             if (e.getMessage() != null && e.getMessage().contains("non-empty schema")) {
-                throw new DatabaseException("the team database " + server.describe() + " holds tables but is not a"
+                throw new DatabaseException("the team " + server.describe() + " holds tables but is not a"
                         + " ClaimDesk database; it was not modified (docs/operations.md: create an empty database)", e);
             }
-            throw new DatabaseException("the team database " + server.describe() + " could not be brought up to"
+            throw new DatabaseException("the team " + server.describe() + " could not be brought up to"
                     + " date: " + e.getMessage(), e);
         }
     }
@@ -364,13 +364,20 @@ final class PostgresDatabase {
             return e;
         }
         String state = sql.getSQLState() == null ? "" : sql.getSQLState();
-        String where = "the team database " + server.describe();
-        if (state.equals("28P01") || state.equals("28000") || state.equals("08004")) {
-            return new DatabaseException("the server " + server.host() + ":" + server.port() + " refused the login of "
+        String where = "the team " + server.describe();
+        if (state.equals("28P01") || state.equals("08004")) {
+            return new DatabaseException("the server " + server.address() + " refused the login of "
                     + server.role() + ": set PGPASSWORD or add the password to ~/.pgpass (docs/operations.md)", e);
         }
+        if (state.equals("28000")) {
+            // no such role, or no pg_hba.conf line lets it in from here (e.g. a server that takes TLS connections
+            // only): the server's own reason says which, and it holds no password
+            return new DatabaseException("the server " + server.address() + " refused the login of " + server.role()
+                    + " (" + sql.getMessage() + "): IT checks the role and the server's pg_hba.conf"
+                    + " (docs/operations.md)", e);
+        }
         if (state.equals("3D000")) {
-            return new DatabaseException("the server " + server.host() + ":" + server.port() + " has no database "
+            return new DatabaseException("the server " + server.address() + " has no database "
                     + server.database() + ": IT creates it (docs/operations.md)", e);
         }
         if (state.startsWith("08")) {

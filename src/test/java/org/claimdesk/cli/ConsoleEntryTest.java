@@ -63,6 +63,12 @@ class ConsoleEntryTest {
         }
         assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://bob:Xy7/s3cret@db.office.lan/claims"))
                 .hasMessageContaining("PGPASSWORD").hasMessageNotContaining("s3cret");
+        // an IPv6 address in brackets, and a '+' in a role, as libpq reads them
+        DatabaseLocation.Postgres v6 = (DatabaseLocation.Postgres) DatabaseLocation.parse(
+                "postgresql://claim+desk@[::1]:6543/claims");
+        assertThat(v6).isEqualTo(new DatabaseLocation.Postgres("::1", 6543, "claims", "claim+desk", Map.of()));
+        assertThat(v6.jdbcUrl()).isEqualTo("jdbc:postgresql://[::1]:6543/claims");
+        assertThat(v6.describe()).isEqualTo("database claims on [::1]:6543 as claim+desk");
         // an '@' in a parameter is no password
         assertThat(DatabaseLocation.parse("postgresql://kim@db.office.lan:5432/claims?application_name=desk@front"))
                 .isEqualTo(new DatabaseLocation.Postgres("db.office.lan", 5432, "claims", "kim",

@@ -157,7 +157,8 @@ class PostgresDatabaseTest {
         }
         assertThatThrownBy(() -> Database.open(location))
                 .isInstanceOf(DatabaseException.class)
-                .hasMessageContaining("newer ClaimDesk").hasMessageContaining("schema version 99")
+                .hasMessageStartingWith("the team " + location.describe() + " was written by a newer ClaimDesk")
+                .hasMessageContaining("schema version 99")
                 .hasMessageContaining("not modified");
     }
 
@@ -185,6 +186,18 @@ class PostgresDatabaseTest {
         DatabaseLocation.Postgres nowhere = new DatabaseLocation.Postgres("127.0.0.1", 1, "claims", "kim", Map.of());
         assertThatThrownBy(() -> Database.open(nowhere)).isInstanceOf(DatabaseException.class)
                 .hasMessageContaining("cannot reach").hasMessageContaining("127.0.0.1:1");
+    }
+
+    /** A role the server does not know is not a password problem: the server's reason is in the sentence. */
+    @Test
+    void aRoleTheServerRefusesIsNamedWithTheServersReasonNotAPasswordHint() {
+        DatabaseLocation.Postgres some = TestDatabase.newServerDatabase();
+        DatabaseLocation.Postgres stranger = new DatabaseLocation.Postgres(some.host(), some.port(), some.database(),
+                "no_such_role", Map.of());
+        assertThatThrownBy(() -> Database.open(stranger)).isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("refused the login of no_such_role")
+                .hasMessageContaining("\"no_such_role\" does not exist")
+                .hasMessageContaining("pg_hba.conf").hasMessageNotContaining("PGPASSWORD");
     }
 
     @Test
