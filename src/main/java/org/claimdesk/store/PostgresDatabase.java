@@ -319,12 +319,19 @@ final class PostgresDatabase {
         try {
             return database.jdbi().withHandle(h -> {
                 PGConnection connection = h.getConnection().unwrap(PGConnection.class);
+                // the server stops whatever the connection runs when the request arrives: none may be sent once the
+                // read is over and the pool may lend the connection to another caller, so the check and the read's
+                // end take turns
+                Object turns = new Object();
+                boolean[] reading = {true};
                 ScheduledFuture<?> watch = CANCELLER.scheduleWithFixedDelay(() -> {
-                    if (cancelled.getAsBoolean()) {
-                        try {
-                            connection.cancelQuery();
-                        } catch (SQLException e) {
-                            // the statement ended meanwhile: nothing to stop
+                    synchronized (turns) {
+                        if (reading[0] && cancelled.getAsBoolean()) {
+                            try {
+                                connection.cancelQuery();
+                            } catch (SQLException e) {
+                                // the statement ended meanwhile: nothing to stop
+                            }
                         }
                     }
                 }, 50, 50, TimeUnit.MILLISECONDS);
@@ -332,6 +339,9 @@ final class PostgresDatabase {
                     return work.withHandle(h);
                 } finally {
                     watch.cancel(false);
+                    synchronized (turns) {
+                        reading[0] = false;
+                    }
                 }
             });
         } catch (JdbiException e) {
