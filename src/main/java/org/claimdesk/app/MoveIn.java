@@ -60,11 +60,15 @@ public final class MoveIn {
     public Result run(Progress progress) {
         List<DatabaseMove.Digest> digests;
         try {
+            // a team database in use is refused before its tables are locked, which would wait for the writers at
+            // work there and hold up every other workstation's writes meanwhile
+            if (!DatabaseMove.isEmpty(to)) {
+                throw notEmpty();
+            }
             digests = to.inTransaction(target -> {
                 DatabaseMove.keepOthersOut(target);
                 if (!DatabaseMove.isEmpty(target)) {
-                    throw new ClaimDeskException(to.location().describe() + " already holds claims, outbox rows or"
-                            + " audit entries: moving in needs an empty team database; nothing was copied");
+                    throw notEmpty();
                 }
                 for (DatabaseMove.Table table : DatabaseMove.TABLES) {
                     long total = DatabaseMove.count(from, table);
@@ -87,6 +91,11 @@ public final class MoveIn {
             progress.statisticsNotGathered(e.getMessage());
         }
         return new Result(digests);
+    }
+
+    private ClaimDeskException notEmpty() {
+        return new ClaimDeskException(to.location().describe() + " already holds claims, outbox rows or audit entries:"
+                + " moving in needs an empty team database; nothing was copied");
     }
 
     private ClaimDeskException stopped(RuntimeException e) {

@@ -122,6 +122,31 @@ class MoveInTest {
         }
     }
 
+    /**
+     * A team database in use is refused in one sentence before the move locks its tables: the lock would wait for a
+     * workstation's open write (here past the lock timeout, ending as "the move stopped") and hold up the others.
+     */
+    @Test
+    void aTeamDatabaseInUseIsRefusedBeforeItsTablesAreLocked() throws SQLException {
+        Path file = desk();
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        try (Database from = Database.open(file); Database to = Database.open(team)) {
+            to.useTransaction(h -> h.execute("ALTER DATABASE " + team.database() + " SET lock_timeout = '300ms'"));
+            new MoveIn(from, to).run((table, rows, ofRows) -> { });
+        }
+        try (Database from = Database.open(file); Database to = Database.open(team);
+             Connection writer = DriverManager.getConnection(team.jdbcUrl(), team.user(), "")) {
+            writer.setAutoCommit(false);
+            try (Statement s = writer.createStatement()) {
+                s.execute("UPDATE claim SET version = version WHERE claim_id = (SELECT min(claim_id) FROM claim)");
+            }
+            assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> { }))
+                    .hasMessage(team.describe() + " already holds claims, outbox rows or audit entries: moving in needs"
+                            + " an empty team database; nothing was copied");
+            writer.rollback();
+        }
+    }
+
     /** A desk's file with 60 demo claims. */
     private Path desk() {
         Path file = dir.resolve("desk.db");
