@@ -91,8 +91,6 @@ public final class DeliveryWorker implements WorkerControl {
 
     /** Rows leased and not yet released by a commit. */
     private final AtomicInteger outstanding = new AtomicInteger();
-    /** Rows leased by the write transaction under way, uncounted again if it rolls back; guarded by the writer's lock. */
-    private final AtomicInteger pendingLease = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
     private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
     private volatile boolean filling;
@@ -496,35 +494,36 @@ public final class DeliveryWorker implements WorkerControl {
     }
 
     /**
-     * Rows leased, and when their lease ends on this worker's clock: on a team database the lease is kept in the
-     * server's time, which no worker's clock need agree with; the lease began after {@code deadline} minus the
-     * lease's length on this clock, so the row is this worker's until then at least.
+     * Rows leased, and when their lease ends at the latest as this JVM's monotonic clock counts ({@link
+     * System#nanoTime()}): the lease began after {@code deadlineNanos} minus the lease's length, so the row is this
+     * worker's until then at least. On a team database the lease is kept in the server's time, which no worker's
+     * clock need agree with; the monotonic clock is not moved by a wall clock set back or forward, nor by the
+     * server clock's offset measured again.
      */
-    private record Leased(List<Long> ids, Instant deadline) {
-        static final Leased NONE = new Leased(List.of(), Instant.MIN);
+    private record Leased(List<Long> ids, long deadlineNanos) {
+        static final Leased NONE = new Leased(List.of(), Long.MIN_VALUE);
     }
 
     /** Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. */
     private Leased leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
+        long before = System.nanoTime();
         Instant now = clock.instant();
         List<Long> rows = session.lease(workerId, now, s.lease(), limit);
         outstanding.addAndGet(rows.size());
-        pendingLease.set(rows.size());
-        return new Leased(rows, now.plus(s.lease()));
+        return new Leased(rows, before + s.lease().toNanos());
     }
 
     /**
-     * A write transaction that may lease rows: if it fails after leasing, the rows were never leased
-     * (the transaction rolled back), so they stop counting as outstanding.
+     * A write transaction that may lease rows, its last step: if it fails after leasing, the rows were never leased
+     * (the transaction rolled back), so they stop counting as outstanding. What this transaction leased is its own
+     * (the filling and the committing threads both lease, one transaction at a time on the writer).
      */
-    private <T> T leaseWithin(Function<DeliveryStore.Session, T> work) {
-        pendingLease.set(0);
+    private Leased leaseWithin(Function<DeliveryStore.Session, Leased> work) {
+        Leased[] leased = {Leased.NONE};
         try {
-            T result = writer.write(work);
-            pendingLease.set(0);
-            return result;
+            return writer.write(session -> leased[0] = work.apply(session));
         } catch (RuntimeException e) {
-            outstanding.addAndGet(-pendingLease.getAndSet(0));
+            outstanding.addAndGet(-leased[0].ids().size());
             throw e;
         }
     }
@@ -537,7 +536,7 @@ public final class DeliveryWorker implements WorkerControl {
         List<Long> ids = leased.ids();
         counters.leased(ids.size(), publisher.counts().due(), outstanding.get());
         try {
-            loader.execute(() -> load(ids, leased.deadline()));
+            loader.execute(() -> load(ids, leased.deadlineNanos()));
         } catch (RejectedExecutionException shuttingDown) {
             // closing: the rows are still leased to this worker and close() releases them
             LOG.debug("delivery worker {}: {} leased row(s) not read, the worker is closing", workerId, ids.size());
@@ -551,7 +550,7 @@ public final class DeliveryWorker implements WorkerControl {
      * sender. A row that cannot be read or sent is given back through the committer, like any other
      * outcome, so that it stops counting as outstanding.
      */
-    private void load(List<Long> ids, Instant deadline) {
+    private void load(List<Long> ids, long deadlineNanos) {
         List<LeasedRow> rows;
         try {
             rows = database.read(h -> store.leased(h, workerId, ids));
@@ -565,7 +564,7 @@ public final class DeliveryWorker implements WorkerControl {
         for (LeasedRow row : rows) {
             read.add(row.outboxEventId());
             try {
-                senders.execute(() -> deliver(row, deadline));
+                senders.execute(() -> deliver(row, deadlineNanos));
             } catch (RejectedExecutionException shuttingDown) {
                 outcomes.add(DeliveryRecord.released(row));
             }
@@ -614,11 +613,11 @@ public final class DeliveryWorker implements WorkerControl {
 
     // ---- sender threads ---------------------------------------------------------------------------
 
-    private void deliver(LeasedRow row, Instant deadline) {
+    private void deliver(LeasedRow row, long deadlineNanos) {
         DeliveryRecord record;
         counters.callStarted();
         try {
-            record = attempt(row, deadline);
+            record = attempt(row, deadlineNanos);
         } catch (RuntimeException e) {
             LOG.error("delivery worker {}: delivering outbox row {} failed unexpectedly", workerId,
                     row.outboxEventId(), e);
@@ -630,8 +629,11 @@ public final class DeliveryWorker implements WorkerControl {
         outcomes.add(record);
     }
 
-    /** One call for {@code row}, made only while its lease, ending at {@code deadline} on this clock, outlives it. */
-    private DeliveryRecord attempt(LeasedRow row, Instant deadline) {
+    /**
+     * One call for {@code row}, made only while its lease, ending at {@code deadlineNanos} on the monotonic clock,
+     * outlives it.
+     */
+    private DeliveryRecord attempt(LeasedRow row, long deadlineNanos) {
         Instant started = clock.instant();
         OutcomePolicy.Sendable sendable = OutcomePolicy.sendable(row);
         if (sendable.refusal() != null) {
@@ -640,7 +642,7 @@ public final class DeliveryWorker implements WorkerControl {
         if (!running()) {
             return DeliveryRecord.released(row);
         }
-        if (started.plus(state.maxCallDuration()).plus(LEASE_MARGIN).isAfter(deadline)) {
+        if (System.nanoTime() + state.maxCallDuration().plus(LEASE_MARGIN).toNanos() - deadlineNanos > 0) {
             return DeliveryRecord.released(row);
         }
         long t0 = System.nanoTime();
