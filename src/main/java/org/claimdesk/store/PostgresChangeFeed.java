@@ -99,6 +99,10 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
 
     private void run() {
         long retryMs = FIRST_RETRY_MS;
+        // whether a change may have gone unheard: each connection that fails or drops sets it, the first one included
+        // (what the pages read before the subscription may have changed while it retried), and the next LISTEN
+        // then has every kind of data read again
+        boolean missedSome = false;
         boolean heardBefore = false;
         while (!closed) {
             Properties properties = new Properties();
@@ -110,8 +114,8 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 }
                 connected = true;
                 listening.countDown();
-                if (heardBefore) {
-                    LOG.info("live updates from {} are back", server.describe());
+                if (missedSome) {
+                    LOG.info("live updates from {} are {}", server.describe(), heardBefore ? "back" : "on");
                     deliver(EnumSet.allOf(DataChange.class));
                 }
                 heardBefore = true;
@@ -133,6 +137,7 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 }
             } catch (SQLException | RuntimeException e) {
                 connected = false;
+                missedSome = true;
                 if (closed) {
                     return;
                 }

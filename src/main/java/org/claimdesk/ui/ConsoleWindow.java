@@ -340,8 +340,10 @@ public final class ConsoleWindow {
             afterLayoutWhen(() -> loaded.contains(main.pageProperty().get()) && tasks.running() == 0, restOfStartup);
             worker.attach();
             executors.every(TICK_MS, "live refresh", () -> Platform.runLater(() -> main.tick(latestSnapshot)));
+            // spaced on the monotonic clock: a wall clock set back would hold every later change until it caught up
             ChangeBatches toPages = new ChangeBatches(executors::after, LIVE_UPDATE_SPACING_MS,
-                    System::currentTimeMillis, changes -> Platform.runLater(() -> main.changedElsewhere(changes)));
+                    () -> System.nanoTime() / 1_000_000,
+                    changes -> Platform.runLater(() -> main.changedElsewhere(changes)));
             org.claimdesk.app.LiveChanges live = services.liveChanges();
             liveUpdates = live.subscribe(toPages::offer);
             if (live.live()) {

@@ -98,6 +98,32 @@ class ChangeFeedTest {
     }
 
     /**
+     * A feed whose first connection fails (the server not reachable yet) may have missed what was committed while it
+     * retried: once it listens, it says everything may have changed, as after a dropped connection.
+     */
+    @Test
+    void aFeedThatCouldNotConnectAtFirstSaysEverythingMayHaveChangedOnceItListens() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        try (Database there = Database.open(location);
+             PostgresChangeFeed feed = new PostgresChangeFeed(new DatabaseLocation.Postgres("127.0.0.1", port,
+                     location.database(), location.user(), location.parameters()), "elsewhere", Duration.ofSeconds(15),
+                     10)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            feed.subscribe(heard::add);
+            assertThat(feed.awaitListening(200)).as("nothing listens on the address yet").isFalse();
+            TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            try (SilentProxy server = new SilentProxy(location.host(), location.port(), port)) {
+                assertThat(feed.awaitListening(10_000)).isTrue();
+                Awaitility.await().atMost(HEARD).until(() -> heard.contains(Set.of(DataChange.values())));
+            }
+        }
+    }
+
+    /**
      * A network that drops the feed's connection without closing it leaves the socket open and silent: the feed
      * asks for an answer after a quiet spell, gives the connection up when none comes, and connects again.
      */

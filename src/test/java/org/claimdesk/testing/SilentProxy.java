@@ -33,9 +33,14 @@ public final class SilentProxy implements AutoCloseable {
     }
 
     public SilentProxy(String host, int port) throws IOException {
+        this(host, port, 0);
+    }
+
+    /** A proxy listening on {@code listenPort} of the loopback address (0 for any free port). */
+    public SilentProxy(String host, int port, int listenPort) throws IOException {
         this.host = host;
         this.port = port;
-        this.listening = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.listening = new ServerSocket(listenPort, 50, InetAddress.getLoopbackAddress());
         Thread acceptor = new Thread(this::accept, "silent-proxy-accept");
         acceptor.setDaemon(true);
         acceptor.start();
