@@ -338,6 +338,11 @@ public final class ClaimImport {
 
     // ---- the second pass: write the valid rows in bounded transactions ----
 
+    private static ClaimDeskException changedWhileImported(String name, long imported) {
+        return new ClaimDeskException(name + " changed while it was imported; " + imported
+                + " claim(s) were imported before that: import the file again to complete it");
+    }
+
     private record Valid(long line, ClaimDraft draft) {
     }
 
@@ -350,7 +355,11 @@ public final class ClaimImport {
         try (CsvRows source = new CsvRows(file, options.charset());
                 BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database);
                 SeenKeys seenDry = options.dryRun() ? SeenKeys.open(database) : null) {
-            source.next();
+            // a header changed since the check (columns swapped, say) would put every row's values in other fields
+            CsvRows.Row header = source.next();
+            if (header == null || !Arrays.equals(header.values(), check.header.written)) {
+                throw changedWhileImported(name, counts[0]);
+            }
             long rows = 0;
             for (CsvRows.Row row = source.next(); row != null; row = source.next()) {
                 if (++rows % BATCH_ROWS == 0) {
@@ -374,8 +383,7 @@ public final class ClaimImport {
                 }
             }
             if (!cancelled && !source.sha256().equals(check.sha256)) {
-                throw new ClaimDeskException(name + " changed while it was imported; " + counts[0]
-                        + " claim(s) were imported before that: import the file again to complete it");
+                throw changedWhileImported(name, counts[0]);
             }
             Map<String, Object> details = new LinkedHashMap<>();
             details.put("file", name);

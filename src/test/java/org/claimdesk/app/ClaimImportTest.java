@@ -274,6 +274,39 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim")).isEqualTo(rows);
     }
 
+    /**
+     * A header changed between the check and the import (two columns swapped, the file's length the same) would put
+     * every row's values in other fields: nothing is written.
+     */
+    @Test
+    void aFileWhoseHeaderChangedAfterTheCheckWritesNothing() throws Exception {
+        Path file = manyRows("swapped.csv", ClaimImport.BATCH_ROWS * 2 + 10);
+        ClaimImport.Monitor swapTwoColumns = new ClaimImport.Monitor() {
+            boolean changed;
+
+            @Override
+            public void progress(ClaimImport.Progress progress) {
+                if (progress.phase() == ClaimImport.Phase.CHECKING && !changed) {
+                    changed = true;
+                    String swapped = HEADER.replace("holderName", "@").replace("claimantName", "holderName")
+                            .replace("@", "claimantName");
+                    try (var out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+                        out.write(swapped.getBytes(StandardCharsets.UTF_8));
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+        };
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), swapTwoColumns))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("swapped.csv changed while it was imported; 0 claim(s) were imported before that:"
+                        + " import the file again to complete it");
+        assertThat(Sql.count(db, "claim")).isZero();
+        assertThat(imports()).isEmpty();
+    }
+
     @Test
     void aReportListsAtMostItsLimitOfConflictsAndCountsTheOthers() throws Exception {
         int rows = ClaimImport.MAX_LISTED + 3;
