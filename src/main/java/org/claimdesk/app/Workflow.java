@@ -99,6 +99,16 @@ public final class Workflow {
      * @param idempotencyKey the key the state will see; generated when null. A replay returns the first result.
      */
     public SubmitResult submit(long claimId, String actor, String idempotencyKey) {
+        return submit(claimId, actor, idempotencyKey, null);
+    }
+
+    /**
+     * As {@link #submit(long, String, String)}, refused with who changed the claim and when if its version is no
+     * longer {@code expectedVersion} (the one staff saw): what goes to the state is what they checked.
+     *
+     * @param expectedVersion the version the caller saw, or null to submit whatever is current
+     */
+    public SubmitResult submit(long claimId, String actor, String idempotencyKey, Long expectedVersion) {
         String who = Inputs.actor(actor);
         String givenKey = Inputs.key(idempotencyKey);
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
@@ -115,6 +125,9 @@ public final class Workflow {
                 return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true);
             }
             Claim claim = load(h, claimId);
+            if (expectedVersion != null && expectedVersion != claim.version()) {
+                throw conflicts.changedSince(h, claim, expectedVersion);
+            }
             Instant now = clock.instant();
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
             String payload = Submissions.json(h, claim, key);

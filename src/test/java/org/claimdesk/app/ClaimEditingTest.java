@@ -29,6 +29,7 @@ import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestClaims;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -215,6 +216,24 @@ class ClaimEditingTest {
                 .hasMessageContaining("was changed by r.okafor at "
                         + DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(edited.atZone(ZoneId.systemDefault())))
                 .hasMessageContaining("edited holderId");
+    }
+
+    /** Submitting checks the version staff saw, as moving a claim does: what goes to the state is what they checked. */
+    @Test
+    void aSubmitAfterSomeoneElseEditedTheClaimIsAConflictAndQueuesNothing() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        editing.edit(id, 0, fields("amountCents", "125000"), "r.okafor", "amount per the holder's report");
+        Workflow workflow = new Workflow(db, clock, Deadlines.statutory());
+
+        assertThatThrownBy(() -> workflow.submit(id, "j.chen", null, 0L))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("was changed by r.okafor")
+                .hasMessageContaining("edited amountCents");
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(Sql.count(db, "outbox_event")).isZero();
+
+        assertThat(workflow.submit(id, "j.chen", null, 1L).replayed()).isFalse();
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
     }
 
     /** A resubmission keeps the claim SUBMITTING and moves its version on: the conflict says so, not a status move. */

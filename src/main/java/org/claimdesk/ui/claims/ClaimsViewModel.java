@@ -592,7 +592,8 @@ public final class ClaimsViewModel {
         }
         busy.set(true);
         if (action.submit()) {
-            tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, KeyPolicy.newKey()),
+            tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, KeyPolicy.newKey(),
+                    row.version()),
                     (SubmitResult r) -> {
                         busy.set(false);
                         notice.set(Notice.success("Claim " + r.claimNumber() + " queued for the state (outbox row "
