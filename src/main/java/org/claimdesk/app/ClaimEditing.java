@@ -13,6 +13,7 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.InvalidFieldsException;
@@ -85,6 +86,7 @@ public final class ClaimEditing {
             if (changed.isEmpty()) {
                 return new EditResult(claimId, claim.claimNumber(), claim.version(), List.of());
             }
+            refuseIfItRepeatsAnother(h, claim, changed);
             Instant now = clock.instant();
             if (!claims.updateFields(h, claimId, expectedVersion, changed, now)) {
                 throw conflicts.changedSince(h, claims.find(h, claimId).orElseThrow(), expectedVersion);
@@ -109,6 +111,30 @@ public final class ClaimEditing {
     public EditResult replaceTaxId(long claimId, long expectedVersion, String taxId, String actor, String reason) {
         return edit(claimId, expectedVersion, Map.of(ClaimField.TAX_ID.name(), taxId == null ? "" : taxId), actor,
                 reason);
+    }
+
+    /**
+     * Refuses an edit of the jurisdiction, state property id or claimant that would give the claim the key of another
+     * claim: a claim entered or imported with that key is refused as a repeat, and an edit must not make one either
+     * (the state would get two claims of one claimant for one property).
+     */
+    private void refuseIfItRepeatsAnother(Handle h, Claim claim, Map<ClaimField<?>, Object> changed) {
+        if (!changed.containsKey(ClaimField.JURISDICTION) && !changed.containsKey(ClaimField.STATE_PROPERTY_ID)
+                && !changed.containsKey(ClaimField.CLAIMANT_NAME)) {
+            return;
+        }
+        ClaimKey key = new ClaimKey(
+                (String) changed.getOrDefault(ClaimField.JURISDICTION, claim.jurisdiction()),
+                (String) changed.getOrDefault(ClaimField.STATE_PROPERTY_ID, claim.statePropertyId()),
+                (String) changed.getOrDefault(ClaimField.CLAIMANT_NAME, claim.claimantName()));
+        claims.lockNewClaims(h);
+        Optional<Claim> other = claims.findByKey(h, key).filter(c -> c.claimId() != claim.claimId());
+        if (other.isPresent()) {
+            Claim o = other.get();
+            throw new ClaimDeskException("claim " + o.claimNumber() + " (" + o.status() + ") already has jurisdiction "
+                    + key.jurisdiction() + ", state property id " + key.statePropertyId() + " and claimant "
+                    + key.claimantName() + ": claim " + claim.claimNumber() + " would repeat it; nothing was changed");
+        }
     }
 
     /**

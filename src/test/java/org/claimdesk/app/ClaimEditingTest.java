@@ -218,6 +218,32 @@ class ClaimEditingTest {
                 .hasMessageContaining("edited holderId");
     }
 
+    /**
+     * An edit that would give a claim the jurisdiction, property and claimant of another is refused, as entering or
+     * importing that claim again is; the claim stays as it was.
+     */
+    @Test
+    void anEditThatWouldRepeatAnotherClaimsKeyIsRefused() {
+        long first = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        long second = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Claim other = queries.claim(first).orElseThrow();
+        Claim before = queries.claim(second).orElseThrow();
+        Map<String, String> sameKey = new LinkedHashMap<>();
+        sameKey.put("statePropertyId", other.statePropertyId());
+        sameKey.put("claimantName", other.claimantName());
+
+        assertThatThrownBy(() -> editing.edit(second, 0, sameKey, "j.chen", "property id per the state's letter"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("claim " + other.claimNumber() + " (EVIDENCE_PENDING) already has jurisdiction CA, state"
+                        + " property id " + other.statePropertyId() + " and claimant " + other.claimantName() + ": claim "
+                        + before.claimNumber() + " would repeat it; nothing was changed");
+        assertThat(queries.claim(second).orElseThrow()).isEqualTo(before);
+
+        // one of the three alone is no repeat
+        editing.edit(second, 0, Map.of("claimantName", other.claimantName()), "j.chen", "name per the ID");
+        assertThat(queries.claim(second).orElseThrow().claimantName()).isEqualTo(other.claimantName());
+    }
+
     /** Submitting checks the version staff saw, as moving a claim does: what goes to the state is what they checked. */
     @Test
     void aSubmitAfterSomeoneElseEditedTheClaimIsAConflictAndQueuesNothing() {
