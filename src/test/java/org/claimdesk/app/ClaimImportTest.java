@@ -239,24 +239,11 @@ class ClaimImportTest {
     void aFileChangedWhileItIsImportedKeepsTheBatchesCommittedAndRollsBackTheRest() throws Exception {
         int rows = ClaimImport.BATCH_ROWS * 2 + 500;
         Path file = manyRows("changing.csv", rows);
-        ClaimImport.Monitor changeTheLastRow = new ClaimImport.Monitor() {
-            boolean changed;
-
-            @Override
-            public void progress(ClaimImport.Progress progress) {
-                if (progress.phase() == ClaimImport.Phase.IMPORTING && !changed) {
-                    changed = true;
-                    try (var out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
-                        // the last row's amount, 1000 + rows, becomes 9000 + rows: same length, other bytes
-                        long at = Files.size(file) - ",2026-03-02,\n".length() - Integer.toString(1_000 + rows).length();
-                        out.seek(at);
-                        out.write('9');
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                }
-            }
-        };
+        ClaimImport.Monitor changeTheLastRow = changingAt(ClaimImport.Phase.IMPORTING, file, out -> {
+            // the last row's amount, 1000 + rows, becomes 9000 + rows: same length, other bytes
+            out.seek(Files.size(file) - ",2026-03-02,\n".length() - Integer.toString(1_000 + rows).length());
+            out.write('9');
+        });
 
         assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), changeTheLastRow))
                 .isInstanceOf(ClaimDeskException.class)
@@ -281,23 +268,9 @@ class ClaimImportTest {
     @Test
     void aFileWhoseHeaderChangedAfterTheCheckWritesNothing() throws Exception {
         Path file = manyRows("swapped.csv", ClaimImport.BATCH_ROWS * 2 + 10);
-        ClaimImport.Monitor swapTwoColumns = new ClaimImport.Monitor() {
-            boolean changed;
-
-            @Override
-            public void progress(ClaimImport.Progress progress) {
-                if (progress.phase() == ClaimImport.Phase.CHECKING && !changed) {
-                    changed = true;
-                    String swapped = HEADER.replace("holderName", "@").replace("claimantName", "holderName")
-                            .replace("@", "claimantName");
-                    try (var out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
-                        out.write(swapped.getBytes(StandardCharsets.UTF_8));
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                }
-            }
-        };
+        ClaimImport.Monitor swapTwoColumns = changingAt(ClaimImport.Phase.CHECKING, file, out -> out.write(
+                HEADER.replace("holderName", "@").replace("claimantName", "holderName").replace("@", "claimantName")
+                        .getBytes(StandardCharsets.UTF_8)));
 
         assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), swapTwoColumns))
                 .isInstanceOf(ClaimDeskException.class)
@@ -545,6 +518,30 @@ class ClaimImportTest {
         assertThat(report.rejectedNotListed()).isEqualTo(5);
         assertThat(readCsv(ClaimImport.errorsFileOf(file))).hasSize(rows + 1);
         assertThat(Sql.count(db, "claim")).isZero();
+    }
+
+    /** A change written into a file in place. */
+    private interface FileChange {
+        void apply(java.io.RandomAccessFile file) throws IOException;
+    }
+
+    /** A monitor that changes {@code file} in place at the first progress of {@code phase}, as someone saving it might. */
+    private static ClaimImport.Monitor changingAt(ClaimImport.Phase phase, Path file, FileChange change) {
+        return new ClaimImport.Monitor() {
+            boolean changed;
+
+            @Override
+            public void progress(ClaimImport.Progress progress) {
+                if (progress.phase() == phase && !changed) {
+                    changed = true;
+                    try (var out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+                        change.apply(out);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+            }
+        };
     }
 
     private Path manyRows(String name, int rows) throws IOException {
