@@ -8,12 +8,14 @@ import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.BufferedInputStream;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PushbackReader;
 import java.io.Reader;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -68,7 +70,16 @@ final class CsvRows implements AutoCloseable {
             throw new ClaimDeskException("cannot read " + file + ": " + e.getMessage(), e);
         }
         try {
-            Reader decoded = new InputStreamReader(in, charset.newDecoder()
+            // a UTF-8 byte order mark says what the file is (ClaimDesk's own errors files start with one); read in
+            // another encoding it would become the first column's name
+            byte[] head = in.readNBytes(3);
+            if (head.length == 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF
+                    && !charset.equals(StandardCharsets.UTF_8)) {
+                throw new ClaimDeskException(file.getFileName() + " was not imported: it is UTF-8 text (it starts with"
+                        + " UTF-8's byte order mark), not " + charset.name() + ": import it without --encoding");
+            }
+            Reader decoded = new InputStreamReader(new SequenceInputStream(new ByteArrayInputStream(head), in),
+                    charset.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT));
             PushbackReader reader = new PushbackReader(new BufferedReader(decoded, 1 << 16));
@@ -80,6 +91,9 @@ final class CsvRows implements AutoCloseable {
         } catch (IOException e) {
             close();
             throw problem(e);
+        } catch (ClaimDeskException e) {
+            close();
+            throw e;
         }
     }
 

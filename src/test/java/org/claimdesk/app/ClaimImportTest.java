@@ -466,6 +466,24 @@ class ClaimImportTest {
         assertThat(queries.claims(ClaimQuery.all())).extracting(Claim::claimantName).contains("José Martínez");
     }
 
+    /**
+     * A UTF-8 file with a byte order mark (an errors file ClaimDesk wrote, say) read as Windows-1252 would make the
+     * mark part of the first column's name: it is refused naming what the file is, and imports as UTF-8.
+     */
+    @Test
+    void aUtf8FileWithAByteOrderMarkGivenAnotherEncodingIsRefusedNamingItsOwn() throws Exception {
+        Path file = write("corrected.csv", "\uFEFF" + HEADER + "\n" + row(1) + "\n", StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel",
+                new ClaimImport.Options(false, false, Charset.forName("windows-1252"))))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("corrected.csv was not imported: it is UTF-8 text (it starts with UTF-8's byte order mark),"
+                        + " not windows-1252: import it without --encoding");
+        assertThat(Sql.count(db, "claim")).isZero();
+
+        assertThat(run(file, false, false).imported()).isEqualTo(1);
+    }
+
     @Test
     void aByteOrderMarkCrlfAndQuotedCommasQuotesAndLineBreaksAreKeptExactly() throws Exception {
         String text = "\uFEFF" + HEADER + "\r\n"
