@@ -70,9 +70,7 @@ public final class ClaimEditing {
         return database.inTransaction(h -> {
             Claim claim = claims.findForUpdate(h, claimId)
                     .orElseThrow(() -> new NotFoundException("no claim with id " + claimId));
-            if (claim.version() != expectedVersion) {
-                throw conflicts.changedSince(h, claim, expectedVersion);
-            }
+            conflicts.requireVersion(h, claim, expectedVersion);
             refuseIfNotEditable(h, claim);
             Map<ClaimField<?>, Object> changed = new LinkedHashMap<>();
             List<FieldChange> shown = new ArrayList<>();

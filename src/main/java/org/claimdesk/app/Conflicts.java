@@ -35,6 +35,16 @@ final class Conflicts {
             AuditActions.CLAIM_ADVANCE, AuditActions.CLAIM_SUBMIT, AuditActions.CLAIM_CREATE);
 
     /**
+     * Refuses with {@link #changedSince} when {@code claim} is no longer at {@code expectedVersion}, the version the
+     * caller saw; null checks nothing (the caller acts on whatever is current).
+     */
+    void requireVersion(Handle h, Claim claim, Long expectedVersion) {
+        if (expectedVersion != null && expectedVersion != claim.version()) {
+            throw changedSince(h, claim, expectedVersion);
+        }
+    }
+
+    /**
      * A conflict naming who changed the claim last and when: its newest audited change of the claim's version or
      * its newest history row (a status move, or a resubmission noted without one).
      */

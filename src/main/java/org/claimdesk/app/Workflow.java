@@ -63,9 +63,7 @@ public final class Workflow {
                 }
             }
             Claim claim = load(h, claimId);
-            if (expectedVersion != null && expectedVersion != claim.version()) {
-                throw conflicts.changedSince(h, claim, expectedVersion);
-            }
+            conflicts.requireVersion(h, claim, expectedVersion);
             // the table's refusal comes before the workflow's own ones (submit, a submission in flight)
             Transitions.check(claim.status(), target);
             if (target == ClaimStatus.SUBMITTING) {
@@ -125,9 +123,7 @@ public final class Workflow {
                 return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true);
             }
             Claim claim = load(h, claimId);
-            if (expectedVersion != null && expectedVersion != claim.version()) {
-                throw conflicts.changedSince(h, claim, expectedVersion);
-            }
+            conflicts.requireVersion(h, claim, expectedVersion);
             Instant now = clock.instant();
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
             String payload = Submissions.json(h, claim, key);
