@@ -16,6 +16,7 @@ import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.DuplicateClaimException;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.store.AuditStore;
@@ -128,10 +129,8 @@ public final class ClaimEditing {
         claims.lockNewClaims(h);
         Optional<Claim> other = claims.findByKey(h, key).filter(c -> c.claimId() != claim.claimId());
         if (other.isPresent()) {
-            Claim o = other.get();
-            throw new ClaimDeskException("claim " + o.claimNumber() + " (" + o.status() + ") already has jurisdiction "
-                    + key.jurisdiction() + ", state property id " + key.statePropertyId() + " and claimant "
-                    + key.claimantName() + ": claim " + claim.claimNumber() + " would repeat it; nothing was changed");
+            throw new ClaimDeskException(DuplicateClaimException.alreadyHas(other.get()) + ": claim "
+                    + claim.claimNumber() + " would repeat it; nothing was changed");
         }
     }
 

@@ -9,12 +9,17 @@ public final class DuplicateClaimException extends ClaimDeskException {
     private final String existingClaimNumber;
 
     public DuplicateClaimException(Claim existing) {
-        super("claim " + existing.claimNumber() + " (" + existing.status() + ") already has jurisdiction "
-                + existing.jurisdiction() + ", state property id " + existing.statePropertyId() + " and claimant "
-                + existing.claimantName() + "; to create another claim for them, name " + existing.claimNumber()
+        super(alreadyHas(existing) + "; to create another claim for them, name " + existing.claimNumber()
                 + " as the claim it repeats and give a reason");
         this.existingClaimId = existing.claimId();
         this.existingClaimNumber = existing.claimNumber();
+    }
+
+    /** "claim UPC-… (STATUS) already has jurisdiction …, state property id … and claimant …": the claim with the key. */
+    public static String alreadyHas(Claim existing) {
+        return "claim " + existing.claimNumber() + " (" + existing.status() + ") already has jurisdiction "
+                + existing.jurisdiction() + ", state property id " + existing.statePropertyId() + " and claimant "
+                + existing.claimantName();
     }
 
     public long existingClaimId() {
