@@ -26,6 +26,7 @@ import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.PayloadDiff;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
@@ -332,18 +333,26 @@ public final class OutboxTriage {
         return true;
     }
 
-    /** The row sent under the state's case id; its claim, if still SUBMITTING, on to SUBMITTED_TO_STATE. */
+    /**
+     * The row sent under the state's case id; its claim, if still SUBMITTING, on to SUBMITTED_TO_STATE. A claim
+     * corrected since the row was queued is held by the state as the row has it: the history and the audit name the
+     * corrections the state does not have.
+     */
     private boolean reconcileOne(Handle h, OutboxStamp t, String caseId, String who, String why, Instant now) {
-        if (!outbox.markReconciled(h, t, caseId, now)) {
+        OutboxEvent row = outbox.findForUpdate(h, t.outboxEventId()).orElse(null);
+        if (row == null || !outbox.markReconciled(h, t, caseId, now)) {
             return false;
         }
         Claim claim = claim(h, t.claimId());
+        PayloadDiff notSent = Resubmission.diff(h, row, claim);
         boolean completed = false;
         if (claim.status() == ClaimStatus.SUBMITTING) {
             LocalDate dueOn = claim.decisionDueOn() == null
                     ? deadlines.dueDate(claim.jurisdiction(), LocalDate.ofInstant(now, ZoneId.systemDefault())) : null;
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTED_TO_STATE, caseId, dueOn, who,
-                    "reconciled: the state already holds this submission as case " + caseId, now);
+                    "reconciled: the state already holds this submission as case " + caseId
+                            + (notSent.isEmpty() ? "" : ", as queued: it does not have the corrections made since ("
+                                    + notSent.describeFields() + ")"), now);
             completed = true;
         }
         Map<String, Object> details = new LinkedHashMap<>();
@@ -351,6 +360,9 @@ public final class OutboxTriage {
         details.put("claimNumber", claim.claimNumber());
         details.put("caseId", caseId);
         details.put("claimCompleted", completed);
+        if (!notSent.isEmpty()) {
+            details.put("correctionsNotWithTheState", notSent.changes());
+        }
         details.put("previousError", t.lastError());
         audit.append(h, now, who, AuditActions.OUTBOX_RECONCILE, AuditActions.SUBJECT_OUTBOX,
                 Long.toString(t.outboxEventId()), why, Json.write(details));

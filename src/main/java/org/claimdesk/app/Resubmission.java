@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
+import org.claimdesk.delivery.StateAdapter;
+import org.claimdesk.delivery.StateAnswer;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
@@ -41,6 +43,12 @@ import org.jdbi.v3.core.Handle;
  * a note in the claim's history (the claim stays SUBMITTING) and an audit entry. A row another workstation
  * changed meanwhile is refused, never overwritten. Many rows at once (e.g. an error group after its claims were
  * corrected together): {@link #preview(OutboxQuery)} then {@link #resubmitAll}, one row per transaction.
+ *
+ * <p>A row whose last attempt ended without the state's answer (timeouts, 5xx, lost connections) may have been
+ * accepted all the same: the state would then refuse the corrected claim as a duplicate, and ClaimDesk would record
+ * that as delivered while the state holds the data as first sent. So before such a row is resubmitted the state is
+ * asked about its key ({@code GET /v1/submissions/{key}}); a row it holds, or a question it does not answer, is
+ * refused with nothing changed.
  */
 public final class Resubmission {
 
@@ -58,6 +66,16 @@ public final class Resubmission {
 
         public KeyPolicy.Decision decision() {
             return KeyPolicy.decide(!diff.isEmpty(), lastOutcome);
+        }
+
+        /**
+         * Whether the state may hold this row's submission though no acceptance was recorded: its last attempt
+         * ended without a refusal (a timeout, a 5xx, a lost connection, or refused credentials after one of those).
+         * A refusal (400, 422) says it does not: a key the state had accepted is answered with that acceptance
+         * again. A row never tried was never sent.
+         */
+        public boolean stateMayHoldIt() {
+            return lastOutcome != null && lastOutcome != AttemptOutcome.PERMANENT;
         }
 
         /** Why this row cannot be resubmitted now, in one line; null when it can. */
@@ -100,8 +118,16 @@ public final class Resubmission {
             return targets.size();
         }
 
+        /** The targets whose state is asked first whether it holds their submission ({@link Check#stateMayHoldIt}). */
+        public long askingTheStateFirst() {
+            return targets.stream().filter(Check::stateMayHoldIt).count();
+        }
+
         public String describe() {
+            long asking = askingTheStateFirst();
             return eligible() + " corrected row(s) will be resubmitted under new keys"
+                    + (asking == 0 ? "" : " (" + asking + " after asking the state whether it holds the first"
+                            + " submission, whose answer never came)")
                     + (skipped.isEmpty() ? "" : ", " + skipped.size() + " skipped (not failed, or their claim unchanged)");
         }
     }
@@ -130,13 +156,24 @@ public final class Resubmission {
 
     private final Database database;
     private final Clock clock;
+    private final StateAdapter state;
     private final ClaimStore claims = new ClaimStore();
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
 
-    public Resubmission(Database database, Clock clock) {
+    /**
+     * @param state the state asked, before a resubmission, whether it holds a row whose answer never came; null when
+     *     none is configured (such rows are then refused, saying so)
+     */
+    public Resubmission(Database database, Clock clock, StateAdapter state) {
         this.database = database;
         this.clock = clock;
+        this.state = state;
+    }
+
+    /** Without a state to ask: rows the state may hold ({@link Check#stateMayHoldIt()}) are refused. */
+    public Resubmission(Database database, Clock clock) {
+        this(database, clock, null);
     }
 
     /** The row as it stands, with its diff; nothing is changed. */
@@ -148,7 +185,15 @@ public final class Resubmission {
     public Result resubmit(long outboxEventId, String actor, String reason) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
-        return database.inTransaction(h -> apply(h, checkHeld(h, outboxEventId), who, why));
+        Check asked = askState(check(outboxEventId));
+        return database.inTransaction(h -> {
+            Check now = checkHeld(h, outboxEventId);
+            if (asked.stateMayHoldIt() && now.rowUpdatedAt() != asked.rowUpdatedAt()) {
+                throw new ConflictException("outbox row " + outboxEventId + " changed while ClaimDesk asked the state"
+                        + " about it (another workstation may have re-queued it); nothing was changed");
+            }
+            return apply(h, now, who, why);
+        });
     }
 
     /**
@@ -159,6 +204,7 @@ public final class Resubmission {
     public Result resubmit(Check seen, String actor, String reason) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
+        askState(seen);
         return database.inTransaction(h -> {
             Check now = checkHeld(h, seen.outboxEventId());
             if (now.refusal() == null && (now.claimVersion() != seen.claimVersion()
@@ -228,16 +274,26 @@ public final class Resubmission {
         int handled = 0;
         boolean stopped = false;
         String failure = null;
+        StateSilent silent = null;
         for (Check seen : preview.targets()) {
             if (cancelled != null && cancelled.getAsBoolean()) {
                 stopped = true;
                 break;
             }
             try {
-                done.add(resubmit(seen, who, why));
+                if (silent != null && seen.stateMayHoldIt()) {
+                    skipped.put(seen.outboxEventId(), "the state may hold outbox row " + seen.outboxEventId()
+                            + "'s first submission; not asked, as it did not answer about row " + silent.outboxEventId
+                            + " (" + silent.stateSaid + ")");
+                } else {
+                    done.add(resubmit(seen, who, why));
+                }
             } catch (DatabaseException e) {
                 failure = e.getMessage();
                 break;
+            } catch (StateSilent e) {
+                silent = e;
+                skipped.put(seen.outboxEventId(), e.getMessage());
             } catch (ClaimDeskException e) {
                 skipped.put(seen.outboxEventId(), e.getMessage());
             }
@@ -247,6 +303,53 @@ public final class Resubmission {
             }
         }
         return new BulkResult(preview.eligible(), done, skipped, preview.eligible() - handled, stopped, failure);
+    }
+
+    /**
+     * Refuses {@code check}'s row, with nothing changed, when it cannot be resubmitted ({@link Check#refusal}), or
+     * when the state may hold its submission and, asked about its key, says it does or does not answer. Asked outside
+     * any transaction: no lock is held while the state answers. Returns {@code check}.
+     */
+    private Check askState(Check check) {
+        String refusal = check.refusal();
+        if (refusal != null) {
+            throw new ClaimDeskException(refusal);
+        }
+        if (!check.stateMayHoldIt()) {
+            return check;
+        }
+        String row = "outbox row " + check.outboxEventId();
+        String cannotAsk = state == null ? "no state is configured" : state.refusal().orElse(null);
+        if (cannotAsk != null) {
+            throw new ClaimDeskException("the last attempt of " + row + " ended without the state's answer, so the"
+                    + " state may hold its first submission, and ClaimDesk cannot ask it: " + cannotAsk
+                    + "; nothing was resubmitted");
+        }
+        StateAnswer answer = state.lookup(check.idempotencyKey());
+        if (answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
+            throw new ClaimDeskException("the state already holds " + row + "'s first submission as case "
+                    + answer.caseId() + " (its answer was lost): it has claim " + check.claimNumber()
+                    + " as first sent, without the corrections, and would refuse them as a duplicate. Re-queue the row"
+                    + " with reconcile to record the case, and take the corrections to the state; nothing was"
+                    + " resubmitted");
+        }
+        if (!answer.notFound()) {
+            throw new StateSilent(check.outboxEventId(), answer.message());
+        }
+        return check;
+    }
+
+    /** The state gave no answer to whether it holds a row: a bulk resubmission asks about no further row. */
+    private static final class StateSilent extends ClaimDeskException {
+        final long outboxEventId;
+        final String stateSaid;
+
+        StateSilent(long outboxEventId, String stateSaid) {
+            super("could not ask the state whether it holds outbox row " + outboxEventId + "'s first submission ("
+                    + stateSaid + "); nothing was resubmitted: try again when the state answers");
+            this.outboxEventId = outboxEventId;
+            this.stateSaid = stateSaid;
+        }
     }
 
     private Result apply(Handle h, Check check, String who, String why) {

@@ -10,7 +10,9 @@ import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.OutboxView;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Resubmission;
+import org.claimdesk.delivery.HttpStateAdapter;
 import org.claimdesk.delivery.StateAdapter;
+import org.claimdesk.delivery.StateNotSet;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
@@ -158,7 +160,10 @@ final class OutboxCommand {
         "Each row becomes superseded (its attempts kept) by a new pending row; the claim stays SUBMITTING.",
         "One ROW_ID: refused when the row is not failed, was already resubmitted, or its claim has not changed since",
         "the refusal. Many (--id, or --all-failed with filters): such rows are skipped with the reason, one line each;",
-        "the count is previewed first (--dry-run stops there)."})
+        "the count is previewed first (--dry-run stops there).",
+        "A row whose last attempt had no answer from the state (timeouts, 5xx) may have been accepted all the same:",
+        "the state is asked about its key first, and a row it holds, or does not answer about, is refused. The state",
+        "is the one --state-api or CLAIMDESK_STATE_URL names (for a database file without either, the simulated one)."})
     static final class Resubmit extends CliSupport implements Callable<Integer> {
         @Parameters(paramLabel = "ROW_ID", arity = "0..1", description = "One failed outbox row.")
         Long id;
@@ -177,6 +182,9 @@ final class OutboxCommand {
 
         @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (kept in the audit trail).")
         String reason;
+
+        @Mixin
+        StateOptions state;
 
         @Option(names = "--dry-run", description = "With --id or --all-failed: only preview which rows would be resubmitted.")
         boolean dryRun;
@@ -197,8 +205,12 @@ final class OutboxCommand {
             if (id != null && dryRun) {
                 throw new IllegalArgumentException("--dry-run goes with --id or --all-failed");
             }
-            try (Database db = openDatabase()) {
-                Resubmission resubmission = new Resubmission(db, clock(db));
+            try (Database db = openDatabase();
+                    StateAdapter adapter = dryRun ? null : db.onServer() && !state.given()
+                            ? new StateNotSet("this is a team database: name the state's API with --state-api URL or "
+                                    + HttpStateAdapter.URL_ENV)
+                            : state.open(db.onServer())) {
+                Resubmission resubmission = new Resubmission(db, clock(db), adapter);
                 if (id != null) {
                     printOne(resubmission.resubmit(id, actor, reason));
                     return ClaimDeskCommand.EXIT_OK;

@@ -9,12 +9,14 @@ import org.claimdesk.delivery.StateAdapter;
 import picocli.CommandLine.Option;
 
 /**
- * Where submissions go: the state's API over HTTP, or the simulated state (the default for a database file; a
- * team database's rows go to the simulated state only when it is chosen with {@code --simulated}).
+ * Where submissions go: the state's API over HTTP ({@code --state-api}, else the workstation's
+ * {@value HttpStateAdapter#URL_ENV}, as the console), or the simulated state (the default for a database file
+ * without either; a team database's rows go to the simulated state only when it is chosen with {@code --simulated}).
  */
 final class StateOptions {
     @Option(names = "--state-api", paramLabel = "URL",
-            description = "The state's submission API (token from $" + HttpStateAdapter.TOKEN_ENV + ").")
+            description = "The state's submission API (default: $" + HttpStateAdapter.URL_ENV + ", as the console's;"
+                    + " token from $" + HttpStateAdapter.TOKEN_ENV + ").")
     String stateApi;
 
     @Option(names = "--simulated",
@@ -42,16 +44,27 @@ final class StateOptions {
             description = "Simulated state only: share of submissions answered 503/429 (default ${DEFAULT-VALUE}).")
     double simFailureRate;
 
+    /** Whether a state was named: the state's API or the simulated state. */
+    boolean given() {
+        return api() != null || simulated;
+    }
+
+    /** The state API named: {@code --state-api}, else the workstation's, unless {@code --simulated} chose the other. */
+    private String api() {
+        return stateApi != null ? stateApi : simulated ? null : HttpStateAdapter.configuredUrl().orElse(null);
+    }
+
     /** @param teamDatabase whether the rows are a team database's, which never go to the simulated state unasked */
     StateAdapter open(boolean teamDatabase) {
         if (stateApi != null && simulated) {
             throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
         }
-        if (stateApi == null && !simulated && teamDatabase) {
+        String api = api();
+        if (api == null && !simulated && teamDatabase) {
             throw new IllegalArgumentException("this is a team database: name the state's API with --state-api URL"
-                    + " (or pass --simulated to send its rows to the simulated state)");
+                    + " or " + HttpStateAdapter.URL_ENV + " (or pass --simulated to send its rows to the simulated state)");
         }
-        if (stateApi == null) {
+        if (api == null) {
             if (simLatencyMs < 0) {
                 throw new IllegalArgumentException("--sim-latency-ms must not be negative");
             }
@@ -60,9 +73,9 @@ final class StateOptions {
         }
         URI uri;
         try {
-            uri = URI.create(stateApi.strip());
+            uri = URI.create(api.strip());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("the state API URL is not a valid URL: " + stateApi);
+            throw new IllegalArgumentException("the state API URL is not a valid URL: " + api);
         }
         return HttpStateAdapter.fromEnvironment(uri, Duration.ofMillis(connectTimeoutMs),
                 Duration.ofMillis(requestTimeoutMs), allowPlainHttp);

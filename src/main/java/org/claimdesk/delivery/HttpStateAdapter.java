@@ -30,6 +30,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpStateAdapter implements StateAdapter {
     public static final String TOKEN_ENV = "CLAIMDESK_STATE_TOKEN";
+    /**
+     * Environment variable (or system property {@code claimdesk.stateUrl}) naming the state's API on a workstation:
+     * the console's, and the CLI's unless a command names another with {@code --state-api}.
+     */
+    public static final String URL_ENV = "CLAIMDESK_STATE_URL";
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(15);
     static final int MAX_RESPONSE_BYTES = 64 * 1024;
@@ -80,6 +85,12 @@ public final class HttpStateAdapter implements StateAdapter {
     static boolean isLoopback(String host) {
         String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         return h.equalsIgnoreCase("localhost") || h.matches("127(\\.\\d{1,3}){3}") || h.equals("::1");
+    }
+
+    /** The state API's URL this workstation is set up with ({@value #URL_ENV}), stripped; empty when none. */
+    public static java.util.Optional<String> configuredUrl() {
+        String url = System.getProperty("claimdesk.stateUrl", System.getenv(URL_ENV));
+        return url == null || url.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(url.strip());
     }
 
     /** With the token from {@value #TOKEN_ENV}, if set. */

@@ -44,7 +44,7 @@ public record ConsoleServices(
         String actor) implements AutoCloseable {
 
     /** Environment variable (or system property {@code claimdesk.stateUrl}) naming the state's API. */
-    public static final String STATE_URL_ENV = "CLAIMDESK_STATE_URL";
+    public static final String STATE_URL_ENV = HttpStateAdapter.URL_ENV;
 
     /**
      * Opens {@code databaseFile} (creating it if needed) and builds the services on it. The state is the one
@@ -86,9 +86,9 @@ public record ConsoleServices(
     }
 
     static StateAdapter stateFromEnvironment(boolean teamDatabase) {
-        String url = System.getProperty("claimdesk.stateUrl", System.getenv(STATE_URL_ENV));
-        if (url != null && !url.isBlank()) {
-            return HttpStateAdapter.fromEnvironment(URI.create(url.strip()), HttpStateAdapter.DEFAULT_CONNECT_TIMEOUT,
+        java.util.Optional<String> url = HttpStateAdapter.configuredUrl();
+        if (url.isPresent()) {
+            return HttpStateAdapter.fromEnvironment(URI.create(url.get()), HttpStateAdapter.DEFAULT_CONNECT_TIMEOUT,
                     HttpStateAdapter.DEFAULT_REQUEST_TIMEOUT);
         }
         return teamDatabase ? new StateNotSet(NO_STATE_ON_TEAM_DATABASE) : simulated();
@@ -144,7 +144,7 @@ public record ConsoleServices(
 
     /** Resubmitting corrected claims and re-queueing unchanged ones, on this database. */
     public Resubmission resubmission() {
-        return new Resubmission(database, clock());
+        return new Resubmission(database, clock(), state);
     }
 
     /** Importing claims from CSV files into this database. */

@@ -130,13 +130,34 @@ class DeliveryCommandsTest {
             assertThat(count(DeliveryState.SENT)).isEqualTo(2);
         } else {
             String refusal = "claimdesk: this is a team database: name the state's API with --state-api URL"
-                    + " (or pass --simulated to send its rows to the simulated state)\n";
+                    + " or CLAIMDESK_STATE_URL (or pass --simulated to send its rows to the simulated state)\n";
             assertThat(drain.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
             assertThat(drain.err()).isEqualTo(refusal);
             assertThat(reconcile.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
             assertThat(reconcile.err()).isEqualTo(refusal);
             assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
         }
+    }
+
+    @Test
+    void theWorkstationsStateApiIsTheCommandsUnlessOneIsNamed() {
+        submitted(2);
+        System.setProperty("claimdesk.stateUrl", server.baseUrl().toString());
+        try {
+            Run drain = run("drain", "--until-idle");
+            assertThat(drain.exit()).as(drain.err()).isZero();
+            assertThat(drain.out()).startsWith("state API at " + server.baseUrl());
+            assertThat(server.totalPosts()).isEqualTo(2);
+
+            submitted(1);
+            Run simulated = run("drain", "--simulated", "--until-idle");
+            assertThat(simulated.exit()).as(simulated.err()).isZero();
+            assertThat(simulated.out()).startsWith("simulated state: 1 sent");
+            assertThat(server.totalPosts()).as("--simulated chooses the other").isEqualTo(2);
+        } finally {
+            System.clearProperty("claimdesk.stateUrl");
+        }
+        assertThat(count(DeliveryState.SENT)).isEqualTo(3);
     }
 
     @Test

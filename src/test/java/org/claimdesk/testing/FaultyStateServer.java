@@ -41,6 +41,7 @@ public final class FaultyStateServer implements AutoCloseable {
     private final SimulatedState state;
     private final Duration noReplyFor;
     private final Map<String, AtomicInteger> posts = new ConcurrentHashMap<>();
+    private final AtomicInteger lookups = new AtomicInteger();
     private final AtomicInteger concurrent = new AtomicInteger();
     private final AtomicInteger maxConcurrentPerKey = new AtomicInteger();
     private final Map<String, AtomicInteger> inFlightByKey = new ConcurrentHashMap<>();
@@ -114,6 +115,11 @@ public final class FaultyStateServer implements AutoCloseable {
         return n == null ? 0 : n.get();
     }
 
+    /** GETs of a key, whatever their answer. */
+    public int lookups() {
+        return lookups.get();
+    }
+
     public int totalPosts() {
         return posts.values().stream().mapToInt(AtomicInteger::get).sum();
     }
@@ -128,6 +134,7 @@ public final class FaultyStateServer implements AutoCloseable {
             String auth = exchange.getRequestHeaders().getFirst("Authorization");
             if (exchange.getRequestMethod().equals("GET")) {
                 String key = exchange.getRequestURI().getPath().substring("/v1/submissions/".length());
+                lookups.incrementAndGet();
                 if (lookupFault == Fault.UNAUTHORIZED_401) {
                     reply(exchange, new SimulatedState.Reply(401, null, "unauthorized", "token expired", null));
                 } else if (lookupFault == Fault.UNAVAILABLE_503) {

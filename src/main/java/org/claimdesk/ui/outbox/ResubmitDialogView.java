@@ -60,7 +60,9 @@ public final class ResubmitDialogView {
     static String explanation(Resubmission.Check check) {
         if (check.decision() == KeyPolicy.Decision.RESUBMIT) {
             return "Resubmitting sends the claim as it is now under a new idempotency key; row " + check.outboxEventId()
-                    + " is kept, marked superseded, with its attempts.";
+                    + " is kept, marked superseded, with its attempts."
+                    + (check.stateMayHoldIt() ? " Its last attempt had no answer from the state, so the state is"
+                            + " asked first whether it holds the row; if it does, nothing is resubmitted." : "");
         }
         String fix = "The claim's data has not changed since the state refused it: correct it first"
                 + " (edit the claim: Claims page, Ctrl+E), then resubmit.";
