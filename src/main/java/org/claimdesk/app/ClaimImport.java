@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -44,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * claimant name match a claim present is not written: counted as already present when its fields are equal, listed
  * as a conflict when they differ. So an import stopped half-way leaves whole batches, and running it again
  * completes it without duplicates. Each new claim gets a history row; the import gets one audit entry (file name,
- * SHA-256, counts), written with its last batch.
+ * SHA-256, counts), written with its last batch, or, stopped by an error after batches were written, one saying how
+ * many claims it wrote and why it stopped. An errors file an earlier import of the file left is kept aside, not
+ * replaced: staff correct errors files where they stand.
  */
 public final class ClaimImport {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimImport.class);
@@ -153,10 +156,13 @@ public final class ClaimImport {
      * @param cancelled true when the import was stopped: the counts are those of the batches written before
      * @param conflicts the conflicting rows, the first {@value #MAX_LISTED}
      * @param conflictsNotListed the conflicting rows past those
+     * @param keptErrorsFile where an earlier import's errors file of this file, which this one would have replaced
+     *     or removed, was kept (staff may have been correcting it); null when there was none or it was the same
      */
     public record Report(String file, String sha256, String encoding, boolean dryRun, boolean strict, long rows,
             long imported, long alreadyPresent, List<Conflict> conflicts, long rejectedRows, List<Rejected> rejected,
-            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled, long conflictsNotListed) {
+            long rejectedNotListed, boolean refused, String errorsFile, boolean cancelled, long conflictsNotListed,
+            String keptErrorsFile) {
         public Report {
             conflicts = List.copyOf(conflicts);
             rejected = List.copyOf(rejected);
@@ -241,7 +247,7 @@ public final class ClaimImport {
         } catch (Stopped stopped) {
             LOG.info("import of {} cancelled while checking: nothing imported", name);
             return new Report(name, null, options.charset().name(), options.dryRun(), options.strict(), 0, 0, 0,
-                    List.of(), 0, List.of(), 0, false, null, true, 0);
+                    List.of(), 0, List.of(), 0, false, null, true, 0, null);
         }
         List<Conflict> conflicts = new ArrayList<>();
         // imported, already present, conflicts not listed
@@ -251,7 +257,7 @@ public final class ClaimImport {
         Report report = new Report(name, check.sha256, options.charset().name(), options.dryRun(), options.strict(),
                 check.rows, counts[0], counts[1], conflicts, check.rejectedRows, check.rejected, check.notListed,
                 refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled,
-                counts[2]);
+                counts[2], check.keptErrorsFile == null ? null : check.keptErrorsFile.toString());
         LOG.info("import of {} ({}){}: {} rows, {} imported, {} already present, {} conflicts, {} rejected{}{}",
                 report.file(), report.sha256(), options.dryRun() ? " (dry run)" : "", report.rows(), report.imported(),
                 report.alreadyPresent(), report.conflictCount(), report.rejectedRows(), refused ? ", refused (strict)" : "",
@@ -280,7 +286,7 @@ public final class ClaimImport {
     // ---- the first pass: check the file, write the errors file ----
 
     private record Check(Header header, String sha256, long bytes, long rows, long rejectedRows,
-            List<Rejected> rejected, long notListed) {
+            List<Rejected> rejected, long notListed, Path keptErrorsFile) {
     }
 
     private Check check(Path file, Charset charset, LocalDate today, Path errorsFile, Monitor monitor) {
@@ -320,13 +326,23 @@ public final class ClaimImport {
                     errors.write(row.values(), broken);
                 }
             }
+            Path kept = errorsFile == null ? null : keepEarlierErrorsFile(errorsFile);
             if (errors != null) {
-                errors.close();
-            } else if (errorsFile != null) {
-                Files.deleteIfExists(errorsFile);
+                try {
+                    errors.close();
+                } catch (IOException | RuntimeException e) {
+                    if (kept != null) {
+                        Files.move(kept, errorsFile);
+                    }
+                    throw e;
+                }
+                if (kept != null && Files.mismatch(kept, errorsFile) == -1) {
+                    Files.delete(kept);
+                    kept = null;
+                }
             }
             done = true;
-            return new Check(header, source.sha256(), source.size(), rows, rejectedRows, rejected, notListed);
+            return new Check(header, source.sha256(), source.size(), rows, rejectedRows, rejected, notListed, kept);
         } catch (IOException e) {
             throw new ClaimDeskException("cannot write the errors file " + errorsFile + ": " + e.getMessage(), e);
         } finally {
@@ -335,6 +351,29 @@ public final class ClaimImport {
             }
         }
     }
+
+    /**
+     * Moves an errors file an earlier import left at {@code errorsFile} aside, to {@code FILE.errors.<its last
+     * change>.csv}: staff correct an errors file where it stands, so a run that replaces it (or, with no row rejected,
+     * would remove it) must not lose their corrections. Returns where it went, or null when there was none.
+     */
+    private static Path keepEarlierErrorsFile(Path errorsFile) throws IOException {
+        if (!Files.isRegularFile(errorsFile)) {
+            return null;
+        }
+        String stamp = KEPT_STAMP.format(Files.getLastModifiedTime(errorsFile).toInstant().atZone(ZoneId.systemDefault()));
+        String base = errorsFile.getFileName().toString();
+        base = base.substring(0, base.length() - ".csv".length()) + "." + stamp;
+        Path kept = errorsFile.resolveSibling(base + ".csv");
+        for (int n = 2; Files.exists(kept); n++) {
+            kept = errorsFile.resolveSibling(base + "-" + n + ".csv");
+        }
+        Files.move(errorsFile, kept);
+        LOG.info("an earlier errors file of this import was kept as {}", kept);
+        return kept;
+    }
+
+    private static final DateTimeFormatter KEPT_STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     // ---- the second pass: write the valid rows in bounded transactions ----
 
@@ -352,6 +391,7 @@ public final class ClaimImport {
         String name = file.getFileName().toString();
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         boolean cancelled = false;
+        long committed = 0;
         try (CsvRows source = new CsvRows(file, options.charset());
                 BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database);
                 SeenKeys seenDry = options.dryRun() ? SeenKeys.open(database) : null) {
@@ -379,6 +419,7 @@ public final class ClaimImport {
                 if (batch.size() == BATCH_ROWS) {
                     flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts,
                             null);
+                    committed = counts[0];
                     batch.clear();
                 }
             }
@@ -396,11 +437,46 @@ public final class ClaimImport {
                 details.put("cancelled", true);
             }
             flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
+        } catch (RuntimeException e) {
+            if (!options.dryRun() && committed > 0) {
+                auditStopped(name, options, actor, check, committed, e);
+            }
+            throw e;
         }
         if (!cancelled) {
             monitor.progress(new Progress(Phase.IMPORTING, check.rows, check.bytes, check.bytes, counts[0]));
         }
         return !cancelled;
+    }
+
+    /**
+     * The audit entry of an import that stopped on an error after some of its batches were committed (the file
+     * changed, the database failed): the claims it wrote, and why it stopped. Written in a transaction of its own;
+     * when that fails too, the log says so and the error that stopped the import is the one reported.
+     */
+    private void auditStopped(String name, Options options, String actor, Check check, long imported,
+            RuntimeException stoppedBy) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("file", name);
+        details.put("sha256", check.sha256);
+        details.put("encoding", options.charset().name());
+        details.put("strict", options.strict());
+        details.put("rows", check.rows);
+        details.put("rejectedRows", check.rejectedRows);
+        details.put("imported", imported);
+        details.put("stopped", stoppedBy.getMessage());
+        try {
+            database.inTransaction(h -> {
+                audit.append(h, clock.instant(), actor, AuditActions.CLAIMS_IMPORT, AuditActions.SUBJECT_IMPORT,
+                        check.sha256, "import of " + name + ", stopped after " + imported + " claim(s)",
+                        Json.write(details));
+                return null;
+            });
+        } catch (RuntimeException e) {
+            stoppedBy.addSuppressed(e);
+            LOG.warn("the import of {} stopped after {} claim(s) and its audit entry could not be written: {}", name,
+                    imported, e.getMessage());
+        }
     }
 
     /**

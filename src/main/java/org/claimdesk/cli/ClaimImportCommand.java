@@ -68,6 +68,7 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
             out.put("rejectedNotListed", report.rejectedNotListed());
             out.put("refused", report.refused());
             out.put("errorsFile", report.errorsFile());
+            out.put("keptErrorsFile", report.keptErrorsFile());
             printJson(out);
         } else {
             report.rejected().forEach(r -> out().printf("line %d, %s: %s%n", r.line(), r.column(), r.reason()));
@@ -92,6 +93,10 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
             if (report.errorsFile() != null) {
                 out().printf("rejected rows written to %s: correct them there and import that file%n",
                         report.errorsFile());
+            }
+            if (report.keptErrorsFile() != null) {
+                out().printf("the errors file of an earlier import of this file was kept as %s%n",
+                        report.keptErrorsFile());
             }
         }
         out().flush();

@@ -12,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -233,7 +236,7 @@ class ClaimImportTest {
 
     /**
      * A file changed between the check and the end of the import: the batches committed stay, the one being written
-     * is rolled back, the message says how many were imported and no audit entry claims the file.
+     * is rolled back, the message says how many were imported, and the audit entry says the import stopped after them.
      */
     @Test
     void aFileChangedWhileItIsImportedKeepsTheBatchesCommittedAndRollsBackTheRest() throws Exception {
@@ -251,7 +254,14 @@ class ClaimImportTest {
                         + " claim(s) were imported before that: import the file again to complete it");
         assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
         assertThat(Sql.count(db, "claim_status_history")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
-        assertThat(imports()).isEmpty();
+        assertThat(imports()).singleElement().satisfies(a -> {
+            assertThat(a.actor()).isEqualTo("s.patel");
+            assertThat(a.reason()).isEqualTo("import of changing.csv, stopped after " + ClaimImport.BATCH_ROWS * 2
+                    + " claim(s)");
+            assertThat(Json.readObject(a.details())).containsEntry("imported", ClaimImport.BATCH_ROWS * 2)
+                    .containsEntry("stopped", "changing.csv changed while it was imported; " + ClaimImport.BATCH_ROWS * 2
+                            + " claim(s) were imported before that: import the file again to complete it");
+        });
         assertThat(queries.claims(ClaimQuery.all().withSearch("Claimant " + (ClaimImport.BATCH_ROWS * 2 + 1))))
                 .isEmpty();
 
@@ -411,6 +421,43 @@ class ClaimImportTest {
 
         Path valid = write("valid.csv", HEADER + "\n" + row(1) + "\n" + row(2) + "\n", StandardCharsets.UTF_8);
         assertThat(run(valid, false, true).imported()).isEqualTo(2);
+    }
+
+    /**
+     * Staff correct an errors file where it stands; importing the original again (to complete it, say) must not
+     * replace their corrections, nor remove them when no row is rejected any more. An unchanged one is replaced.
+     */
+    @Test
+    void anEarlierErrorsFileBeingCorrectedIsKeptAsideNotReplaced() throws Exception {
+        Path file = write("mixed.csv", MIXED, StandardCharsets.UTF_8);
+        Path errors = ClaimImport.errorsFileOf(file);
+        run(file, false, false);
+        String written = Files.readString(errors);
+
+        ClaimImport.Report same = run(file, false, false);
+        assertThat(same.keptErrorsFile()).as("the same errors file again").isNull();
+        assertThat(Files.readString(errors)).isEqualTo(written);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).filteredOn(n -> n.contains(".errors."))
+                    .containsExactly("mixed.csv.errors.csv");
+        }
+
+        String corrected = written.replace("CA,12,", "CA,1000002,");
+        Files.writeString(errors, corrected);
+        Files.setLastModifiedTime(errors, FileTime.from(LocalDateTime.of(2026, 3, 2, 9, 5, 7)
+                .atZone(ZoneId.systemDefault()).toInstant()));
+        ClaimImport.Report again = run(file, false, false);
+        Path kept = dir.resolve("mixed.csv.errors.20260302-090507.csv");
+        assertThat(again.keptErrorsFile()).isEqualTo(kept.toString());
+        assertThat(Files.readString(kept)).isEqualTo(corrected);
+        assertThat(Files.readString(errors)).isEqualTo(written);
+
+        Files.writeString(file, HEADER + "\n" + row(1) + "\n", StandardCharsets.UTF_8);
+        ClaimImport.Report clean = run(file, false, false);
+        assertThat(clean.errorsFile()).isNull();
+        assertThat(errors).doesNotExist();
+        assertThat(clean.keptErrorsFile()).as("no row rejected now: the earlier errors file is kept, not removed")
+                .isNotNull().satisfies(p -> assertThat(Files.readString(Path.of(p))).isEqualTo(written));
     }
 
     @Test

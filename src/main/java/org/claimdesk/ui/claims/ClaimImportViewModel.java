@@ -292,6 +292,12 @@ public final class ClaimImportViewModel {
 
     /** What an import did, in one sentence. */
     public static String describe(ClaimImport.Report r) {
+        String kept = r.keptErrorsFile() == null ? "" : "; the errors file of an earlier import of this file was kept as "
+                + Path.of(r.keptErrorsFile()).getFileName();
+        return outcome(r) + kept;
+    }
+
+    private static String outcome(ClaimImport.Report r) {
         if (r.cancelled()) {
             return r.sha256() == null
                     ? "Cancelled while the file was checked: nothing was imported"
