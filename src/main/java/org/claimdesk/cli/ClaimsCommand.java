@@ -238,11 +238,16 @@ final class ClaimsCommand {
         @Option(names = "--key", paramLabel = "KEY", description = "Idempotency key the state will see (generated if absent).")
         String key;
 
+        @Option(names = "--expect-version", paramLabel = "V",
+                description = "Refuse if the claim is no longer at version V (the data checked is the data sent).")
+        Long expectVersion;
+
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
-                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current()).submit(claim.claimId(), actor, key);
+                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current())
+                        .submit(claim.claimId(), actor, key, expectVersion);
                 out().printf("%s: SUBMITTING, outbox row %d, key %s%s%n", result.claimNumber(), result.outboxEventId(),
                         result.idempotencyKey(), result.replayed() ? " [replayed: nothing changed]" : "");
             }

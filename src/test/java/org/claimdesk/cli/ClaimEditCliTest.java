@@ -161,6 +161,16 @@ class ClaimEditCliTest {
         assertThat(stale.exit()).isEqualTo(1);
         assertThat(stale.err()).contains("was changed by r.okafor").contains("edited holderId")
                 .contains("nothing was saved");
+
+        Run staleSubmit = run("claims", "submit", id, "--actor", "j.chen", "--expect-version", Long.toString(version));
+        assertThat(staleSubmit.exit()).isEqualTo(1);
+        assertThat(staleSubmit.err()).contains("was changed by r.okafor").contains("edited holderId");
+        assertThat(run("claims", "show", id, "--json").json().get("claim").get("status").asText())
+                .isEqualTo("READY_FOR_SUBMISSION");
+        long now = run("claims", "show", id, "--json").json().get("claim").get("version").asLong();
+        Run submit = run("claims", "submit", id, "--actor", "j.chen", "--expect-version", Long.toString(now));
+        assertThat(submit.exit()).as(submit.err()).isZero();
+        assertThat(submit.out()).contains(": SUBMITTING, outbox row");
     }
 
     @Test
