@@ -3,8 +3,11 @@ package org.claimdesk.app;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -31,6 +34,7 @@ import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.BatchWriter;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.NewClaim;
 import org.claimdesk.store.SeenKeys;
@@ -253,7 +257,16 @@ public final class ClaimImport {
         // imported, already present, conflicts not listed
         long[] counts = new long[3];
         boolean refused = options.strict() && check.rejectedRows > 0;
-        boolean cancelled = !refused && !load(file, options, today, who, check, conflicts, counts, monitor);
+        boolean cancelled;
+        try {
+            cancelled = !refused && !load(file, options, today, who, check, conflicts, counts, monitor);
+        } catch (ClaimDeskException e) {
+            if (check.keptErrorsFile == null) {
+                throw e;
+            }
+            String message = e.getMessage() + "; " + keptSentence(check.keptErrorsFile);
+            throw e instanceof DatabaseException ? new DatabaseException(message, e) : new ClaimDeskException(message, e);
+        }
         Report report = new Report(name, check.sha256, options.charset().name(), options.dryRun(), options.strict(),
                 check.rows, counts[0], counts[1], conflicts, check.rejectedRows, check.rejected, check.notListed,
                 refused, check.rejectedRows > 0 && errorsFile != null ? errorsFile.toString() : null, cancelled,
@@ -332,7 +345,7 @@ public final class ClaimImport {
                     errors.close();
                 } catch (IOException | RuntimeException e) {
                     if (kept != null) {
-                        Files.move(kept, errorsFile);
+                        putBack(kept, errorsFile, e);
                     }
                     throw e;
                 }
@@ -358,19 +371,46 @@ public final class ClaimImport {
      * would remove it) must not lose their corrections. Returns where it went, or null when there was none.
      */
     private static Path keepEarlierErrorsFile(Path errorsFile) throws IOException {
-        if (!Files.isRegularFile(errorsFile)) {
+        String stamp;
+        try {
+            if (!Files.isRegularFile(errorsFile)) {
+                return null;
+            }
+            stamp = KEPT_STAMP.format(Files.getLastModifiedTime(errorsFile).toInstant().atZone(ZoneId.systemDefault()));
+        } catch (NoSuchFileException goneMeanwhile) {
             return null;
         }
-        String stamp = KEPT_STAMP.format(Files.getLastModifiedTime(errorsFile).toInstant().atZone(ZoneId.systemDefault()));
-        String base = errorsFile.getFileName().toString();
-        base = base.substring(0, base.length() - ".csv".length()) + "." + stamp;
-        Path kept = errorsFile.resolveSibling(base + ".csv");
-        for (int n = 2; Files.exists(kept); n++) {
-            kept = errorsFile.resolveSibling(base + "-" + n + ".csv");
+        String name = errorsFile.getFileName().toString();
+        String base = name.substring(0, name.length() - ".csv".length()) + "." + stamp;
+        for (int n = 1; ; n++) {
+            Path kept = errorsFile.resolveSibling(base + (n == 1 ? "" : "-" + n) + ".csv");
+            try {
+                Files.move(errorsFile, kept);
+                LOG.info("an earlier errors file of this import was kept as {}", kept);
+                return kept;
+            } catch (FileAlreadyExistsException taken) {
+                // another import of the same file kept one under that name: the next one
+            } catch (NoSuchFileException goneMeanwhile) {
+                // another import of the same file moved it aside first: that one reports it
+                return null;
+            }
         }
-        Files.move(errorsFile, kept);
-        LOG.info("an earlier errors file of this import was kept as {}", kept);
-        return kept;
+    }
+
+    /** The earlier errors file back in place after this import's could not be written; a failure joins {@code e}. */
+    private static void putBack(Path kept, Path errorsFile, Exception e) {
+        try {
+            Files.move(kept, errorsFile, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException notBack) {
+            e.addSuppressed(notBack);
+            LOG.warn("the earlier errors file kept as {} could not be put back as {}: {}", kept, errorsFile,
+                    notBack.getMessage());
+        }
+    }
+
+    /** What staff are told of an earlier errors file kept aside: "the errors file of an earlier import … was kept as X". */
+    public static String keptSentence(Path kept) {
+        return "the errors file of an earlier import of this file was kept as " + kept;
     }
 
     private static final DateTimeFormatter KEPT_STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
@@ -437,7 +477,9 @@ public final class ClaimImport {
                 details.put("cancelled", true);
             }
             flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
+            committed = -1;
         } catch (RuntimeException e) {
+            // committed is -1 once the last batch and its audit entry are in: closing a resource may still fail
             if (!options.dryRun() && committed > 0) {
                 auditStopped(name, options, actor, check, committed, e);
             }
@@ -465,6 +507,9 @@ public final class ClaimImport {
         details.put("rejectedRows", check.rejectedRows);
         details.put("imported", imported);
         details.put("stopped", stoppedBy.getMessage());
+        if (check.keptErrorsFile != null) {
+            details.put("keptErrorsFile", check.keptErrorsFile.getFileName().toString());
+        }
         try {
             database.inTransaction(h -> {
                 audit.append(h, clock.instant(), actor, AuditActions.CLAIMS_IMPORT, AuditActions.SUBJECT_IMPORT,

@@ -21,6 +21,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
@@ -59,23 +60,16 @@ public final class Resubmission {
      * @param claimVersion the claim's version the diff was built from: a resubmission of this check refuses a
      *     claim changed since, so the data sent is the data staff saw
      * @param rowUpdatedAt the row's {@code updatedAt} as seen: a row changed since is refused
+     * @param stateMayHoldIt whether the state may hold the row's submission though no acceptance was recorded
+     *     ({@link KeyPolicy#stateMayHold}): it is asked about the row's key before a resubmission
      */
     public record Check(long outboxEventId, long claimId, String claimNumber, ClaimStatus claimStatus,
             DeliveryState state, Long supersededBy, String idempotencyKey, String lastError,
-            AttemptOutcome lastOutcome, PayloadDiff diff, long claimVersion, long rowUpdatedAt) {
+            AttemptOutcome lastOutcome, PayloadDiff diff, long claimVersion, long rowUpdatedAt,
+            boolean stateMayHoldIt) {
 
         public KeyPolicy.Decision decision() {
             return KeyPolicy.decide(!diff.isEmpty(), lastOutcome);
-        }
-
-        /**
-         * Whether the state may hold this row's submission though no acceptance was recorded: its last attempt
-         * ended without a refusal (a timeout, a 5xx, a lost connection, or refused credentials after one of those).
-         * A refusal (400, 422) says it does not: a key the state had accepted is answered with that acceptance
-         * again. A row never tried was never sent.
-         */
-        public boolean stateMayHoldIt() {
-            return lastOutcome != null && lastOutcome != AttemptOutcome.PERMANENT;
         }
 
         /** Why this row cannot be resubmitted now, in one line; null when it can. */
@@ -188,7 +182,7 @@ public final class Resubmission {
         Check asked = askState(check(outboxEventId));
         return database.inTransaction(h -> {
             Check now = checkHeld(h, outboxEventId);
-            if (asked.stateMayHoldIt() && now.rowUpdatedAt() != asked.rowUpdatedAt()) {
+            if (now.refusal() == null && now.rowUpdatedAt() != asked.rowUpdatedAt()) {
                 throw new ConflictException("outbox row " + outboxEventId + " changed while ClaimDesk asked the state"
                         + " about it (another workstation may have re-queued it); nothing was changed");
             }
@@ -408,10 +402,11 @@ public final class Resubmission {
         Claim claim = (hold ? claims.findForUpdate(h, row.aggregateId()) : claims.find(h, row.aggregateId()))
                 .orElseThrow(() -> new NotFoundException("no claim with id " + row.aggregateId()));
         PayloadDiff diff = diff(h, row, claim);
-        AttemptOutcome last = outbox.lastOutcomes(h, List.of(outboxEventId)).get(outboxEventId);
+        List<DeliveryAttempt> attempts = outbox.attempts(h, outboxEventId);
+        AttemptOutcome last = attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).outcome();
         return new Check(row.outboxEventId(), claim.claimId(), claim.claimNumber(), claim.status(), row.deliveryState(),
                 row.supersededBy(), row.idempotencyKey(), row.lastError(), last, diff, claim.version(),
-                row.updatedAt().toEpochMilli());
+                row.updatedAt().toEpochMilli(), KeyPolicy.stateMayHold(attempts));
     }
 
     /** The claim's payload now against the row's, the key left out: the one definition of "changed". */

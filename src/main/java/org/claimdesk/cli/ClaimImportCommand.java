@@ -95,8 +95,7 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
                         report.errorsFile());
             }
             if (report.keptErrorsFile() != null) {
-                out().printf("the errors file of an earlier import of this file was kept as %s%n",
-                        report.keptErrorsFile());
+                out().println(ClaimImport.keptSentence(Path.of(report.keptErrorsFile())));
             }
         }
         out().flush();

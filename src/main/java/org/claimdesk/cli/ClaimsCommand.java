@@ -239,7 +239,7 @@ final class ClaimsCommand {
         String key;
 
         @Option(names = "--expect-version", paramLabel = "V",
-                description = "Refuse if the claim is no longer at version V (the data checked is the data sent).")
+                description = "Refuse if the claim is no longer at version V (changed since it was checked).")
         Long expectVersion;
 
         @Override

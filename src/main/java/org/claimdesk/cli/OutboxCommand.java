@@ -10,9 +10,7 @@ import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.OutboxView;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Resubmission;
-import org.claimdesk.delivery.HttpStateAdapter;
 import org.claimdesk.delivery.StateAdapter;
-import org.claimdesk.delivery.StateNotSet;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
@@ -163,7 +161,8 @@ final class OutboxCommand {
         "the count is previewed first (--dry-run stops there).",
         "A row whose last attempt had no answer from the state (timeouts, 5xx) may have been accepted all the same:",
         "the state is asked about its key first, and a row it holds, or does not answer about, is refused. The state",
-        "is the one --state-api or CLAIMDESK_STATE_URL names (for a database file without either, the simulated one)."})
+        "is the one --state-api or CLAIMDESK_STATE_URL names: such a row is refused when neither names one (the",
+        "simulated state a command starts knows no earlier submission)."})
     static final class Resubmit extends CliSupport implements Callable<Integer> {
         @Parameters(paramLabel = "ROW_ID", arity = "0..1", description = "One failed outbox row.")
         Long id;
@@ -206,10 +205,7 @@ final class OutboxCommand {
                 throw new IllegalArgumentException("--dry-run goes with --id or --all-failed");
             }
             try (Database db = openDatabase();
-                    StateAdapter adapter = dryRun ? null : db.onServer() && !state.given()
-                            ? new StateNotSet("this is a team database: name the state's API with --state-api URL or "
-                                    + HttpStateAdapter.URL_ENV)
-                            : state.open(db.onServer())) {
+                    StateAdapter adapter = dryRun ? null : state.toAsk()) {
                 Resubmission resubmission = new Resubmission(db, clock(db), adapter);
                 if (id != null) {
                     printOne(resubmission.resubmit(id, actor, reason));
@@ -220,11 +216,15 @@ final class OutboxCommand {
                 if (dryRun) {
                     if (json) {
                         printJson(Map.of("dryRun", true, "wouldResubmit", preview.eligible(),
+                                "askingTheStateFirst", preview.askingTheStateFirst(),
                                 "ids", preview.targets().stream().map(Resubmission.Check::outboxEventId).toList(),
                                 "skippedReasons", preview.skipped()));
                     } else {
                         preview.skipped().values().forEach(r -> out().println(r + "; skipped"));
-                        out().printf("would resubmit %d row(s), skip %d%n", preview.eligible(), preview.skipped().size());
+                        out().printf("would resubmit %d row(s)%s, skip %d%n", preview.eligible(),
+                                preview.askingTheStateFirst() == 0 ? "" : " (" + preview.askingTheStateFirst()
+                                        + " after asking the state whether it holds the first submission)",
+                                preview.skipped().size());
                     }
                     return ClaimDeskCommand.EXIT_OK;
                 }

@@ -6,6 +6,7 @@ import org.claimdesk.delivery.HttpStateAdapter;
 import org.claimdesk.delivery.SimulatedState;
 import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.StateAdapter;
+import org.claimdesk.delivery.StateNotSet;
 import picocli.CommandLine.Option;
 
 /**
@@ -20,8 +21,8 @@ final class StateOptions {
     String stateApi;
 
     @Option(names = "--simulated",
-            description = "Use the simulated state in process (the default for a database file; a team database needs it"
-                    + " said).")
+            description = "Use the simulated state in process (the default for a database file when no state API is"
+                    + " named; a team database needs it said).")
     boolean simulated;
 
     @Option(names = "--connect-timeout-ms", paramLabel = "MS", defaultValue = "5000",
@@ -44,23 +45,45 @@ final class StateOptions {
             description = "Simulated state only: share of submissions answered 503/429 (default ${DEFAULT-VALUE}).")
     double simFailureRate;
 
-    /** Whether a state was named: the state's API or the simulated state. */
-    boolean given() {
-        return api() != null || simulated;
+    /**
+     * The state API named: {@code --state-api}, else the workstation's, unless the simulated state was chosen
+     * ({@code --simulated}, or one of its own options).
+     */
+    private String api() {
+        return stateApi != null ? stateApi : simulatedChosen() ? null : HttpStateAdapter.configuredUrl().orElse(null);
     }
 
-    /** The state API named: {@code --state-api}, else the workstation's, unless {@code --simulated} chose the other. */
-    private String api() {
-        return stateApi != null ? stateApi : simulated ? null : HttpStateAdapter.configuredUrl().orElse(null);
+    private boolean simulatedChosen() {
+        return simulated || simLatencyMs != 0 || simFailureRate != 0;
+    }
+
+    /**
+     * The state a command asks what it holds: only a state's API can say; the simulated state a command starts knows
+     * no earlier submission. None named, or one that cannot be opened, is a state that cannot be asked, with the
+     * reason; a command that need not ask anything goes on.
+     */
+    StateAdapter toAsk() {
+        if (stateApi != null && simulatedChosen()) {
+            throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
+        }
+        String api = api();
+        if (api == null) {
+            return new StateNotSet("no state API is named (--state-api URL or " + HttpStateAdapter.URL_ENV + ")");
+        }
+        try {
+            return open(false);
+        } catch (RuntimeException e) {
+            return new StateNotSet(e.getMessage());
+        }
     }
 
     /** @param teamDatabase whether the rows are a team database's, which never go to the simulated state unasked */
     StateAdapter open(boolean teamDatabase) {
-        if (stateApi != null && simulated) {
+        if (stateApi != null && simulatedChosen()) {
             throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
         }
         String api = api();
-        if (api == null && !simulated && teamDatabase) {
+        if (api == null && !simulatedChosen() && teamDatabase) {
             throw new IllegalArgumentException("this is a team database: name the state's API with --state-api URL"
                     + " or " + HttpStateAdapter.URL_ENV + " (or pass --simulated to send its rows to the simulated state)");
         }

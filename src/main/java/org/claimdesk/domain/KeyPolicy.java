@@ -1,5 +1,6 @@
 package org.claimdesk.domain;
 
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -35,6 +36,29 @@ public final class KeyPolicy {
     }
 
     private KeyPolicy() {
+    }
+
+    /** The error code of a key the state first judged with another body (it holds something under that key). */
+    public static final String KEY_REUSED = "idempotency_key_reused";
+
+    /**
+     * Whether the state may hold a row's submission though none of its {@code attempts} recorded an acceptance: one
+     * of them went without a definite answer (a timeout, a lost connection, a 5xx or 429: the state may have recorded
+     * it before failing to answer), and none was the state's refusal of it. A refusal settles it: the state answers a
+     * key it accepted with that acceptance every time, and refuses the same body the same way every time (except
+     * {@value #KEY_REUSED}, which says the key is held, with another body). Attempts that never reached the state
+     * (unreachable, a row refused by ClaimDesk before any call, credentials refused) say nothing either way.
+     */
+    public static boolean stateMayHold(List<DeliveryAttempt> attempts) {
+        boolean unanswered = false;
+        for (DeliveryAttempt a : attempts) {
+            if (a.outcome() == AttemptOutcome.PERMANENT && a.httpStatus() != null
+                    && (a.detail() == null || !a.detail().startsWith(a.httpStatus() + " " + KEY_REUSED))) {
+                return false;
+            }
+            unanswered |= a.outcome() == AttemptOutcome.TRANSIENT || a.outcome() == AttemptOutcome.DELIVERED;
+        }
+        return unanswered;
     }
 
     /** A fresh idempotency key for a new submission of a claim. */

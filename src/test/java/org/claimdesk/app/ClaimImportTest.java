@@ -271,6 +271,28 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim")).isEqualTo(rows);
     }
 
+    /** An import that stops after it moved an earlier errors file aside says where that file is. */
+    @Test
+    void anImportThatStopsSaysWhereTheEarlierErrorsFileWasKept() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 2 + 500;
+        Path file = manyRows("changing.csv", rows);
+        Path earlier = Files.writeString(ClaimImport.errorsFileOf(file), HEADER + ",error\n");
+        ClaimImport.Monitor changeTheLastRow = changingAt(ClaimImport.Phase.IMPORTING, file, out -> {
+            out.seek(Files.size(file) - ",2026-03-02,\n".length() - Integer.toString(1_000 + rows).length());
+            out.write('9');
+        });
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), changeTheLastRow))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessageStartingWith("changing.csv changed while it was imported; ")
+                .hasMessageContaining("; the errors file of an earlier import of this file was kept as "
+                        + dir.resolve("changing.csv.errors."));
+        assertThat(earlier).doesNotExist();
+        assertThat(imports()).singleElement().satisfies(a -> assertThat(Json.readObject(a.details()))
+                .hasEntrySatisfying("keptErrorsFile", kept -> assertThat(dir.resolve((String) kept))
+                        .hasContent(HEADER + ",error")));
+    }
+
     /**
      * A header changed between the check and the import (two columns swapped, the file's length the same) would put
      * every row's values in other fields: nothing is written.

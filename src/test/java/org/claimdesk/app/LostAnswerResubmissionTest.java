@@ -184,7 +184,7 @@ class LostAnswerResubmissionTest {
     }
 
     @Test
-    void theCommandLineAsksTheStateItNamesAndOnATeamDatabaseWantsOneNamed() {
+    void theCommandLineAsksTheStateApiItNamesAndRefusesWhenNoneIsNamed() {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), "--db",
@@ -195,17 +195,17 @@ class LostAnswerResubmissionTest {
                 + "'s first submission as case " + server.state().caseIds().get(heldClaim));
         assertThat(server.lookups()).isEqualTo(1);
 
-        if (engine == TestDatabase.Engine.POSTGRESQL) {
-            StringWriter unnamed = new StringWriter();
-            exit = ClaimDeskCommand.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(unnamed, true),
-                    "--db", TestDatabase.argument(db.location()), "outbox", "resubmit", Long.toString(lostRow),
-                    "--actor", "r.okafor", "--reason", "name corrected");
-            assertThat(exit).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-            assertThat(unnamed.toString()).isEqualTo("claimdesk: the last attempt of outbox row " + lostRow
-                    + " ended without the state's answer, so the state may hold its first submission, and ClaimDesk"
-                    + " cannot ask it: this is a team database: name the state's API with --state-api URL or"
-                    + " CLAIMDESK_STATE_URL; nothing was resubmitted\n");
-        }
+        // the simulated state a command would start knows no earlier submission: it is not asked
+        StringWriter unnamed = new StringWriter();
+        exit = ClaimDeskCommand.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(unnamed, true),
+                "--db", TestDatabase.argument(db.location()), "outbox", "resubmit", Long.toString(lostRow),
+                "--actor", "r.okafor", "--reason", "name corrected");
+        assertThat(exit).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(unnamed.toString()).isEqualTo("claimdesk: the last attempt of outbox row " + lostRow
+                + " ended without the state's answer, so the state may hold its first submission, and ClaimDesk"
+                + " cannot ask it: no state API is named (--state-api URL or CLAIMDESK_STATE_URL); nothing was"
+                + " resubmitted\n");
+        assertThat(server.lookups()).isEqualTo(1);
         assertThat(queries.countOutboxByState()).containsEntry(DeliveryState.FAILED, 2);
     }
 

@@ -26,6 +26,35 @@ class KeyPolicyTest {
                 .isEqualTo("the state refused this data; sent unchanged it will be refused again");
     }
 
+    private static DeliveryAttempt attempt(AttemptOutcome outcome, Integer status, String detail) {
+        return new DeliveryAttempt(1, 7, 1, java.time.Instant.EPOCH, 10, outcome, status, detail, "w1", null);
+    }
+
+    @Test
+    void theStateMayHoldARowOnlyWhenAnAttemptWentUnansweredAndNoneWasItsRefusal() {
+        DeliveryAttempt timeout = attempt(AttemptOutcome.TRANSIENT, null, "timeout: no reply from the state within 15000 ms");
+        DeliveryAttempt unavailable = attempt(AttemptOutcome.TRANSIENT, 503, "503 unavailable: maintenance");
+        DeliveryAttempt refused = attempt(AttemptOutcome.PERMANENT, 422, "422 invalid_claim: holder id not found");
+        DeliveryAttempt keyReused = attempt(AttemptOutcome.PERMANENT, 422,
+                "422 idempotency_key_reused: this Idempotency-Key was first sent with a different body");
+        DeliveryAttempt unreachable = attempt(AttemptOutcome.SYSTEMIC, null, "connection refused");
+        DeliveryAttempt credentials = attempt(AttemptOutcome.SYSTEMIC, 401, "401 unauthorized: token expired");
+        DeliveryAttempt malformed = attempt(AttemptOutcome.PERMANENT, null, "malformed payload: amountCents missing");
+
+        assertThat(KeyPolicy.stateMayHold(List.of())).as("never sent").isFalse();
+        assertThat(KeyPolicy.stateMayHold(List.of(timeout))).isTrue();
+        assertThat(KeyPolicy.stateMayHold(List.of(unavailable, unavailable))).isTrue();
+        assertThat(KeyPolicy.stateMayHold(List.of(refused))).isFalse();
+        assertThat(KeyPolicy.stateMayHold(List.of(timeout, refused))).as("refused: not accepted before").isFalse();
+        assertThat(KeyPolicy.stateMayHold(List.of(refused, timeout))).as("refused: never accepted after").isFalse();
+        assertThat(KeyPolicy.stateMayHold(List.of(timeout, malformed))).as("ClaimDesk's own refusal says nothing")
+                .isTrue();
+        assertThat(KeyPolicy.stateMayHold(List.of(timeout, keyReused))).as("the key is held, with another body")
+                .isTrue();
+        assertThat(KeyPolicy.stateMayHold(List.of(unreachable, credentials, malformed))).as("never reached it")
+                .isFalse();
+    }
+
     @Test
     void newKeysAreDistinctAndInTheSubmissionFormat() {
         String a = KeyPolicy.newKey();

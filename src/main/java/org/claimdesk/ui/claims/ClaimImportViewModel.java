@@ -292,8 +292,8 @@ public final class ClaimImportViewModel {
 
     /** What an import did, in one sentence. */
     public static String describe(ClaimImport.Report r) {
-        String kept = r.keptErrorsFile() == null ? "" : "; the errors file of an earlier import of this file was kept as "
-                + Path.of(r.keptErrorsFile()).getFileName();
+        String kept = r.keptErrorsFile() == null ? ""
+                : "; " + ClaimImport.keptSentence(Path.of(r.keptErrorsFile()).getFileName());
         return outcome(r) + kept;
     }
 

@@ -28,7 +28,7 @@ class ResubmitDialogTest {
 
     private static Resubmission.Check check(PayloadDiff diff) {
         return new Resubmission.Check(41, 7, "UPC-2026-000007", ClaimStatus.SUBMITTING, DeliveryState.FAILED, null,
-                "sub-old", "422 invalid_claim: holder id not found", AttemptOutcome.PERMANENT, diff, 3, 1000);
+                "sub-old", "422 invalid_claim: holder id not found", AttemptOutcome.PERMANENT, diff, 3, 1000, false);
     }
 
     private void show(Resubmission.Check check) throws Exception {

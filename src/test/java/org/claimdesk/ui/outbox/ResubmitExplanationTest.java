@@ -14,10 +14,14 @@ import org.junit.jupiter.api.Test;
 class ResubmitExplanationTest {
 
     private static Resubmission.Check check(AttemptOutcome last, boolean corrected) {
+        return check(last, corrected, last == AttemptOutcome.TRANSIENT);
+    }
+
+    private static Resubmission.Check check(AttemptOutcome last, boolean corrected, boolean stateMayHoldIt) {
         PayloadDiff diff = PayloadDiff.of(Map.of("claimantName", "Maria Garcia"),
                 Map.of("claimantName", corrected ? "Maria L. Garcia" : "Maria Garcia"));
         return new Resubmission.Check(12, 3, "UPC-2026-000003", ClaimStatus.SUBMITTING, DeliveryState.FAILED, null,
-                "sub-1", "timeout: no reply from the state within 15000 ms", last, diff, 4, 1_000);
+                "sub-1", "timeout: no reply from the state within 15000 ms", last, diff, 4, 1_000, stateMayHoldIt);
     }
 
     @Test
