@@ -304,9 +304,20 @@ public final class DeliveryStore {
             List<DeliveryRecord> submitted = byClaim.values().stream().filter(r -> moved.contains(r.claimId())).toList();
             history.run(submitted, new Object[] {ACTOR, at}, (ps, p, r) -> {
                 ps.setLong(p, r.claimId());
-                ps.setString(p + 1, "state case id " + r.caseId());
+                ps.setString(p + 1, historyReason(r));
             }, null);
             return sentRows;
+        }
+
+        /**
+         * The history entry of a claim delivered: its case id; for a 409 {@code duplicate_claim}, also that the state
+         * holds the claim as sent under another key, whose data may not be this row's (a correction, say).
+         */
+        static String historyReason(DeliveryRecord r) {
+            return "state case id " + r.caseId() + (r.httpStatus() != null && r.httpStatus() == 409
+                    ? ": the state already held this claim under another key (409 duplicate_claim), with the data"
+                            + " sent under that key, which may differ from this submission's"
+                    : "");
         }
 
         /** One {@code delivery_attempt} row per record that made an attempt, in the batch's order. */

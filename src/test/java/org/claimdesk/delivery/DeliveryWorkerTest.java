@@ -298,6 +298,10 @@ class DeliveryWorkerTest {
         assertThat(queries.claim(queued.get(0).claimId()).orElseThrow().stateCaseId()).isEqualTo(earlierCase);
         assertThat(queries.attempts(duplicate.outboxEventId())).singleElement()
                 .satisfies(a -> assertThat(a.httpStatus()).isEqualTo(409));
+        assertThat(queries.history(queued.get(0).claimId())).last().satisfies(h -> assertThat(h.reason()).isEqualTo(
+                "state case id " + earlierCase + ": the state already held this claim under another key (409"
+                        + " duplicate_claim), with the data sent under that key, which may differ from this"
+                        + " submission's"));
 
         assertThat(queries.outboxEvent(queued.get(1).outboxEventId()).orElseThrow().deliveryState())
                 .isEqualTo(DeliveryState.SENT);
