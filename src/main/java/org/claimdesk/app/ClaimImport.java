@@ -466,13 +466,7 @@ public final class ClaimImport {
             if (!cancelled && !source.sha256().equals(check.sha256)) {
                 throw changedWhileImported(name, counts[0]);
             }
-            Map<String, Object> details = new LinkedHashMap<>();
-            details.put("file", name);
-            details.put("sha256", check.sha256);
-            details.put("encoding", options.charset().name());
-            details.put("strict", options.strict());
-            details.put("rows", check.rows);
-            details.put("rejectedRows", check.rejectedRows);
+            Map<String, Object> details = auditDetails(name, options, check);
             if (cancelled) {
                 details.put("cancelled", true);
             }
@@ -491,13 +485,8 @@ public final class ClaimImport {
         return !cancelled;
     }
 
-    /**
-     * The audit entry of an import that stopped on an error after some of its batches were committed (the file
-     * changed, the database failed): the claims it wrote, and why it stopped. Written in a transaction of its own;
-     * when that fails too, the log says so and the error that stopped the import is the one reported.
-     */
-    private void auditStopped(String name, Options options, String actor, Check check, long imported,
-            RuntimeException stoppedBy) {
+    /** What every import's audit entry says of the file and its check, the counts of its writing aside. */
+    private static Map<String, Object> auditDetails(String name, Options options, Check check) {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("file", name);
         details.put("sha256", check.sha256);
@@ -505,11 +494,22 @@ public final class ClaimImport {
         details.put("strict", options.strict());
         details.put("rows", check.rows);
         details.put("rejectedRows", check.rejectedRows);
-        details.put("imported", imported);
-        details.put("stopped", stoppedBy.getMessage());
         if (check.keptErrorsFile != null) {
             details.put("keptErrorsFile", check.keptErrorsFile.getFileName().toString());
         }
+        return details;
+    }
+
+    /**
+     * The audit entry of an import that stopped on an error after some of its batches were committed (the file
+     * changed, the database failed): the claims it wrote, and why it stopped. Written in a transaction of its own;
+     * when that fails too, the log says so and the error that stopped the import is the one reported.
+     */
+    private void auditStopped(String name, Options options, String actor, Check check, long imported,
+            RuntimeException stoppedBy) {
+        Map<String, Object> details = auditDetails(name, options, check);
+        details.put("imported", imported);
+        details.put("stopped", stoppedBy.getMessage());
         try {
             database.inTransaction(h -> {
                 audit.append(h, clock.instant(), actor, AuditActions.CLAIMS_IMPORT, AuditActions.SUBJECT_IMPORT,

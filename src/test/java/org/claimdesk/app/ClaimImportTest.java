@@ -471,6 +471,8 @@ class ClaimImportTest {
         ClaimImport.Report again = run(file, false, false);
         Path kept = dir.resolve("mixed.csv.errors.20260302-090507.csv");
         assertThat(again.keptErrorsFile()).isEqualTo(kept.toString());
+        assertThat(imports()).anySatisfy(a -> assertThat(a.details())
+                .contains("\"keptErrorsFile\":\"mixed.csv.errors.20260302-090507.csv\""));
         assertThat(Files.readString(kept)).isEqualTo(corrected);
         assertThat(Files.readString(errors)).isEqualTo(written);
 
