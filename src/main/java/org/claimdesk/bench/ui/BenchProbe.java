@@ -169,7 +169,8 @@ final class BenchProbe {
                     }
                     slowPulseLog.add(new SlowPulse(gap, window.mainModel().pageProperty().get(), now - lastSwitch,
                             scheduleOf(fxSchedule), scheduleOf(rendererSchedule),
-                            processorIdle == null ? -1 : processorIdle.idleMillis()));
+                            processorIdle == null ? -1 : processorIdle.idleMillis(),
+                            majorFaults == null ? -1 : majorFaults.sinceBefore()));
                 }
             }
         }
@@ -200,11 +201,15 @@ final class BenchProbe {
     private ThreadSchedule fxSchedule;
     private ThreadSchedule rendererSchedule;
     private ProcessorIdle processorIdle;
+    private MajorFaults majorFaults;
     private long longestFxWaitMillis;
 
     private void sampleSchedules() {
         if (processorIdle != null) {
             processorIdle.sample();
+        }
+        if (majorFaults != null) {
+            majorFaults.sample();
         }
         if (fxSchedule != null) {
             fxSchedule.sample();
@@ -221,11 +226,12 @@ final class BenchProbe {
 
     /** Kept as numbers and written out at the end: formatting text inside the measured pulses would add to them. */
     private record SlowPulse(long gapNanos, Page page, long afterShownNanos, long[] fx, long[] renderer,
-            long idleMillis) {
+            long idleMillis, long majorFaults) {
         String describe() {
             return Math.round(gapNanos / 1e6) + " ms on " + page + ", " + Math.round(afterShownNanos / 1e6)
                     + " ms after the page was shown" + schedule("FX thread", fx) + schedule("renderer", renderer)
-                    + (idleMillis < 0 ? "" : "; processors idle " + idleMillis + " ms in all");
+                    + (idleMillis < 0 ? "" : "; processors idle " + idleMillis + " ms in all")
+                    + (majorFaults < 0 ? "" : "; " + majorFaults + " major page fault(s) in the console");
         }
 
         private static String schedule(String thread, long[] ranWaited) {
@@ -339,6 +345,8 @@ final class BenchProbe {
         rendererSchedule = ThreadSchedule.ofThreadNamed("QuantumRenderer");
         ProcessorIdle idle = new ProcessorIdle();
         processorIdle = idle.sample() ? idle : null;
+        MajorFaults faults = new MajorFaults();
+        majorFaults = faults.sample() ? faults : null;
         window.mainModel().show(Page.OUTBOX);
         window.outboxModel().stateProperty().set(DeliveryState.PENDING);
         window.outboxModel().applyFilters();
@@ -391,6 +399,9 @@ final class BenchProbe {
             result.put("fxThreadDuringDrain", "ran " + fxSchedule.ranInAllMillis() + " ms, waited "
                     + fxSchedule.waitedInAllMillis() + " ms for a processor, at most " + longestFxWaitMillis
                     + " ms between two pulses");
+        }
+        if (majorFaults != null) {
+            result.put("majorFaultsDuringDrain", majorFaults.inAll());
         }
         if (rendererSchedule != null) {
             result.put("rendererDuringDrain", "ran " + rendererSchedule.ranInAllMillis() + " ms, waited "

@@ -1,0 +1,45 @@
+package org.claimdesk.bench.ui;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The console's major page faults, as Linux counts them for the process ({@code /proc/self/stat}, field 12): a page
+ * of code or data that had to be read from disk first (a mapped file's page the system had dropped, memory it had
+ * paged out). Beside a slow pulse with idle processors, they say the console waited for the disk. Elsewhere than on
+ * Linux nothing is read.
+ */
+final class MajorFaults {
+    private static final Path STAT = Path.of("/proc/self/stat");
+    /** majflt's place among the fields after the command name's closing parenthesis (field 3 is the first). */
+    private static final int MAJFLT_AFTER_NAME = 12 - 3;
+    private long first = -1;
+    private long count = -1;
+    private long delta;
+
+    /** Reads the counter again; {@link #sinceBefore} is then since the sample before. False where it cannot be read. */
+    boolean sample() {
+        try {
+            String stat = Files.readString(STAT);
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long now = Long.parseLong(fields[MAJFLT_AFTER_NAME]);
+            delta = count < 0 ? 0 : now - count;
+            first = first < 0 ? now : first;
+            count = now;
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Major faults from the first sample to the last. */
+    long inAll() {
+        return count - first;
+    }
+
+    /** Major faults between the last two samples. */
+    long sinceBefore() {
+        return delta;
+    }
+}
