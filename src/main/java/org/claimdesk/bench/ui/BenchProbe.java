@@ -148,6 +148,7 @@ final class BenchProbe {
         if (!result.containsKey("firstFrameMs") && firstFramePainted.get() != 0) {
             result.put("firstFrameMs", firstFramePainted.get() - jvmStart());
         }
+        String inGap = gapWatch == null ? null : gapWatch.pulse(now);
         if (measuringStalls && lastPulse != 0) {
             long gap = now - lastPulse;
             sampleSchedules();
@@ -164,19 +165,24 @@ final class BenchProbe {
                 pulses++;
                 if (gap > 50_000_000L) {
                     slowPulses++;
-                    if (gcMillis() - gcAtLastPulse > 20) {
+                    long collecting = gcMillis() - gcAtLastPulse;
+                    if (collecting > 20) {
                         slowPulsesWithGc++;
                     }
                     slowPulseLog.add(new SlowPulse(gap, window.mainModel().pageProperty().get(), now - lastSwitch,
-                            scheduleOf(fxSchedule), scheduleOf(rendererSchedule),
+                            scheduleOf(fxSchedule), scheduleOf(rendererSchedule), scheduleOf(displaySchedule),
                             processorIdle == null ? -1 : processorIdle.idleMillis(),
-                            majorFaults == null ? -1 : majorFaults.sinceBefore()));
+                            majorFaults == null ? -1 : majorFaults.sinceBefore(), collecting, collectorsSince(),
+                            inGap));
                 }
             }
         }
         lastPulse = now;
         if (measuringStalls) {
             gcAtLastPulse = gcMillis();
+            for (int i = 0; i < COLLECTORS.size(); i++) {
+                collectionsAtLastPulse[i] = COLLECTORS.get(i).getCollectionCount();
+            }
         }
         if (!afterNextPulse.isEmpty()) {
             List<Runnable> due = new ArrayList<>(afterNextPulse);
@@ -200,8 +206,12 @@ final class BenchProbe {
     /** The FX thread's and the renderer's schedules (null where the system does not report them). */
     private ThreadSchedule fxSchedule;
     private ThreadSchedule rendererSchedule;
+    /** The X server's, which the renderer hands every frame to (Xvfb draws it on the same processors). */
+    private ThreadSchedule displaySchedule;
     private ProcessorIdle processorIdle;
     private MajorFaults majorFaults;
+    /** Looks at the FX thread in a gap between pulses while the drain is measured. */
+    private GapWatch gapWatch;
     private long longestFxWaitMillis;
 
     private void sampleSchedules() {
@@ -217,6 +227,9 @@ final class BenchProbe {
         if (rendererSchedule != null) {
             rendererSchedule.sample();
         }
+        if (displaySchedule != null) {
+            displaySchedule.sample();
+        }
     }
 
     /** A thread's processor time and wait for a processor since the pulse before, in ms, or null. */
@@ -226,12 +239,17 @@ final class BenchProbe {
 
     /** Kept as numbers and written out at the end: formatting text inside the measured pulses would add to them. */
     private record SlowPulse(long gapNanos, Page page, long afterShownNanos, long[] fx, long[] renderer,
-            long idleMillis, long majorFaults) {
+            long[] display, long idleMillis, long majorFaults, long collectingMillis, List<String> collectors,
+            String fxInGap) {
         String describe() {
             return Math.round(gapNanos / 1e6) + " ms on " + page + ", " + Math.round(afterShownNanos / 1e6)
                     + " ms after the page was shown" + schedule("FX thread", fx) + schedule("renderer", renderer)
+                    + schedule("X server", display)
                     + (idleMillis < 0 ? "" : "; processors idle " + idleMillis + " ms in all")
-                    + (majorFaults < 0 ? "" : "; " + majorFaults + " major page fault(s) in the console");
+                    + (majorFaults < 0 ? "" : "; " + majorFaults + " major page fault(s) in the console")
+                    + (collectors.isEmpty() ? "" : "; collections " + collectingMillis + " ms (" + String.join(", ",
+                            collectors) + ")")
+                    + (fxInGap == null ? "" : "; FX thread " + GapWatch.AFTER_MILLIS + " ms into the gap: " + fxInGap);
         }
 
         private static String schedule(String thread, long[] ranWaited) {
@@ -245,6 +263,19 @@ final class BenchProbe {
             ManagementFactory.getGarbageCollectorMXBeans();
 
     /** Milliseconds spent in garbage collection since the JVM started. */
+    private final long[] collectionsAtLastPulse = new long[COLLECTORS.size()];
+
+    /** The collectors that ran since the pulse before, by name ("PS Scavenge", "PS MarkSweep"). */
+    private List<String> collectorsSince() {
+        List<String> ran = new ArrayList<>();
+        for (int i = 0; i < COLLECTORS.size(); i++) {
+            if (COLLECTORS.get(i).getCollectionCount() > collectionsAtLastPulse[i]) {
+                ran.add(COLLECTORS.get(i).getName());
+            }
+        }
+        return ran;
+    }
+
     private static long gcMillis() {
         long total = 0;
         for (java.lang.management.GarbageCollectorMXBean gc : COLLECTORS) {
@@ -343,10 +374,12 @@ final class BenchProbe {
     private void startDrain() {
         fxSchedule = ThreadSchedule.ofCurrentThread();
         rendererSchedule = ThreadSchedule.ofThreadNamed("QuantumRenderer");
+        displaySchedule = ThreadSchedule.ofProcessNamed(java.util.Set.of("Xvfb", "Xorg", "Xwayland"));
         ProcessorIdle idle = new ProcessorIdle();
         processorIdle = idle.sample() ? idle : null;
         MajorFaults faults = new MajorFaults();
         majorFaults = faults.sample() ? faults : null;
+        gapWatch = new GapWatch();
         window.mainModel().show(Page.OUTBOX);
         window.outboxModel().stateProperty().set(DeliveryState.PENDING);
         window.outboxModel().applyFilters();
@@ -383,6 +416,8 @@ final class BenchProbe {
         double seconds = (System.nanoTime() - drainStarted) / 1e9;
         drainStarted = 0;
         measuringStalls = false;
+        gapWatch.close();
+        gapWatch = null;
         timer.stop();
         window.scene().removePostLayoutPulseListener(layoutDone);
         if (firstFramePainted.get() != 0) {
@@ -406,6 +441,10 @@ final class BenchProbe {
         if (rendererSchedule != null) {
             result.put("rendererDuringDrain", "ran " + rendererSchedule.ranInAllMillis() + " ms, waited "
                     + rendererSchedule.waitedInAllMillis() + " ms for a processor");
+        }
+        if (displaySchedule != null) {
+            result.put("xServerDuringDrain", "ran " + displaySchedule.ranInAllMillis() + " ms, waited "
+                    + displaySchedule.waitedInAllMillis() + " ms for a processor");
         }
         result.put("drainSeconds", Math.round(seconds * 10) / 10.0);
         result.put("drainSent", s == null ? 0 : s.sentThisRun());

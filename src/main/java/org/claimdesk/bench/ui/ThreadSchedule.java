@@ -45,6 +45,27 @@ final class ThreadSchedule {
         return null;
     }
 
+    /**
+     * The schedule of the first process on this machine whose name is one of {@code names} (its main thread: the X
+     * server the console draws to, say), or null.
+     */
+    static ThreadSchedule ofProcessNamed(java.util.Set<String> names) {
+        try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path process : processes) {
+                try {
+                    if (names.contains(Files.readString(process.resolve("comm")).strip())) {
+                        return readable(process.resolve("schedstat"));
+                    }
+                } catch (IOException ended) {
+                    // the process ended while the list was read
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
+    }
+
     private static ThreadSchedule readable(Path file) {
         ThreadSchedule schedule = new ThreadSchedule(file);
         return schedule.sample() ? schedule : null;
