@@ -306,6 +306,7 @@ public final class OutboxTriage {
      * a claim corrected since the preview (which said it was not) would go out with its old data, so the row is left
      * alone. The row, then its claim, are held first (the order every row-and-claim change takes), so an edit cannot
      * pass between this check and the row going pending (an edit is refused while its claim's submission is pending).
+     * A corrected claim's row re-queued as warned gets a note in the claim's history naming the corrections not sent.
      *
      * @param warnedCorrected whether the preview said this row's claim was corrected since it was queued
      */
@@ -316,7 +317,8 @@ public final class OutboxTriage {
             return false;
         }
         Claim claim = claim(h, t.claimId());
-        if (!warnedCorrected && !Resubmission.diff(h, row, claim).isEmpty()) {
+        PayloadDiff corrections = Resubmission.diff(h, row, claim);
+        if (!warnedCorrected && !corrections.isEmpty()) {
             return false;
         }
         if (!outbox.requeue(h, t, now)) {
@@ -325,6 +327,12 @@ public final class OutboxTriage {
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("claimId", t.claimId());
         details.put("previousError", t.lastError());
+        if (!corrections.isEmpty()) {
+            // the claim's history says what goes to the state: not what the claim reads now
+            claims.note(h, claim, who, "re-queued with the data first queued, not the corrections made since ("
+                    + corrections.describeFields() + "; Resubmit sends those under a new key): " + why, now);
+            details.put("correctionsNotSent", corrections.changes());
+        }
         if (stateSaid != null) {
             details.put("reconcile", stateSaid);
         }

@@ -167,6 +167,12 @@ class OutboxTriageTest {
         assertThat(triage.apply(again, "m.alvarez", "send the original as it was", false, null).changedIds())
                 .containsExactly(corrected);
         assertThat(queries.outboxEvent(corrected).orElseThrow().deliveryState()).isEqualTo(DeliveryState.PENDING);
+        assertThat(queries.history(claimId)).last().satisfies(h -> {
+            assertThat(h.actor()).isEqualTo("m.alvarez");
+            assertThat(h.toStatus()).isEqualTo(ClaimStatus.SUBMITTING);
+            assertThat(h.reason()).isEqualTo("re-queued with the data first queued, not the corrections made since"
+                    + " (holderId; Resubmit sends those under a new key): send the original as it was");
+        });
         // and while it is on its way the claim is not edited
         assertThatThrownBy(() -> editing.edit(claimId, queries.claim(claimId).orElseThrow().version(),
                 Map.of("holderId", "HLD-515151"), "j.chen", "another fix"))
