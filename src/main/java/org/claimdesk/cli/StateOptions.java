@@ -63,9 +63,7 @@ final class StateOptions {
      * reason; a command that need not ask anything goes on.
      */
     StateAdapter toAsk() {
-        if (stateApi != null && simulatedChosen()) {
-            throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
-        }
+        requireOneState();
         String api = api();
         if (api == null) {
             return new StateNotSet("no state API is named (--state-api URL or " + HttpStateAdapter.URL_ENV + ")");
@@ -77,11 +75,16 @@ final class StateOptions {
         }
     }
 
-    /** @param teamDatabase whether the rows are a team database's, which never go to the simulated state unasked */
-    StateAdapter open(boolean teamDatabase) {
+    /** A state API named and the simulated state chosen is a usage error, whichever command it is given to. */
+    private void requireOneState() {
         if (stateApi != null && simulatedChosen()) {
             throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
         }
+    }
+
+    /** @param teamDatabase whether the rows are a team database's, which never go to the simulated state unasked */
+    StateAdapter open(boolean teamDatabase) {
+        requireOneState();
         String api = api();
         if (api == null && !simulatedChosen() && teamDatabase) {
             throw new IllegalArgumentException("this is a team database: name the state's API with --state-api URL"

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.store.Json;
 
 /**
@@ -156,7 +157,7 @@ public final class SimulatedState {
             Judged known = byKey.get(idempotencyKey);
             if (known != null) {
                 if (!known.bodyDigest().equals(digest)) {
-                    return new Reply(422, null, "idempotency_key_reused", null, "this Idempotency-Key was first sent"
+                    return new Reply(422, null, KeyPolicy.KEY_REUSED, null, "this Idempotency-Key was first sent"
                             + (known.claimId() == null ? "" : " for claim " + known.claimId())
                             + " with a different body; a changed submission needs a new key", null);
                 }
