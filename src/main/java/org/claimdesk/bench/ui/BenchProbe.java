@@ -171,7 +171,9 @@ final class BenchProbe {
                     }
                     slowPulseLog.add(new SlowPulse(gap, window.mainModel().pageProperty().get(), now - lastSwitch,
                             scheduleOf(fxSchedule), scheduleOf(rendererSchedule), scheduleOf(displaySchedule),
+                            scheduleOf(dispatcherSchedule),
                             processorIdle == null ? -1 : processorIdle.idleMillis(),
+                            processorIdle == null ? -1 : processorIdle.stolenMillis(),
                             majorFaults == null ? -1 : majorFaults.sinceBefore(), collecting, collectorsSince(),
                             inGap));
                 }
@@ -208,6 +210,11 @@ final class BenchProbe {
     private ThreadSchedule rendererSchedule;
     /** The X server's, which the renderer hands every frame to (Xvfb draws it on the same processors). */
     private ThreadSchedule displaySchedule;
+    /**
+     * The toolkit's hand-over thread on Linux: every pulse and every {@code runLater} reaches the FX thread's event
+     * loop through it, one at a time ({@code InvokeLaterDispatcher}).
+     */
+    private ThreadSchedule dispatcherSchedule;
     private ProcessorIdle processorIdle;
     private MajorFaults majorFaults;
     /** Looks at the FX thread in a gap between pulses while the drain is measured. */
@@ -230,6 +237,9 @@ final class BenchProbe {
         if (displaySchedule != null) {
             displaySchedule.sample();
         }
+        if (dispatcherSchedule != null) {
+            dispatcherSchedule.sample();
+        }
     }
 
     /** A thread's processor time and wait for a processor since the pulse before, in ms, or null. */
@@ -239,13 +249,15 @@ final class BenchProbe {
 
     /** Kept as numbers and written out at the end: formatting text inside the measured pulses would add to them. */
     private record SlowPulse(long gapNanos, Page page, long afterShownNanos, long[] fx, long[] renderer,
-            long[] display, long idleMillis, long majorFaults, long collectingMillis, List<String> collectors,
+            long[] display, long[] dispatcher, long idleMillis, long stolenMillis, long majorFaults,
+            long collectingMillis, List<String> collectors,
             String fxInGap) {
         String describe() {
             return Math.round(gapNanos / 1e6) + " ms on " + page + ", " + Math.round(afterShownNanos / 1e6)
                     + " ms after the page was shown" + schedule("FX thread", fx) + schedule("renderer", renderer)
-                    + schedule("X server", display)
+                    + schedule("X server", display) + schedule("hand-over thread", dispatcher)
                     + (idleMillis < 0 ? "" : "; processors idle " + idleMillis + " ms in all")
+                    + (stolenMillis <= 0 ? "" : ", taken by the host " + stolenMillis + " ms")
                     + (majorFaults < 0 ? "" : "; " + majorFaults + " major page fault(s) in the console")
                     + (collectors.isEmpty() ? "" : "; collections " + collectingMillis + " ms (" + String.join(", ",
                             collectors) + ")")
@@ -375,6 +387,7 @@ final class BenchProbe {
         fxSchedule = ThreadSchedule.ofCurrentThread();
         rendererSchedule = ThreadSchedule.ofThreadNamed("QuantumRenderer");
         displaySchedule = ThreadSchedule.ofProcessNamed(java.util.Set.of("Xvfb", "Xorg", "Xwayland"));
+        dispatcherSchedule = ThreadSchedule.ofThreadNamed("InvokeLaterDisp");
         ProcessorIdle idle = new ProcessorIdle();
         processorIdle = idle.sample() ? idle : null;
         MajorFaults faults = new MajorFaults();
@@ -437,6 +450,9 @@ final class BenchProbe {
         }
         if (majorFaults != null) {
             result.put("majorFaultsDuringDrain", majorFaults.inAll());
+        }
+        if (processorIdle != null) {
+            result.put("stolenByHostDuringDrainMs", processorIdle.stolenInAllMillis());
         }
         if (rendererSchedule != null) {
             result.put("rendererDuringDrain", "ran " + rendererSchedule.ranInAllMillis() + " ms, waited "

@@ -1,5 +1,8 @@
 package org.claimdesk.bench.ui;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -10,12 +13,16 @@ import java.util.stream.Collectors;
  * Looks at the FX thread while no pulse comes: every 10 ms a thread of its own checks how long ago the last pulse
  * started and, once that is over {@value #AFTER_MILLIS} ms, takes the FX thread's state and top stack frames once for
  * that gap. A slow pulse then says what the FX thread was doing in it (in the event loop's wait, on a lock, in the
- * page's layout), which its processor time alone does not.
+ * page's layout), which its processor time alone does not. On Linux it adds where the kernel holds the thread
+ * ({@code /proc/…/wchan}, with the thread's scheduler state): in native code Java reports only RUNNABLE, whether the
+ * thread polls for events, waits for a lock or runs.
  */
 final class GapWatch implements AutoCloseable {
     static final long AFTER_MILLIS = 40;
     private static final int FRAMES = 8;
     private final Thread fxThread;
+    /** The FX thread's {@code /proc} folder, or null where there is none. */
+    private final Path fxTask;
     private final ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "bench-gap-watch");
         t.setDaemon(true);
@@ -28,6 +35,7 @@ final class GapWatch implements AutoCloseable {
     /** Starts watching the calling thread, which must be the FX thread. */
     GapWatch() {
         this.fxThread = Thread.currentThread();
+        this.fxTask = taskOfCurrentThread();
         this.lastPulse = System.nanoTime();
         watch.scheduleAtFixedRate(this::look, 10, 10, TimeUnit.MILLISECONDS);
     }
@@ -50,7 +58,31 @@ final class GapWatch implements AutoCloseable {
             sample = fxThread.getState() + " in " + Arrays.stream(stack).limit(FRAMES)
                     .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "." + f.getMethodName())
                     .collect(Collectors.joining(" < "));
+            if (fxTask != null) {
+                sample = inKernel() + ", " + sample;
+            }
             sampledFor = last;
+        }
+    }
+
+    private static Path taskOfCurrentThread() {
+        try {
+            Path self = Path.of("/proc/thread-self");
+            return self.getParent().resolve(Files.readSymbolicLink(self)).toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The thread's state letter (R running or runnable, S sleeping, D uninterruptible) and where it sleeps. */
+    private String inKernel() {
+        try {
+            String stat = Files.readString(fxTask.resolve("stat"));
+            String state = stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+            String wchan = Files.readString(fxTask.resolve("wchan")).strip();
+            return "kernel " + state + (wchan.isEmpty() || wchan.equals("0") ? "" : " in " + wchan);
+        } catch (IOException | RuntimeException e) {
+            return "kernel state not read";
         }
     }
 

@@ -7,13 +7,18 @@ import java.nio.file.Path;
 /**
  * How long the machine's processors stood idle, all of them added up, as Linux counts it in the first line of
  * {@code /proc/stat} (idle and waiting for IO, in ticks of 10 ms): beside a slow pulse, none idle means the
- * machine had more work than processors. Elsewhere than on Linux nothing is read.
+ * machine had more work than processors. On a virtual machine the same line counts the time the host ran something
+ * else while a processor of this one had work ({@code steal}): a gap with none of the console's threads running or
+ * waiting for a processor may be one the host took. Elsewhere than on Linux nothing is read.
  */
 final class ProcessorIdle {
     private static final Path STAT = Path.of("/proc/stat");
     private static final long MILLIS_PER_TICK = 10;
     private long idleTicks = -1;
     private long delta;
+    private long stolenTicks = -1;
+    private long stolenDelta;
+    private long stolenInAll;
 
     /** Reads the counter again; {@link #idleMillis} is then since the sample before. False where it cannot be read. */
     boolean sample() {
@@ -22,6 +27,10 @@ final class ProcessorIdle {
             long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
             delta = idleTicks < 0 ? 0 : idle - idleTicks;
             idleTicks = idle;
+            long stolen = fields.length > 8 ? Long.parseLong(fields[8]) : 0;
+            stolenDelta = stolenTicks < 0 ? 0 : stolen - stolenTicks;
+            stolenInAll += stolenDelta;
+            stolenTicks = stolen;
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
@@ -31,5 +40,15 @@ final class ProcessorIdle {
     /** Idle processor time between the last two samples, in ms (a tick's precision). */
     long idleMillis() {
         return delta * MILLIS_PER_TICK;
+    }
+
+    /** Processor time the host took between the last two samples, in ms (a tick's precision). */
+    long stolenMillis() {
+        return stolenDelta * MILLIS_PER_TICK;
+    }
+
+    /** Processor time the host took since the first sample, in ms. */
+    long stolenInAllMillis() {
+        return stolenInAll * MILLIS_PER_TICK;
     }
 }
