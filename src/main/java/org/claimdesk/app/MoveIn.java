@@ -5,6 +5,7 @@ import java.util.List;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseException;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
@@ -53,6 +54,17 @@ public final class MoveIn {
     }
 
     /**
+     * Refuses a team database that holds claims, outbox rows or audit entries before it is opened: opening it would
+     * first bring an older ClaimDesk's schema up to date, and the move leaves a database in use as it found it.
+     * {@link #run} checks again, inside its transaction.
+     */
+    public static void refuseUnlessEmpty(DatabaseLocation.Postgres target) {
+        if (!DatabaseMove.isEmpty(target)) {
+            throw notEmpty(target);
+        }
+    }
+
+    /**
      * Copies and checks every table in one transaction of the team database, which other workstations cannot
      * write meanwhile: a move that stops (the network, the server, a copy that does not match) leaves the team
      * database as empty as it was, and it can be run again.
@@ -94,7 +106,11 @@ public final class MoveIn {
     }
 
     private ClaimDeskException notEmpty() {
-        return new ClaimDeskException(to.location().describe() + " already holds claims, outbox rows or audit entries:"
+        return notEmpty(to.location());
+    }
+
+    private static ClaimDeskException notEmpty(DatabaseLocation target) {
+        return new ClaimDeskException(target.describe() + " already holds claims, outbox rows or audit entries:"
                 + " moving in needs an empty team database; nothing was copied");
     }
 

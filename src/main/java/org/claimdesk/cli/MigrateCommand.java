@@ -31,9 +31,10 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
             throw new ClaimDeskException("no database file " + from);
         }
         DatabaseLocation target = DatabaseLocation.parse(to);
-        if (!(target instanceof DatabaseLocation.Postgres)) {
+        if (!(target instanceof DatabaseLocation.Postgres server)) {
             throw new ClaimDeskException("--to names a team database: postgresql://user@host:port/dbname");
         }
+        MoveIn.refuseUnlessEmpty(server);
         try (Database source = Database.open(from); Database team = Database.open(target)) {
             long[] shown = {0};
             MoveIn.Result result = new MoveIn(source, team).run(new MoveIn.Progress() {

@@ -67,6 +67,34 @@ public final class DatabaseMove {
         return database.read(DatabaseMove::isEmpty);
     }
 
+    /**
+     * As {@link #isEmpty(Database)} for a team database not opened yet, read through a connection of its own before
+     * anything brings its schema up to date (which opening it does): a move refuses a database in use untouched,
+     * whatever ClaimDesk wrote it. A database without ClaimDesk's tables holds none of their rows.
+     */
+    public static boolean isEmpty(DatabaseLocation.Postgres server) {
+        try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk migrate");
+                Statement statement = connection.createStatement()) {
+            for (String table : List.of("claim", "outbox_event", "audit_log")) {
+                if (exists(statement, "SELECT to_regclass('" + table + "') IS NOT NULL")
+                        && exists(statement, "SELECT EXISTS (SELECT 1 FROM " + table + ")")) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (SQLException e) {
+            RuntimeException told = PostgresDatabase.translate(server, new IllegalStateException(e));
+            throw told instanceof DatabaseException ? told
+                    : new DatabaseException("the team " + server.describe() + " could not be read: " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean exists(Statement statement, String query) throws SQLException {
+        try (ResultSet answer = statement.executeQuery(query)) {
+            return answer.next() && answer.getBoolean(1);
+        }
+    }
+
     /** As {@link #isEmpty(Database)}, inside the caller's transaction. */
     public static boolean isEmpty(Handle h) {
         return h.createQuery("""

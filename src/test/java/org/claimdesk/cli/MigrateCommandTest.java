@@ -18,6 +18,7 @@ import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.store.OlderTeamDatabases;
 import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -87,5 +88,28 @@ class MigrateCommandTest {
         CliTest.Run again = CliTest.run("migrate", "--from", file.toString(), "--to", url);
         assertThat(again.exit()).isEqualTo(1);
         assertThat(again.err().strip()).contains("already holds").doesNotContain("\n");
+    }
+
+    /**
+     * A team database an older ClaimDesk left in use is refused as it is: its schema is not brought up to date
+     * before the refusal (opening it would), so the office's own upgrade stays IT's to run.
+     */
+    @Test
+    void anOlderTeamDatabaseInUseIsRefusedWithItsSchemaUntouched() {
+        Path file = dir.resolve("desk.db");
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(10, 3, n -> { });
+        }
+        DatabaseLocation.Postgres team = OlderTeamDatabases.at("10", """
+                INSERT INTO audit_log (at, actor, action, subject_type, subject_id, reason)
+                VALUES (1, 'j.chen', 'claim.edit', 'claim', '7', 'written by an older ClaimDesk')""");
+
+        CliTest.Run refused = CliTest.run("migrate", "--from", file.toString(), "--to", TestDatabase.url(team));
+
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err().strip()).isEqualTo("claimdesk: " + team.describe() + " already holds claims, outbox rows or audit"
+                + " entries: moving in needs an empty team database; nothing was copied");
+        assertThat(OlderTeamDatabases.recordedVersion(team)).as("the schema version the older ClaimDesk left")
+                .isEqualTo(10);
     }
 }

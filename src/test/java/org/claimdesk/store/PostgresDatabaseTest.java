@@ -259,7 +259,7 @@ class PostgresDatabaseTest {
 
     @Test
     void aVersionNineDatabaseIsUpgradedAndFindsItsClaimsThroughOneSearchIndex() {
-        DatabaseLocation.Postgres location = databaseAt("9", """
+        DatabaseLocation.Postgres location = OlderTeamDatabases.at("9", """
                     INSERT INTO claim (claim_number, jurisdiction, state_property_id, holder_name, property_type,
                         claim_type, claimant_name, tax_id, amount_cents, status, state_case_id, filed_on, created_at,
                         updated_at)
@@ -287,7 +287,7 @@ class PostgresDatabaseTest {
 
     @Test
     void aVersionTenDatabaseGainsAnIndexForEachAuditFilterAndKeepsItsEntries() {
-        DatabaseLocation.Postgres location = databaseAt("10", AuditStoreTest.ENTRIES_BEFORE_THE_UPGRADE);
+        DatabaseLocation.Postgres location = OlderTeamDatabases.at("10", AuditStoreTest.ENTRIES_BEFORE_THE_UPGRADE);
 
         List<String> told = new ArrayList<>();
         try (Database db = Database.open(location, (found, version, latest) -> told.add(found + " " + version + " " + latest))) {
@@ -302,19 +302,5 @@ class PostgresDatabaseTest {
                     subject -> assertThat(subject).contains("audit_subject_idx").endsWith("(subject_id, audit_id)"));
             AuditStoreTest.assertFoundAfterTheUpgrade(db);
         }
-    }
-
-    /** A new team database brought to schema {@code version} by Flyway, with {@code rows} inserted as its owner. */
-    private static DatabaseLocation.Postgres databaseAt(String version, String rows) {
-        DatabaseLocation.Postgres location = TestDatabase.newEmptyServerDatabase();
-        org.flywaydb.core.Flyway.configure().dataSource(location.jdbcUrl(), location.user(), null)
-                .locations(PostgresDatabase.MIGRATIONS).target(version).loggers("slf4j").load().migrate();
-        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location.jdbcUrl(), location.user(), null);
-                java.sql.Statement st = c.createStatement()) {
-            st.execute(rows);
-        } catch (java.sql.SQLException e) {
-            throw new IllegalStateException(e);
-        }
-        return location;
     }
 }
