@@ -41,6 +41,9 @@ public final class DatabaseMove {
 
     private static final int BATCH = 1_000;
 
+    /** The tables whose rows make a database one in use: a move goes only into a database none of them has. */
+    private static final List<String> IN_USE_TABLES = List.of("claim", "outbox_event", "audit_log");
+
     /**
      * Columns one engine derives from a row's other columns, which the other engine does not have: PostgreSQL's
      * {@code search_text} (written by PostgreSQL itself, where SQLite keeps its search in index tables). They are
@@ -70,12 +73,19 @@ public final class DatabaseMove {
     /**
      * As {@link #isEmpty(Database)} for a team database not opened yet, read through a connection of its own before
      * anything brings its schema up to date (which opening it does): a move refuses a database in use untouched,
-     * whatever ClaimDesk wrote it. A database without ClaimDesk's tables holds none of their rows.
+     * whatever ClaimDesk wrote it. A database without ClaimDesk's tables holds none of their rows. A table another
+     * session holds locked (an upgrade under way, say) is waited for as long as the pool's statements wait.
      */
     public static boolean isEmpty(DatabaseLocation.Postgres server) {
-        try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk migrate");
+        return isEmpty(server, PostgresDatabase.LOCK_TIMEOUT_OPTION);
+    }
+
+    static boolean isEmpty(DatabaseLocation.Postgres server, String lockTimeoutOption) {
+        java.util.Properties options = new java.util.Properties();
+        options.setProperty("options", lockTimeoutOption);
+        try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk migrate", options);
                 Statement statement = connection.createStatement()) {
-            for (String table : List.of("claim", "outbox_event", "audit_log")) {
+            for (String table : IN_USE_TABLES) {
                 if (exists(statement, "SELECT to_regclass('" + table + "') IS NOT NULL")
                         && exists(statement, "SELECT EXISTS (SELECT 1 FROM " + table + ")")) {
                     return false;
@@ -83,9 +93,7 @@ public final class DatabaseMove {
             }
             return true;
         } catch (SQLException e) {
-            RuntimeException told = PostgresDatabase.translate(server, new IllegalStateException(e));
-            throw told instanceof DatabaseException ? told
-                    : new DatabaseException("the team " + server.describe() + " could not be read: " + e.getMessage(), e);
+            throw PostgresDatabase.translate(server, e);
         }
     }
 
@@ -97,9 +105,9 @@ public final class DatabaseMove {
 
     /** As {@link #isEmpty(Database)}, inside the caller's transaction. */
     public static boolean isEmpty(Handle h) {
-        return h.createQuery("""
-                SELECT 1 WHERE EXISTS (SELECT 1 FROM claim) OR EXISTS (SELECT 1 FROM outbox_event)
-                    OR EXISTS (SELECT 1 FROM audit_log)""").mapTo(Integer.class).findOne().isEmpty();
+        return h.createQuery("SELECT 1 WHERE " + String.join(" OR ",
+                IN_USE_TABLES.stream().map(t -> "EXISTS (SELECT 1 FROM " + t + ")").toList()))
+                .mapTo(Integer.class).findOne().isEmpty();
     }
 
     /**

@@ -43,6 +43,8 @@ final class PostgresDatabase {
     static final String MIGRATIONS = "classpath:org/claimdesk/store/migrations/postgresql";
     /** How long a statement waits for a row another workstation holds before it gives up, in ms. */
     static final int LOCK_TIMEOUT_MS = 10_000;
+    /** The server's setting for {@link #LOCK_TIMEOUT_MS}, in the driver's {@code options}. */
+    static final String LOCK_TIMEOUT_OPTION = "-c lock_timeout=" + LOCK_TIMEOUT_MS;
     private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "claimdesk-query-canceller");
         t.setDaemon(true);
@@ -65,7 +67,7 @@ final class PostgresDatabase {
         // No parallel workers: a workstation's statements are pages and counts in the background, and a count of
         // 1,000,000 outbox rows run in three server processes takes every processor of a small server (and, where
         // the server shares a machine with a console, the console's) for about a second each time.
-        pool.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS + " -c claimdesk.session=" + session
+        pool.addDataSourceProperty("options", LOCK_TIMEOUT_OPTION + " -c claimdesk.session=" + session
                 + " -c max_parallel_workers_per_gather=0");
         pool.setPoolName("claimdesk-db");
         pool.setMaximumPoolSize(8);
@@ -81,8 +83,9 @@ final class PostgresDatabase {
     }
 
     /**
-     * One connection outside the pool, for work that holds a connection for as long as the console runs (the
-     * live-update feed); the same server, role, password source and driver parameters as the pool.
+     * One connection outside the pool: for work that holds a connection for as long as the console runs (the
+     * live-update feed), or a look at a database before it is opened (a move's check that it is empty); the same
+     * server, role, password source and driver parameters as the pool.
      */
     static Connection connect(DatabaseLocation.Postgres server, String applicationName) throws SQLException {
         return connect(server, applicationName, new java.util.Properties());
@@ -350,13 +353,26 @@ final class PostgresDatabase {
             }
             throw translate((DatabaseLocation.Postgres) database.location(), e);
         } catch (SQLException e) {
-            throw translate((DatabaseLocation.Postgres) database.location(), new DatabaseException(e.getMessage(), e));
+            throw translate((DatabaseLocation.Postgres) database.location(), e);
         }
     }
 
     /** {@code PGPASSWORD} when it is set; otherwise the driver reads {@code ~/.pgpass} itself. */
     private static java.util.Optional<String> password() {
         return java.util.Optional.ofNullable(System.getenv("PGPASSWORD")).filter(p -> !p.isEmpty());
+    }
+
+    /**
+     * As {@link #translate(DatabaseLocation.Postgres, RuntimeException)} for an {@link SQLException} met outside
+     * Jdbi: the refusal's meaning, or the server's first line of it.
+     */
+    static DatabaseException translate(DatabaseLocation.Postgres server, SQLException e) {
+        RuntimeException told = translate(server, new IllegalStateException(e));
+        if (told instanceof DatabaseException known) {
+            return known;
+        }
+        String message = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+        return new DatabaseException("the team " + server.describe() + ": " + message, e);
     }
 
     /** What the server's refusal means, in one sentence naming the server (never a password). */

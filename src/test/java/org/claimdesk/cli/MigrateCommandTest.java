@@ -112,4 +112,20 @@ class MigrateCommandTest {
         assertThat(OlderTeamDatabases.recordedVersion(team)).as("the schema version the older ClaimDesk left")
                 .isEqualTo(10);
     }
+
+    /** A team database that is not there is named in one line, before the desk's file is opened. */
+    @Test
+    void aTeamDatabaseThatIsNotThereIsNamedInOneLine() {
+        Path file = dir.resolve("desk.db");
+        try (Database desk = Database.open(file)) {
+            assertThat(desk.schemaVersion()).isPositive();
+        }
+        DatabaseLocation.Postgres server = TestDatabase.newServerDatabase();
+        String url = "postgresql://" + server.user() + "@" + server.host() + ":" + server.port() + "/no_such_database";
+
+        CliTest.Run refused = CliTest.run("migrate", "--from", file.toString(), "--to", url);
+
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err().strip()).contains("has no database no_such_database").doesNotContain("\n");
+    }
 }

@@ -2,10 +2,12 @@ package org.claimdesk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -282,6 +284,27 @@ class PostgresDatabaseTest {
             List<org.claimdesk.domain.Claim> across = db.read(h -> claims.list(h,
                     ClaimQuery.all().withSearch("054321 Ngozi")));
             assertThat(across).isEmpty();
+        }
+    }
+
+    /**
+     * A move's look at a team database before opening it waits for a table another session holds locked (an upgrade
+     * under way) only as long as the pool's statements would, then says so in one sentence: it does not hang.
+     */
+    @Test
+    void aMovesCheckOfALockedTableEndsInOneSentenceInsteadOfWaiting() throws Exception {
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        try (Connection upgrading = java.sql.DriverManager.getConnection(team.jdbcUrl(), team.user(), "")) {
+            upgrading.setAutoCommit(false);
+            try (Statement s = upgrading.createStatement()) {
+                s.execute("LOCK TABLE claim IN ACCESS EXCLUSIVE MODE");
+            }
+            assertTimeoutPreemptively(Duration.ofSeconds(5), () ->
+                    assertThatThrownBy(() -> DatabaseMove.isEmpty(team, "-c lock_timeout=200"))
+                            .isInstanceOf(DatabaseException.class)
+                            .hasMessage("the team " + team.describe() + ": another workstation holds what this needs;"
+                                    + " try again"));
+            upgrading.rollback();
         }
     }
 

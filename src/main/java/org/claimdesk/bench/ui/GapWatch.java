@@ -35,7 +35,7 @@ final class GapWatch implements AutoCloseable {
     /** Starts watching the calling thread, which must be the FX thread. */
     GapWatch() {
         this.fxThread = Thread.currentThread();
-        this.fxTask = taskOfCurrentThread();
+        this.fxTask = ThreadSchedule.currentTask();
         this.lastPulse = System.nanoTime();
         watch.scheduleAtFixedRate(this::look, 10, 10, TimeUnit.MILLISECONDS);
     }
@@ -54,35 +54,32 @@ final class GapWatch implements AutoCloseable {
     private void look() {
         long last = lastPulse;
         if (sampledFor != last && System.nanoTime() - last > AFTER_MILLIS * 1_000_000L) {
+            // the kernel's view first: taking the stack stops the thread at a safepoint for a moment
+            String kernel = fxTask == null ? null : inKernel();
             StackTraceElement[] stack = fxThread.getStackTrace();
-            sample = fxThread.getState() + " in " + Arrays.stream(stack).limit(FRAMES)
+            String java = fxThread.getState() + " in " + Arrays.stream(stack).limit(FRAMES)
                     .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "." + f.getMethodName())
                     .collect(Collectors.joining(" < "));
-            if (fxTask != null) {
-                sample = inKernel() + ", " + sample;
-            }
+            sample = kernel == null ? java : kernel + ", " + java;
             sampledFor = last;
-        }
-    }
-
-    private static Path taskOfCurrentThread() {
-        try {
-            Path self = Path.of("/proc/thread-self");
-            return self.getParent().resolve(Files.readSymbolicLink(self)).toRealPath();
-        } catch (IOException | RuntimeException e) {
-            return null;
         }
     }
 
     /** The thread's state letter (R running or runnable, S sleeping, D uninterruptible) and where it sleeps. */
     private String inKernel() {
+        String state;
         try {
             String stat = Files.readString(fxTask.resolve("stat"));
-            String state = stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-            String wchan = Files.readString(fxTask.resolve("wchan")).strip();
-            return "kernel " + state + (wchan.isEmpty() || wchan.equals("0") ? "" : " in " + wchan);
+            int name = stat.lastIndexOf(')');
+            state = "kernel " + stat.substring(name + 2, name + 3);
         } catch (IOException | RuntimeException e) {
-            return "kernel state not read";
+            state = "kernel state not read";
+        }
+        try {
+            String wchan = Files.readString(fxTask.resolve("wchan")).strip();
+            return wchan.isEmpty() || wchan.equals("0") ? state : state + " in " + wchan;
+        } catch (IOException | RuntimeException e) {
+            return state;
         }
     }
 

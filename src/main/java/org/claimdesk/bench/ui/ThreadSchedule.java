@@ -25,7 +25,21 @@ final class ThreadSchedule {
 
     /** The calling thread's schedule, or null where the system does not report it. */
     static ThreadSchedule ofCurrentThread() {
-        return readable(Path.of("/proc/thread-self/schedstat"));
+        Path task = currentTask();
+        return task == null ? null : readable(task.resolve("schedstat"));
+    }
+
+    /**
+     * The calling thread's folder in {@code /proc} ({@code /proc/PID/task/TID}), which other threads can read too
+     * (unlike {@code /proc/thread-self}, which is the reader's own); null where there is none.
+     */
+    static Path currentTask() {
+        try {
+            Path self = Path.of("/proc/thread-self");
+            return self.getParent().resolve(Files.readSymbolicLink(self)).toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /**
