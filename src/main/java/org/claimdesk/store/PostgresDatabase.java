@@ -367,8 +367,8 @@ final class PostgresDatabase {
      * Jdbi: the refusal's meaning, or the server's first line of it.
      */
     static DatabaseException translate(DatabaseLocation.Postgres server, SQLException e) {
-        RuntimeException told = translate(server, new IllegalStateException(e));
-        if (told instanceof DatabaseException known) {
+        DatabaseException known = meaning(server, e, e);
+        if (known != null) {
             return known;
         }
         String message = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
@@ -389,6 +389,15 @@ final class PostgresDatabase {
         if (sql == null) {
             return e;
         }
+        DatabaseException known = meaning(server, sql, e);
+        return known == null ? e : known;
+    }
+
+    /**
+     * What the server's refusal {@code sql} means, in one sentence naming the server (with {@code e}, the exception
+     * met, as its cause), or null where it is not known.
+     */
+    private static DatabaseException meaning(DatabaseLocation.Postgres server, SQLException sql, Throwable e) {
         String state = sql.getSQLState() == null ? "" : sql.getSQLState();
         String where = "the team " + server.describe();
         if (state.equals("28P01") || state.equals("08004")) {
@@ -423,6 +432,6 @@ final class PostgresDatabase {
         if (state.equals("55P03")) {
             return new DatabaseException(where + ": another workstation holds what this needs; try again", e);
         }
-        return e;
+        return null;
     }
 }
