@@ -274,7 +274,7 @@ final class BenchProbe {
     private static final List<java.lang.management.GarbageCollectorMXBean> COLLECTORS =
             ManagementFactory.getGarbageCollectorMXBeans();
 
-    /** Milliseconds spent in garbage collection since the JVM started. */
+    /** Each collector's count of collections at the last pulse, in {@link #COLLECTORS}' order. */
     private final long[] collectionsAtLastPulse = new long[COLLECTORS.size()];
 
     /** The collectors that ran since the pulse before, by name ("PS Scavenge", "PS MarkSweep"). */
@@ -288,6 +288,7 @@ final class BenchProbe {
         return ran;
     }
 
+    /** Milliseconds spent in garbage collection since the JVM started. */
     private static long gcMillis() {
         long total = 0;
         for (java.lang.management.GarbageCollectorMXBean gc : COLLECTORS) {

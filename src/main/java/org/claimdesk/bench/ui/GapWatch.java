@@ -69,9 +69,7 @@ final class GapWatch implements AutoCloseable {
     private String inKernel() {
         String state;
         try {
-            String stat = Files.readString(fxTask.resolve("stat"));
-            int name = stat.lastIndexOf(')');
-            state = "kernel " + stat.substring(name + 2, name + 3);
+            state = "kernel " + ProcStat.fieldsAfterName(fxTask.resolve("stat"))[0];
         } catch (IOException | RuntimeException e) {
             state = "kernel state not read";
         }

@@ -1,7 +1,6 @@
 package org.claimdesk.bench.ui;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -14,19 +13,12 @@ final class MajorFaults {
     private static final Path STAT = Path.of("/proc/self/stat");
     /** majflt's place among the fields after the command name's closing parenthesis (field 3 is the first). */
     private static final int MAJFLT_AFTER_NAME = 12 - 3;
-    private long first = -1;
-    private long count = -1;
-    private long delta;
+    private final Growing faults = new Growing();
 
     /** Reads the counter again; {@link #sinceBefore} is then since the sample before. False where it cannot be read. */
     boolean sample() {
         try {
-            String stat = Files.readString(STAT);
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long now = Long.parseLong(fields[MAJFLT_AFTER_NAME]);
-            delta = count < 0 ? 0 : now - count;
-            first = first < 0 ? now : first;
-            count = now;
+            faults.read(Long.parseLong(ProcStat.fieldsAfterName(STAT)[MAJFLT_AFTER_NAME]));
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
@@ -35,11 +27,11 @@ final class MajorFaults {
 
     /** Major faults from the first sample to the last. */
     long inAll() {
-        return count - first;
+        return faults.sinceFirst();
     }
 
     /** Major faults between the last two samples. */
     long sinceBefore() {
-        return delta;
+        return faults.sinceBefore();
     }
 }

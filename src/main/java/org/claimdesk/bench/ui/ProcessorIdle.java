@@ -14,23 +14,17 @@ import java.nio.file.Path;
 final class ProcessorIdle {
     private static final Path STAT = Path.of("/proc/stat");
     private static final long MILLIS_PER_TICK = 10;
-    private long idleTicks = -1;
-    private long delta;
-    private long stolenTicks = -1;
-    private long stolenDelta;
-    private long stolenInAll;
+    private final Growing idleTicks = new Growing();
+    private final Growing stolenTicks = new Growing();
 
     /** Reads the counter again; {@link #idleMillis} is then since the sample before. False where it cannot be read. */
     boolean sample() {
         try (var lines = Files.lines(STAT)) {
             String[] fields = lines.findFirst().orElseThrow().trim().split("\\s+");
             long idle = Long.parseLong(fields[4]) + Long.parseLong(fields[5]);
-            delta = idleTicks < 0 ? 0 : idle - idleTicks;
-            idleTicks = idle;
             long stolen = fields.length > 8 ? Long.parseLong(fields[8]) : 0;
-            stolenDelta = stolenTicks < 0 ? 0 : stolen - stolenTicks;
-            stolenInAll += stolenDelta;
-            stolenTicks = stolen;
+            idleTicks.read(idle);
+            stolenTicks.read(stolen);
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
@@ -39,16 +33,16 @@ final class ProcessorIdle {
 
     /** Idle processor time between the last two samples, in ms (a tick's precision). */
     long idleMillis() {
-        return delta * MILLIS_PER_TICK;
+        return idleTicks.sinceBefore() * MILLIS_PER_TICK;
     }
 
     /** Processor time the host took between the last two samples, in ms (a tick's precision). */
     long stolenMillis() {
-        return stolenDelta * MILLIS_PER_TICK;
+        return stolenTicks.sinceBefore() * MILLIS_PER_TICK;
     }
 
     /** Processor time the host took since the first sample, in ms. */
     long stolenInAllMillis() {
-        return stolenInAll * MILLIS_PER_TICK;
+        return stolenTicks.sinceFirst() * MILLIS_PER_TICK;
     }
 }

@@ -12,12 +12,8 @@ import java.nio.file.Path;
  */
 final class ThreadSchedule {
     private final Path file;
-    private long runNanos;
-    private long waitNanos;
-    private long runDelta;
-    private long waitDelta;
-    private long firstRunNanos = -1;
-    private long firstWaitNanos;
+    private final Growing runNanos = new Growing();
+    private final Growing waitNanos = new Growing();
 
     private ThreadSchedule(Path file) {
         this.file = file;
@@ -91,14 +87,8 @@ final class ThreadSchedule {
             String[] fields = Files.readString(file).trim().split(" ");
             long run = Long.parseLong(fields[0]);
             long wait = Long.parseLong(fields[1]);
-            runDelta = run - runNanos;
-            waitDelta = wait - waitNanos;
-            runNanos = run;
-            waitNanos = wait;
-            if (firstRunNanos < 0) {
-                firstRunNanos = run;
-                firstWaitNanos = wait;
-            }
+            runNanos.read(run);
+            waitNanos.read(wait);
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
@@ -107,21 +97,21 @@ final class ThreadSchedule {
 
     /** Processor time between the last two samples, in ms. */
     long ranMillis() {
-        return Math.round(runDelta / 1e6);
+        return Math.round(runNanos.sinceBefore() / 1e6);
     }
 
     /** Time spent runnable but waiting for a processor between the last two samples, in ms. */
     long waitedMillis() {
-        return Math.round(waitDelta / 1e6);
+        return Math.round(waitNanos.sinceBefore() / 1e6);
     }
 
     /** Processor time from the first sample to the last, in ms. */
     long ranInAllMillis() {
-        return Math.round((runNanos - firstRunNanos) / 1e6);
+        return Math.round(runNanos.sinceFirst() / 1e6);
     }
 
     /** Time spent waiting for a processor from the first sample to the last, in ms. */
     long waitedInAllMillis() {
-        return Math.round((waitNanos - firstWaitNanos) / 1e6);
+        return Math.round(waitNanos.sinceFirst() / 1e6);
     }
 }
