@@ -141,7 +141,7 @@ public final class DatabaseMove {
      * first searches and filters on what the tables hold rather than on an empty database's estimates; the server's
      * autovacuum would get round to them a minute or two later, during which filters took up to a second. A role that
      * does not own the tables has them skipped with the server's warning. A desk's file is left as it is: SQLite
-     * plans its queries without statistics and keeps no tally.
+     * plans its queries without statistics, and its tallies hold one row per value whatever was loaded.
      */
     public static void settle(Database database) {
         if (!database.onServer()) {

@@ -397,26 +397,15 @@ public final class DeliveryStore {
             "SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now";
 
     public Counts counts(Handle handle, Instant now) {
-        if (Dialect.of(handle) == Dialect.POSTGRESQL) {
-            // pending and failed from the tally
-            Map<DeliveryState, Integer> byState = new OutboxStore().countByState(handle);
-            long due = handle.createQuery(DUE_ROWS).bind("now", now.toEpochMilli()).mapTo(Long.class).one();
-            // two reads: rows that fell due and were sent in between are not due any more
-            long pending = byState.get(DeliveryState.PENDING);
-            return new Counts(pending, Math.min(due, pending), byState.get(DeliveryState.FAILED));
-        }
-        return handle.createQuery("SELECT (SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending'), ("
-                + DUE_ROWS + "), (SELECT count(*) FROM outbox_event WHERE delivery_state = 'failed')")
-                .bind("now", now.toEpochMilli())
-                .map((rs, ctx) -> new Counts(rs.getLong(1), rs.getLong(2), rs.getLong(3)))
-                .one();
+        // pending and failed from the tally
+        Map<DeliveryState, Integer> byState = new OutboxStore().countByState(handle);
+        long due = handle.createQuery(DUE_ROWS).bind("now", now.toEpochMilli()).mapTo(Long.class).one();
+        // two reads: rows that fell due and were sent in between are not due any more
+        long pending = byState.get(DeliveryState.PENDING);
+        return new Counts(pending, Math.min(due, pending), byState.get(DeliveryState.FAILED));
     }
 
     public long countSent(Handle handle) {
-        if (Dialect.of(handle) == Dialect.POSTGRESQL) {
-            return new OutboxStore().countByState(handle).get(DeliveryState.SENT);
-        }
-        return handle.createQuery("SELECT count(*) FROM outbox_event WHERE delivery_state = 'sent'")
-                .mapTo(Long.class).one();
+        return new OutboxStore().countByState(handle).get(DeliveryState.SENT);
     }
 }

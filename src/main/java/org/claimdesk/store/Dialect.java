@@ -218,20 +218,22 @@ enum Dialect {
     abstract String statusGroup(boolean searching);
 
     /**
-     * The query of the outbox's rows per delivery state (columns: the state, its rows): on a file a count of the
-     * state's index; on a team database the tally its triggers keep (schema version 12), a few rows whatever the
-     * outbox holds.
+     * The query of the outbox's rows per delivery state (columns: the state, its rows) from the tally the outbox's
+     * triggers keep, a few rows whatever the outbox holds: on a team database summed from the rows its writers added
+     * (schema version 12), on a file one row per state (version 16).
      */
     String outboxCountsQuery() {
-        return this == POSTGRESQL ? "SELECT delivery_state, n FROM claimdesk_outbox_counts()" : OUTBOX_ROWS_PER_STATE;
+        return this == POSTGRESQL ? "SELECT delivery_state, n FROM claimdesk_outbox_counts()"
+                : "SELECT delivery_state, n FROM outbox_state_tally WHERE n <> 0";
     }
 
     /**
-     * The query of the claims per status (columns: the status, its claims) when no filter narrows them: on a file a
-     * count of the status index; on a team database the tally its triggers keep (schema version 13).
+     * The query of the claims per status (columns: the status, its claims) when no filter narrows them, from the
+     * tally the claim table's triggers keep: on a team database schema version 13's, on a file version 16's.
      */
     String claimCountsQuery() {
-        return this == POSTGRESQL ? "SELECT status, n FROM claimdesk_claim_counts()" : CLAIMS_PER_STATUS;
+        return this == POSTGRESQL ? "SELECT status, n FROM claimdesk_claim_counts()"
+                : "SELECT status, n FROM claim_status_tally WHERE n <> 0";
     }
 
     /** The claims per status, counted claim by claim (either engine). */

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
 
 /**
@@ -30,7 +31,7 @@ public final class HealthStore {
     }
 
     /**
-     * A value whose rows the team database's tally counts differently from the table itself: a delivery state of the
+     * A value whose rows the database's tally counts differently from the table itself: a delivery state of the
      * outbox or a claim status, as the database writes it.
      */
     public record TallyDifference(String value, long tallied, long rows) {
@@ -44,20 +45,23 @@ public final class HealthStore {
     }
 
     /**
-     * On a team database, the outbox's delivery states (schema version 12) and the claims' statuses (version 13)
-     * whose tally, which staff's counts show, differs from a count of the rows, all read in one snapshot; empty when
-     * they agree, and on a file, which keeps no tally.
+     * The outbox's delivery states and the claims' statuses whose tally, which staff's counts show, differs from a
+     * count of the rows, all read in one snapshot; empty when they agree. The tallies are schema version 12's and 13's
+     * on a team database, 16's on a file.
      */
     public Tallies tallyDifferences(Handle handle) {
-        if (Dialect.of(handle) != Dialect.POSTGRESQL) {
-            return new Tallies(List.of(), List.of());
+        Dialect dialect = Dialect.of(handle);
+        HandleCallback<Tallies, RuntimeException> compare = tx -> new Tallies(
+                differences(tx, dialect.outboxCountsQuery(), Dialect.OUTBOX_ROWS_PER_STATE),
+                differences(tx, dialect.claimCountsQuery(), Dialect.CLAIMS_PER_STATUS));
+        if (dialect == Dialect.SQLITE) {
+            // a file's transaction reads one moment
+            return handle.inTransaction(compare);
         }
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, tx -> {
             // read only: the counts functions do not fold the tallies, and every read sees one moment
             tx.execute("SET TRANSACTION READ ONLY");
-            return new Tallies(
-                    differences(tx, Dialect.POSTGRESQL.outboxCountsQuery(), Dialect.OUTBOX_ROWS_PER_STATE),
-                    differences(tx, Dialect.POSTGRESQL.claimCountsQuery(), Dialect.CLAIMS_PER_STATUS));
+            return compare.withHandle(tx);
         });
     }
 

@@ -21,7 +21,7 @@ public final class Migrations {
             "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql",
             "V9__case_search.sql", "V10__search_text.sql", "V11__audit_filters.sql",
             "V12__outbox_tally.sql", "V13__claim_status_tally.sql", "V14__failed_errors.sql",
-            "V15__lease_order.sql");
+            "V15__lease_order.sql", "V16__tallies.sql");
 
     private Migrations() {
     }
@@ -54,16 +54,15 @@ public final class Migrations {
     }
 
     /**
-     * Runs one script with its version bump in one transaction. Foreign keys are off while it runs (SQLite
-     * allows that switch only outside a transaction), so a script may rebuild a table others refer to; every
-     * reference is checked before the transaction commits, and a dangling one rolls the migration back. A script of
-     * indexes only runs with foreign keys on and without that check, which reads every row of every table.
+     * Runs one script with its version bump in one transaction. A script that rebuilds a table ({@link
+     * #rebuildsTable}) runs with foreign keys off (SQLite allows that switch only outside a transaction), so it may
+     * drop a table others refer to; every reference is then checked before the transaction commits, and a dangling
+     * one rolls the migration back. Any other script runs with foreign keys on, which check each row it writes, and
+     * without that check, which reads every row of every table.
      */
     private static void apply(Handle handle, int version) {
         List<String> statements = SqlScript.statements(load(SCRIPTS.get(version - 1)));
-        if (statements.stream().allMatch(Migrations::indexOnly)) {
-            // indexes only, or nothing (a version that exists for the other engine): no table rebuilt, so no
-            // reference to check either, which would read every row of every table
+        if (!rebuildsTable(statements)) {
             handle.useTransaction(tx -> {
                 for (String statement : statements) {
                     tx.execute(statement);
@@ -92,11 +91,14 @@ public final class Migrations {
         }
     }
 
-    /** True for a statement that creates or drops an index and touches no table's rows. */
-    static boolean indexOnly(String statement) {
-        String upper = statement.strip().toUpperCase(java.util.Locale.ROOT);
-        return upper.startsWith("CREATE INDEX ") || upper.startsWith("CREATE UNIQUE INDEX ")
-                || upper.startsWith("DROP INDEX ");
+    /**
+     * True for a script that drops or alters a table (SQLite rebuilds a table by creating its new form, copying the
+     * rows, dropping the old one and renaming the new); false for one that only adds tables, triggers, indexes or
+     * rows, or does nothing (a version that exists for the other engine).
+     */
+    static boolean rebuildsTable(List<String> statements) {
+        return statements.stream().map(s -> s.strip().toUpperCase(java.util.Locale.ROOT))
+                .anyMatch(s -> s.startsWith("DROP TABLE ") || s.startsWith("ALTER TABLE "));
     }
 
     private static void setVersion(Handle transaction, int version) {

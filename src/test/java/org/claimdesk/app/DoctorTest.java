@@ -130,4 +130,24 @@ class DoctorTest {
             assertThat(orphans.level()).isEqualTo(Doctor.Level.OK);
         }
     }
+
+    @Test
+    void countsThatDisagreeWithTheRowsFailWithWhatMendsThem() {
+        new Workflow(db, Clock.systemUTC(), Deadlines.statutory())
+                .submit(TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION), "kim", null);
+        // as a tool that wrote the outbox past the triggers would leave it: two sent rows counted that are not there
+        db.useTransaction(h -> h.execute("INSERT INTO outbox_state_tally (delivery_state, n) VALUES ('sent', 2)"));
+
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+
+        assertThat(report.healthy()).isFalse();
+        Doctor.Finding tally = report.findings().stream().filter(f -> f.check().equals("tally")).findFirst()
+                .orElseThrow();
+        assertThat(tally.level()).isEqualTo(Doctor.Level.FAIL);
+        assertThat(tally.message()).startsWith("staff's counts are off: the outbox's counts per delivery state"
+                + " disagree with its rows (sent 2 counted, 0 rows)").endsWith("(docs/operations.md)")
+                .contains(engine == TestDatabase.Engine.SQLITE
+                        ? "with every ClaimDesk on this file closed, IT counts them again"
+                        : "IT runs SELECT claimdesk_outbox_tally_rebuild() as the owner role");
+    }
 }

@@ -52,7 +52,7 @@ class DeliveryStoreTest {
             handle.close();
         }
         try {
-            // whatever a test's batches wrote, the counts staff see agree with the rows (a team database's tally)
+            // whatever a test's batches wrote, the counts staff see agree with the rows (the tallies, on either engine)
             assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
         } finally {
             db.close();

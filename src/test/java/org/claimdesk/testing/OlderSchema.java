@@ -9,20 +9,31 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 14) in the caller's transaction. On a file versions 12, 13 and
-     * 15 change nothing but the version and 14 adds the failed rows' index; on a team database 12 and 13 add the
-     * outbox's tally and the claims', 14 changes nothing but the version and 15 makes the delivery state's index end
-     * with the row's id, in place of that index and the pending rows' own.
+     * Undoes the versions after {@code version} (11 to 15) in the caller's transaction. On a file versions 12, 13 and
+     * 15 change nothing but the version, 14 adds the failed rows' index and 16 the outbox's tally and the claims'; on
+     * a team database 12 and 13 add those tallies, 14 and 16 change nothing but the version and 15 makes the delivery
+     * state's index end with the row's id, in place of that index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 14) {
-            throw new IllegalArgumentException("undoes versions 12 to 15 only, down to 11 to 14, not to " + version);
+        if (version < 11 || version > 15) {
+            throw new IllegalArgumentException("undoes versions 12 to 16 only, down to 11 to 15, not to " + version);
         }
         if (!server) {
+            for (String table : List.of("outbox", "claim")) {
+                for (String trigger : List.of("insert", "update", "delete")) {
+                    h.execute("DROP TRIGGER " + table + "_tally_" + trigger);
+                }
+            }
+            h.execute("DROP TABLE outbox_state_tally");
+            h.execute("DROP TABLE claim_status_tally");
             if (version < 14) {
                 h.execute("DROP INDEX outbox_failed_error_idx");
             }
             h.execute("PRAGMA user_version = " + version);
+            return;
+        }
+        h.execute("DELETE FROM flyway_schema_history WHERE version = '16'");
+        if (version == 15) {
             return;
         }
         h.execute("DROP INDEX outbox_due_idx");

@@ -1,0 +1,3 @@
+-- ClaimDesk schema on PostgreSQL, version 16. On SQLite, version 16 keeps the outbox's rows per delivery state and the
+-- claims per status as rows change, which a team database has done since versions 12 and 13. So nothing changes here
+-- but the version, which stays the same on both engines.
