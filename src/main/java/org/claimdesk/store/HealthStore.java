@@ -1,12 +1,10 @@
 package org.claimdesk.store;
 
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedSet;
-import java.util.TreeSet;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.transaction.TransactionIsolationLevel;
@@ -46,46 +44,41 @@ public final class HealthStore {
 
     /**
      * The outbox's delivery states and the claims' statuses whose tally, which staff's counts show, differs from a
-     * count of the rows, all read in one snapshot; empty when they agree. The tallies are schema version 12's and 13's
-     * on a team database, 16's on a file.
+     * count of the rows, all read by one statement (one snapshot); empty when they agree. The tallies are schema
+     * version 12's and 13's on a team database, 16's on a file. Nothing is written: on a file the statement runs
+     * outside a transaction, which would take the file's write lock, and on a team database in a read-only one, in
+     * which the counts functions do not fold the tallies.
      */
     public Tallies tallyDifferences(Handle handle) {
         Dialect dialect = Dialect.of(handle);
-        HandleCallback<Tallies, RuntimeException> compare = tx -> new Tallies(
-                differences(tx, dialect.outboxCountsQuery(), Dialect.OUTBOX_ROWS_PER_STATE),
-                differences(tx, dialect.claimCountsQuery(), Dialect.CLAIMS_PER_STATUS));
+        String query = comparison("outbox", "delivery_state", dialect.outboxCountsQuery(), Dialect.OUTBOX_ROWS_PER_STATE)
+                + " UNION ALL " + comparison("claims", "status", dialect.claimCountsQuery(), Dialect.CLAIMS_PER_STATUS);
+        HandleCallback<Tallies, RuntimeException> compare = h -> {
+            Map<String, SortedMap<String, TallyDifference>> found = Map.of("outbox", new TreeMap<>(),
+                    "claims", new TreeMap<>());
+            h.createQuery(query).map((rs, ctx) -> Map.entry(rs.getString("tally"), new TallyDifference(
+                    rs.getString("value"), rs.getLong("tallied"), rs.getLong("counted"))))
+                    .forEach(e -> found.get(e.getKey()).put(e.getValue().value(), e.getValue()));
+            return new Tallies(List.copyOf(found.get("outbox").values()), List.copyOf(found.get("claims").values()));
+        };
         if (dialect == Dialect.SQLITE) {
-            // a file's transaction reads one moment
-            return handle.inTransaction(compare);
+            return compare.withHandle(handle);
         }
         return handle.inTransaction(TransactionIsolationLevel.REPEATABLE_READ, tx -> {
-            // read only: the counts functions do not fold the tallies, and every read sees one moment
             tx.execute("SET TRANSACTION READ ONLY");
             return compare.withHandle(tx);
         });
     }
 
-    private static List<TallyDifference> differences(Handle handle, String tallyQuery, String rowsQuery) {
-        Map<String, Long> tallied = perValue(handle, tallyQuery);
-        Map<String, Long> rows = perValue(handle, rowsQuery);
-        SortedSet<String> values = new TreeSet<>(tallied.keySet());
-        values.addAll(rows.keySet());
-        List<TallyDifference> differences = new ArrayList<>();
-        for (String value : values) {
-            long inTally = tallied.getOrDefault(value, 0L);
-            long counted = rows.getOrDefault(value, 0L);
-            if (inTally != counted) {
-                differences.add(new TallyDifference(value, inTally, counted));
-            }
-        }
-        return differences;
-    }
-
-    private static Map<String, Long> perValue(Handle handle, String query) {
-        Map<String, Long> counts = new HashMap<>();
-        handle.createQuery(query).map((rs, ctx) -> Map.entry(rs.getString(1), rs.getLong(2)))
-                .forEach(e -> counts.put(e.getKey(), e.getValue()));
-        return counts;
+    /**
+     * The rows of one tally ({@code name}) whose count differs from the rows': the tally's query and the rows' (each
+     * with the value in {@code column} and its count in {@code n}) side by side, per value.
+     */
+    private static String comparison(String name, String column, String tallyQuery, String rowsQuery) {
+        return "SELECT '" + name + "' AS tally, value, sum(tallied) AS tallied, sum(counted) AS counted FROM ("
+                + "SELECT " + column + " AS value, n AS tallied, 0 AS counted FROM (" + tallyQuery + ") t"
+                + " UNION ALL SELECT " + column + ", 0, n FROM (" + rowsQuery + ") r) c"
+                + " GROUP BY value HAVING sum(tallied) <> sum(counted)";
     }
 
     /** One "table -> parent" line per row whose foreign key names a missing parent. */

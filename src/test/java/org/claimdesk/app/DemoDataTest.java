@@ -176,6 +176,17 @@ class DemoDataTest {
     }
 
     @Test
+    void theCountsStaffSeeAgreeWithTheRowsTheBulkLoadWrote() {
+        try (Database db = generate("tallies", 2_000, 9)) {
+            org.claimdesk.store.HealthStore.Tallies tallies = db.read(new org.claimdesk.store.HealthStore()::tallyDifferences);
+            assertThat(tallies.agree()).as("%s", tallies).isTrue();
+            Queries queries = new Queries(db, Clock.fixed(TODAY.atStartOfDay().toInstant(ZoneOffset.UTC), ZoneOffset.UTC));
+            assertThat(queries.countOutboxByState().values().stream().mapToInt(Integer::intValue).sum())
+                    .isEqualTo(queries.outbox(OutboxQuery.all()).size()).isPositive();
+        }
+    }
+
+    @Test
     void demoDataGoesOnlyIntoAnEmptyDatabase() {
         try (Database db = generate("twice", 10, 1)) {
             assertThatThrownBy(() -> new DemoData(db, TODAY, Deadlines.statutory()).generate(10, 1, n -> { }))

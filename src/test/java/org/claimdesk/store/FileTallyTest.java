@@ -2,8 +2,13 @@ package org.claimdesk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
@@ -57,10 +62,12 @@ class FileTallyTest {
         db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id IN"
                 + " (SELECT outbox_event_id FROM outbox_event WHERE delivery_state = 'pending' ORDER BY 1 LIMIT 4)"));
         db.useTransaction(h -> h.execute("UPDATE claim SET status = 'SUBMITTED_TO_STATE' WHERE claim_id IN"
-                + " (SELECT claim_id FROM outbox_event WHERE delivery_state = 'sent')"));
+                + " (SELECT aggregate_id FROM outbox_event WHERE delivery_state = 'sent')"));
         assertAgree();
         assertThat(db.read(outbox::countByState)).containsEntry(DeliveryState.PENDING, 7)
                 .containsEntry(DeliveryState.SENT, 1).containsEntry(DeliveryState.FAILED, 4);
+        assertThat(claimCounts()).containsEntry(ClaimStatus.SUBMITTING, 11)
+                .containsEntry(ClaimStatus.SUBMITTED_TO_STATE, 1).containsEntry(ClaimStatus.PAID, 1);
         assertThat(deliveryCounts())
                 .isEqualTo(new DeliveryStore.Counts(7, 7, 4));
         assertThat(sent()).isEqualTo(1);
@@ -85,6 +92,15 @@ class FileTallyTest {
         assertThat(db.read(outbox::countByState)).containsEntry(DeliveryState.FAILED, 0)
                 .containsEntry(DeliveryState.PENDING, 7);
         assertThat(Sql.count(db, "outbox_state_tally")).as("one row per state ever counted").isEqualTo(3);
+
+        long withdrawn = TestClaims.insert(db, ClaimStatus.WITHDRAWN);
+        assertThat(claimCounts()).containsEntry(ClaimStatus.WITHDRAWN, 1);
+        db.useTransaction(h -> {
+            h.execute("DELETE FROM claim_status_history WHERE claim_id = ?", withdrawn);
+            h.execute("DELETE FROM claim WHERE claim_id = ?", withdrawn);
+        });
+        assertAgree();
+        assertThat(claimCounts()).containsEntry(ClaimStatus.WITHDRAWN, 0);
     }
 
     @Test
@@ -104,6 +120,21 @@ class FileTallyTest {
         assertThat(claimCounts()).containsEntry(ClaimStatus.SUBMITTING, 5)
                 .containsEntry(ClaimStatus.PAID, 1);
         assertAgree();
+    }
+
+    /** doctor's check reads: it neither takes the file's write lock nor waits for a writer holding it. */
+    @Test
+    void theCheckReadsBesideAWriterWithoutWaitingForIt() throws Exception {
+        Outbox.submitted(db, 2);
+        try (Connection writer = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("desk.db"));
+                Statement s = writer.createStatement()) {
+            s.execute("BEGIN IMMEDIATE");
+            s.execute("UPDATE outbox_event SET delivery_state = 'sent'");
+            HealthStore.Tallies beside = assertTimeoutPreemptively(Duration.ofSeconds(5),
+                    () -> db.read(new HealthStore()::tallyDifferences));
+            assertThat(beside.agree()).isTrue();
+            s.execute("ROLLBACK");
+        }
     }
 
     private void assertAgree() {

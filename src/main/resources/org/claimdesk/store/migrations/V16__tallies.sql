@@ -1,8 +1,8 @@
 -- ClaimDesk schema version 16: the outbox's rows per delivery state and the claims per status, kept as rows change,
 -- as a team database has kept them since versions 12 and 13. A console counts the outbox at every live refresh (the
 -- status bar, the Outbox page's state filter) and its claims per status at every full refresh of the Claims page;
--- counted row by row, each read every entry of an index in the console's process (50-80 ms of a processor at
--- 1,000,000 rows), beside the pages being drawn. Here a file has one writer at a time, so each tally keeps one row
+-- counted row by row, each read every entry of an index in the console's process (about 40-60 ms of a processor
+-- at 1,000,000 rows), beside the pages being drawn. Here a file has one writer at a time, so each tally keeps one row
 -- per value, changed in the writing transaction by the triggers below; a count reads those few rows.
 CREATE TABLE outbox_state_tally (
     delivery_state TEXT    NOT NULL PRIMARY KEY,
