@@ -1,11 +1,27 @@
 package org.claimdesk.testing;
 
 import java.util.List;
+import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.store.Database;
 import org.jdbi.v3.core.Handle;
 
 /** A database as an older ClaimDesk left it, its rows kept: what an upgrade starts from. */
 public final class OlderSchema {
     private OlderSchema() {
+    }
+
+    /**
+     * Writes {@code submitted} submitted claims, the first {@code failed} of their outbox rows failed, and one PAID
+     * claim, then takes {@code db} back to {@code version} ({@link #undoDownTo}) and closes it: rows an upgrade finds
+     * already there.
+     */
+    public static void rowsThenVersion(Database db, int submitted, int failed, int version) {
+        Outbox.submitted(db, submitted);
+        TestClaims.insert(db, ClaimStatus.PAID);
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id IN"
+                + " (SELECT outbox_event_id FROM outbox_event ORDER BY 1 LIMIT " + failed + ")"));
+        db.useTransaction(h -> undoDownTo(h, db.onServer(), version));
+        db.close();
     }
 
     /**
