@@ -10,7 +10,6 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.Map;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryState;
@@ -134,7 +133,7 @@ class FileTallyTest {
 
     private void assertAgree() {
         assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
-        assertThat(db.read(outbox::countByState)).isEqualTo(rows());
+        assertThat(db.read(outbox::countByState)).isEqualTo(Outbox.countsByState(db));
     }
 
     /** Both tallies' rows as they are, "table value" to its count. */
@@ -162,13 +161,5 @@ class FileTallyTest {
     private long sent() {
         Long sent = db.read(h -> new DeliveryStore().countSent(h));
         return sent;
-    }
-
-    private Map<DeliveryState, Integer> rows() {
-        Map<DeliveryState, Integer> rows = new EnumMap<>(DeliveryState.class);
-        for (DeliveryState s : DeliveryState.values()) {
-            rows.put(s, (int) Outbox.count(db, s));
-        }
-        return rows;
     }
 }

@@ -86,11 +86,11 @@ class TallyTest {
             }
         });
 
-        assertThat(db.read(outbox::countByState)).isEqualTo(rows());
+        assertThat(db.read(outbox::countByState)).isEqualTo(Outbox.countsByState(db));
         assertThat(db.read(new HealthStore()::tallyDifferences)).matches(HealthStore.Tallies::agree);
 
         growPastAFold(ids.get(0));
-        Map<DeliveryState, Integer> before = rows();
+        Map<DeliveryState, Integer> before = Outbox.countsByState(db);
         assertThat(db.read(outbox::countByState)).isEqualTo(before);
         assertThat(Sql.count(db, "outbox_state_tally")).as("folded: one row per state").isLessThanOrEqualTo(STATES.size());
         assertThat(db.read(outbox::countByState)).isEqualTo(before);
@@ -102,7 +102,8 @@ class TallyTest {
         db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id IN"
                 + " (SELECT outbox_event_id FROM outbox_event ORDER BY 1 LIMIT 2)"));
         db.useTransaction(h -> h.execute("DELETE FROM outbox_event WHERE delivery_state = 'sent'"));
-        assertThat(db.read(outbox::countByState)).isEqualTo(rows()).containsEntry(DeliveryState.PENDING, 3)
+        assertThat(db.read(outbox::countByState)).isEqualTo(Outbox.countsByState(db))
+                .containsEntry(DeliveryState.PENDING, 3)
                 .containsEntry(DeliveryState.SENT, 0);
         long sent = db.read(h -> new DeliveryStore().countSent(h));
         assertThat(sent).isZero();
@@ -161,7 +162,7 @@ class TallyTest {
         Outbox.submitted(db, 3);
         growPastAFold(db.read(h -> h.createQuery("SELECT min(outbox_event_id) FROM outbox_event")
                 .mapTo(Long.class).one()));
-        Map<DeliveryState, Integer> expected = rows();
+        Map<DeliveryState, Integer> expected = Outbox.countsByState(db);
         ExecutorService other = Executors.newSingleThreadExecutor();
         try (Handle folding = db.jdbi().open()) {
             folding.begin();
@@ -289,13 +290,5 @@ class TallyTest {
                     + (jurisdiction == null ? "" : " AND jurisdiction = '" + jurisdiction + "'"), Integer.class));
         }
         return counts;
-    }
-
-    private Map<DeliveryState, Integer> rows() {
-        Map<DeliveryState, Integer> rows = new EnumMap<>(DeliveryState.class);
-        for (DeliveryState s : DeliveryState.values()) {
-            rows.put(s, (int) Outbox.count(db, s));
-        }
-        return rows;
     }
 }

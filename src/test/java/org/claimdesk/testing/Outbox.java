@@ -35,6 +35,15 @@ public final class Outbox {
                 .bind("s", state.dbValue()).mapTo(Long.class).one());
     }
 
+    /** The outbox's rows per delivery state, counted row by row, every state present (0 when it has none). */
+    public static Map<DeliveryState, Integer> countsByState(Database db) {
+        Map<DeliveryState, Integer> rows = new java.util.EnumMap<>(DeliveryState.class);
+        for (DeliveryState s : DeliveryState.values()) {
+            rows.put(s, (int) count(db, s));
+        }
+        return rows;
+    }
+
     /** claim id to state case id, for every claim that has one. */
     public static Map<Long, String> caseIds(Database db) {
         return db.read(h -> h.createQuery("SELECT claim_id, state_case_id FROM claim WHERE state_case_id IS NOT NULL")
