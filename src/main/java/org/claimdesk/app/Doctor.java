@@ -61,6 +61,7 @@ public final class Doctor {
                 integrity(h, findings);
             }
             schema(h, findings);
+            triggers(h, findings, database.onServer());
             orphans(h, findings);
             leases(h, findings);
             stuck(h, findings);
@@ -174,6 +175,46 @@ public final class Doctor {
         int version = health.userVersion(h);
         findings.add(new Finding(version == Migrations.latestVersion() ? Level.OK : Level.WARN, "schema",
                 "schema version " + version + " (this ClaimDesk writes version " + Migrations.latestVersion() + ")"));
+    }
+
+    /** The triggers the schema relies on: a write past a missing one goes unguarded, uncounted or unsearchable. */
+    private void triggers(Handle h, List<Finding> findings, boolean onServer) {
+        HealthStore.Triggers triggers = health.triggers(h);
+        if (triggers.inPlace()) {
+            findings.add(new Finding(Level.OK, "triggers", "the " + triggers.expected() + " triggers the schema relies"
+                    + " on are in place (" + keptByTriggers(onServer) + ")"));
+            return;
+        }
+        List<String> off = new ArrayList<>();
+        if (!triggers.missing().isEmpty()) {
+            off.add(triggers.missing().size() + " of the " + triggers.expected() + " triggers the schema relies on "
+                    + isOrAre(triggers.missing().size()) + " missing: " + named(triggers.missing()));
+        }
+        if (!triggers.notFiring().isEmpty()) {
+            off.add(triggers.notFiring().size() + " " + isOrAre(triggers.notFiring().size()) + " disabled: "
+                    + named(triggers.notFiring()));
+        }
+        findings.add(new Finding(Level.FAIL, "triggers", String.join("; ", off) + ". The writes made since went past"
+                + " what they keep (" + keptByTriggers(onServer) + "): "
+                + (onServer ? "IT creates them again as the owner role from the scripts named, or enables them,"
+                        : "with every ClaimDesk on this file closed, IT creates them again from the scripts named")
+                + " and runs doctor again (docs/operations.md)"));
+    }
+
+    private static String isOrAre(int n) {
+        return n == 1 ? "is" : "are";
+    }
+
+    /** What the schema's triggers keep, on a server or on a file. */
+    private static String keptByTriggers(boolean onServer) {
+        return onServer ? "the audit trail's guards, the tallies, the change feed"
+                : "the audit trail's guards, the tallies, search";
+    }
+
+    private static String named(List<HealthStore.Trigger> triggers) {
+        return String.join(", ", triggers.stream().limit(LISTED_AT_MOST).map(t -> t.name() + " (" + t.script() + ")")
+                .toList()) + (triggers.size() > LISTED_AT_MOST ? " and " + (triggers.size() - LISTED_AT_MOST)
+                        + " more" : "");
     }
 
     private void orphans(Handle h, List<Finding> findings) {

@@ -228,6 +228,18 @@ enum Dialect {
     }
 
     /**
+     * The query of the database's own triggers (columns: the name, whether it fires), not the engine's internal ones:
+     * on a server a trigger disabled ('D') or firing only for replication ('R') does not fire for staff's writes.
+     */
+    String triggersQuery() {
+        return this == POSTGRESQL
+                ? "SELECT t.tgname AS name, t.tgenabled IN ('O', 'A') AS fires FROM pg_trigger t"
+                        + " JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE NOT t.tgisinternal AND n.nspname = current_schema()"
+                : "SELECT name, 1 AS fires FROM sqlite_master WHERE type = 'trigger'";
+    }
+
+    /**
      * The query of the claims per status (columns: the status, its claims) when no filter narrows them, from the
      * tally the claim table's triggers keep: on a team database schema version 13's, on a file version 16's.
      */

@@ -81,6 +81,29 @@ public final class HealthStore {
                 + " GROUP BY value HAVING sum(tallied) <> sum(counted)";
     }
 
+    /** A trigger the schema relies on, with the migration script that creates it. */
+    public record Trigger(String name, String script) {
+    }
+
+    /**
+     * What {@link #triggers} found: how many triggers the schema relies on, those missing and those present that do
+     * not fire (a team database's owner can disable one).
+     */
+    public record Triggers(int expected, List<Trigger> missing, List<Trigger> notFiring) {
+        public boolean inPlace() {
+            return missing.isEmpty() && notFiring.isEmpty();
+        }
+    }
+
+    /**
+     * The triggers the migration scripts the database ran leave in place (the audit trail kept append-only, the
+     * tallies, the search indexes, a team database's change feed) against the database's own.
+     */
+    public Triggers triggers(Handle handle) {
+        return SchemaTriggers.compare(SchemaTriggers.created(SchemaTriggers.applied(handle)),
+                SchemaTriggers.present(handle));
+    }
+
     /** One "table -> parent" line per row whose foreign key names a missing parent. */
     public List<String> orphans(Handle handle) {
         if (Dialect.of(handle) != Dialect.SQLITE) {

@@ -61,7 +61,7 @@ public final class Migrations {
      * without that check, which reads every row of every table.
      */
     private static void apply(Handle handle, int version) {
-        List<String> statements = SqlScript.statements(load(SCRIPTS.get(version - 1)));
+        List<String> statements = SqlScript.statements(script(SCRIPTS.get(version - 1)));
         if (!rebuildsTable(statements)) {
             handle.useTransaction(tx -> {
                 for (String statement : statements) {
@@ -110,7 +110,13 @@ public final class Migrations {
         return handle.createQuery("PRAGMA " + pragma).mapTo(Integer.class).one();
     }
 
-    private static String load(String name) {
+    /** The migration scripts of a desk's file, in the order they run: version n is the n-th. */
+    static List<String> scripts() {
+        return SCRIPTS;
+    }
+
+    /** The text of the migration script {@code name}. */
+    static String script(String name) {
         try (InputStream in = Migrations.class.getResourceAsStream("migrations/" + name)) {
             if (in == null) {
                 throw new IllegalStateException("migration " + name + " is missing from the build");

@@ -214,15 +214,11 @@ final class PostgresDatabase {
     static final int CHANGE_FEED_REVISION = scriptRevision(CHANGE_FEED_SCRIPT);
 
     private static int scriptRevision(String script) {
-        try (InputStream in = migration(script)) {
-            java.util.regex.Matcher m = REVISION.matcher(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            if (!m.find()) {
-                throw new IllegalStateException("the migration " + script + " does not say its revision");
-            }
-            return Integer.parseInt(m.group(1));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the migration " + script, e);
+        java.util.regex.Matcher m = REVISION.matcher(script(script));
+        if (!m.find()) {
+            throw new IllegalStateException("the migration " + script + " does not say its revision");
         }
+        return Integer.parseInt(m.group(1));
     }
 
     /**
@@ -268,6 +264,15 @@ final class PostgresDatabase {
             throw new UncheckedIOException("cannot read the migration " + script, e);
         }
         return (int) crc.getValue();
+    }
+
+    /** The text of this build's migration script {@code script}. */
+    static String script(String script) {
+        try (InputStream in = migration(script)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the migration " + script, e);
+        }
     }
 
     /** One of this build's migration scripts, by name. */

@@ -102,6 +102,42 @@ class DoctorTest {
     }
 
     @Test
+    void aDroppedOrDisabledTriggerFailsNamedWithItsScript() {
+        boolean file = engine == TestDatabase.Engine.SQLITE;
+        db.jdbi().useHandle(h -> {
+            h.execute(file ? "DROP TRIGGER audit_log_no_delete" : "DROP TRIGGER audit_log_no_update ON audit_log");
+            if (!file) {
+                h.execute("ALTER TABLE claim DISABLE TRIGGER claim_changed");
+            }
+        });
+
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+
+        assertThat(report.healthy()).isFalse();
+        Doctor.Finding triggers = report.findings().stream().filter(f -> f.check().equals("triggers")).findFirst()
+                .orElseThrow();
+        assertThat(triggers.level()).isEqualTo(Doctor.Level.FAIL);
+        assertThat(triggers.message()).endsWith(" and runs doctor again (docs/operations.md)").startsWith(file
+                ? "1 of the " + expectedTriggers() + " triggers the schema relies on is missing:"
+                        + " audit_log_no_delete (V1__schema.sql). The writes made since went past what they keep"
+                        + " (the audit trail's guards, the tallies, search): with every ClaimDesk on this file closed,"
+                        + " IT creates them again from the scripts named"
+                : "1 of the " + expectedTriggers() + " triggers the schema relies on is missing: audit_log_no_update"
+                        + " (V8__schema.sql); 1 is disabled: claim_changed (R__change_feed.sql). The writes made"
+                        + " since went past what they keep (the audit trail's guards, the tallies, the change feed):"
+                        + " IT creates them again as the owner role from the scripts named, or enables them,");
+    }
+
+    /** How many triggers a database of the current schema has on this engine, from the database itself. */
+    private long expectedTriggers() {
+        try (Database fresh = Database.open(TestDatabase.location(engine, dir, "fresh"))) {
+            return fresh.jdbi().withHandle(h -> h.createQuery(engine == TestDatabase.Engine.SQLITE
+                    ? "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"
+                    : "SELECT count(DISTINCT tgname) FROM pg_trigger WHERE NOT tgisinternal").mapTo(Long.class).one());
+        }
+    }
+
+    @Test
     void anAttemptWithoutItsOutboxRowFailsOnAFileAndCannotBeWrittenOnAServer() {
         String orphan = "INSERT INTO delivery_attempt (outbox_event_id, attempt_no, started_at, duration_ms, outcome)"
                 + " VALUES (999, 1, 0, 1, 'TRANSIENT')";
