@@ -38,26 +38,31 @@ public final class DeliveryStore {
     private static final Transitions.Change DELIVERED = Transitions.DELIVERED;
 
     /**
-     * Leases the due rows: the sub-select picks them in due order, and on PostgreSQL locks them, skipping rows
-     * another worker is leasing at this moment ({@link Dialect#lockRows}), so that workers on several workstations
-     * never lease one row twice. On SQLite one writer at a time does the same. A lease's end is written and compared
-     * in one clock ({@link Dialect#leaseClock}), so that a workstation whose clock runs ahead does not take over a row
-     * whose lease is still running for another. Parameters: now on the worker's clock (for the due time), then on
-     * SQLite now again, the limit, the owner, the lease's end (SQLite) or length in ms (PostgreSQL), and now.
+     * The due rows a lease takes, in due order, on PostgreSQL locked, skipping rows another worker is leasing at this
+     * moment ({@link Dialect#lockRows}), so that workers on several workstations never lease one row twice; on SQLite
+     * one writer at a time does the same. Whether a lease has expired is compared in the clock leases are written in
+     * ({@link Dialect#leaseClock}), so that a workstation whose clock runs ahead does not take over a row whose lease
+     * is still running for another. Parameters: now on the worker's clock (for the due time), then on SQLite now
+     * again, and the limit.
      */
-    static String leaseSql(Dialect dialect) {
+    static String dueSql(Dialect dialect) {
         String clock = dialect.leaseClock();
         return """
-            WITH due AS (
-                SELECT outbox_event_id FROM outbox_event
-                WHERE delivery_state = 'pending' AND next_attempt_at <= ?
-                  AND (lease_owner IS NULL OR lease_expires_at <= %s)
-                ORDER BY next_attempt_at, outbox_event_id
-                LIMIT ?%s)
-            UPDATE outbox_event SET lease_owner = ?, lease_expires_at = %s, updated_at = ?
-            WHERE outbox_event_id IN (SELECT outbox_event_id FROM due)
-            RETURNING outbox_event_id
-            """.formatted(clock == null ? "?" : clock, dialect.lockRows(), clock == null ? "?" : clock + " + ?");
+            SELECT outbox_event_id FROM outbox_event
+            WHERE delivery_state = 'pending' AND next_attempt_at <= ?
+              AND (lease_owner IS NULL OR lease_expires_at <= %s)
+            ORDER BY next_attempt_at, outbox_event_id
+            LIMIT ?%s""".formatted(clock == null ? "?" : clock, dialect.lockRows());
+    }
+
+    /**
+     * Leases the rows {@link #dueSql} found, in the same transaction. Parameters: the owner, the lease's end (SQLite)
+     * or length in ms (PostgreSQL), now, and the rows' ids as a JSON array.
+     */
+    static String takeSql(Dialect dialect) {
+        String clock = dialect.leaseClock();
+        return "UPDATE outbox_event SET lease_owner = ?, lease_expires_at = " + (clock == null ? "?" : clock + " + ?")
+                + ", updated_at = ? WHERE outbox_event_id IN (" + dialect.listOf(true) + ")";
     }
 
     /** The leased rows' read of each engine, written once: the worker runs it for every lease. */
@@ -126,7 +131,8 @@ public final class DeliveryStore {
      */
     public static final class Session implements AutoCloseable {
         private final Dialect dialect;
-        private final PreparedStatement lease;
+        private final PreparedStatement due;
+        private final PreparedStatement take;
         private final PreparedStatement retry;
         private final PreparedStatement failed;
         private final PreparedStatement release;
@@ -137,7 +143,8 @@ public final class DeliveryStore {
 
         Session(Connection c, Dialect dialect) throws SQLException {
             this.dialect = dialect;
-            this.lease = c.prepareStatement(leaseSql(dialect));
+            this.due = c.prepareStatement(dueSql(dialect));
+            this.take = c.prepareStatement(takeSql(dialect));
             this.retry = c.prepareStatement("""
                 UPDATE outbox_event SET attempts = ?, retry_count = ?, last_error = ?, next_attempt_at = ?,
                     lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
@@ -190,19 +197,27 @@ public final class DeliveryStore {
             boolean givenClock = dialect.leaseClock() == null;
             try {
                 int p = 1;
-                lease.setLong(p++, now.toEpochMilli());
+                due.setLong(p++, now.toEpochMilli());
                 if (givenClock) {
-                    lease.setLong(p++, now.toEpochMilli());
+                    due.setLong(p++, now.toEpochMilli());
                 }
-                lease.setInt(p++, limit);
-                lease.setString(p++, owner);
-                lease.setLong(p++, givenClock ? now.plus(length).toEpochMilli() : length.toMillis());
-                lease.setLong(p, now.toEpochMilli());
-                try (ResultSet rs = lease.executeQuery()) {
+                due.setInt(p, limit);
+                try (ResultSet rs = due.executeQuery()) {
                     while (rs.next()) {
                         ids.add(rs.getLong(1));
                     }
                 }
+                if (ids.isEmpty()) {
+                    // no write: on a team database every write to the outbox is announced to the other workstations,
+                    // which would refresh their pages at each tick of an idle worker
+                    return ids;
+                }
+                p = 1;
+                take.setString(p++, owner);
+                take.setLong(p++, givenClock ? now.plus(length).toEpochMilli() : length.toMillis());
+                take.setLong(p++, now.toEpochMilli());
+                take.setString(p, Json.write(ids));
+                take.executeUpdate();
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lease outbox rows: " + e.getMessage(), e);
             }
@@ -349,7 +364,7 @@ public final class DeliveryStore {
 
         @Override
         public void close() {
-            for (PreparedStatement ps : new PreparedStatement[] {lease, retry, failed, release}) {
+            for (PreparedStatement ps : new PreparedStatement[] {due, take, retry, failed, release}) {
                 try {
                     ps.close();
                 } catch (SQLException e) {

@@ -19,8 +19,8 @@ enum Dialect {
         }
 
         @Override
-        String listOf(String parameter, boolean numbers) {
-            return "SELECT value FROM json_each(:" + parameter + ")";
+        String listAt(String placeholder, boolean numbers) {
+            return "SELECT value FROM json_each(" + placeholder + ")";
         }
 
         @Override
@@ -103,8 +103,8 @@ enum Dialect {
         }
 
         @Override
-        String listOf(String parameter, boolean numbers) {
-            return "SELECT jsonb_array_elements_text(CAST(:" + parameter + " AS jsonb))" + (numbers ? "::bigint" : "");
+        String listAt(String placeholder, boolean numbers) {
+            return "SELECT jsonb_array_elements_text(CAST(" + placeholder + " AS jsonb))" + (numbers ? "::bigint" : "");
         }
 
         @Override
@@ -187,7 +187,17 @@ enum Dialect {
     abstract String like(String column, String parameter);
 
     /** A sub-select of the values of the JSON array bound to {@code parameter}, for {@code x IN (…)}. */
-    abstract String listOf(String parameter, boolean numbers);
+    final String listOf(String parameter, boolean numbers) {
+        return listAt(":" + parameter, numbers);
+    }
+
+    /** The same for a JDBC statement's next positional parameter. */
+    final String listOf(boolean numbers) {
+        return listAt("?", numbers);
+    }
+
+    /** A sub-select of the values of the JSON array bound at {@code placeholder}. */
+    abstract String listAt(String placeholder, boolean numbers);
 
     /** The larger of two values. */
     abstract String greatest(String a, String b);

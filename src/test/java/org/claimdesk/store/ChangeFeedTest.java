@@ -170,6 +170,28 @@ class ChangeFeedTest {
     }
 
     @Test
+    void aLeaseThatFindsNoDueRowIsNotHeard() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database here = Database.open(location); Database there = Database.open(location)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            here.changes().subscribe(heard::add);
+            assertThat(((PostgresChangeFeed) here.changes()).awaitListening(10_000)).isTrue();
+
+            // an idle worker's tick on the other workstation: nothing is due, nothing changes
+            List<Long> leased = there.inTransaction(h -> {
+                try (DeliveryStore.Session session = new DeliveryStore().session(h)) {
+                    return session.lease("idle-worker", Instant.now(), Duration.ofSeconds(60), 16);
+                }
+            });
+            there.useTransaction(h -> new WorkerPauseStore().put(h, new WorkerPause("maria", Instant.now(), "end")));
+            Awaitility.await().atMost(HEARD).until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.WORKER)));
+
+            assertThat(leased).isEmpty();
+            assertThat(heard).as("only the pause changed anything").containsExactly(Set.of(DataChange.WORKER));
+        }
+    }
+
+    @Test
     void aLocalFileHasNoOtherWorkstationToHearFrom(@TempDir Path dir) {
         try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
             assertThat(db.changes().live()).isFalse();

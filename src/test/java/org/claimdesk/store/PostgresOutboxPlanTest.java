@@ -39,12 +39,17 @@ class PostgresOutboxPlanTest {
                         FROM generate_series(1, 100000) AS i""");
                 h.execute("ANALYZE outbox_event");
             });
-            List<String> plan = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.leaseSql(Dialect.POSTGRESQL))
-                    .bind(0, 2_000_000L).bind(1, 16).bind(2, "worker-1").bind(3, 60_000L).bind(4, 2_000_000L)
-                    .mapTo(String.class).list());
+            List<String> plan = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.dueSql(Dialect.POSTGRESQL))
+                    .bind(0, 2_000_000L).bind(1, 16).mapTo(String.class).list());
             assertThat(plan).as(String.join("\n", plan))
                     .anySatisfy(step -> assertThat(step).contains("Index Scan using outbox_due_idx "))
                     .noneSatisfy(step -> assertThat(step).contains("Sort"));
+            List<String> take = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.takeSql(Dialect.POSTGRESQL))
+                    .bind(0, "worker-1").bind(1, 60_000L).bind(2, 2_000_000L).bind(3, "[3,5,8]")
+                    .mapTo(String.class).list());
+            assertThat(take).as(String.join("\n", take))
+                    .anySatisfy(step -> assertThat(step).contains("Index Scan using outbox_event_pkey"))
+                    .noneSatisfy(step -> assertThat(step).contains("Seq Scan"));
         }
     }
 }

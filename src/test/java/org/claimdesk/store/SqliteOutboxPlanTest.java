@@ -39,13 +39,19 @@ class SqliteOutboxPlanTest {
     @Test
     void aLeaseReadsTheDueRowsInItsOrderWithoutSortingThem() {
         try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
-            List<String> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + DeliveryStore.leaseSql(Dialect.SQLITE))
-                    .bind(0, 2_000_000L).bind(1, 2_000_000L).bind(2, 16).bind(3, "worker-1").bind(4, 2_060_000L)
-                    .bind(5, 2_000_000L).map((rs, ctx) -> rs.getString("detail")).list());
+            List<String> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + DeliveryStore.dueSql(Dialect.SQLITE))
+                    .bind(0, 2_000_000L).bind(1, 2_000_000L).bind(2, 16).map((rs, ctx) -> rs.getString("detail"))
+                    .list());
             // the index on (delivery_state, next_attempt_at) ends with the rowid, which outbox_event_id is
             assertThat(plan).as(String.join("\n", plan))
                     .anySatisfy(step -> assertThat(step).startsWith("SEARCH outbox_event USING INDEX outbox_due_idx"))
                     .noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE FOR ORDER BY"));
+            List<String> take = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + DeliveryStore.takeSql(Dialect.SQLITE))
+                    .bind(0, "worker-1").bind(1, 2_060_000L).bind(2, 2_000_000L).bind(3, "[3,5,8]")
+                    .map((rs, ctx) -> rs.getString("detail")).list());
+            assertThat(take).as(String.join("\n", take))
+                    .anySatisfy(step -> assertThat(step).startsWith("SEARCH outbox_event USING INTEGER PRIMARY KEY"))
+                    .noneSatisfy(step -> assertThat(step).startsWith("SCAN outbox_event"));
         }
     }
 
