@@ -89,7 +89,23 @@ public sealed interface DatabaseLocation {
         if (lower.startsWith("postgresql:") || lower.startsWith("postgres:")) {
             return server(text);
         }
+        if (anotherAddress(text)) {
+            // read as a file path, it would become a file named after the address, password and all
+            throw new DatabaseException("the database " + withoutPassword(text) + " is neither a file path nor a"
+                    + " server address ClaimDesk reads: give postgresql://user@host:port/dbname (a password goes in"
+                    + " PGPASSWORD or ~/.pgpass), or the path of a .db file");
+        }
         return new SqliteFile(Path.of(text));
+    }
+
+    /**
+     * An address of another scheme ({@code jdbc:postgres://…}, {@code mysql://…}; a drive letter is no scheme), or
+     * PostgreSQL's keyword/value form of a connection ({@code host=db1 dbname=claims user=kim}).
+     */
+    private static boolean anotherAddress(String text) {
+        return java.util.regex.Pattern.compile("^(?i:jdbc:|[a-z][a-z0-9+.-]+://)").matcher(text).find()
+                || java.util.regex.Pattern.compile("(?i)(^|\\s)(host|hostaddr|port|dbname|user|password|passfile"
+                        + "|sslmode|service)\\s*=").matcher(text).find();
     }
 
     private static Postgres server(String text) {
@@ -168,7 +184,7 @@ public sealed interface DatabaseLocation {
      * messages.
      */
     private static String withoutPassword(String text) {
-        return text.replaceAll("//([^/@:]*):.*@", "//$1:***@").replaceAll("(?i)(password=)[^&]*", "$1***");
+        return text.replaceAll("//([^/@:]*):.*@", "//$1:***@").replaceAll("(?i)(password\\s*=\\s*)[^&]*", "$1***");
     }
 
     /** Percent-decoding only, as libpq reads an address: a {@code +} stays a plus sign (a role may hold one). */

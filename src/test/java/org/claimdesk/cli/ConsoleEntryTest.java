@@ -76,6 +76,31 @@ class ConsoleEntryTest {
     }
 
     /**
+     * PostgreSQL's keyword/value form and addresses of other schemes are refused, not read as file paths: the file
+     * would be named after the address, password and all, and shown and logged as the database.
+     */
+    @Test
+    void anAddressClaimDeskDoesNotReadIsRefusedNotTakenForAFile(@TempDir Path dir) {
+        for (String address : List.of("host=db1 dbname=claims user=kim password=s3cret",
+                "dbname=claims password = s3cret", "jdbc:postgres://kim:s3cret@db1/claims",
+                "jdbc:sqlite:claims.db", "mysql://kim@db1/claims")) {
+            java.io.StringWriter err = new java.io.StringWriter();
+            List<DatabaseLocation> opened = new ArrayList<>();
+            picocli.CommandLine cl = ClaimDeskCommand.newCommandLine(opened::add);
+            cl.setErr(new java.io.PrintWriter(err));
+            assertThat(cl.execute("--db", address)).as(address).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(err.toString()).as(address).contains("neither a file path nor a server address")
+                    .doesNotContain("s3cret").hasLineCount(1);
+            assertThat(opened).as(address).isEmpty();
+        }
+        // file paths stay file paths, a Windows drive letter and an '=' in a name included
+        assertThat(DatabaseLocation.parse("C:\\Claims\\office.db"))
+                .isEqualTo(new DatabaseLocation.SqliteFile(Path.of("C:\\Claims\\office.db")));
+        Path named = dir.resolve("a=b claims.db");
+        assertThat(DatabaseLocation.parse(named.toString())).isEqualTo(new DatabaseLocation.SqliteFile(named));
+    }
+
+    /**
      * The desktop starts the launcher with no argument, which opens the console without the command line: a
      * database setting it cannot use is still refused in one line, exit 1, in a real launcher process.
      */
