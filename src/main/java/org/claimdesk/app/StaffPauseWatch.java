@@ -11,8 +11,8 @@ import org.claimdesk.store.Database;
  * Whether staff have paused the delivery worker, for a process that delivers without a console ({@code claimdesk
  * drain}): the pause ({@link #current()}), or as {@link #get()} says it, "the delivery worker was paused by NAME at
  * TIME: reason", or null. On a team database the pause is read again when another workstation changes the worker's
- * state (the live updates' notifications); on a local file, where nothing is notified, at most once a second.
- * Neither reads the database more often than that.
+ * state (the live updates' notifications), and at each look after a read that failed; on a local file, where nothing
+ * is notified, at most once a second.
  */
 public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     static final long FILE_CHECK_MILLIS = 1_000;
@@ -24,6 +24,8 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     private final AutoCloseable subscription;
     private volatile WorkerPause pause;
     private volatile long readAt;
+    /** True while the last read of the pause failed (or runs): the pause held may be out of date. */
+    private volatile boolean stale;
 
     public StaffPauseWatch(Database database) {
         this.database = database;
@@ -39,19 +41,31 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     private void changed(Set<DataChange> kinds) {
         if (kinds.contains(DataChange.WORKER)) {
-            read();
+            try {
+                read();
+            } catch (RuntimeException e) {
+                LOG.warn("could not read the worker's pause that another workstation changed; it is read again at"
+                        + " the next look", e);
+            }
         }
     }
 
+    /** Reads the pause; until a read succeeds, the next look reads it again. */
     private void read() {
+        stale = true;
         readAt = System.nanoTime();
         pause = AuditedWorker.pauseIn(database).orElse(null);
+        stale = false;
     }
 
-    /** The pause by staff in force, if any. */
+    /** The pause by staff in force, if any; the last one read while the database cannot be read. */
     public Optional<WorkerPause> current() {
-        if (subscription == null && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
-            read();
+        if (stale || subscription == null && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
+            try {
+                read();
+            } catch (RuntimeException e) {
+                LOG.debug("could not read the worker's pause; read again at the next look", e);
+            }
         }
         return Optional.ofNullable(pause);
     }

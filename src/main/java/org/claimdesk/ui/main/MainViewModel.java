@@ -104,6 +104,8 @@ public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> outboxCounts =
             new ReadOnlyObjectWrapper<>(Map.of());
     private long lastActivity = -1;
+    /** True after a read of a pause made elsewhere failed: the next tick reads it again. FX thread. */
+    private boolean pauseToFollow;
     /** How the worker came up; null until it has. */
     private AuditedWorker.Startup workerStartup;
     /** The demo banner without what it says of the worker; null when the database was not empty. */
@@ -429,10 +431,7 @@ public final class MainViewModel {
             return;
         }
         if (changes.contains(DataChange.WORKER)) {
-            tasks.submit("follow the worker's pause", p -> {
-                worker.followPause();
-                return null;
-            }, done -> { }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
+            followPause();
         }
         if (page.get().shows(changes)) {
             refreshInFull();
@@ -440,6 +439,24 @@ public final class MainViewModel {
         if (changes.contains(DataChange.OUTBOX)) {
             refreshCounts();
         }
+    }
+
+    /**
+     * Reads the pause by staff and has the worker follow it; when the read fails, staff are told once and the next
+     * ticks try again, so that a pause made elsewhere is not missed for want of one read. FX thread.
+     */
+    private void followPause() {
+        boolean again = pauseToFollow;
+        pauseToFollow = false;
+        tasks.submit("follow the worker's pause", p -> {
+            worker.followPause();
+            return null;
+        }, done -> { }, e -> {
+            pauseToFollow = true;
+            if (!again) {
+                notice.set(Notice.error("follow the pause made on another workstation", e));
+            }
+        });
     }
 
     /** The status bar's view of the worker. */
@@ -485,6 +502,9 @@ public final class MainViewModel {
             return;
         }
         showLiveUpdates();
+        if (pauseToFollow) {
+            followPause();
+        }
         long activity = latest == null ? 0 : latest.attemptsThisRun() + latest.sentTotal() + latest.failedTotal()
                 + latest.pending();
         if (lastActivity >= 0 && activity != lastActivity) {

@@ -14,6 +14,9 @@ import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.WorkerPauseStore;
+import org.claimdesk.domain.DataChange;
+import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.ui.testing.DirectTaskRunner;
 import org.claimdesk.ui.testing.FakeWorker;
 import org.claimdesk.ui.testing.TestDatabases;
@@ -157,6 +160,35 @@ class MainViewModelTest {
             assertThat(worker.commands).as("resuming starts a worker held paused").contains("start");
             model.applyWorker(audited.snapshot());
             assertThat(model.bannerProperty().get()).as("resumed: nothing left to say").isNull();
+        }
+    }
+
+    @Test
+    void aPauseMadeElsewhereWhoseReadFailedIsFollowedAtTheNextTick() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            AuditedWorker audited = audited(new FakeWorker(), db);
+            MainViewModel model = new MainViewModel("a file", null, TestDatabases.queries(db), audited, false,
+                    new DirectTaskRunner(), "tester", "simulated state");
+            model.start(() -> { });
+            // another workstation paused the worker, and this one's read of it fails (the table is out of reach)
+            db.useTransaction(h -> new WorkerPauseStore().put(h, new WorkerPause("m.alvarez", Instant.now(),
+                    "state maintenance tonight")));
+            db.useTransaction(h -> h.execute("ALTER TABLE worker_pause RENAME TO worker_pause_away"));
+
+            List<String> notices = new ArrayList<>();
+            model.noticeProperty().addListener((o, was, now) -> notices.add(now.text()));
+            model.changedElsewhere(java.util.Set.of(DataChange.WORKER));
+            model.tick(null);
+            model.tick(null);
+
+            assertThat(audited.staffPause()).isEmpty();
+            assertThat(notices).as("told once, tried at each tick").singleElement().asString()
+                    .contains("follow the pause made on another workstation");
+
+            db.useTransaction(h -> h.execute("ALTER TABLE worker_pause_away RENAME TO worker_pause"));
+            model.tick(null);
+
+            assertThat(audited.staffPause()).hasValueSatisfying(p -> assertThat(p.actor()).isEqualTo("m.alvarez"));
         }
     }
 

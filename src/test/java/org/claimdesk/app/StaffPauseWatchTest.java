@@ -1,0 +1,63 @@
+package org.claimdesk.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.claimdesk.delivery.DeliveryWorker;
+import org.claimdesk.delivery.SimulatedState;
+import org.claimdesk.delivery.SimulatedStateAdapter;
+import org.claimdesk.domain.DataChange;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.Workers;
+import org.junit.jupiter.api.Test;
+
+/** A drain's watch of the pause by staff on a team database, when the read a notification sets off fails. */
+class StaffPauseWatchTest {
+
+    @Test
+    void aPauseWhoseReadAfterItsNotificationFailedIsReadAtTheNextLook() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        String staff = "watch_" + location.database();
+        try (Database there = Database.open(location)) {
+            there.useTransaction(h -> {
+                h.execute("CREATE ROLE " + staff + " LOGIN");
+                h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
+                h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + staff);
+            });
+            DatabaseLocation.Postgres asStaff = new DatabaseLocation.Postgres(location.host(), location.port(),
+                    location.database(), staff, Map.of());
+            try (Database here = Database.open(asStaff); StaffPauseWatch watch = new StaffPauseWatch(here)) {
+                assertThat(watch.current()).isEmpty();
+                // subscribed after the watch: the feed's thread calls it once the watch has handled the same change
+                List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+                here.changes().subscribe(heard::add);
+
+                // the read the pause's notification sets off fails (here: refused; as well a pool with no free
+                // connection or a server that stopped answering)
+                there.useTransaction(h -> h.execute("REVOKE SELECT ON worker_pause FROM " + staff));
+                try (AuditedWorker theirs = new AuditedWorker(new DeliveryWorker(there,
+                        new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),
+                        Workers.fast(), Clock.systemUTC(), Deadlines.statutory()), there, Clock.systemUTC(),
+                        "m.alvarez")) {
+                    theirs.pause("state maintenance tonight");
+                }
+                Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.WORKER)));
+                assertThat(watch.current()).as("still refused: the last pause read").isEmpty();
+
+                there.useTransaction(h -> h.execute("GRANT SELECT ON worker_pause TO " + staff));
+                assertThat(watch.get()).startsWith("the delivery worker was paused by m.alvarez at ")
+                        .endsWith(": state maintenance tonight");
+            }
+        }
+    }
+}
