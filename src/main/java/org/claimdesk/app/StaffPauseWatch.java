@@ -2,6 +2,7 @@ package org.claimdesk.app;
 
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.claimdesk.domain.DataChange;
 import org.claimdesk.domain.WorkerPause;
@@ -11,8 +12,8 @@ import org.claimdesk.store.Database;
  * Whether staff have paused the delivery worker, for a process that delivers without a console ({@code claimdesk
  * drain}): the pause ({@link #current()}), or as {@link #get()} says it, "the delivery worker was paused by NAME at
  * TIME: reason", or null. On a team database the pause is read again when another workstation changes the worker's
- * state (the live updates' notifications), and at each look after a read that failed; on a local file, where nothing
- * is notified, at most once a second.
+ * state (the live updates' notifications), and after a read that failed at most once a second; on a local file, where
+ * nothing is notified, at most once a second.
  */
 public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     static final long FILE_CHECK_MILLIS = 1_000;
@@ -24,8 +25,14 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     private final AutoCloseable subscription;
     private volatile WorkerPause pause;
     private volatile long readAt;
-    /** True while the last read of the pause failed (or runs): the pause held may be out of date. */
+    /** True while the newest read of the pause that ended failed: the pause held may be out of date. */
     private volatile boolean stale;
+    /**
+     * Reads begun, and the newest of them that ended (its pause held, or its failure marking it stale): a read begun
+     * before it and ending later changes nothing.
+     */
+    private final AtomicLong reads = new AtomicLong();
+    private long held;
 
     public StaffPauseWatch(Database database) {
         this.database = database;
@@ -44,27 +51,46 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
             try {
                 read();
             } catch (RuntimeException e) {
-                LOG.warn("could not read the worker's pause that another workstation changed; it is read again at"
-                        + " the next look", e);
+                LOG.warn("could not read the worker's pause that another workstation changed; it is read again"
+                        + " within a second", e);
             }
         }
     }
 
     /** Reads the pause; until a read succeeds, the next look reads it again. */
     private void read() {
-        stale = true;
+        long n = reads.incrementAndGet();
         readAt = System.nanoTime();
-        pause = AuditedWorker.pauseIn(database).orElse(null);
-        stale = false;
+        try {
+            WorkerPause found = AuditedWorker.pauseIn(database).orElse(null);
+            synchronized (this) {
+                if (n > held) {
+                    held = n;
+                    pause = found;
+                    stale = false;
+                }
+            }
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                if (n > held) {
+                    held = n;
+                    stale = true;
+                }
+            }
+            throw e;
+        }
     }
 
-    /** The pause by staff in force, if any; the last one read while the database cannot be read. */
+    /**
+     * The pause by staff in force, if any; while the database cannot be read, the last one read, and it is read again
+     * at most once a second.
+     */
     public Optional<WorkerPause> current() {
-        if (stale || subscription == null && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
+        if ((stale || subscription == null) && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
             try {
                 read();
             } catch (RuntimeException e) {
-                LOG.debug("could not read the worker's pause; read again at the next look", e);
+                LOG.debug("could not read the worker's pause; read again within a second", e);
             }
         }
         return Optional.ofNullable(pause);

@@ -55,6 +55,8 @@ class StaffPauseWatchTest {
                 assertThat(watch.current()).as("still refused: the last pause read").isEmpty();
 
                 there.useTransaction(h -> h.execute("GRANT SELECT ON worker_pause TO " + staff));
+                // read again within a second of the failed read, at a look
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> watch.get() != null);
                 assertThat(watch.get()).startsWith("the delivery worker was paused by m.alvarez at ")
                         .endsWith(": state maintenance tonight");
             }

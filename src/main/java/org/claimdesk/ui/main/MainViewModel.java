@@ -106,6 +106,8 @@ public final class MainViewModel {
     private long lastActivity = -1;
     /** True after a read of a pause made elsewhere failed: the next tick reads it again. FX thread. */
     private boolean pauseToFollow;
+    /** True from a failed read of a pause made elsewhere, which staff were told of, until a read succeeds. */
+    private boolean pauseFollowFailing;
     /** How the worker came up; null until it has. */
     private AuditedWorker.Startup workerStartup;
     /** The demo banner without what it says of the worker; null when the database was not empty. */
@@ -446,14 +448,14 @@ public final class MainViewModel {
      * ticks try again, so that a pause made elsewhere is not missed for want of one read. FX thread.
      */
     private void followPause() {
-        boolean again = pauseToFollow;
         pauseToFollow = false;
         tasks.submit("follow the worker's pause", p -> {
             worker.followPause();
             return null;
-        }, done -> { }, e -> {
+        }, done -> pauseFollowFailing = false, e -> {
             pauseToFollow = true;
-            if (!again) {
+            if (!pauseFollowFailing) {
+                pauseFollowFailing = true;
                 notice.set(Notice.error("follow the pause made on another workstation", e));
             }
         });
