@@ -194,8 +194,8 @@ public final class Doctor {
             off.add(triggers.notFiring().size() + " " + isOrAre(triggers.notFiring().size()) + " disabled: "
                     + named(triggers.notFiring()));
         }
-        findings.add(new Finding(Level.FAIL, "triggers", String.join("; ", off) + ". The writes made since went past"
-                + " what they keep (" + keptByTriggers(onServer) + "): "
+        findings.add(new Finding(Level.FAIL, "triggers", String.join("; ", off) + ". The writes made without them went"
+                + " past what they keep (" + keptByTriggers(onServer) + "): "
                 + (onServer ? "IT creates them again as the owner role from the scripts named, or enables them,"
                         : "with every ClaimDesk on this file closed, IT creates them again from the scripts named")
                 + " and runs doctor again (docs/operations.md)"));

@@ -11,8 +11,9 @@ import java.util.Map;
 /**
  * Where a ClaimDesk database is: a local SQLite file (one desk, the default) or a database on a PostgreSQL server
  * (team mode). {@link #parse} reads what staff give to {@code --db} or {@code CLAIMDESK_DB}:
- * {@code postgresql://user@host:port/dbname?sslmode=…} or {@code jdbc:postgresql://…} name a server; anything else
- * is a file path, as it always was. A password never travels in a location: it comes from {@code PGPASSWORD} or
+ * {@code postgresql://user@host:port/dbname?sslmode=…} or {@code jdbc:postgresql://…} name a server; an address of
+ * another scheme and PostgreSQL's keyword/value form are refused; anything else is a file path. A password never
+ * travels in a location: it comes from {@code PGPASSWORD} or
  * {@code ~/.pgpass}, so it is never on a command line, in a log, in the audit trail or on screen.
  */
 public sealed interface DatabaseLocation {
@@ -77,7 +78,9 @@ public sealed interface DatabaseLocation {
     /**
      * Reads a {@code --db} value.
      *
-     * @throws DatabaseException for a server address that cannot be read or that carries a password
+     * @throws DatabaseException for a server address that cannot be read or that carries a password, and for an
+     *         address ClaimDesk does not read (another scheme, PostgreSQL's keyword/value form), which is not shown:
+     *         it may hold a password in a form no mask knows
      */
     static DatabaseLocation parse(String value) {
         String text = value.strip();
@@ -89,23 +92,36 @@ public sealed interface DatabaseLocation {
         if (lower.startsWith("postgresql:") || lower.startsWith("postgres:")) {
             return server(text);
         }
-        if (anotherAddress(text)) {
+        String other = anotherAddress(text);
+        if (other != null) {
             // read as a file path, it would become a file named after the address, password and all
-            throw new DatabaseException("the database " + withoutPassword(text) + " is neither a file path nor a"
-                    + " server address ClaimDesk reads: give postgresql://user@host:port/dbname (a password goes in"
-                    + " PGPASSWORD or ~/.pgpass), or the path of a .db file");
+            throw new DatabaseException("the database given is " + other + ", which ClaimDesk does not read: give"
+                    + " postgresql://user@host:port/dbname (a password goes in PGPASSWORD or ~/.pgpass), or the path of"
+                    + " a .db file");
         }
         return new SqliteFile(Path.of(text));
     }
 
     /**
-     * An address of another scheme ({@code jdbc:postgres://…}, {@code mysql://…}; a drive letter is no scheme), or
-     * PostgreSQL's keyword/value form of a connection ({@code host=db1 dbname=claims user=kim}).
+     * What kind of address {@code text} is when it is one ClaimDesk does not read, or null: another scheme
+     * ({@code jdbc:postgres://…}, {@code mysql://…}; a drive letter is no scheme), or PostgreSQL's keyword/value form
+     * ({@code host=db1 dbname=claims}: two of its keywords, or a password, which no file name is given).
      */
-    private static boolean anotherAddress(String text) {
-        return java.util.regex.Pattern.compile("^(?i:jdbc:|[a-z][a-z0-9+.-]+://)").matcher(text).find()
-                || java.util.regex.Pattern.compile("(?i)(^|\\s)(host|hostaddr|port|dbname|user|password|passfile"
-                        + "|sslmode|service)\\s*=").matcher(text).find();
+    private static String anotherAddress(String text) {
+        java.util.regex.Matcher scheme = java.util.regex.Pattern.compile("^(?i)(jdbc:[a-z0-9+.-]*|[a-z][a-z0-9+.-]+://)")
+                .matcher(text);
+        if (scheme.find()) {
+            return "an address of the scheme " + scheme.group(1).replaceFirst("://$", "");
+        }
+        java.util.regex.Matcher keyword = java.util.regex.Pattern.compile("(?i)(^|\\s)(host|hostaddr|port|dbname|user"
+                + "|password|passfile|sslmode|service)\\s*=").matcher(text);
+        int keywords = 0;
+        boolean password = false;
+        while (keyword.find()) {
+            keywords++;
+            password |= keyword.group(2).equalsIgnoreCase("password");
+        }
+        return keywords >= 2 || password ? "a connection in PostgreSQL's keyword/value form" : null;
     }
 
     private static Postgres server(String text) {

@@ -266,6 +266,12 @@ final class PostgresDatabase {
         return (int) crc.getValue();
     }
 
+    /** The text of this build's migration script {@code script}, if this build has it. */
+    static java.util.Optional<String> scriptIfPresent(String script) {
+        return PostgresDatabase.class.getClassLoader().getResource(resource(script)) == null
+                ? java.util.Optional.empty() : java.util.Optional.of(script(script));
+    }
+
     /** The text of this build's migration script {@code script}. */
     static String script(String script) {
         try (InputStream in = migration(script)) {
@@ -275,9 +281,14 @@ final class PostgresDatabase {
         }
     }
 
+    /** Where this build's migration script {@code script} is among the class path's resources. */
+    private static String resource(String script) {
+        return MIGRATIONS.substring("classpath:".length()) + "/" + script;
+    }
+
     /** One of this build's migration scripts, by name. */
     private static InputStream migration(String script) {
-        String resource = MIGRATIONS.substring("classpath:".length()) + "/" + script;
+        String resource = resource(script);
         InputStream in = PostgresDatabase.class.getClassLoader().getResourceAsStream(resource);
         if (in == null) {
             throw new IllegalStateException("the migration " + resource + " is not in this build");

@@ -20,7 +20,8 @@ import org.jdbi.v3.core.Handle;
 final class SchemaTriggers {
     /** A trigger's statement: created (or replaced) or dropped, and its name. */
     private static final Pattern STATEMENT = Pattern.compile("(?i)\\b(CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:CONSTRAINT\\s+)?"
-            + "|DROP\\s+)TRIGGER\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?\"?([A-Za-z_][A-Za-z0-9_]*)");
+            + "|DROP\\s+)TRIGGER\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(?:\"?[A-Za-z_][A-Za-z0-9_]*\"?\\.)?"
+            + "\"?([A-Za-z_][A-Za-z0-9_]*)");
     private static final Pattern COMMENTS = Pattern.compile("--[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
 
     private SchemaTriggers() {
@@ -61,7 +62,8 @@ final class SchemaTriggers {
                 + " AND script LIKE '%.sql' ORDER BY installed_rank").mapTo(String.class).list();
         for (String name : ran) {
             scripts.remove(name);
-            scripts.put(name, PostgresDatabase.script(name));
+            // a script a later build removed (its history kept) has no triggers this build relies on
+            PostgresDatabase.scriptIfPresent(name).ifPresent(text -> scripts.put(name, text));
         }
         return scripts;
     }

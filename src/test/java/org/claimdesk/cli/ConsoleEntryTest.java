@@ -82,22 +82,25 @@ class ConsoleEntryTest {
     @Test
     void anAddressClaimDeskDoesNotReadIsRefusedNotTakenForAFile(@TempDir Path dir) {
         for (String address : List.of("host=db1 dbname=claims user=kim password=s3cret",
-                "dbname=claims password = s3cret", "jdbc:postgres://kim:s3cret@db1/claims",
-                "jdbc:sqlite:claims.db", "mysql://kim@db1/claims")) {
+                "dbname=claims password = s3cret", "password=s3cret", "jdbc:postgres://kim:s3cret@db1/claims",
+                "jdbc:oracle:thin:kim/s3cret@db1:1521/claims", "jdbc:sqlite:claims.db", "mysql://kim@db1/claims")) {
             java.io.StringWriter err = new java.io.StringWriter();
             List<DatabaseLocation> opened = new ArrayList<>();
             picocli.CommandLine cl = ClaimDeskCommand.newCommandLine(opened::add);
             cl.setErr(new java.io.PrintWriter(err));
             assertThat(cl.execute("--db", address)).as(address).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-            assertThat(err.toString()).as(address).contains("neither a file path nor a server address")
+            assertThat(err.toString()).as(address).contains("which ClaimDesk does not read")
                     .doesNotContain("s3cret").hasLineCount(1);
             assertThat(opened).as(address).isEmpty();
         }
         // file paths stay file paths, a Windows drive letter and an '=' in a name included
         assertThat(DatabaseLocation.parse("C:\\Claims\\office.db"))
                 .isEqualTo(new DatabaseLocation.SqliteFile(Path.of("C:\\Claims\\office.db")));
-        Path named = dir.resolve("a=b claims.db");
-        assertThat(DatabaseLocation.parse(named.toString())).isEqualTo(new DatabaseLocation.SqliteFile(named));
+        for (String name : List.of("a=b claims.db", "old port=1.db", "north service=2.db")) {
+            Path named = dir.resolve(name);
+            assertThat(DatabaseLocation.parse(named.toString())).as(name)
+                    .isEqualTo(new DatabaseLocation.SqliteFile(named));
+        }
     }
 
     /**

@@ -80,9 +80,11 @@ class SchemaTriggersTest {
                 DROP TRIGGER IF EXISTS dropped_later;
                 CREATE OR REPLACE TRIGGER replaced AFTER UPDATE ON t FOR EACH ROW EXECUTE FUNCTION f();
                 CREATE CONSTRAINT TRIGGER "quoted" AFTER INSERT ON t FOR EACH ROW EXECUTE FUNCTION f();
+                CREATE TRIGGER main.qualified AFTER INSERT ON t BEGIN SELECT 1; END;
                 """);
 
         assertThat(SchemaTriggers.created(scripts)).containsExactly(Map.entry("kept", "V1__a.sql"),
-                Map.entry("quoted", "V2__b.sql"), Map.entry("replaced", "V2__b.sql"));
+                Map.entry("qualified", "V2__b.sql"), Map.entry("quoted", "V2__b.sql"),
+                Map.entry("replaced", "V2__b.sql"));
     }
 }
