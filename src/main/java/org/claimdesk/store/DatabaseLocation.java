@@ -13,8 +13,8 @@ import java.util.Map;
  * (team mode). {@link #parse} reads what staff give to {@code --db} or {@code CLAIMDESK_DB}:
  * {@code postgresql://user@host:port/dbname?sslmode=…} or {@code jdbc:postgresql://…} name a server; an address of
  * another scheme and PostgreSQL's keyword/value form are refused; anything else is a file path. A password never
- * travels in a location: it comes from {@code PGPASSWORD} or
- * {@code ~/.pgpass}, so it is never on a command line, in a log, in the audit trail or on screen.
+ * travels in a location: it comes from {@code PGPASSWORD} or {@code ~/.pgpass}, so it is never on a command line, in
+ * a log, in the audit trail or on screen.
  */
 public sealed interface DatabaseLocation {
 

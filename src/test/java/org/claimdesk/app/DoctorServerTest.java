@@ -232,16 +232,11 @@ class DoctorServerTest {
 
     /** The staff role's grants as docs/operations.md gives them, for a new login role {@code role}. */
     private void grantAsTheGuideSays(String role) {
-        db.useTransaction(h -> {
-            h.execute("CREATE ROLE " + role + " LOGIN");
-            h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
-            h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + role);
-            h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
-        });
+        TestDatabase.staffRole(db, role);
     }
 
     private DatabaseLocation.Postgres as(String role) {
-        return new DatabaseLocation.Postgres(location.host(), location.port(), location.database(), role, Map.of());
+        return TestDatabase.as(location, role);
     }
 
     private Connection connect(String applicationName) throws Exception {

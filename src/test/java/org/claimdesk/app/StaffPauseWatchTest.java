@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
@@ -28,13 +27,7 @@ class StaffPauseWatchTest {
         DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
         String staff = "watch_" + location.database();
         try (Database there = Database.open(location)) {
-            there.useTransaction(h -> {
-                h.execute("CREATE ROLE " + staff + " LOGIN");
-                h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
-                h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + staff);
-            });
-            DatabaseLocation.Postgres asStaff = new DatabaseLocation.Postgres(location.host(), location.port(),
-                    location.database(), staff, Map.of());
+            DatabaseLocation.Postgres asStaff = TestDatabase.staffRole(there, staff);
             try (Database here = Database.open(asStaff); StaffPauseWatch watch = new StaffPauseWatch(here)) {
                 assertThat(watch.current()).isEmpty();
                 // subscribed after the watch: the feed's thread calls it once the watch has handled the same change

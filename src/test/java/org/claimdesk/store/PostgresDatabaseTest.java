@@ -207,18 +207,14 @@ class PostgresDatabaseTest {
         DatabaseLocation.Postgres owned = TestDatabase.newServerDatabase();
         String staff = "staff_" + owned.database();
         try (Database db = Database.open(owned)) {
+            TestDatabase.staffRole(db, staff);
             db.useTransaction(h -> {
-                h.execute("CREATE ROLE " + staff + " LOGIN");
-                h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
-                h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + staff);
-                h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + staff);
                 h.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
                 // as if this build's live-update triggers were new to the database: an upgrade is due
                 h.execute("DELETE FROM flyway_schema_history WHERE version IS NULL");
             });
         }
-        DatabaseLocation.Postgres asStaff = new DatabaseLocation.Postgres(owned.host(), owned.port(),
-                owned.database(), staff, Map.of());
+        DatabaseLocation.Postgres asStaff = TestDatabase.as(owned, staff);
 
         assertThatThrownBy(() -> Database.open(asStaff)).isInstanceOf(DatabaseException.class)
                 .hasMessageContaining("needs its schema brought up to date by its owner")

@@ -217,16 +217,9 @@ class TallyTest {
     @Test
     void theStaffRoleCountsAndWritesWithoutAnyGrantOnTheTallies() {
         String staff = "staff_" + location.database();
-        db.useTransaction(h -> {
-            h.execute("CREATE ROLE " + staff + " LOGIN");
-            h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
-            h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + staff);
-            h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + staff);
-            // as where IT granted staff the tables before the upgrades that added the tallies
-            h.execute("REVOKE ALL ON outbox_state_tally, claim_status_tally FROM " + staff);
-        });
-        DatabaseLocation.Postgres asStaff = new DatabaseLocation.Postgres(location.host(), location.port(),
-                location.database(), staff, Map.of());
+        DatabaseLocation.Postgres asStaff = TestDatabase.staffRole(db, staff);
+        // as where IT granted staff the tables before the upgrades that added the tallies
+        db.useTransaction(h -> h.execute("REVOKE ALL ON outbox_state_tally, claim_status_tally FROM " + staff));
         try (Database staffDb = Database.open(asStaff)) {
             Outbox.submitted(staffDb, 3);
             staffDb.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'sent' WHERE"

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -58,6 +59,25 @@ public final class TestDatabase {
         String name = "e" + ProcessHandle.current().pid() + "_" + NEXT.incrementAndGet();
         execute(pg, "CREATE DATABASE " + name);
         return location(pg, name);
+    }
+
+    /**
+     * A new login role {@code role} with the staff role's grants as docs/operations.md gives them (no change to the
+     * audit trail), made through {@code owner}, and where it logs in to that database.
+     */
+    public static DatabaseLocation.Postgres staffRole(Database owner, String role) {
+        owner.useTransaction(h -> {
+            h.execute("CREATE ROLE " + role + " LOGIN");
+            h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
+            h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + role);
+            h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
+        });
+        return as((DatabaseLocation.Postgres) owner.location(), role);
+    }
+
+    /** {@code location} logged in to as {@code role}. */
+    public static DatabaseLocation.Postgres as(DatabaseLocation.Postgres location, String role) {
+        return new DatabaseLocation.Postgres(location.host(), location.port(), location.database(), role, Map.of());
     }
 
     /** The address staff would give {@code --db} for {@code location}. */
