@@ -131,6 +131,7 @@ public final class DeliveryStore {
      */
     public static final class Session implements AutoCloseable {
         private final Dialect dialect;
+        private final Connection connection;
         private final PreparedStatement due;
         private final PreparedStatement take;
         private final PreparedStatement retry;
@@ -143,6 +144,7 @@ public final class DeliveryStore {
 
         Session(Connection c, Dialect dialect) throws SQLException {
             this.dialect = dialect;
+            this.connection = c;
             this.due = c.prepareStatement(dueSql(dialect));
             this.take = c.prepareStatement(takeSql(dialect));
             this.retry = c.prepareStatement("""
@@ -253,7 +255,11 @@ public final class DeliveryStore {
                         applied[i] = sentRows.contains(r.outboxEventId());
                     }
                 }
-                recordAttempts(owner, records, applied);
+                boolean[] recordedBefore = recordedBefore(owner, records, applied);
+                for (int i = 0; i < records.size(); i++) {
+                    applied[i] |= recordedBefore[i];
+                }
+                recordAttempts(owner, records, applied, recordedBefore);
                 return applied;
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot record delivery outcomes: " + e.getMessage(), e);
@@ -335,11 +341,50 @@ public final class DeliveryStore {
                     : "");
         }
 
-        /** One {@code delivery_attempt} row per record that made an attempt, in the batch's order. */
-        private void recordAttempts(String owner, List<DeliveryRecord> records, boolean[] applied) throws SQLException {
+        /**
+         * The records not applied whose attempt {@code owner} has already recorded: the same outcomes committed by a try
+         * whose answer the connection lost, which the worker tries again. Their rows' leases are gone because that try
+         * released them, not because another worker took the rows over. Read only when some record was not applied.
+         */
+        private boolean[] recordedBefore(String owner, List<DeliveryRecord> records, boolean[] applied)
+                throws SQLException {
+            boolean[] recorded = new boolean[records.size()];
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < records.size(); i++) {
+                if (!applied[i] && records.get(i).hasAttempt()) {
+                    ids.add(records.get(i).outboxEventId());
+                }
+            }
+            if (ids.isEmpty()) {
+                return recorded;
+            }
+            Set<String> found = new HashSet<>();
+            try (PreparedStatement read = connection.prepareStatement("SELECT outbox_event_id, attempt_no FROM"
+                    + " delivery_attempt WHERE worker_id = ? AND outbox_event_id IN (" + dialect.listOf(true) + ")")) {
+                read.setString(1, owner);
+                read.setString(2, Json.write(ids));
+                try (ResultSet rs = read.executeQuery()) {
+                    while (rs.next()) {
+                        found.add(rs.getLong(1) + " " + rs.getInt(2));
+                    }
+                }
+            }
+            for (int i = 0; i < records.size(); i++) {
+                DeliveryRecord r = records.get(i);
+                recorded[i] = !applied[i] && r.hasAttempt() && found.contains(r.outboxEventId() + " " + r.attempts());
+            }
+            return recorded;
+        }
+
+        /**
+         * One {@code delivery_attempt} row per record that made an attempt, in the batch's order, except those
+         * {@code recordedBefore}.
+         */
+        private void recordAttempts(String owner, List<DeliveryRecord> records, boolean[] applied,
+                boolean[] recordedBefore) throws SQLException {
             List<Integer> attempted = new ArrayList<>(records.size());
             for (int i = 0; i < records.size(); i++) {
-                if (records.get(i).hasAttempt()) {
+                if (records.get(i).hasAttempt() && !recordedBefore[i]) {
                     attempted.add(i);
                 }
             }

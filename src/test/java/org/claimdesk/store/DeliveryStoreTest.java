@@ -116,6 +116,35 @@ class DeliveryStoreTest {
                 .isEqualTo(2);
     }
 
+    /**
+     * The connection lost the answer to a commit the server made: the worker records the same outcomes again, which
+     * finds its leases gone. They went with the first try, not to another worker: nothing is recorded twice.
+     */
+    @Test
+    void outcomesRecordedAgainAfterACommitWhoseAnswerWasLostAreNotRecordedTwice() {
+        Outbox.submitted(db, 3);
+        List<LeasedRow> rows = lease(3);
+        Instant later = Instant.parse("2030-01-01T00:00:00Z");
+        List<DeliveryRecord> records = List.of(sent(rows.get(0), "CASE-1"),
+                DeliveryRecord.retry(rows.get(1), rows.get(1).retryCount() + 1, "503 state portal busy", later,
+                        attempt(AttemptOutcome.TRANSIENT, 503, "503 state portal busy")),
+                DeliveryRecord.released(rows.get(2)));
+        assertThat(complete(records)).containsExactly(true, true, true);
+        session.close();
+        handle.close();
+
+        boolean[] again = complete(records);
+
+        assertThat(again).as("the sent and retried rows' outcomes are in; the released row was released")
+                .containsExactly(true, true, false);
+        assertThat(strings("SELECT outbox_event_id || ' ' || outcome || ' ' || detail FROM delivery_attempt"
+                + " ORDER BY attempt_id")).containsExactly(
+                rows.get(0).outboxEventId() + " DELIVERED 201 accepted: case id CASE-1",
+                rows.get(1).outboxEventId() + " TRANSIENT 503 state portal busy");
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM claim_status_history WHERE to_status = 'SUBMITTED_TO_STATE'",
+                Long.class)).isEqualTo(1);
+    }
+
     @Test
     void aClaimAlreadyPastSubmittingKeepsItsCaseIdAndGetsNoSecondHistoryEntry() {
         Outbox.submitted(db, 1);
