@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -255,9 +256,14 @@ public final class DeliveryStore {
                         applied[i] = sentRows.contains(r.outboxEventId());
                     }
                 }
-                boolean[] recordedBefore = recordedBefore(owner, records, applied);
+                boolean[] recordedBefore = new boolean[records.size()];
+                Map<String, Boolean> before = recordedBefore(owner, records, applied);
                 for (int i = 0; i < records.size(); i++) {
-                    applied[i] |= recordedBefore[i];
+                    Boolean lost = before.get(call(records.get(i)));
+                    if (!applied[i] && records.get(i).hasAttempt() && lost != null) {
+                        recordedBefore[i] = true;
+                        applied[i] = !lost;
+                    }
                 }
                 recordAttempts(owner, records, applied, recordedBefore);
                 return applied;
@@ -341,39 +347,47 @@ public final class DeliveryStore {
                     : "");
         }
 
+        /** What the worker put before an attempt's detail when its lease had gone to another worker. */
+        static final String LEASE_LOST = "[lease lost: another worker had taken this row over; outcome not applied] ";
+
         /**
-         * The records not applied whose attempt {@code owner} has already recorded: the same outcomes committed by a try
-         * whose answer the connection lost, which the worker tries again. Their rows' leases are gone because that try
-         * released them, not because another worker took the rows over. Read only when some record was not applied.
+         * The calls among the records not applied that {@code owner} has already recorded, each with whether its
+         * lease had been lost then: the same outcomes committed by a try whose answer the connection lost, which the
+         * worker tries again, and whose leases that try released. A call is its row, attempt number, start and
+         * outcome ({@link #call}). Read only when some record was not applied.
          */
-        private boolean[] recordedBefore(String owner, List<DeliveryRecord> records, boolean[] applied)
+        private Map<String, Boolean> recordedBefore(String owner, List<DeliveryRecord> records, boolean[] applied)
                 throws SQLException {
-            boolean[] recorded = new boolean[records.size()];
             List<Long> ids = new ArrayList<>();
             for (int i = 0; i < records.size(); i++) {
                 if (!applied[i] && records.get(i).hasAttempt()) {
                     ids.add(records.get(i).outboxEventId());
                 }
             }
+            Map<String, Boolean> found = new HashMap<>();
             if (ids.isEmpty()) {
-                return recorded;
+                return found;
             }
-            Set<String> found = new HashSet<>();
-            try (PreparedStatement read = connection.prepareStatement("SELECT outbox_event_id, attempt_no FROM"
-                    + " delivery_attempt WHERE worker_id = ? AND outbox_event_id IN (" + dialect.listOf(true) + ")")) {
+            try (PreparedStatement read = connection.prepareStatement("SELECT outbox_event_id, attempt_no, started_at,"
+                    + " outcome, detail FROM delivery_attempt WHERE worker_id = ? AND outbox_event_id IN ("
+                    + dialect.listOf(true) + ")")) {
                 read.setString(1, owner);
                 read.setString(2, Json.write(ids));
                 try (ResultSet rs = read.executeQuery()) {
                     while (rs.next()) {
-                        found.add(rs.getLong(1) + " " + rs.getInt(2));
+                        String detail = rs.getString(5);
+                        found.put(rs.getLong(1) + " " + rs.getInt(2) + " " + rs.getLong(3) + " " + rs.getString(4),
+                                detail != null && detail.startsWith(LEASE_LOST));
                     }
                 }
             }
-            for (int i = 0; i < records.size(); i++) {
-                DeliveryRecord r = records.get(i);
-                recorded[i] = !applied[i] && r.hasAttempt() && found.contains(r.outboxEventId() + " " + r.attempts());
-            }
-            return recorded;
+            return found;
+        }
+
+        /** One call to the state, as its attempt row holds it. */
+        private static String call(DeliveryRecord r) {
+            return r.hasAttempt() ? r.outboxEventId() + " " + r.attempts() + " " + r.startedAt().toEpochMilli() + " "
+                    + r.outcome().name() : "";
         }
 
         /**
@@ -400,8 +414,7 @@ public final class DeliveryStore {
                 } else {
                     ps.setInt(p + 5, r.httpStatus());
                 }
-                String detail = applied[i] ? r.detail()
-                        : "[lease lost: another worker had taken this row over; outcome not applied] " + r.detail();
+                String detail = applied[i] ? r.detail() : LEASE_LOST + r.detail();
                 ps.setString(p + 6, DeliveryAttempt.truncate(detail));
                 ps.setString(p + 7, r.field());
             }, null);

@@ -146,6 +146,47 @@ class DeliveryStoreTest {
     }
 
     @Test
+    void aLostLeaseRecordedByTheTryWhoseAnswerWasLostStaysNotApplied() {
+        Outbox.submitted(db, 2);
+        List<LeasedRow> rows = lease(2);
+        LeasedRow taken = rows.get(1);
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?",
+                taken.outboxEventId()));
+        List<DeliveryRecord> records = rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList();
+        assertThat(complete(records)).containsExactly(true, false);
+        session.close();
+        handle.close();
+
+        assertThat(complete(records)).containsExactly(true, false);
+        assertThat(strings("SELECT outbox_event_id || ' ' || substr(detail, 1, 11) FROM delivery_attempt"
+                + " ORDER BY attempt_id")).containsExactly(rows.get(0).outboxEventId() + " 201 accepte",
+                taken.outboxEventId() + " [lease lost");
+    }
+
+    /**
+     * A worker whose lease ran out while its call was under way can lease the row again and call again: the second
+     * call has the same attempt number and is another call, recorded as such.
+     */
+    @Test
+    void anotherCallWithTheSameAttemptNumberIsRecordedNotTakenForTheFirst() {
+        Outbox.submitted(db, 1);
+        LeasedRow row = lease(1).get(0);
+        Instant first = Instant.parse("2026-12-05T10:00:00Z");
+        assertThat(complete(List.of(DeliveryRecord.retry(row, row.retryCount() + 1, "503 state portal busy",
+                Instant.parse("2030-01-01T00:00:00Z"), new DeliveryRecord.Attempt(first, 3, AttemptOutcome.TRANSIENT,
+                        503, "503 state portal busy"))))).containsExactly(true);
+        session.close();
+        handle.close();
+
+        boolean[] second = complete(List.of(DeliveryRecord.delivered(row, "CASE-1", DUE, new DeliveryRecord.Attempt(
+                first.plusSeconds(1), 3, AttemptOutcome.DELIVERED, 201, "201 accepted: case id CASE-1"))));
+
+        assertThat(second).containsExactly(false);
+        assertThat(strings("SELECT attempt_no || ' ' || outcome || ' ' || substr(detail, 1, 11) FROM delivery_attempt"
+                + " ORDER BY attempt_id")).containsExactly("1 TRANSIENT 503 state p", "1 DELIVERED [lease lost");
+    }
+
+    @Test
     void aClaimAlreadyPastSubmittingKeepsItsCaseIdAndGetsNoSecondHistoryEntry() {
         Outbox.submitted(db, 1);
         LeasedRow row = lease(1).get(0);
