@@ -98,8 +98,7 @@ class DeliveryStoreTest {
         Outbox.submitted(db, 3);
         List<LeasedRow> rows = lease(3);
         LeasedRow taken = rows.get(1);
-        db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?",
-                taken.outboxEventId()));
+        takenOverByAnotherWorker(taken);
 
         boolean[] applied = complete(rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList());
 
@@ -130,8 +129,7 @@ class DeliveryStoreTest {
                         attempt(AttemptOutcome.TRANSIENT, 503, "503 state portal busy")),
                 DeliveryRecord.released(rows.get(2)));
         assertThat(complete(records)).containsExactly(true, true, true);
-        session.close();
-        handle.close();
+        answerLost();
 
         boolean[] again = complete(records);
 
@@ -150,12 +148,10 @@ class DeliveryStoreTest {
         Outbox.submitted(db, 2);
         List<LeasedRow> rows = lease(2);
         LeasedRow taken = rows.get(1);
-        db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?",
-                taken.outboxEventId()));
+        takenOverByAnotherWorker(taken);
         List<DeliveryRecord> records = rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList();
         assertThat(complete(records)).containsExactly(true, false);
-        session.close();
-        handle.close();
+        answerLost();
 
         assertThat(complete(records)).containsExactly(true, false);
         assertThat(strings("SELECT outbox_event_id || ' ' || substr(detail, 1, 11) FROM delivery_attempt"
@@ -175,8 +171,7 @@ class DeliveryStoreTest {
         assertThat(complete(List.of(DeliveryRecord.retry(row, row.retryCount() + 1, "503 state portal busy",
                 Instant.parse("2030-01-01T00:00:00Z"), new DeliveryRecord.Attempt(first, 3, AttemptOutcome.TRANSIENT,
                         503, "503 state portal busy"))))).containsExactly(true);
-        session.close();
-        handle.close();
+        answerLost();
 
         boolean[] second = complete(List.of(DeliveryRecord.delivered(row, "CASE-1", DUE, new DeliveryRecord.Attempt(
                 first.plusSeconds(1), 3, AttemptOutcome.DELIVERED, 201, "201 accepted: case id CASE-1"))));
@@ -264,6 +259,18 @@ class DeliveryStoreTest {
         }
         List<LeasedRow> none = db.read(h -> new DeliveryStore().leased(h, OWNER, List.of()));
         assertThat(none).isEmpty();
+    }
+
+    /** Another worker's lease on {@code row}, as when this one's ran out and that one took the row. */
+    private void takenOverByAnotherWorker(LeasedRow row) {
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?",
+                row.outboxEventId()));
+    }
+
+    /** The last {@link #complete} committed, its answer lost: the next one runs on a new connection, as a retry. */
+    private void answerLost() {
+        session.close();
+        handle.close();
     }
 
     private List<String> strings(String sql) {
