@@ -256,16 +256,7 @@ public final class DeliveryStore {
                         applied[i] = sentRows.contains(r.outboxEventId());
                     }
                 }
-                boolean[] recordedBefore = new boolean[records.size()];
-                Map<String, Boolean> before = recordedBefore(owner, records, applied);
-                for (int i = 0; i < records.size(); i++) {
-                    Boolean lost = before.get(call(records.get(i)));
-                    if (!applied[i] && records.get(i).hasAttempt() && lost != null) {
-                        recordedBefore[i] = true;
-                        applied[i] = !lost;
-                    }
-                }
-                recordAttempts(owner, records, applied, recordedBefore);
+                recordAttempts(owner, records, applied, recordedBefore(owner, records, applied));
                 return applied;
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot record delivery outcomes: " + e.getMessage(), e);
@@ -351,23 +342,24 @@ public final class DeliveryStore {
         static final String LEASE_LOST = "[lease lost: another worker had taken this row over; outcome not applied] ";
 
         /**
-         * The calls among the records not applied that {@code owner} has already recorded, each with whether its
-         * lease had been lost then: the same outcomes committed by a try whose answer the connection lost, which the
-         * worker tries again, and whose leases that try released. A call is its row, attempt number, start and
-         * outcome ({@link #call}). Read only when some record was not applied.
+         * The records not applied whose call {@code owner} has already recorded: the same outcomes committed by a try
+         * whose answer the connection lost, which the worker tries again, and whose leases that try released. Each of
+         * them counts as applied in {@code applied} unless its lease had been lost then. A call is its row, attempt
+         * number, start and outcome ({@link #call}). Read only when some record was not applied.
          */
-        private Map<String, Boolean> recordedBefore(String owner, List<DeliveryRecord> records, boolean[] applied)
+        private boolean[] recordedBefore(String owner, List<DeliveryRecord> records, boolean[] applied)
                 throws SQLException {
+            boolean[] recorded = new boolean[records.size()];
             List<Long> ids = new ArrayList<>();
             for (int i = 0; i < records.size(); i++) {
                 if (!applied[i] && records.get(i).hasAttempt()) {
                     ids.add(records.get(i).outboxEventId());
                 }
             }
-            Map<String, Boolean> found = new HashMap<>();
             if (ids.isEmpty()) {
-                return found;
+                return recorded;
             }
+            Map<String, Boolean> leaseLost = new HashMap<>();
             try (PreparedStatement read = connection.prepareStatement("SELECT outbox_event_id, attempt_no, started_at,"
                     + " outcome, detail FROM delivery_attempt WHERE worker_id = ? AND outbox_event_id IN ("
                     + dialect.listOf(true) + ")")) {
@@ -376,18 +368,27 @@ public final class DeliveryStore {
                 try (ResultSet rs = read.executeQuery()) {
                     while (rs.next()) {
                         String detail = rs.getString(5);
-                        found.put(rs.getLong(1) + " " + rs.getInt(2) + " " + rs.getLong(3) + " " + rs.getString(4),
+                        leaseLost.put(call(rs.getLong(1), rs.getInt(2), rs.getLong(3), rs.getString(4)),
                                 detail != null && detail.startsWith(LEASE_LOST));
                     }
                 }
             }
-            return found;
+            for (int i = 0; i < records.size(); i++) {
+                DeliveryRecord r = records.get(i);
+                Boolean lost = applied[i] || !r.hasAttempt() ? null
+                        : leaseLost.get(call(r.outboxEventId(), r.attempts(), r.startedAt().toEpochMilli(),
+                                r.outcome().name()));
+                if (lost != null) {
+                    recorded[i] = true;
+                    applied[i] = !lost;
+                }
+            }
+            return recorded;
         }
 
         /** One call to the state, as its attempt row holds it. */
-        private static String call(DeliveryRecord r) {
-            return r.hasAttempt() ? r.outboxEventId() + " " + r.attempts() + " " + r.startedAt().toEpochMilli() + " "
-                    + r.outcome().name() : "";
+        private static String call(long outboxEventId, int attemptNo, long startedAt, String outcome) {
+            return outboxEventId + " " + attemptNo + " " + startedAt + " " + outcome;
         }
 
         /**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -37,9 +38,9 @@ final class SchemaTriggers {
             Matcher m = STATEMENT.matcher(COMMENTS.matcher(text).replaceAll(" "));
             while (m.find()) {
                 if (m.group(1).regionMatches(true, 0, "DROP", 0, 4)) {
-                    triggers.remove(m.group(2).toLowerCase(java.util.Locale.ROOT));
+                    triggers.remove(m.group(2).toLowerCase(Locale.ROOT));
                 } else {
-                    triggers.put(m.group(2).toLowerCase(java.util.Locale.ROOT), name);
+                    triggers.put(m.group(2).toLowerCase(Locale.ROOT), name);
                 }
             }
         });
@@ -71,8 +72,9 @@ final class SchemaTriggers {
     /** The database's own triggers (not the engine's internal ones), each with whether it fires. */
     static Map<String, Boolean> present(Handle h) {
         Map<String, Boolean> present = new HashMap<>();
-        h.createQuery(Dialect.of(h).triggersQuery()).map((rs, ctx) -> Map.entry(rs.getString("name").toLowerCase(java.util.Locale.ROOT),
-                rs.getBoolean("fires"))).forEach(e -> present.merge(e.getKey(), e.getValue(), Boolean::logicalAnd));
+        h.createQuery(Dialect.of(h).triggersQuery())
+                .map((rs, ctx) -> Map.entry(rs.getString("name").toLowerCase(Locale.ROOT), rs.getBoolean("fires")))
+                .forEach(e -> present.merge(e.getKey(), e.getValue(), Boolean::logicalAnd));
         return present;
     }
 
