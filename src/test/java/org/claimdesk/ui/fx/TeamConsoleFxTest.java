@@ -21,6 +21,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
@@ -88,6 +89,8 @@ class TeamConsoleFxTest extends ConsoleFxTest {
         fx(() -> window.mainModel().show(Page.OUTBOX));
         waitUntil("the outbox counts show failed rows", () -> failedShown() > 0);
         int failedBefore = failedShown();
+        waitUntil("the error groups hold the failed rows", () -> groupedShown() == failedBefore);
+        waitUntil("the switch's reads are over", () -> onFx(window::idle));
         List<OutboxEvent> failed = TestDatabases.queries(otherWorkstation)
                 .outbox(OutboxQuery.all().withState(DeliveryState.FAILED).withPage(0, 2));
         OutboxTriage triage = new OutboxTriage(otherWorkstation, Clock.systemDefaultZone(), Deadlines.statutory(),
@@ -98,6 +101,7 @@ class TeamConsoleFxTest extends ConsoleFxTest {
                 "state portal back", false, null);
 
         waitUntil("the outbox page counts the re-queued rows", () -> failedShown() == failedBefore - failed.size());
+        waitUntil("and groups the failed rows again", () -> groupedShown() == failedBefore - failed.size());
     }
 
     @Test
@@ -150,6 +154,10 @@ class TeamConsoleFxTest extends ConsoleFxTest {
                 .contains("claimdesk migrate");
         assertThat(queries.countClaims(org.claimdesk.store.ClaimQuery.all())).isZero();
         snapshot("team-empty");
+    }
+
+    private int groupedShown() {
+        return onFx(() -> window.outboxModel().groups().stream().mapToInt(FailureGroup::count).sum());
     }
 
     private int failedShown() {

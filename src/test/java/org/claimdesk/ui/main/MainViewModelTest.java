@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.AuditActions;
@@ -243,13 +244,86 @@ class MainViewModelTest {
             tickMoved(model, 20, MainViewModel.FULL_REFRESH_EVERY);
             assertThat(refreshed).as("F5 starts the count again")
                     .containsExactly("rows", "rows", "full OUTBOX", "rows", "rows", "rows", "rows", "full OUTBOX");
-            refreshed.clear();
-            tickMoved(model, 30, 2);
-            model.changedElsewhere(java.util.Set.of(org.claimdesk.domain.DataChange.OUTBOX));
-            tickMoved(model, 40, MainViewModel.FULL_REFRESH_EVERY - 1);
-            assertThat(refreshed).as("so does a change made on another workstation")
-                    .containsExactly("rows", "rows", "full OUTBOX", "rows", "rows", "rows", "rows");
         }
+    }
+
+    @Test
+    void changesFromElsewhereRefreshThePageInFullAtMostEveryTenSecondsAndOnceMoreWhenTheyPause() {
+        try (Database db = TestDatabases.demo(dir, 10)) {
+            DirectTaskRunner tasks = new DirectTaskRunner();
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db),
+                    TestDatabases.queries(db), audited(new FakeWorker(), db), false, tasks, "tester", "simulated state");
+            List<String> refreshed = new ArrayList<>();
+            for (Page p : Page.values()) {
+                model.onRefresh(p, () -> refreshed.add("full " + p));
+            }
+            model.onLiveRefresh(Page.OUTBOX, () -> refreshed.add("rows"));
+            java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+            model.nanoClock(now::get);
+            model.start(() -> { });
+            tasks.holdFrames = true;
+            Set<DataChange> outbox = Set.of(DataChange.OUTBOX);
+
+            model.changedElsewhere(outbox);
+            assertThat(refreshed).as("nothing refreshed in full yet: in full").containsExactly("full CLAIMS");
+            model.show(Page.OUTBOX);
+            refreshed.clear();
+
+            now.addAndGet(ms(300));
+            model.changedElsewhere(outbox);
+            assertThat(refreshed).as("300 ms after a full refresh: the rows").containsExactly("rows");
+            assertThat(tasks.pauses).last().isEqualTo(MainViewModel.QUIET_ELSEWHERE);
+            now.addAndGet(ms(300));
+            model.changedElsewhere(outbox);
+            runFrames(tasks);
+            assertThat(refreshed).as("in full once the changes paused, for the last of them only")
+                    .containsExactly("rows", "rows", "full OUTBOX");
+            refreshed.clear();
+
+            now.addAndGet(ms(2_000));
+            model.changedElsewhere(Set.of(DataChange.AUDIT));
+            assertThat(refreshed).as("a change the page does not show").isEmpty();
+            assertThat(tasks.frames).isEmpty();
+            model.changedElsewhere(outbox);
+            runFrames(tasks);
+            assertThat(refreshed).as("a single change soon after: its rows, then in full")
+                    .containsExactly("rows", "full OUTBOX");
+            refreshed.clear();
+
+            for (int i = 0; i < 40; i++) {
+                now.addAndGet(ms(300));
+                model.changedElsewhere(outbox);
+            }
+            assertThat(refreshed).as("a run over 12 s: in full when ten seconds have passed")
+                    .hasSize(40).containsOnlyOnce("full OUTBOX").element(33).isEqualTo("full OUTBOX");
+            runFrames(tasks);
+            assertThat(refreshed).as("and when it ends").hasSize(41).last().isEqualTo("full OUTBOX");
+            refreshed.clear();
+
+            now.addAndGet(ms(300));
+            model.changedElsewhere(outbox);
+            model.show(Page.CLAIMS);
+            runFrames(tasks);
+            assertThat(refreshed).as("a switch of page refreshed in full already")
+                    .containsExactly("rows", "full CLAIMS");
+            refreshed.clear();
+
+            now.addAndGet(ms(10_000));
+            model.changedElsewhere(Set.of(DataChange.CLAIMS));
+            assertThat(refreshed).as("ten seconds after the last full refresh: in full at once")
+                    .containsExactly("full CLAIMS");
+            assertThat(tasks.frames).isEmpty();
+        }
+    }
+
+    private static long ms(long millis) {
+        return millis * 1_000_000;
+    }
+
+    private static void runFrames(DirectTaskRunner tasks) {
+        List<Runnable> held = new ArrayList<>(tasks.frames);
+        tasks.frames.clear();
+        held.forEach(Runnable::run);
     }
 
     /** {@code times} ticks, each with deliveries moved since the one before. */
