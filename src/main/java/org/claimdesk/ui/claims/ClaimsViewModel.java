@@ -90,6 +90,8 @@ public final class ClaimsViewModel {
     private long countRequest;
     /** Goes up with every filter that brings its own counts; read by the count scan to stop when outdated. */
     private volatile long filterRequest;
+    /** A page read with its counts was asked for and its counts not read yet (a later page read brings them). */
+    private boolean countsOwed;
     private long detailRequest;
     private long lastFilterNanos;
     /** The query of the rows on screen: the page's filters as they were applied. */
@@ -344,6 +346,7 @@ public final class ClaimsViewModel {
         long request = ++pageRequest;
         if (withCounts) {
             filterRequest++;
+            countsOwed = true;
         }
         long started = lastFilterNanos;
         loading.set(true);
@@ -367,8 +370,10 @@ public final class ClaimsViewModel {
                 lastFilterNanos = 0;
             }
             // The counts follow the page once it is drawn, so the rows staff wait for (their read, then their
-            // layout and drawing) never share the processors with the count scan.
-            if (withCounts) {
+            // layout and drawing) never share the processors with the count scan. A page read for the rows only
+            // that overtook one read with its counts brings them.
+            if (countsOwed) {
+                countsOwed = false;
                 long filter = filterRequest;
                 tasks.afterNextFrame(() -> {
                     // a filter applied meanwhile brings its own counts
@@ -421,7 +426,11 @@ public final class ClaimsViewModel {
     private record Counts(int total, Map<ClaimStatus, Integer> perStatus) {
     }
 
-    /** After a page load: keep the selected claim selected (as its fresh row) when it is on the page. */
+    /**
+     * After a page load: keep the selected claim selected (as its fresh row) when it is on the page, and read its
+     * detail again when its row changed (another workstation advanced or edited it, or its delivery moved): a
+     * page read for its rows only does not read the detail otherwise.
+     */
     private void reselect() {
         ClaimRow current = selected.get();
         if (current == null) {
@@ -432,6 +441,7 @@ public final class ClaimsViewModel {
                 if (!row.equals(current)) {
                     selected.set(row);
                     actions.setAll(ClaimAction.from(row.status()));
+                    loadDetail(row.claimId());
                 }
                 return;
             }

@@ -79,10 +79,11 @@ public final class MainViewModel {
     /** Live refreshes since the last full refresh, or 0 before the first: the first live refresh is then a full one. */
     private int liveRefreshes;
     /**
-     * Changes from another workstation refresh the page on screen in full at most this often; in between, its rows
-     * only, and in full once such changes pause ({@link #QUIET_ELSEWHERE}). During another workstation's drain its
-     * changes arrive several times a second, and on a team database each full refresh of the Outbox page groups the
-     * failed rows on the server (0.1–0.3 s at 1,000,000 rows).
+     * Changes from another workstation refresh the page on screen in full (on the Outbox page, with its error
+     * groups) only when it was not refreshed in full for this long (a switch, F5, a tick's or such a change's full
+     * refresh); otherwise its rows, and in full once {@link #QUIET_ELSEWHERE} passes without another such change.
+     * During another workstation's drain its changes arrive several times a second, and on a team database each
+     * full refresh of the Outbox page groups the failed rows on the server (0.1–0.3 s at 1,000,000 rows).
      */
     static final Duration FULL_ELSEWHERE_SPACING = Duration.ofSeconds(10);
     /** How long without changes from elsewhere before the page their light refreshes showed is refreshed in full. */
@@ -91,10 +92,19 @@ public final class MainViewModel {
     private long lastFullNanos;
     /** Whether a page has been refreshed in full yet. */
     private boolean refreshedInFull;
-    /** Changes from elsewhere were shown by a light refresh only: the page is refreshed in full once they pause. */
-    private boolean fullOwed;
-    /** Changes from elsewhere shown by a light refresh, counted: only the last one's pause ends in a full refresh. */
+    /** Whether the last full refresh was one owed to changes from elsewhere, after they paused. */
+    private boolean lastFullWasOwed;
+    /** When the last change from elsewhere shown by a light refresh arrived (nano clock). */
+    private long lastLightNanos;
+    /** Changes from elsewhere shown by a light refresh, counted: the owed full refresh waits for the last one's pause. */
     private long lightChangesElsewhere;
+    /**
+     * Whether a check for a full refresh owed to changes from elsewhere (shown by light refreshes only) waits for
+     * its pause; one at a time.
+     */
+    private boolean owedCheckWaiting;
+    /** The waiting check's number: a full refresh pays what was owed and ends it. */
+    private long owedCheck;
 
     /** What an empty team database says at start: demo data never goes into an office's shared database. */
     static final String EMPTY_TEAM_DATABASE = "This team database holds no claims yet. Add them with File › New claim"
@@ -293,7 +303,9 @@ public final class MainViewModel {
         liveRefreshes = 1;
         refreshedInFull = true;
         lastFullNanos = nanoClock.getAsLong();
-        fullOwed = false;
+        lastFullWasOwed = false;
+        owedCheck++;
+        owedCheckWaiting = false;
         refreshers.getOrDefault(page.get(), () -> { }).run();
     }
 
@@ -463,24 +475,53 @@ public final class MainViewModel {
     }
 
     /**
-     * The page on screen is refreshed in full for a change from elsewhere, unless it was within the last
-     * {@link #FULL_ELSEWHERE_SPACING}: then its rows are (its light refresh), and it is refreshed in full once
-     * {@link #QUIET_ELSEWHERE} passes without another such change. A single change from elsewhere is thus shown in
-     * full at once or within about a second; a run of them (another workstation's drain or import) refreshes the
-     * page in full every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends.
+     * The page on screen is refreshed in full for a change from elsewhere, unless it was refreshed in full within
+     * the last {@link #FULL_ELSEWHERE_SPACING}: then its rows are (its light refresh; a page without one is
+     * refreshed in full), and it is refreshed in full once {@link #QUIET_ELSEWHERE} passes without another such
+     * change — and, when the full refresh before was itself such a one, no sooner than
+     * {@link #FULL_ELSEWHERE_SPACING} after it. A single change from elsewhere thus reads the page in full at once
+     * or a second later; a run of them (another workstation's drain or import, its changes seconds apart or less)
+     * about every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends.
      */
     private void refreshForChangesElsewhere() {
-        if (!refreshedInFull || nanoClock.getAsLong() - lastFullNanos >= FULL_ELSEWHERE_SPACING.toNanos()) {
+        long now = nanoClock.getAsLong();
+        Runnable light = liveRefreshers.get(page.get());
+        if (light == null || !refreshedInFull || now - lastFullNanos >= FULL_ELSEWHERE_SPACING.toNanos()) {
             refreshInFull();
             return;
         }
-        Runnable full = refreshers.getOrDefault(page.get(), () -> { });
-        liveRefreshers.getOrDefault(page.get(), full).run();
-        fullOwed = true;
-        long change = ++lightChangesElsewhere;
-        tasks.afterPause(QUIET_ELSEWHERE, () -> {
-            if (fullOwed && change == lightChangesElsewhere && ready.get()) {
+        light.run();
+        lastLightNanos = now;
+        lightChangesElsewhere++;
+        if (!owedCheckWaiting) {
+            checkOwedFullAfter(owedFullDueNanos() - now);
+        }
+    }
+
+    /** When the owed full refresh is due: a pause after the last change, and the spacing after an owed one. */
+    private long owedFullDueNanos() {
+        long afterPause = lastLightNanos + QUIET_ELSEWHERE.toNanos();
+        return lastFullWasOwed ? Math.max(afterPause, lastFullNanos + FULL_ELSEWHERE_SPACING.toNanos()) : afterPause;
+    }
+
+    /**
+     * Refreshes the page in full after {@code nanos} unless it was meanwhile (which ends this check) or another
+     * change from elsewhere came (then it waits again until the full refresh is due).
+     */
+    private void checkOwedFullAfter(long nanos) {
+        owedCheckWaiting = true;
+        long check = ++owedCheck;
+        long changes = lightChangesElsewhere;
+        tasks.afterPause(Duration.ofNanos(Math.max(0, nanos)), () -> {
+            if (check != owedCheck || !ready.get()) {
+                return;
+            }
+            owedCheckWaiting = false;
+            if (changes == lightChangesElsewhere) {
                 refreshInFull();
+                lastFullWasOwed = true;
+            } else {
+                checkOwedFullAfter(owedFullDueNanos() - nanoClock.getAsLong());
             }
         });
     }

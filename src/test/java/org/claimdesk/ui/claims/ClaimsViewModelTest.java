@@ -283,6 +283,45 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void aRowsOnlyRefreshReadsTheSelectedClaimsDetailAgainWhenItsRowChanged() {
+        ClaimRow row = model.rows().stream().filter(r -> r.status() == ClaimStatus.IDENTITY_PENDING).findFirst()
+                .orElseThrow();
+        model.select(row);
+        assertThat(model.detailProperty().get().claim().status()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
+
+        workflow.advance(row.claimId(), ClaimStatus.EVIDENCE_PENDING, "m.alvarez", null, null, row.version());
+        model.refreshRows();
+
+        assertThat(model.selectedProperty().get().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(model.detailProperty().get().claim().status()).as("the detail follows its row")
+                .isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(model.detailProperty().get().claim().version()).isEqualTo(row.version() + 1);
+    }
+
+    @Test
+    void aFullRefreshOvertakenByARowsOnlyOneStillBringsItsCounts() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.load();
+        queued.runAll();
+        int identityPending = m.statusCounts().get(ClaimStatus.IDENTITY_PENDING);
+        ClaimRow row = m.rows().stream().filter(r -> r.status() == ClaimStatus.IDENTITY_PENDING).findFirst()
+                .orElseThrow();
+        workflow.advance(row.claimId(), ClaimStatus.EVIDENCE_PENDING, "m.alvarez", null, null, row.version());
+
+        m.refresh();
+        m.refreshRows();
+        assertThat(queued.names()).containsExactly("load claims page", "load claims page");
+        queued.run(1);
+        assertThat(queued.names()).as("the newer page brings the counts the older one was read with")
+                .containsExactly("load claims page", "count claims");
+        queued.runAll();
+
+        assertThat(m.statusCounts().get(ClaimStatus.IDENTITY_PENDING)).isEqualTo(identityPending - 1);
+        assertThat(m.loadingProperty().get()).isFalse();
+    }
+
+    @Test
     void aLateResultOfAnOlderFilterNeverOverwritesTheNewerOne() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
         ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");

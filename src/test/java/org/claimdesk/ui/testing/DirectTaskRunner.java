@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 import org.claimdesk.ui.common.TaskRunner;
 
 /** Runs background work at once on the calling thread: ViewModel tests need neither the FX thread nor waits. */
-public final class DirectTaskRunner implements TaskRunner {
+public class DirectTaskRunner implements TaskRunner {
     public final List<String> ran = new ArrayList<>();
     public final List<ProgressUpdate> progress = new ArrayList<>();
     /** When set, {@link #afterNextFrame} keeps what it is given in {@link #frames} for the test to run. */
