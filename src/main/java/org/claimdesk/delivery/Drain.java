@@ -100,7 +100,7 @@ public final class Drain {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         WorkerSnapshot last = worker.snapshot();
-        long pending = database.read(h -> OUTBOX.count(h, PENDING));
+        long pending = database.read(h -> OUTBOX.countByState(h).get(DeliveryState.PENDING));
         long finished = last.sentThisRun() + last.failedThisRun();
         return new Summary(ending, pauseReason, state.endpoint(), state.simulated(), last.sentThisRun(),
                 last.failedThisRun(), last.retriedThisRun(), last.attemptsThisRun(), seconds,
@@ -118,7 +118,7 @@ public final class Drain {
             return false;
         }
         Instant now = clock.instant();
-        long left = database.read(h -> untilIdle ? OUTBOX.count(h, PENDING) : OUTBOX.countLeasable(h, now));
-        return left == 0 && !worker.busy() && worker.activity() == activity;
+        boolean left = database.read(h -> untilIdle ? OUTBOX.any(h, PENDING) : OUTBOX.anyLeasable(h, now));
+        return !left && !worker.busy() && worker.activity() == activity;
     }
 }

@@ -284,11 +284,14 @@ public final class OutboxStore {
         return outcomes;
     }
 
-    /** Pending rows a worker could lease at {@code now}: due, and not leased or their lease expired. */
-    public long countLeasable(Handle handle, Instant now) {
+    /**
+     * Whether a worker could lease a pending row at {@code now}: due, and not leased or its lease expired. The first
+     * one found ends the read.
+     */
+    public boolean anyLeasable(Handle handle, Instant now) {
         return handle.createQuery("""
-                SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now
-                  AND (lease_owner IS NULL OR lease_expires_at <= :now)""")
-                .bind("now", now.toEpochMilli()).mapTo(Long.class).one();
+                SELECT EXISTS (SELECT 1 FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now
+                  AND (lease_owner IS NULL OR lease_expires_at <= :now))""")
+                .bind("now", now.toEpochMilli()).mapTo(Boolean.class).one();
     }
 }

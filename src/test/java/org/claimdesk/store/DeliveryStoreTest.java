@@ -94,6 +94,25 @@ class DeliveryStoreTest {
     }
 
     @Test
+    void theCountsTellRowsDueFromRowsWaitingOutABackoff() {
+        Outbox.submitted(db, 6);
+        db.useTransaction(h -> {
+            h.execute("UPDATE outbox_event SET next_attempt_at = 1000");
+            h.execute("UPDATE outbox_event SET next_attempt_at = 5000 WHERE outbox_event_id IN"
+                    + " (SELECT outbox_event_id FROM outbox_event ORDER BY outbox_event_id LIMIT 2)");
+            h.execute("UPDATE outbox_event SET delivery_state = 'failed', last_error = 'gave up' WHERE outbox_event_id ="
+                    + " (SELECT max(outbox_event_id) FROM outbox_event)");
+        });
+        java.util.function.LongFunction<DeliveryStore.Counts> countsAt =
+                ms -> db.read(h -> new DeliveryStore().counts(h, Instant.ofEpochMilli(ms)));
+
+        assertThat(countsAt.apply(999)).isEqualTo(new DeliveryStore.Counts(5, 0, 1));
+        assertThat(countsAt.apply(1000)).isEqualTo(new DeliveryStore.Counts(5, 3, 1));
+        assertThat(countsAt.apply(4999)).isEqualTo(new DeliveryStore.Counts(5, 3, 1));
+        assertThat(countsAt.apply(5000)).isEqualTo(new DeliveryStore.Counts(5, 5, 1));
+    }
+
+    @Test
     void aRowWhoseLeaseWasTakenOverIsLeftAloneAndItsAttemptSaysSo() {
         Outbox.submitted(db, 3);
         List<LeasedRow> rows = lease(3);

@@ -50,6 +50,12 @@ class PostgresOutboxPlanTest {
             assertThat(take).as(String.join("\n", take))
                     .anySatisfy(step -> assertThat(step).contains("Index Scan using outbox_event_pkey"))
                     .noneSatisfy(step -> assertThat(step).contains("Seq Scan"));
+            // the snapshot's count of rows waiting out a backoff reads only those, from the same index
+            List<String> waiting = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.WAITING_ROWS)
+                    .bind("now", 2_000_000L).mapTo(String.class).list());
+            assertThat(waiting).as(String.join("\n", waiting))
+                    .anySatisfy(step -> assertThat(step).contains("Index Only Scan using outbox_due_idx "))
+                    .noneSatisfy(step -> assertThat(step).contains("Seq Scan"));
         }
     }
 }

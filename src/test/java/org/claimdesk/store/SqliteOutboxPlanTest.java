@@ -52,6 +52,10 @@ class SqliteOutboxPlanTest {
             assertThat(take).as(String.join("\n", take))
                     .anySatisfy(step -> assertThat(step).startsWith("SEARCH outbox_event USING INTEGER PRIMARY KEY"))
                     .noneSatisfy(step -> assertThat(step).startsWith("SCAN outbox_event"));
+            List<String> waiting = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + DeliveryStore.WAITING_ROWS)
+                    .bind("now", 2_000_000L).map((rs, ctx) -> rs.getString("detail")).list());
+            assertThat(waiting).as(String.join("\n", waiting)).singleElement().asString()
+                    .startsWith("SEARCH outbox_event USING COVERING INDEX outbox_due_idx");
         }
     }
 
