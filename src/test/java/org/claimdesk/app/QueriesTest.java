@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -86,5 +87,21 @@ class QueriesTest {
         for (OutboxQuery q : queried) {
             assertThat(queries.anyOutbox(q)).as(q.toString()).isEqualTo(queries.countOutbox(q) > 0);
         }
+    }
+
+    @Test
+    void aCountByDeliveryStateAloneFromTheTallyAgreesWithTheRows() {
+        List<OutboxQuery> queried = new ArrayList<>();
+        queried.add(OutboxQuery.all());
+        queried.add(OutboxQuery.all().withPage(200, 200));
+        for (DeliveryState state : DeliveryState.values()) {
+            queried.add(OutboxQuery.all().withState(state));
+        }
+        for (OutboxQuery q : queried) {
+            String where = q.state() == null ? "" : " WHERE delivery_state = '" + q.state().dbValue() + "'";
+            assertThat(queries.countOutbox(q)).as(q.toString())
+                    .isEqualTo(Sql.scalar(db, "SELECT count(*) FROM outbox_event" + where, Long.class).intValue());
+        }
+        assertThat(queries.countOutbox(OutboxQuery.all())).isPositive();
     }
 }
