@@ -475,11 +475,14 @@ public final class DeliveryStore {
     static final String WAITING_ROWS =
             "SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at > :now";
 
+    /**
+     * Pending, due and failed rows at {@code now}, for the worker's snapshot: pending and failed from the tally, due
+     * as the pending rows less those waiting. Two reads: rows that changed state in between count wrongly until the
+     * next snapshot; the due rows are kept between none and every pending row.
+     */
     public Counts counts(Handle handle, Instant now) {
-        // pending and failed from the tally
         Map<DeliveryState, Integer> byState = new OutboxStore().countByState(handle);
         long waiting = handle.createQuery(WAITING_ROWS).bind("now", now.toEpochMilli()).mapTo(Long.class).one();
-        // two reads: rows that came or went in between can make the difference too small
         long pending = byState.get(DeliveryState.PENDING);
         return new Counts(pending, Math.max(0, pending - waiting), byState.get(DeliveryState.FAILED));
     }

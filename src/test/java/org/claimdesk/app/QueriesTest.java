@@ -102,6 +102,14 @@ class QueriesTest {
             assertThat(queries.countOutbox(q)).as(q.toString())
                     .isEqualTo(Sql.scalar(db, "SELECT count(*) FROM outbox_event" + where, Long.class).intValue());
         }
-        assertThat(queries.countOutbox(OutboxQuery.all())).isPositive();
+        for (DeliveryState state : List.of(DeliveryState.PENDING, DeliveryState.SENT, DeliveryState.FAILED)) {
+            assertThat(queries.countOutbox(OutboxQuery.all().withState(state))).as(state.toString()).isPositive();
+            // with another criterion the rows are counted, not the state's tally
+            int inCa = queries.countOutbox(OutboxQuery.all().withState(state).withJurisdiction("CA"));
+            assertThat(inCa).isEqualTo(Sql.scalar(db, "SELECT count(*) FROM outbox_event o JOIN claim c"
+                    + " ON c.claim_id = o.aggregate_id WHERE c.jurisdiction = 'CA' AND o.delivery_state = '"
+                    + state.dbValue() + "'", Long.class).intValue());
+            assertThat(inCa).isLessThan(queries.countOutbox(OutboxQuery.all().withState(state)));
+        }
     }
 }

@@ -267,7 +267,7 @@ public final class ClaimsViewModel {
 
     /** Reloads the current page and the counts; the selection stays when its claim is still on the page. */
     public void refresh() {
-        loadPage(true);
+        loadPage(true, true);
         ClaimRow current = selected.get();
         if (current != null) {
             loadDetail(current.claimId());
@@ -342,6 +342,14 @@ public final class ClaimsViewModel {
     }
 
     private void loadPage(boolean withCounts) {
+        loadPage(withCounts, false);
+    }
+
+    /**
+     * Reads the page the filters select, with the claims' counts per status when {@code withCounts}; the caller reads
+     * the selected claim's detail itself when {@code detailReadAlongside}.
+     */
+    private void loadPage(boolean withCounts, boolean detailReadAlongside) {
         ClaimQuery query = query();
         long request = ++pageRequest;
         if (withCounts) {
@@ -363,7 +371,7 @@ public final class ClaimsViewModel {
             }
             shownQuery = query;
             rows.showInPlace(page);
-            reselect();
+            reselect(detailReadAlongside);
             pagesShown.set(pagesShown.get() + 1);
             if (started != 0) {
                 lastPageMillis.set((System.nanoTime() - started) / 1_000_000);
@@ -428,10 +436,10 @@ public final class ClaimsViewModel {
 
     /**
      * After a page load: keep the selected claim selected (as its fresh row) when it is on the page, and read its
-     * detail again when its row changed (another workstation advanced or edited it, or its delivery moved): a
-     * page read for its rows only does not read the detail otherwise.
+     * detail again when its row changed (another workstation advanced or edited it, or its delivery moved), unless
+     * it is read alongside the page (a full refresh reads it).
      */
-    private void reselect() {
+    private void reselect(boolean detailReadAlongside) {
         ClaimRow current = selected.get();
         if (current == null) {
             return;
@@ -441,7 +449,9 @@ public final class ClaimsViewModel {
                 if (!row.equals(current)) {
                     selected.set(row);
                     actions.setAll(ClaimAction.from(row.status()));
-                    loadDetail(row.claimId());
+                    if (!detailReadAlongside) {
+                        loadDetail(row.claimId());
+                    }
                 }
                 return;
             }

@@ -1,9 +1,11 @@
 package org.claimdesk.ui.common;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import org.slf4j.Logger;
@@ -139,6 +141,11 @@ public final class FxTaskRunner implements TaskRunner {
                 }
             }
         }.start();
+    }
+
+    @Override
+    public void after(Duration delay, Runnable then) {
+        CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, Platform::runLater).execute(then);
     }
 
     @Override

@@ -76,4 +76,12 @@ public interface TaskRunner {
     default void afterPause(Duration pause, Runnable then) {
         then.run();
     }
+
+    /**
+     * Runs {@code then} on the UI thread once {@code delay} has passed: a timer, not work waiting for its frame, so
+     * it neither keeps the console busy nor has frames drawn while it waits. Where nothing is drawn it runs at once.
+     */
+    default void after(Duration delay, Runnable then) {
+        then.run();
+    }
 }

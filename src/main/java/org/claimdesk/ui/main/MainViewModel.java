@@ -512,7 +512,7 @@ public final class MainViewModel {
         owedCheckWaiting = true;
         long check = ++owedCheck;
         long changes = lightChangesElsewhere;
-        tasks.afterPause(Duration.ofNanos(Math.max(0, nanos)), () -> {
+        tasks.after(Duration.ofNanos(Math.max(0, nanos)), () -> {
             if (check != owedCheck || !ready.get()) {
                 return;
             }

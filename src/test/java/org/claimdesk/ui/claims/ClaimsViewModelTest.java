@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import org.claimdesk.app.Queries;
@@ -296,6 +297,16 @@ class ClaimsViewModelTest {
         assertThat(model.detailProperty().get().claim().status()).as("the detail follows its row")
                 .isEqualTo(ClaimStatus.EVIDENCE_PENDING);
         assertThat(model.detailProperty().get().claim().version()).isEqualTo(row.version() + 1);
+
+        ClaimRow other = model.rows().stream().filter(r -> r.status() == ClaimStatus.IDENTITY_PENDING).findFirst()
+                .orElseThrow();
+        model.select(other);
+        workflow.advance(other.claimId(), ClaimStatus.EVIDENCE_PENDING, "m.alvarez", null, null, other.version());
+        int detailReads = Collections.frequency(tasks.ran, "load claim detail");
+        model.refresh();
+        assertThat(Collections.frequency(tasks.ran, "load claim detail")).as("a full refresh reads the detail once")
+                .isEqualTo(detailReads + 1);
+        assertThat(model.detailProperty().get().claim().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
     }
 
     @Test

@@ -87,6 +87,28 @@ class FxTaskRunnerTest {
     }
 
     @Test
+    void aTimerRunsOnTheFxThreadAfterItsDelayAndKeepsNothingBusy() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicLong asked = new AtomicLong();
+        AtomicLong done = new AtomicLong();
+        AtomicInteger runningMeanwhile = new AtomicInteger(-1);
+        AtomicReference<Boolean> onFx = new AtomicReference<>();
+        Platform.runLater(() -> {
+            asked.set(System.nanoTime());
+            tasks.after(Duration.ofMillis(300), () -> {
+                done.set(System.nanoTime());
+                onFx.set(Platform.isFxApplicationThread());
+                ran.countDown();
+            });
+            runningMeanwhile.set(tasks.running());
+        });
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(done.get() - asked.get()).as("ns from asking to running").isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(onFx.get()).isTrue();
+        assertThat(runningMeanwhile.get()).as("while it waits").isZero();
+    }
+
+    @Test
     void workAfterAPauseWaitsThePauseAndCountsAsRunningMeanwhile() throws Exception {
         CountDownLatch ran = new CountDownLatch(1);
         AtomicLong asked = new AtomicLong();

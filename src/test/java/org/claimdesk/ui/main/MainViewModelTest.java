@@ -344,7 +344,7 @@ class MainViewModelTest {
         return millis * 1_000_000;
     }
 
-    /** Runs {@link #afterPause}'s work when {@link #advance} moves the test's clock past its time. */
+    /** Runs {@link #after}'s work when {@link #advance} moves the test's clock past its time. */
     private static final class TimedTasks extends DirectTaskRunner {
         private final AtomicLong now;
         private final List<Map.Entry<Long, Runnable>> due = new ArrayList<>();
@@ -354,8 +354,8 @@ class MainViewModelTest {
         }
 
         @Override
-        public void afterPause(Duration pause, Runnable then) {
-            due.add(Map.entry(now.get() + pause.toNanos(), then));
+        public void after(Duration delay, Runnable then) {
+            due.add(Map.entry(now.get() + delay.toNanos(), then));
         }
 
         /** Moves the clock on by {@code millis}, running each piece of work at its time, the earliest first. */
