@@ -88,6 +88,30 @@ class FxTaskRunnerTest {
 
     @Test
     void aTimerRunsOnTheFxThreadAfterItsDelayAndKeepsNothingBusy() throws Exception {
+        Scheduled timer = schedule(tasks::after);
+        assertThat(timer.waitedNanos()).as("ns from asking to running").isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(timer.ranOnFx()).isTrue();
+        assertThat(timer.runningMeanwhile()).as("while it waits").isZero();
+    }
+
+    @Test
+    void workAfterAPauseWaitsThePauseAndCountsAsRunningMeanwhile() throws Exception {
+        Scheduled work = schedule(tasks::afterPause);
+        assertThat(work.waitedNanos()).as("ns from asking to running").isGreaterThanOrEqualTo(300_000_000L);
+        assertThat(work.ranOnFx()).isTrue();
+        assertThat(work.runningMeanwhile()).as("while it waits").isEqualTo(1);
+        CountDownLatch after = new CountDownLatch(1);
+        Platform.runLater(after::countDown);
+        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(tasks.running()).isZero();
+    }
+
+    /** How a piece of work given 300 ms went: how long until it ran, where, and what was running meanwhile. */
+    private record Scheduled(long waitedNanos, boolean ranOnFx, int runningMeanwhile) {
+    }
+
+    /** Asks {@code scheduler}, on the FX thread, to run a piece of work 300 ms later, and waits for it. */
+    private Scheduled schedule(java.util.function.BiConsumer<Duration, Runnable> scheduler) throws Exception {
         CountDownLatch ran = new CountDownLatch(1);
         AtomicLong asked = new AtomicLong();
         AtomicLong done = new AtomicLong();
@@ -95,7 +119,7 @@ class FxTaskRunnerTest {
         AtomicReference<Boolean> onFx = new AtomicReference<>();
         Platform.runLater(() -> {
             asked.set(System.nanoTime());
-            tasks.after(Duration.ofMillis(300), () -> {
+            scheduler.accept(Duration.ofMillis(300), () -> {
                 done.set(System.nanoTime());
                 onFx.set(Platform.isFxApplicationThread());
                 ran.countDown();
@@ -103,32 +127,7 @@ class FxTaskRunnerTest {
             runningMeanwhile.set(tasks.running());
         });
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(done.get() - asked.get()).as("ns from asking to running").isGreaterThanOrEqualTo(300_000_000L);
-        assertThat(onFx.get()).isTrue();
-        assertThat(runningMeanwhile.get()).as("while it waits").isZero();
-    }
-
-    @Test
-    void workAfterAPauseWaitsThePauseAndCountsAsRunningMeanwhile() throws Exception {
-        CountDownLatch ran = new CountDownLatch(1);
-        AtomicLong asked = new AtomicLong();
-        AtomicLong done = new AtomicLong();
-        AtomicInteger runningMeanwhile = new AtomicInteger(-1);
-        Platform.runLater(() -> {
-            asked.set(System.nanoTime());
-            tasks.afterPause(Duration.ofMillis(300), () -> {
-                done.set(System.nanoTime());
-                ran.countDown();
-            });
-            runningMeanwhile.set(tasks.running());
-        });
-        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(done.get() - asked.get()).as("ns from asking to running").isGreaterThanOrEqualTo(300_000_000L);
-        assertThat(runningMeanwhile.get()).as("while it waits").isEqualTo(1);
-        CountDownLatch after = new CountDownLatch(1);
-        Platform.runLater(after::countDown);
-        assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(tasks.running()).isZero();
+        return new Scheduled(done.get() - asked.get(), onFx.get(), runningMeanwhile.get());
     }
 
     private static void await(CountDownLatch latch) {
