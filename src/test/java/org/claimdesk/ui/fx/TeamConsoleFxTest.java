@@ -80,6 +80,8 @@ class TeamConsoleFxTest extends ConsoleFxTest {
                 window.claimsModel().selectedProperty().get().status() == ClaimStatus.EVIDENCE_PENDING);
         waitUntil("the table shows it", () -> robot.lookup("#claimsTable .badge")
                 .match(LabeledMatchers.hasText(ClaimStatus.EVIDENCE_PENDING.label())).tryQuery().isPresent());
+        waitUntil("and so does its detail", () -> onFx(() -> window.claimsModel().detailProperty().get().claim()
+                .status()) == ClaimStatus.EVIDENCE_PENDING);
         snapshot("team-live-claim");
     }
 
