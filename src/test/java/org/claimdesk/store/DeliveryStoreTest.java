@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.testing.Outbox;
@@ -67,11 +66,7 @@ class DeliveryStoreTest {
         assertThat(rows).hasSize(count);
         assertThat(rows).allSatisfy(r -> assertThat(r.jurisdiction()).isEqualTo("CA"));
 
-        List<DeliveryRecord> records = new ArrayList<>();
-        for (LeasedRow row : rows) {
-            records.add(sent(row, "CASE-" + row.outboxEventId()));
-        }
-        boolean[] applied = complete(records);
+        boolean[] applied = complete(sentEach(rows));
 
         assertThat(applied).hasSize(count).containsOnly(true);
         for (LeasedRow row : rows) {
@@ -119,7 +114,7 @@ class DeliveryStoreTest {
         LeasedRow taken = rows.get(1);
         takenOverByAnotherWorker(taken);
 
-        boolean[] applied = complete(rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList());
+        boolean[] applied = complete(sentEach(rows));
 
         assertThat(applied).containsExactly(true, false, true);
         assertThat(Sql.scalar(db, "SELECT delivery_state || ' ' || lease_owner FROM outbox_event WHERE outbox_event_id = "
@@ -168,7 +163,7 @@ class DeliveryStoreTest {
         List<LeasedRow> rows = lease(2);
         LeasedRow taken = rows.get(1);
         takenOverByAnotherWorker(taken);
-        List<DeliveryRecord> records = rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList();
+        List<DeliveryRecord> records = sentEach(rows);
         assertThat(complete(records)).containsExactly(true, false);
         answerLost();
 
@@ -310,6 +305,11 @@ class DeliveryStoreTest {
         handle = db.jdbi().open();
         session = new DeliveryStore().session(handle);
         return handle.inTransaction(h -> session.complete(OWNER, records, Instant.now()));
+    }
+
+    /** Each row accepted by the state under the case id CASE-{its id}. */
+    private static List<DeliveryRecord> sentEach(List<LeasedRow> rows) {
+        return rows.stream().map(r -> sent(r, "CASE-" + r.outboxEventId())).toList();
     }
 
     private static DeliveryRecord sent(LeasedRow row, String caseId) {
