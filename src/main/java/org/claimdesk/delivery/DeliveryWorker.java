@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -89,6 +90,12 @@ public final class DeliveryWorker implements WorkerControl {
     private final ThreadPoolExecutor senders;
     private final Thread committer;
 
+    /**
+     * Rows a failed write transaction leased, perhaps leased still (its commit may have gone through with its
+     * answer lost); the next lease takes back those this worker holds. Changed only within the writer's transactions
+     * and their failure, under its lock.
+     */
+    private final List<Long> unconfirmed = Collections.synchronizedList(new ArrayList<>());
     /** Rows leased and not yet released by a commit. */
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
@@ -329,11 +336,11 @@ public final class DeliveryWorker implements WorkerControl {
     }
 
     /**
-     * True while rows are leased to this worker or a lease is being taken: nothing this worker holds
-     * is left to finish when it returns false.
+     * True while rows are leased to this worker, may be (a failed lease's, until taken back) or a lease is being
+     * taken: nothing this worker holds is left to finish when it returns false.
      */
     public boolean busy() {
-        return filling || outstanding.get() > 0 || fillRequested.get();
+        return filling || outstanding.get() > 0 || fillRequested.get() || !unconfirmed.isEmpty();
     }
 
     /**
@@ -504,28 +511,37 @@ public final class DeliveryWorker implements WorkerControl {
         static final Leased NONE = new Leased(List.of(), Long.MIN_VALUE);
     }
 
-    /** Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. */
+    /**
+     * Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. First it
+     * takes back the rows of a failed lease that this worker still holds ({@link #unconfirmed}), however many, then
+     * due rows up to the limit.
+     */
     private Leased leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
         long before = System.nanoTime();
         Instant now = clock.instant();
-        List<Long> rows = session.lease(workerId, now, s.lease(), limit);
+        List<Long> rows = new ArrayList<>(session.leaseAgain(workerId, List.copyOf(unconfirmed), now, s.lease()));
+        if (rows.size() < limit) {
+            rows.addAll(session.lease(workerId, now, s.lease(), limit - rows.size()));
+        }
+        unconfirmed.clear();
         outstanding.addAndGet(rows.size());
-        return new Leased(rows, before + s.lease().toNanos());
+        return new Leased(List.copyOf(rows), before + s.lease().toNanos());
     }
 
     /**
-     * A write transaction that may lease rows, its last step: if it fails after leasing, the rows were never leased
-     * (the transaction rolled back), so they stop counting as outstanding. What this transaction leased is its own
-     * (the filling and the committing threads both lease, one transaction at a time on the writer).
+     * A write transaction that may lease rows, its last step. If it fails after leasing, the rows stop counting as
+     * outstanding: either the transaction rolled back and they were never leased, or it committed and only its
+     * answer was lost (a connection to the team database's server cut at that moment). Which one is not known, so the
+     * rows are kept in {@link #unconfirmed} and the next lease takes back those this worker holds, rather than leaving
+     * them to wait out their lease. What this transaction leased is its own (the filling and the committing threads
+     * both lease, one transaction at a time on the writer, and the failure is noted before the next one starts).
      */
     private Leased leaseWithin(Function<DeliveryStore.Session, Leased> work) {
         Leased[] leased = {Leased.NONE};
-        try {
-            return writer.write(session -> leased[0] = work.apply(session));
-        } catch (RuntimeException e) {
+        return writer.write(session -> leased[0] = work.apply(session), () -> {
             outstanding.addAndGet(-leased[0].ids().size());
-            throw e;
-        }
+            unconfirmed.addAll(leased[0].ids());
+        });
     }
 
     /**

@@ -36,8 +36,12 @@ final class WriterConnection implements AutoCloseable {
         this.workerId = workerId;
     }
 
-    /** Runs {@code work} in one write transaction on this connection. */
-    <T> T write(Function<DeliveryStore.Session, T> work) {
+    /**
+     * Runs {@code work} in one write transaction on this connection. If the transaction fails, {@code failed} runs
+     * before the exception is thrown on, still under this connection's lock, so that no other of the worker's write
+     * transactions comes between the failure and what {@code failed} notes of it.
+     */
+    <T> T write(Function<DeliveryStore.Session, T> work, Runnable failed) {
         lock.lock();
         try {
             if (session == null) {
@@ -49,6 +53,7 @@ final class WriterConnection implements AutoCloseable {
                 return handle.inTransaction(h -> work.apply(session));
             } catch (RuntimeException e) {
                 close();
+                failed.run();
                 throw e;
             }
         } finally {

@@ -215,17 +215,55 @@ public final class DeliveryStore {
                     // which would refresh their pages at each tick of an idle worker
                     return ids;
                 }
-                p = 1;
-                take.setString(p++, owner);
-                take.setLong(p++, givenClock ? now.plus(length).toEpochMilli() : length.toMillis());
-                take.setLong(p++, now.toEpochMilli());
-                take.setString(p, Json.write(ids));
-                take.executeUpdate();
+                take(owner, ids, now, length);
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lease outbox rows: " + e.getMessage(), e);
             }
             ids.sort(null);
             return ids;
+        }
+
+        /**
+         * Leases again, for {@code length} from now, the rows among {@code ids} that {@code owner} still holds
+         * (pending), in the caller's write transaction: the rows a transaction of this owner leased before it failed
+         * in a way that leaves its outcome unknown (its commit's answer lost), which the owner would otherwise wait
+         * out. Rows the failed transaction did not lease after all, or whose lease another worker has taken since,
+         * are left alone; on a team database a row another worker is leasing at this moment is skipped. Returns the
+         * ids taken, in ascending order.
+         */
+        public List<Long> leaseAgain(String owner, List<Long> ids, Instant now, Duration length) {
+            List<Long> held = new ArrayList<>();
+            if (ids.isEmpty()) {
+                return held;
+            }
+            try (PreparedStatement still = connection.prepareStatement("""
+                    SELECT outbox_event_id FROM outbox_event
+                    WHERE outbox_event_id IN (%s) AND lease_owner = ? AND delivery_state = 'pending'%s"""
+                    .formatted(dialect.listOf(true), dialect.lockRows()))) {
+                still.setString(1, Json.write(ids));
+                still.setString(2, owner);
+                try (ResultSet rs = still.executeQuery()) {
+                    while (rs.next()) {
+                        held.add(rs.getLong(1));
+                    }
+                }
+                if (!held.isEmpty()) {
+                    take(owner, held, now, length);
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot lease outbox rows again: " + e.getMessage(), e);
+            }
+            held.sort(null);
+            return held;
+        }
+
+        private void take(String owner, List<Long> ids, Instant now, Duration length) throws SQLException {
+            int p = 1;
+            take.setString(p++, owner);
+            take.setLong(p++, dialect.leaseClock() == null ? now.plus(length).toEpochMilli() : length.toMillis());
+            take.setLong(p++, now.toEpochMilli());
+            take.setString(p, Json.write(ids));
+            take.executeUpdate();
         }
 
         /**

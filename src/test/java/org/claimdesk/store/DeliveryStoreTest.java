@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.testing.Outbox;
@@ -272,6 +273,47 @@ class DeliveryStoreTest {
             assertThat(first.leaseExpiresAt()).isBetween(now.plusSeconds(59), now.plusSeconds(61));
         }
         List<LeasedRow> none = db.read(h -> new DeliveryStore().leased(h, OWNER, List.of()));
+        assertThat(none).isEmpty();
+    }
+
+    @Test
+    void leasingAgainTakesOnlyTheRowsTheOwnerStillHoldsAndRenewsTheirLease() {
+        Outbox.submitted(db, 5);
+        List<LeasedRow> rows = lease(4);
+        takenOverByAnotherWorker(rows.get(1));
+        complete(List.of(sent(rows.get(2), "CASE-1")));
+        List<Long> notLeased = strings("SELECT outbox_event_id FROM outbox_event WHERE lease_owner IS NULL"
+                + " AND delivery_state = 'pending'").stream().map(Long::valueOf).toList();
+        assertThat(notLeased).hasSize(1);
+        List<Long> asked = new ArrayList<>(rows.stream().map(LeasedRow::outboxEventId).toList());
+        asked.addAll(notLeased);
+        Instant later = Instant.now().plusSeconds(30);
+
+        List<Long> again = db.inTransaction(h -> {
+            try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
+                return leasing.leaseAgain(OWNER, asked, later, Duration.ofSeconds(60));
+            }
+        });
+
+        assertThat(again).containsExactly(rows.get(0).outboxEventId(), rows.get(3).outboxEventId());
+        List<LeasedRow> read = db.read(h -> new DeliveryStore().leased(h, OWNER, again));
+        for (LeasedRow row : read) {
+            if (engine == TestDatabase.Engine.SQLITE) {
+                assertThat(row.leaseExpiresAt()).isEqualTo(Instant.ofEpochMilli(later.plusSeconds(60).toEpochMilli()));
+            } else {
+                // the server's now, not the time given, starts the lease on a team database
+                assertThat(row.leaseExpiresAt()).isBetween(Instant.now().plusSeconds(55), Instant.now().plusSeconds(61));
+            }
+        }
+        assertThat(Sql.scalar(db, "SELECT lease_owner FROM outbox_event WHERE outbox_event_id = "
+                + rows.get(1).outboxEventId(), String.class)).isEqualTo("worker-b");
+        assertThat(Sql.scalar(db, "SELECT count(*) FROM outbox_event WHERE lease_owner IS NULL AND outbox_event_id = "
+                + notLeased.get(0), Long.class)).isEqualTo(1);
+        List<Long> none = db.inTransaction(h -> {
+            try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
+                return leasing.leaseAgain(OWNER, List.of(), later, Duration.ofSeconds(60));
+            }
+        });
         assertThat(none).isEmpty();
     }
 

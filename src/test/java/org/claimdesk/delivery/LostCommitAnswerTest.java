@@ -1,0 +1,155 @@
+package org.claimdesk.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.claimdesk.app.Queries;
+import org.claimdesk.app.SubmitResult;
+import org.claimdesk.domain.AttemptOutcome;
+import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.store.Database;
+import org.claimdesk.testing.FaultyStateServer;
+import org.claimdesk.testing.Outbox;
+import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.Workers;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.transaction.DelegatingTransactionHandler;
+import org.jdbi.v3.core.transaction.TransactionException;
+import org.jdbi.v3.core.transaction.TransactionHandler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A write transaction of the worker that leased rows fails at its commit: the commit went through and its answer was
+ * lost (a connection to the team database's server cut at that moment), or it did not go through. Either way every
+ * row goes out once, and soon: the rows that commit leased are taken back by the next lease, not left to wait out a
+ * lease of 30 s.
+ */
+@ParameterizedClass
+@EnumSource(TestDatabase.Engine.class)
+class LostCommitAnswerTest {
+    private static final int ROWS = 60;
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    @Parameter
+    TestDatabase.Engine engine;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void rowsLeasedByTheFillingThreadsCommitWhoseAnswerWasLostGoOutOnceWithoutWaitingOutTheirLease() throws Exception {
+        deliverAllOnce("claimdesk-delivery-control", true);
+    }
+
+    @Test
+    void rowsLeasedByTheCommittingThreadsCommitWhoseAnswerWasLostGoOutOnceWithoutWaitingOutTheirLease()
+            throws Exception {
+        deliverAllOnce("claimdesk-delivery-commit", true);
+    }
+
+    @Test
+    void rowsLeasedByACommitThatDidNotGoThroughGoOutOnce() throws Exception {
+        deliverAllOnce("claimdesk-delivery-commit", false);
+    }
+
+    private void deliverAllOnce(String thread, boolean committed) throws Exception {
+        try (Database db = TestDatabase.open(engine, dir);
+             FaultyStateServer server = FaultyStateServer.reliable()) {
+            List<SubmitResult> queued = Outbox.submitted(db, ROWS);
+            server.replyDelayMillis(20);
+            CommitFault fault = new CommitFault(db.jdbi().getTransactionHandler(), thread, committed);
+            db.jdbi().setTransactionHandler(fault);
+            WorkerSettings settings = Workers.fast().withConcurrency(4).withLease(LEASE);
+            try (HttpStateAdapter adapter = Workers.http(server.baseUrl(), 5_000);
+                 DeliveryWorker worker = new DeliveryWorker(db, adapter, settings, Clock.systemUTC(),
+                         Deadlines.statutory())) {
+                worker.start();
+                // well within the lease: a row left leased by the failed commit would wait 30 s
+                await().atMost(Duration.ofSeconds(10)).until(() -> Outbox.count(db, DeliveryState.SENT) == ROWS);
+            }
+
+            assertThat(fault.leasedByTheFailedCommit()).as("the fault struck a commit that leased rows").isNotEmpty();
+            for (SubmitResult q : queued) {
+                assertThat(server.postsFor(q.idempotencyKey())).as("POSTs of %s", q.idempotencyKey()).isEqualTo(1);
+            }
+            assertThat(server.maxConcurrentPostsOfOneKey()).isEqualTo(1);
+            Map<Long, String> caseIds = Outbox.caseIds(db);
+            assertThat(caseIds).hasSize(ROWS).containsAllEntriesOf(server.state().caseIds());
+            Queries queries = new Queries(db, Clock.systemUTC());
+            for (SubmitResult q : queued) {
+                assertThat(queries.attempts(q.outboxEventId())).as("attempts of row %d", q.outboxEventId())
+                        .singleElement().extracting(DeliveryAttempt::outcome).isEqualTo(AttemptOutcome.DELIVERED);
+            }
+        }
+    }
+
+    /**
+     * Fails the first commit on {@code thread} that leased rows: after committing it ({@code committed}), as when
+     * the answer is lost, or instead of committing it. The rows leased are the pending rows held at the commit and not
+     * at the transaction's start.
+     */
+    private static final class CommitFault extends DelegatingTransactionHandler {
+        private final String thread;
+        private final boolean committed;
+        private final Map<Handle, Set<Long>> heldAtStart = new ConcurrentHashMap<>();
+        private final Set<Long> leased = ConcurrentHashMap.newKeySet();
+        private volatile boolean armed = true;
+
+        CommitFault(TransactionHandler delegate, String thread, boolean committed) {
+            super(delegate);
+            this.thread = thread;
+            this.committed = committed;
+        }
+
+        Set<Long> leasedByTheFailedCommit() {
+            return leased;
+        }
+
+        @Override
+        public void begin(Handle handle) {
+            super.begin(handle);
+            if (armed && Thread.currentThread().getName().startsWith(thread)) {
+                heldAtStart.put(handle, held(handle));
+            }
+        }
+
+        @Override
+        public void commit(Handle handle) {
+            Set<Long> before = heldAtStart.remove(handle);
+            if (before != null && armed) {
+                Set<Long> now = held(handle);
+                now.removeAll(before);
+                if (!now.isEmpty()) {
+                    armed = false;
+                    leased.addAll(now);
+                    if (committed) {
+                        super.commit(handle);
+                    } else {
+                        super.rollback(handle);
+                    }
+                    throw new TransactionException("the connection to the database was lost (test fault)");
+                }
+            }
+            super.commit(handle);
+        }
+
+        private static Set<Long> held(Handle handle) {
+            return new HashSet<>(handle.createQuery("SELECT outbox_event_id FROM outbox_event"
+                    + " WHERE lease_owner IS NOT NULL AND delivery_state = 'pending'").mapTo(Long.class).list());
+        }
+    }
+}
