@@ -5,13 +5,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -92,10 +93,10 @@ public final class DeliveryWorker implements WorkerControl {
 
     /**
      * Rows a failed write transaction leased, perhaps leased still (its commit may have gone through with its
-     * answer lost); the next lease takes back those this worker holds. Changed only within the writer's transactions
-     * and their failure, under its lock.
+     * answer lost), each with the end of that lease on the monotonic clock; the next lease takes back those this
+     * worker holds. Changed only within the writer's transactions and their failure, under its lock.
      */
-    private final List<Long> unconfirmed = Collections.synchronizedList(new ArrayList<>());
+    private final Map<Long, Long> unconfirmed = new ConcurrentHashMap<>();
     /** Rows leased and not yet released by a commit. */
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
@@ -432,7 +433,7 @@ public final class DeliveryWorker implements WorkerControl {
             if (probe) {
                 probe();
             } else {
-                fill();
+                leaseDue();
             }
         } catch (Throwable t) {
             LOG.error("delivery worker {}: tick failed", workerId, t);
@@ -448,16 +449,21 @@ public final class DeliveryWorker implements WorkerControl {
             try {
                 control.execute(() -> {
                     fillRequested.set(false);
-                    try {
-                        fill();
-                    } catch (Throwable t) {
-                        LOG.error("delivery worker {}: leasing rows failed", workerId, t);
-                        counters.error("cannot lease rows: " + t.getMessage());
-                    }
+                    leaseDue();
                 });
             } catch (RejectedExecutionException shuttingDown) {
                 fillRequested.set(false);
             }
+        }
+    }
+
+    /** {@link #fill}, a failure logged and shown as the worker's last error; the next tick or outcome tries again. */
+    private void leaseDue() {
+        try {
+            fill();
+        } catch (Throwable t) {
+            LOG.error("delivery worker {}: leasing rows failed", workerId, t);
+            counters.error("cannot lease rows: " + t.getMessage());
         }
     }
 
@@ -514,17 +520,21 @@ public final class DeliveryWorker implements WorkerControl {
     /**
      * Leases up to {@code limit} rows in the caller's transaction and counts them as outstanding at once. First it
      * takes back the rows of a failed lease that this worker still holds ({@link #unconfirmed}), however many, then
-     * due rows up to the limit.
+     * due rows up to the limit. A failed lease's row that another transaction holds locked is asked about again by the
+     * next lease, until that failed lease would have ended (anyone may lease the row then).
      */
     private Leased leaseMore(DeliveryStore.Session session, WorkerSettings s, int limit) {
         long before = System.nanoTime();
         Instant now = clock.instant();
-        List<Long> rows = new ArrayList<>(session.leaseAgain(workerId, List.copyOf(unconfirmed), now, s.lease()));
+        unconfirmed.values().removeIf(end -> end - before <= 0);
+        DeliveryStore.Session.Regained regained =
+                session.leaseAgain(workerId, List.copyOf(unconfirmed.keySet()), now, s.lease());
+        List<Long> rows = new ArrayList<>(regained.taken());
         if (rows.size() < limit) {
             rows.addAll(session.lease(workerId, now, s.lease(), limit - rows.size()));
         }
-        unconfirmed.clear();
         outstanding.addAndGet(rows.size());
+        unconfirmed.keySet().retainAll(regained.undecided());
         return new Leased(List.copyOf(rows), before + s.lease().toNanos());
     }
 
@@ -539,8 +549,10 @@ public final class DeliveryWorker implements WorkerControl {
     private Leased leaseWithin(Function<DeliveryStore.Session, Leased> work) {
         Leased[] leased = {Leased.NONE};
         return writer.write(session -> leased[0] = work.apply(session), () -> {
+            for (Long id : leased[0].ids()) {
+                unconfirmed.put(id, leased[0].deadlineNanos());
+            }
             outstanding.addAndGet(-leased[0].ids().size());
-            unconfirmed.addAll(leased[0].ids());
         });
     }
 

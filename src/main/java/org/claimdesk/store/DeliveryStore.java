@@ -228,23 +228,27 @@ public final class DeliveryStore {
          * (pending), in the caller's write transaction: the rows a transaction of this owner leased before it failed
          * in a way that leaves its outcome unknown (its commit's answer lost), which the owner would otherwise wait
          * out. Rows the failed transaction did not lease after all, or whose lease another worker has taken since,
-         * are left alone; on a team database a row another worker is leasing at this moment is skipped. Returns the
-         * ids taken, in ascending order.
+         * are left alone. On a team database a row that another transaction holds locked at this moment is neither
+         * taken nor left: it is {@linkplain Regained#undecided undecided} (the failed commit may still be under way
+         * on the server, or another worker leasing the row), for the caller to ask about again.
          */
-        public List<Long> leaseAgain(String owner, List<Long> ids, Instant now, Duration length) {
-            List<Long> held = new ArrayList<>();
+        public Regained leaseAgain(String owner, List<Long> ids, Instant now, Duration length) {
             if (ids.isEmpty()) {
-                return held;
+                return Regained.NONE;
             }
-            try (PreparedStatement still = connection.prepareStatement("""
-                    SELECT outbox_event_id FROM outbox_event
-                    WHERE outbox_event_id IN (%s) AND lease_owner = ? AND delivery_state = 'pending'%s"""
-                    .formatted(dialect.listOf(true), dialect.lockRows()))) {
-                still.setString(1, Json.write(ids));
-                still.setString(2, owner);
-                try (ResultSet rs = still.executeQuery()) {
+            List<Long> held = new ArrayList<>();
+            Set<Long> undecided = new HashSet<>(ids);
+            try (PreparedStatement rows = connection.prepareStatement("""
+                    SELECT outbox_event_id, lease_owner = ? AND delivery_state = 'pending' FROM outbox_event
+                    WHERE outbox_event_id IN (%s)%s""".formatted(dialect.listOf(true), dialect.lockRows()))) {
+                rows.setString(1, owner);
+                rows.setString(2, Json.write(ids));
+                try (ResultSet rs = rows.executeQuery()) {
                     while (rs.next()) {
-                        held.add(rs.getLong(1));
+                        undecided.remove(rs.getLong(1));
+                        if (rs.getBoolean(2)) {
+                            held.add(rs.getLong(1));
+                        }
                     }
                 }
                 if (!held.isEmpty()) {
@@ -254,7 +258,15 @@ public final class DeliveryStore {
                 throw new IllegalStateException("cannot lease outbox rows again: " + e.getMessage(), e);
             }
             held.sort(null);
-            return held;
+            return new Regained(List.copyOf(held), undecided.stream().sorted().toList());
+        }
+
+        /**
+         * What {@link #leaseAgain} did: the rows it leased again, and those another transaction held locked, which it
+         * could not look at (rows no longer there are neither).
+         */
+        public record Regained(List<Long> taken, List<Long> undecided) {
+            static final Regained NONE = new Regained(List.of(), List.of());
         }
 
         private void take(String owner, List<Long> ids, Instant now, Duration length) throws SQLException {

@@ -52,21 +52,21 @@ class LostCommitAnswerTest {
 
     @Test
     void rowsLeasedByTheFillingThreadsCommitWhoseAnswerWasLostGoOutOnceWithoutWaitingOutTheirLease() throws Exception {
-        deliverAllOnce("claimdesk-delivery-control", true);
+        deliverAllOnce("claimdesk-delivery-control", true, "cannot lease rows: ");
     }
 
     @Test
     void rowsLeasedByTheCommittingThreadsCommitWhoseAnswerWasLostGoOutOnceWithoutWaitingOutTheirLease()
             throws Exception {
-        deliverAllOnce("claimdesk-delivery-commit", true);
+        deliverAllOnce("claimdesk-delivery-commit", true, "cannot record delivery outcomes: ");
     }
 
     @Test
     void rowsLeasedByACommitThatDidNotGoThroughGoOutOnce() throws Exception {
-        deliverAllOnce("claimdesk-delivery-commit", false);
+        deliverAllOnce("claimdesk-delivery-commit", false, "cannot record delivery outcomes: ");
     }
 
-    private void deliverAllOnce(String thread, boolean committed) throws Exception {
+    private void deliverAllOnce(String thread, boolean committed, String error) throws Exception {
         try (Database db = TestDatabase.open(engine, dir);
              FaultyStateServer server = FaultyStateServer.reliable()) {
             List<SubmitResult> queued = Outbox.submitted(db, ROWS);
@@ -80,6 +80,9 @@ class LostCommitAnswerTest {
                 worker.start();
                 // well within the lease: a row left leased by the failed commit would wait 30 s
                 await().atMost(Duration.ofSeconds(10)).until(() -> Outbox.count(db, DeliveryState.SENT) == ROWS);
+                // nothing left counted as leased or perhaps leased: the failed commit's rows were settled
+                await().atMost(Duration.ofSeconds(5)).until(() -> !worker.busy());
+                assertThat(worker.snapshot().lastError()).isEqualTo(error + CommitFault.MESSAGE);
             }
 
             assertThat(fault.leasedByTheFailedCommit()).as("the fault struck a commit that leased rows").isNotEmpty();
@@ -103,6 +106,7 @@ class LostCommitAnswerTest {
      * at the transaction's start.
      */
     private static final class CommitFault extends DelegatingTransactionHandler {
+        static final String MESSAGE = "the connection to the database was lost (test fault)";
         private final String thread;
         private final boolean committed;
         private final Map<Handle, Set<Long>> heldAtStart = new ConcurrentHashMap<>();
@@ -141,7 +145,7 @@ class LostCommitAnswerTest {
                     } else {
                         super.rollback(handle);
                     }
-                    throw new TransactionException("the connection to the database was lost (test fault)");
+                    throw new TransactionException(MESSAGE);
                 }
             }
             super.commit(handle);
