@@ -295,7 +295,7 @@ public final class ClaimDetailView {
         Optional<Dialogs.Answer> answer = Dialogs.confirmWithReason(window(), action.label(),
                 action.confirmation(row.claimNumber()), action.label(), action.reasonRequired(),
                 action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)");
-        answer.ifPresent(a -> model.perform(action, a.reason()));
+        answer.ifPresent(a -> model.perform(action, a.reason(), row));
     }
 
     private void reveal() {
@@ -440,12 +440,12 @@ public final class ClaimDetailView {
 
     /** Replace…: asks for the new tax id, whole, and the reason; saved in the background and audited masked. */
     private void replaceTaxId() {
-        ClaimRow row = model.selectedProperty().get();
-        if (row == null) {
+        EditableClaim seen = model.editor().shownClaim();
+        if (seen == null) {
             return;
         }
-        ClaimEditForm.askTaxId(window(), model.editor(), row.claimNumber())
-                .ifPresent(a -> model.editor().replaceTaxId(a.taxId(), a.reason()));
+        ClaimEditForm.askTaxId(window(), model.editor(), seen.claimNumber())
+                .ifPresent(a -> model.editor().replaceTaxId(seen, a.taxId(), a.reason()));
     }
 
     /** An Esc that closes a drop-down list is for the list, not for the edit. */

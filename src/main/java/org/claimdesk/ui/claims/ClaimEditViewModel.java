@@ -355,13 +355,20 @@ public final class ClaimEditViewModel {
         return firstMessage(ClaimField.TAX_ID.check(text, today.get()).violations());
     }
 
+    /** The claim the form shows, as last read; null when none. */
+    public EditableClaim shownClaim() {
+        return shown;
+    }
+
     /**
-     * Replaces the shown claim's tax id whole, against the version shown; audited with the reason and masked
-     * to its last four digits. Not while the fields are being edited (the edit would then be on an old version).
+     * Replaces the tax id of the claim staff saw when they chose Replace… ({@code seen}, {@link #shownClaim} then)
+     * whole, against that version, not one a refresh may have shown while they typed (a change from another
+     * workstation then ends in a conflict naming who made it); audited with the reason and masked to its last four
+     * digits. Not while the fields are being edited (the edit would then be on an old version).
      */
-    public void replaceTaxId(String taxId, String why) {
-        EditableClaim claim = shown;
-        if (claim == null || active.get() || busy.get()) {
+    public void replaceTaxId(EditableClaim seen, String taxId, String why) {
+        EditableClaim claim = seen;
+        if (claim == null || shown == null || shown.claimId() != claim.claimId() || active.get() || busy.get()) {
             return;
         }
         if (readOnlyReason.get() != null) {

@@ -593,11 +593,13 @@ public final class ClaimsViewModel {
     }
 
     /**
-     * Runs {@code action} on the selected claim, checked against the version staff saw. Ends in a notice:
-     * the new status, or why it was refused (for example because someone else changed the claim).
+     * Runs {@code action} on the claim as staff saw it when they chose the action ({@code seen}: the selected row
+     * then), checked against that version, not the one a refresh may have put on screen while they confirmed (a change
+     * from another workstation arriving behind the dialog). Ends in a notice: the new status, or why it was refused
+     * (for example because someone else changed the claim, named with when).
      */
-    public void perform(ClaimAction action, String reason) {
-        ClaimRow row = selected.get();
+    public void perform(ClaimAction action, String reason, ClaimRow seen) {
+        ClaimRow row = seen;
         if (row == null || action == null) {
             return;
         }

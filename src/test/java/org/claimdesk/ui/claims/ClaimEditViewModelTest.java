@@ -298,13 +298,14 @@ class ClaimEditViewModelTest {
                 "Tax id must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789");
         assertThat(editor.taxIdRule("987-65-4321")).isNull();
 
-        editor.replaceTaxId("12-34", "from the claimant's W-9");
+        EditableClaim seen = editor.shownClaim();
+        editor.replaceTaxId(seen, "12-34", "from the claimant's W-9");
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
-        editor.replaceTaxId("987-65-4321", " ");
+        editor.replaceTaxId(seen, "987-65-4321", " ");
         assertThat(model.noticeProperty().get().text()).contains("needs a reason");
         assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo(claim.taxId());
 
-        editor.replaceTaxId("987-65-4321", "from the claimant's W-9");
+        editor.replaceTaxId(seen, "987-65-4321", "from the claimant's W-9");
 
         assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo("987-65-4321");
         assertThat(model.noticeProperty().get().text()).contains("replaced (now ***-**-4321)")
@@ -316,5 +317,23 @@ class ClaimEditViewModelTest {
                     assertThat(a.details()).contains("4321").doesNotContain("987-65");
                 });
         assertThat(model.detailProperty().get().editable().version()).isEqualTo(claim.version() + 1);
+    }
+
+    @Test
+    void aTaxIdReplacedAfterAChangeElsewhereRefreshedTheFormBehindTheDialogIsRefusedNamingThatChange() {
+        Claim claim = select(ClaimStatus.IDENTITY_PENDING);
+        EditableClaim seen = editor.shownClaim();
+        assertThat(seen.version()).isEqualTo(claim.version());
+        // while staff type the new tax id, another workstation replaces it and the form is refreshed behind the dialog
+        workflow.editing().replaceTaxId(claim.claimId(), claim.version(), "987-00-1111", "r.okafor", "SSN card");
+        model.refresh();
+        assertThat(editor.shownClaim().version()).isEqualTo(claim.version() + 1);
+
+        editor.replaceTaxId(seen, "987-65-4321", "from the claimant's W-9");
+
+        assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo("987-00-1111");
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("changed by r.okafor at ");
+        assertThat(queries.audit(Long.toString(claim.claimId()), "tester", "claim.replace_tax_id", 0, 0)).isEmpty();
     }
 }

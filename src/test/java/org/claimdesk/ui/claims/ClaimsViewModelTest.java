@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Workflow;
@@ -194,7 +195,7 @@ class ClaimsViewModelTest {
         ClaimAction reject = action(ClaimStatus.REJECTED);
         assertThat(reject.reasonRequired()).isTrue();
 
-        model.perform(reject, "state: ownership not proven (R-12)");
+        model.perform(reject, "state: ownership not proven (R-12)", row);
 
         Claim stored = queries.claim(row.claimId()).orElseThrow();
         assertThat(stored.status()).isEqualTo(ClaimStatus.REJECTED);
@@ -214,7 +215,7 @@ class ClaimsViewModelTest {
     void aRequiredReasonThatIsMissingChangesNothing() {
         ClaimRow row = firstWith(ClaimStatus.IDENTITY_PENDING);
         model.select(row);
-        model.perform(action(ClaimStatus.WITHDRAWN), "  ");
+        model.perform(action(ClaimStatus.WITHDRAWN), "  ", row);
         assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
         assertThat(model.noticeProperty().get().text()).contains("needs a reason");
@@ -226,13 +227,32 @@ class ClaimsViewModelTest {
         model.select(row);
         workflow.advance(row.claimId(), ClaimStatus.EVIDENCE_PENDING, "someone.else", null, null, null);
 
-        model.perform(action(ClaimStatus.EVIDENCE_PENDING), null);
+        model.perform(action(ClaimStatus.EVIDENCE_PENDING), null, row);
 
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
         assertThat(model.noticeProperty().get().text()).contains("changed by someone.else at ");
         assertThat(queries.history(row.claimId())).filteredOn(h -> "tester".equals(h.actor())).isEmpty();
         assertThat(model.selectedProperty().get().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
         assertThat(model.actions()).extracting(ClaimAction::target).contains(ClaimStatus.READY_FOR_SUBMISSION);
+    }
+
+    @Test
+    void aSubmitConfirmedAfterAChangeElsewhereRefreshedTheClaimBehindTheDialogIsRefusedNamingThatChange() {
+        ClaimRow seen = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(seen);
+        ClaimAction submit = action(ClaimStatus.SUBMITTING);
+        // while staff confirm, another workstation edits the claim and its change refreshes the page behind the dialog
+        workflow.editing().edit(seen.claimId(), seen.version(), Map.of("amountCents", "123456"), "r.okafor",
+                "amount per the holder's report");
+        model.refresh();
+        assertThat(model.selectedProperty().get().version()).isEqualTo(seen.version() + 1);
+
+        model.perform(submit, "", seen);
+
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("changed by r.okafor at ").contains("amountCents");
+        assertThat(queries.claim(seen.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(queries.outboxForClaim(seen.claimId())).isEmpty();
     }
 
     @Test
@@ -243,7 +263,7 @@ class ClaimsViewModelTest {
         assertThat(submit.submit()).isTrue();
         assertThat(submit.label()).isEqualTo("Submit to state");
 
-        model.perform(submit, "");
+        model.perform(submit, "", row);
 
         assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
         List<OutboxEvent> rows = queries.outboxForClaim(row.claimId());
