@@ -97,8 +97,29 @@ public final class ClaimEvidence {
                 return evidence.find(h, id).orElseThrow();
             });
         } catch (RuntimeException e) {
-            files.discard(stored);
+            discardUnlessNamed(stored);
             throw e;
+        }
+    }
+
+    /**
+     * Removes a file this copy put in the folder when no evidence row names it. A failed transaction may still have
+     * committed (its answer lost with a team database's connection), and the folder keeps one file per content, which
+     * another claim's row may name: a named file stays. When the database cannot be asked, the file stays too; a file
+     * no row names is only space.
+     */
+    private void discardUnlessNamed(EvidenceFiles.Stored stored) {
+        if (!stored.created()) {
+            return;
+        }
+        boolean named;
+        try {
+            named = database.read(h -> evidence.namesFile(h, stored.storedName()));
+        } catch (RuntimeException unknown) {
+            named = true;
+        }
+        if (!named) {
+            files.discard(stored);
         }
     }
 

@@ -52,4 +52,10 @@ public final class EvidenceStore {
         return handle.createQuery("SELECT * FROM evidence WHERE evidence_id = :id")
                 .bind("id", evidenceId).map(Rows.EVIDENCE).findOne();
     }
+
+    /** Whether an evidence row names the stored file {@code storedName} (files are stored by their content). */
+    public boolean namesFile(Handle handle, String storedName) {
+        return handle.createQuery("SELECT count(*) FROM evidence WHERE stored_name = :name")
+                .bind("name", storedName).mapTo(Long.class).one() > 0;
+    }
 }

@@ -30,6 +30,7 @@ import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
+import org.claimdesk.testing.CommitFault;
 import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestClaims;
 import org.claimdesk.testing.TestDatabase;
@@ -191,6 +192,23 @@ class ClaimEvidenceTest {
         assertThat(filesIn(folder)).isEmpty();
         assertThat(Sql.count(db, "evidence")).isZero();
         assertThat(Sql.scalar(db, "SELECT count(*) FROM audit_log", Integer.class)).isZero();
+    }
+
+    @Test
+    void aFileWhoseRowWasCommittedThoughTheAnswerWasLostStaysInTheFolder() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        // the commit that writes the evidence row goes through, and its answer is lost
+        CommitFault<Long> fault = CommitFault.install(db, Thread.currentThread().getName(), true,
+                h -> h.createQuery("SELECT count(*) FROM evidence").mapTo(Long.class).one(), (start, commit) -> commit > start);
+
+        assertThatThrownBy(() -> evidence.addFile(id, "ownership", deed, null, "j.chen"))
+                .hasMessageContaining(CommitFault.MESSAGE);
+
+        assertThat(fault.struck()).isTrue();
+        List<Evidence> recorded = evidence.list(id);
+        assertThat(recorded).singleElement().satisfies(e -> assertThat(evidence.fileOf(e)).hasContent("deed"));
+        assertThat(filesIn(folder)).hasSize(1);
     }
 
     @Test

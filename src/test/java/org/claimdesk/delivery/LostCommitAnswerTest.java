@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.domain.AttemptOutcome;
@@ -18,14 +17,12 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.store.Database;
+import org.claimdesk.testing.CommitFault;
 import org.claimdesk.testing.FaultyStateServer;
 import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.TestDatabase;
 import org.claimdesk.testing.Workers;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.transaction.DelegatingTransactionHandler;
-import org.jdbi.v3.core.transaction.TransactionException;
-import org.jdbi.v3.core.transaction.TransactionHandler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -71,8 +68,9 @@ class LostCommitAnswerTest {
              FaultyStateServer server = FaultyStateServer.reliable()) {
             List<SubmitResult> queued = Outbox.submitted(db, ROWS);
             server.replyDelayMillis(20);
-            CommitFault fault = new CommitFault(db.jdbi().getTransactionHandler(), thread, committed);
-            db.jdbi().setTransactionHandler(fault);
+            // the first commit on that thread that leases rows (held at its commit and not at its start)
+            CommitFault<Set<Long>> fault = CommitFault.install(db, thread, committed, LostCommitAnswerTest::held,
+                    (start, commit) -> !start.containsAll(commit));
             WorkerSettings settings = Workers.fast().withConcurrency(4).withLease(LEASE);
             try (HttpStateAdapter adapter = Workers.http(server.baseUrl(), 5_000);
                  DeliveryWorker worker = new DeliveryWorker(db, adapter, settings, Clock.systemUTC(),
@@ -85,7 +83,7 @@ class LostCommitAnswerTest {
                 assertThat(worker.snapshot().lastError()).isEqualTo(error + CommitFault.MESSAGE);
             }
 
-            assertThat(fault.leasedByTheFailedCommit()).as("the fault struck a commit that leased rows").isNotEmpty();
+            assertThat(fault.struck()).as("the fault struck a commit that leased rows").isTrue();
             for (SubmitResult q : queued) {
                 assertThat(server.postsFor(q.idempotencyKey())).as("POSTs of %s", q.idempotencyKey()).isEqualTo(1);
             }
@@ -100,60 +98,9 @@ class LostCommitAnswerTest {
         }
     }
 
-    /**
-     * Fails the first commit on {@code thread} that leased rows: after committing it ({@code committed}), as when
-     * the answer is lost, or instead of committing it. The rows leased are the pending rows held at the commit and not
-     * at the transaction's start.
-     */
-    private static final class CommitFault extends DelegatingTransactionHandler {
-        static final String MESSAGE = "the connection to the database was lost (test fault)";
-        private final String thread;
-        private final boolean committed;
-        private final Map<Handle, Set<Long>> heldAtStart = new ConcurrentHashMap<>();
-        private final Set<Long> leased = ConcurrentHashMap.newKeySet();
-        private volatile boolean armed = true;
-
-        CommitFault(TransactionHandler delegate, String thread, boolean committed) {
-            super(delegate);
-            this.thread = thread;
-            this.committed = committed;
-        }
-
-        Set<Long> leasedByTheFailedCommit() {
-            return leased;
-        }
-
-        @Override
-        public void begin(Handle handle) {
-            super.begin(handle);
-            if (armed && Thread.currentThread().getName().startsWith(thread)) {
-                heldAtStart.put(handle, held(handle));
-            }
-        }
-
-        @Override
-        public void commit(Handle handle) {
-            Set<Long> before = heldAtStart.remove(handle);
-            if (before != null && armed) {
-                Set<Long> now = held(handle);
-                now.removeAll(before);
-                if (!now.isEmpty()) {
-                    armed = false;
-                    leased.addAll(now);
-                    if (committed) {
-                        super.commit(handle);
-                    } else {
-                        super.rollback(handle);
-                    }
-                    throw new TransactionException(MESSAGE);
-                }
-            }
-            super.commit(handle);
-        }
-
-        private static Set<Long> held(Handle handle) {
-            return new HashSet<>(handle.createQuery("SELECT outbox_event_id FROM outbox_event"
-                    + " WHERE lease_owner IS NOT NULL AND delivery_state = 'pending'").mapTo(Long.class).list());
-        }
+    /** The pending rows held by a worker, as a transaction sees them. */
+    private static Set<Long> held(Handle handle) {
+        return new HashSet<>(handle.createQuery("SELECT outbox_event_id FROM outbox_event"
+                + " WHERE lease_owner IS NOT NULL AND delivery_state = 'pending'").mapTo(Long.class).list());
     }
 }
