@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * The change feed of a team database: one connection of its own, outside the pool, that LISTENs on the channel
  * the schema's triggers notify ({@code R__change_feed.sql}) and hands each committed transaction's kinds of change
  * made by other connections than the open database's own to the subscribers. The connection waits on its socket;
- * no table is read. A connection that falls silent is asked for an answer ({@code SELECT 1}) and given up when none
- * comes in time: a network that drops a connection without closing it (a laptop's sleep, a VPN or Wi-Fi change, a
- * firewall's idle timeout) would otherwise leave the feed waiting, "live", for notifications that never come. A lost
+ * no table is read. The connection is asked for an answer ({@code SELECT 1}) every {@link #QUIET} and given up when
+ * none comes in time: a network that drops a connection without closing it (a laptop's sleep, a VPN or Wi-Fi change,
+ * a firewall's idle timeout) would otherwise leave the feed waiting, "live", for notifications that never come; and
+ * the question keeps the session from counting as idle to the server. A lost
  * connection is opened again with a growing pause (up to {@value #MAX_RETRY_MS} ms), and the subscribers then hear of
  * every kind of change.
  */
@@ -32,8 +33,12 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     /** How long one wait on the socket lasts before the feed checks whether it was closed, in ms. */
     static final int WAIT_MS = 250;
     static final long FIRST_RETRY_MS = 500;
-    static final long MAX_RETRY_MS = 30_000;
-    /** Silence on the connection after which the feed asks the server for an answer. */
+    /** The longest pause between two tries: a connection is cheap, and the office's pages wait for it. */
+    static final long MAX_RETRY_MS = 5_000;
+    /**
+     * How often the feed asks the server for an answer ({@code SELECT 1}), notifications or not: a connection that only
+     * listens is idle to the server, which may end idle sessions ({@code idle_session_timeout}).
+     */
     static final Duration QUIET = Duration.ofSeconds(15);
     /** How long the server has to answer before the connection is given up, in seconds (the driver's unit). */
     static final int ANSWER_WITHIN_SECONDS = 10;
@@ -121,21 +126,18 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 heardBefore = true;
                 retryMs = FIRST_RETRY_MS;
                 PGConnection pg = connection.unwrap(PGConnection.class);
-                long heard = System.nanoTime();
+                long asked = System.nanoTime();
                 while (!closed) {
-                    PGNotification[] notifications = pg.getNotifications(WAIT_MS);
-                    if (notifications != null && notifications.length > 0) {
-                        heard = System.nanoTime();
-                        deliver(notifications);
-                    } else if (System.nanoTime() - heard > quiet.toNanos()) {
+                    deliver(pg.getNotifications(WAIT_MS));
+                    if (System.nanoTime() - asked > quiet.toNanos()) {
                         // an answer within the socket's timeout, or an SQLException that opens the connection again
                         try (Statement s = connection.createStatement()) {
                             s.execute("SELECT 1");
                         }
-                        heard = System.nanoTime();
+                        asked = System.nanoTime();
                     }
                 }
-            } catch (SQLException | RuntimeException e) {
+            } catch (SQLException | RuntimeException | Error e) {
                 connected = false;
                 missedSome = true;
                 if (closed) {
