@@ -189,6 +189,7 @@ public final class ConsoleWindow {
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);
+        main.onAuditElsewhere(Page.CLAIMS, claims::reloadDetail);
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 () -> stage.close());

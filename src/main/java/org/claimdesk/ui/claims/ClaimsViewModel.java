@@ -279,6 +279,14 @@ public final class ClaimsViewModel {
      * submission was on its way, it also asks whether it still is, and reads the detail again once it is not: when
      * the state refuses it, the claim becomes editable while its row in the table stays the same.
      */
+    /** Reads the selected claim's detail again (its history, deliveries, audit entries and evidence). */
+    public void reloadDetail() {
+        ClaimRow current = selected.get();
+        if (current != null) {
+            loadDetail(current.claimId());
+        }
+    }
+
     public void refreshRows() {
         loadPage(false);
         ClaimDetail shown = detail.get();

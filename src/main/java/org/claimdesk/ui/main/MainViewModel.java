@@ -71,6 +71,7 @@ public final class MainViewModel {
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
+    private final Map<Page, Runnable> auditReaders = new EnumMap<>(Page.class);
     /**
      * Every this many live refreshes, the page is refreshed in full (counts and groups too); a full refresh for
      * another reason (a switch to the page, F5, a change from another workstation) starts the count again.
@@ -289,6 +290,14 @@ public final class MainViewModel {
         liveRefreshers.put(p, refresher);
     }
 
+    /**
+     * What {@code p} reads again when another workstation wrote only audit entries it shows part of (the Claims page:
+     * the selected claim's audit tab, e.g. after a tax id revealed there) and it was not refreshed in full for them.
+     */
+    public void onAuditElsewhere(Page p, Runnable reader) {
+        auditReaders.put(p, reader);
+    }
+
     public void show(Page p) {
         page.set(p);
     }
@@ -466,8 +475,10 @@ public final class MainViewModel {
         if (changes.contains(DataChange.WORKER)) {
             followPause();
         }
-        if (page.get().shows(changes)) {
-            refreshForChangesElsewhere();
+        boolean inFull = page.get().shows(changes) && refreshForChangesElsewhere();
+        Runnable audit = auditReaders.get(page.get());
+        if (changes.contains(DataChange.AUDIT) && !inFull && audit != null) {
+            audit.run();
         }
         if (changes.contains(DataChange.OUTBOX)) {
             refreshCounts();
@@ -481,14 +492,14 @@ public final class MainViewModel {
      * change — and, when the full refresh before was itself such a one, no sooner than
      * {@link #FULL_ELSEWHERE_SPACING} after it. A single change from elsewhere thus reads the page in full at once
      * or a second later; a run of them (another workstation's drain or import, its changes seconds apart or less)
-     * about every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends.
+     * about every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends. Returns whether it refreshed in full.
      */
-    private void refreshForChangesElsewhere() {
+    private boolean refreshForChangesElsewhere() {
         long now = nanoClock.getAsLong();
         Runnable light = liveRefreshers.get(page.get());
         if (light == null || !refreshedInFull || now - lastFullNanos >= FULL_ELSEWHERE_SPACING.toNanos()) {
             refreshInFull();
-            return;
+            return true;
         }
         light.run();
         lastLightNanos = now;
@@ -496,6 +507,7 @@ public final class MainViewModel {
         if (!owedCheckWaiting) {
             checkOwedFullAfter(owedFullDueNanos() - now);
         }
+        return false;
     }
 
     /** When the owed full refresh is due: a pause after the last change, and the spacing after an owed one. */

@@ -337,6 +337,21 @@ class MainViewModelTest {
             assertThat(refreshed).as("ten seconds after the last full refresh: in full at once")
                     .containsExactly("full CLAIMS");
             assertThat(tasks.waiting()).isZero();
+            refreshed.clear();
+
+            model.onAuditElsewhere(Page.CLAIMS, () -> refreshed.add("claim detail"));
+            tasks.advance(300);
+            model.changedElsewhere(Set.of(DataChange.AUDIT));
+            assertThat(refreshed).as("audit entries only (a tax id revealed): the selected claim's detail")
+                    .containsExactly("claim detail");
+            tasks.advance(300);
+            model.changedElsewhere(Set.of(DataChange.CLAIMS, DataChange.AUDIT));
+            assertThat(refreshed).as("with its rows changed too").containsExactly("claim detail", "claim rows",
+                    "claim detail");
+            tasks.advance(20_000);
+            refreshed.clear();
+            model.changedElsewhere(Set.of(DataChange.CLAIMS, DataChange.AUDIT));
+            assertThat(refreshed).as("in full: the detail with it").containsExactly("full CLAIMS");
         }
     }
 
