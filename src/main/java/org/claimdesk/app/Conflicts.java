@@ -10,9 +10,11 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
+import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.Json;
 import org.jdbi.v3.core.Handle;
 
@@ -26,6 +28,7 @@ final class Conflicts {
 
     private final ClaimStore claims = new ClaimStore();
     private final AuditStore audit = new AuditStore();
+    private final EvidenceStore evidence = new EvidenceStore();
 
     /**
      * The audited actions that move a claim's version on. Others about a claim (evidence added, a tax id revealed)
@@ -42,6 +45,29 @@ final class Conflicts {
         if (expectedVersion != null && expectedVersion != claim.version()) {
             throw changedSince(h, claim, expectedVersion);
         }
+    }
+
+    /**
+     * Refuses, naming who added what and when, a claim whose evidence is no longer the references staff saw
+     * ({@code seen}, their ids; null: not checked). Adding evidence leaves the claim's version as it is (the fields
+     * did not change), but a submission carries every reference: what goes to the state is what staff checked. The
+     * claim must be held by the caller's transaction, as an addition holds it.
+     */
+    void requireEvidence(Handle h, Claim claim, java.util.Set<Long> seen) {
+        if (seen == null) {
+            return;
+        }
+        List<Evidence> now = evidence.forClaim(h, claim.claimId());
+        if (now.stream().map(Evidence::evidenceId).collect(java.util.stream.Collectors.toSet()).equals(seen)) {
+            return;
+        }
+        List<String> added = now.stream().filter(e -> !seen.contains(e.evidenceId()))
+                .map(e -> e.kind().label() + " \"" + e.title() + "\" added by " + e.addedBy() + " at "
+                        + WHEN.format(e.addedAt().atZone(ZoneId.systemDefault())))
+                .toList();
+        throw new ConflictException("claim " + claim.claimNumber() + " has evidence you did not see when you opened it"
+                + (added.isEmpty() ? "" : ": " + String.join("; ", added))
+                + "; nothing was queued: look at its evidence and submit again");
     }
 
     /**

@@ -107,6 +107,15 @@ public final class Workflow {
      * @param expectedVersion the version the caller saw, or null to submit whatever is current
      */
     public SubmitResult submit(long claimId, String actor, String idempotencyKey, Long expectedVersion) {
+        return submit(claimId, actor, idempotencyKey, expectedVersion, null);
+    }
+
+    /**
+     * As {@link #submit(long, String, String, Long)}, refused as well, naming who added what and when, if the claim's
+     * evidence references are no longer {@code expectedEvidence} (the ids staff saw; null: not checked).
+     */
+    public SubmitResult submit(long claimId, String actor, String idempotencyKey, Long expectedVersion,
+            java.util.Set<Long> expectedEvidence) {
         String who = Inputs.actor(actor);
         String givenKey = Inputs.key(idempotencyKey);
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
@@ -124,6 +133,7 @@ public final class Workflow {
             }
             Claim claim = load(h, claimId);
             conflicts.requireVersion(h, claim, expectedVersion);
+            conflicts.requireEvidence(h, claim, expectedEvidence);
             Instant now = clock.instant();
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
             String payload = Submissions.json(h, claim, key);

@@ -157,6 +157,28 @@ class WorkflowTest {
     }
 
     @Test
+    void aSubmitCheckedAgainstTheEvidenceSeenIsRefusedWhenEvidenceWasAddedSince() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        ClaimEvidence evidence = new ClaimEvidence(db, Clock.fixed(NOW, ZoneOffset.UTC), dir.resolve("evidence"));
+        long seen = evidence.addUrl(id, "ownership", "https://records.example.gov/deed-1", "Deed 1", "j.chen")
+                .evidenceId();
+        evidence.addUrl(id, "address", "https://records.example.gov/lease-7", "Lease 7", "r.okafor");
+
+        assertThatThrownBy(() -> workflow.submit(id, "s.patel", null, 0L, java.util.Set.of(seen)))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining("has evidence you did not see")
+                .hasMessageContaining("\"Lease 7\" added by r.okafor at ")
+                .hasMessageContaining("nothing was queued");
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(queries.outboxForClaim(id)).isEmpty();
+
+        java.util.Set<Long> all = evidence.list(id).stream().map(org.claimdesk.domain.Evidence::evidenceId)
+                .collect(java.util.stream.Collectors.toSet());
+        assertThat(workflow.submit(id, "s.patel", null, 0L, all).outboxEventId()).isPositive();
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+    }
+
+    @Test
     void twoThreadsAdvancingOneClaimAtOnceOneWinsTheOtherGetsAConflict() throws Exception {
         for (int round = 0; round < 10; round++) {
             long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);

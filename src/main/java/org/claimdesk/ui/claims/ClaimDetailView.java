@@ -288,14 +288,15 @@ public final class ClaimDetailView {
     }
 
     private void perform(ClaimAction action) {
-        ClaimRow row = model.selectedProperty().get();
-        if (row == null) {
+        ClaimsViewModel.Seen seen = model.seen();
+        if (seen == null) {
             return;
         }
+        ClaimRow row = seen.row();
         Optional<Dialogs.Answer> answer = Dialogs.confirmWithReason(window(), action.label(),
                 action.confirmation(row.claimNumber()), action.label(), action.reasonRequired(),
                 action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)");
-        answer.ifPresent(a -> model.perform(action, a.reason(), row));
+        answer.ifPresent(a -> model.perform(action, a.reason(), seen));
     }
 
     private void reveal() {

@@ -35,6 +35,7 @@ import org.claimdesk.app.SubmitResult;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
@@ -601,13 +602,35 @@ public final class ClaimsViewModel {
     }
 
     /**
-     * Runs {@code action} on the claim as staff saw it when they chose the action ({@code seen}: the selected row
-     * then), checked against that version, not the one a refresh may have put on screen while they confirmed (a change
-     * from another workstation arriving behind the dialog). Ends in a notice: the new status, or why it was refused
+     * The selected claim as staff see it now: its row, and its evidence references when its detail is on screen
+     * (null otherwise). Taken before an action's dialog opens, it is what the action is checked against.
+     */
+    public record Seen(ClaimRow row, java.util.Set<Long> evidence) {
+    }
+
+    /** The selected claim as on screen now (null when none is selected); see {@link Seen}. */
+    public Seen seen() {
+        ClaimRow row = selected.get();
+        if (row == null) {
+            return null;
+        }
+        ClaimDetail shown = detail.get();
+        java.util.Set<Long> evidenceShown = shown != null && shown.claim() != null
+                && shown.claim().claimId() == row.claimId()
+                ? shown.evidence().stream().map(Evidence::evidenceId).collect(java.util.stream.Collectors.toSet())
+                : null;
+        return new Seen(row, evidenceShown);
+    }
+
+    /**
+     * Runs {@code action} on the claim as staff saw it when they chose the action ({@code seen}, {@link #seen} then),
+     * checked against that version, not the one a refresh may have put on screen while they confirmed (a change from
+     * another workstation arriving behind the dialog); a submission also against the evidence references shown, which
+     * an addition elsewhere changes without a new version. Ends in a notice: the new status, or why it was refused
      * (for example because someone else changed the claim, named with when).
      */
-    public void perform(ClaimAction action, String reason, ClaimRow seen) {
-        ClaimRow row = seen;
+    public void perform(ClaimAction action, String reason, Seen seen) {
+        ClaimRow row = seen == null ? null : seen.row();
         if (row == null || action == null) {
             return;
         }
@@ -623,7 +646,7 @@ public final class ClaimsViewModel {
         busy.set(true);
         if (action.submit()) {
             tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, KeyPolicy.newKey(),
-                    row.version()),
+                    row.version(), seen.evidence()),
                     (SubmitResult r) -> {
                         busy.set(false);
                         notice.set(Notice.success("Claim " + r.claimNumber() + " queued for the state (outbox row "

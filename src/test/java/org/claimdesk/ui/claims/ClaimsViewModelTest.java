@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.claimdesk.app.Queries;
+import org.claimdesk.app.ClaimEvidence;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
@@ -195,7 +197,7 @@ class ClaimsViewModelTest {
         ClaimAction reject = action(ClaimStatus.REJECTED);
         assertThat(reject.reasonRequired()).isTrue();
 
-        model.perform(reject, "state: ownership not proven (R-12)", row);
+        model.perform(reject, "state: ownership not proven (R-12)", model.seen());
 
         Claim stored = queries.claim(row.claimId()).orElseThrow();
         assertThat(stored.status()).isEqualTo(ClaimStatus.REJECTED);
@@ -215,7 +217,7 @@ class ClaimsViewModelTest {
     void aRequiredReasonThatIsMissingChangesNothing() {
         ClaimRow row = firstWith(ClaimStatus.IDENTITY_PENDING);
         model.select(row);
-        model.perform(action(ClaimStatus.WITHDRAWN), "  ", row);
+        model.perform(action(ClaimStatus.WITHDRAWN), "  ", model.seen());
         assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.IDENTITY_PENDING);
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
         assertThat(model.noticeProperty().get().text()).contains("needs a reason");
@@ -227,7 +229,7 @@ class ClaimsViewModelTest {
         model.select(row);
         workflow.advance(row.claimId(), ClaimStatus.EVIDENCE_PENDING, "someone.else", null, null, null);
 
-        model.perform(action(ClaimStatus.EVIDENCE_PENDING), null, row);
+        model.perform(action(ClaimStatus.EVIDENCE_PENDING), null, model.seen());
 
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
         assertThat(model.noticeProperty().get().text()).contains("changed by someone.else at ");
@@ -238,21 +240,48 @@ class ClaimsViewModelTest {
 
     @Test
     void aSubmitConfirmedAfterAChangeElsewhereRefreshedTheClaimBehindTheDialogIsRefusedNamingThatChange() {
-        ClaimRow seen = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
-        model.select(seen);
+        ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(row);
+        ClaimsViewModel.Seen seen = model.seen();
         ClaimAction submit = action(ClaimStatus.SUBMITTING);
         // while staff confirm, another workstation edits the claim and its change refreshes the page behind the dialog
-        workflow.editing().edit(seen.claimId(), seen.version(), Map.of("amountCents", "123456"), "r.okafor",
+        workflow.editing().edit(row.claimId(), row.version(), Map.of("amountCents", "123456"), "r.okafor",
                 "amount per the holder's report");
         model.refresh();
-        assertThat(model.selectedProperty().get().version()).isEqualTo(seen.version() + 1);
+        assertThat(model.selectedProperty().get().version()).isEqualTo(row.version() + 1);
 
         model.perform(submit, "", seen);
 
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
         assertThat(model.noticeProperty().get().text()).contains("changed by r.okafor at ").contains("amountCents");
-        assertThat(queries.claim(seen.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
-        assertThat(queries.outboxForClaim(seen.claimId())).isEmpty();
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(queries.outboxForClaim(row.claimId())).isEmpty();
+    }
+
+    @Test
+    void aSubmitConfirmedAfterEvidenceWasAddedElsewhereIsRefusedNamingWhoAddedWhat() throws Exception {
+        ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(row);
+        ClaimsViewModel.Seen seen = model.seen();
+        assertThat(seen.evidence()).as("the detail on screen").isNotNull();
+        // while staff confirm, another workstation adds a reference: the claim's fields and version stay as they were
+        ClaimEvidence elsewhere = new ClaimEvidence(db, java.time.Clock.systemUTC(),
+                DataDirectory.evidence(db, null));
+        elsewhere.addUrl(row.claimId(), "ownership", "https://records.example.gov/deed-991", "Deed 991", "r.okafor");
+        model.refresh();
+        assertThat(model.selectedProperty().get().version()).isEqualTo(row.version());
+
+        model.perform(action(ClaimStatus.SUBMITTING), "", seen);
+
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(model.noticeProperty().get().text()).contains("evidence you did not see")
+                .contains("\"Deed 991\" added by r.okafor at ");
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(queries.outboxForClaim(row.claimId())).isEmpty();
+
+        model.perform(action(ClaimStatus.SUBMITTING), "", model.seen());
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).as("submitted once seen")
+                .isEqualTo(ClaimStatus.SUBMITTING);
     }
 
     @Test
@@ -263,7 +292,7 @@ class ClaimsViewModelTest {
         assertThat(submit.submit()).isTrue();
         assertThat(submit.label()).isEqualTo("Submit to state");
 
-        model.perform(submit, "", row);
+        model.perform(submit, "", model.seen());
 
         assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
         List<OutboxEvent> rows = queries.outboxForClaim(row.claimId());
