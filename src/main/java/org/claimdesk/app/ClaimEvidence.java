@@ -83,6 +83,7 @@ public final class ClaimEvidence {
         // refuse a claim that cannot take evidence before copying anything
         database.read(h -> editableClaim(h, claimId, false));
         EvidenceFiles.Stored stored = files.copyIn(file);
+        boolean[] committing = {false};
         try {
             return database.inTransaction(h -> {
                 Claim claim = editableClaim(h, claimId);
@@ -94,19 +95,25 @@ public final class ClaimEvidence {
                 details.put("sha256", stored.sha256());
                 audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
                         Long.toString(claimId), null, Json.write(details));
-                return evidence.find(h, id).orElseThrow();
+                Evidence added = evidence.find(h, id).orElseThrow();
+                committing[0] = true;
+                return added;
             });
         } catch (RuntimeException e) {
-            discardUnlessNamed(stored);
+            if (!committing[0]) {
+                discardUnlessNamed(stored);
+            }
+            // a failure at the commit leaves the file: the commit may have gone through with its answer lost (a team
+            // database's connection cut then), or still be finishing on the server; if not, no row names the file,
+            // which is only space
             throw e;
         }
     }
 
     /**
-     * Removes a file this copy put in the folder when no evidence row names it. A failed transaction may still have
-     * committed (its answer lost with a team database's connection), and the folder keeps one file per content, which
-     * another claim's row may name: a named file stays. When the database cannot be asked, the file stays too; a file
-     * no row names is only space.
+     * Removes a file this copy put in the folder, after a transaction that failed before its commit, when no
+     * evidence row names it: the folder keeps one file per content, which another claim's row may name. When the
+     * database cannot be asked, the file stays; a file no row names is only space.
      */
     private void discardUnlessNamed(EvidenceFiles.Stored stored) {
         if (!stored.created()) {

@@ -103,7 +103,17 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     }
 
     private void run() {
+        try {
+            listen();
+        } finally {
+            // whatever ends the thread (an error a listener threw included), no update comes any more
+            connected = false;
+        }
+    }
+
+    private void listen() {
         long retryMs = FIRST_RETRY_MS;
+        boolean warned = false;
         // whether a change may have gone unheard: each connection that fails or drops sets it, the first one included
         // (what the pages read before the subscription may have changed while it retried), and the next LISTEN
         // then has every kind of data read again
@@ -125,6 +135,7 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 }
                 heardBefore = true;
                 retryMs = FIRST_RETRY_MS;
+                warned = false;
                 PGConnection pg = connection.unwrap(PGConnection.class);
                 long asked = System.nanoTime();
                 while (!closed) {
@@ -137,14 +148,21 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                         asked = System.nanoTime();
                     }
                 }
-            } catch (SQLException | RuntimeException | Error e) {
+            } catch (SQLException | RuntimeException e) {
                 connected = false;
                 missedSome = true;
                 if (closed) {
                     return;
                 }
-                LOG.warn("live updates from {} stopped ({}); connecting again in {} ms", server.describe(),
-                        e.getMessage(), retryMs);
+                if (warned) {
+                    LOG.debug("live updates from {}: still no connection ({}); trying again in {} ms",
+                            server.describe(), e.getMessage(), retryMs);
+                } else {
+                    // once per outage: the tries every few seconds while the server is away say nothing new
+                    LOG.warn("live updates from {} stopped ({}); connecting again in {} ms, and every {} ms at most"
+                            + " until the server answers", server.describe(), e.getMessage(), retryMs, MAX_RETRY_MS);
+                    warned = true;
+                }
                 try {
                     if (closing.await(retryMs, TimeUnit.MILLISECONDS)) {
                         return;

@@ -212,6 +212,23 @@ class ClaimEvidenceTest {
     }
 
     @Test
+    void aFileWhoseCommitFailedStaysInTheFolderForItMayHaveGoneThrough() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        // the commit fails and does not go through: from here, not knowable from a lost answer
+        CommitFault.install(db, Thread.currentThread().getName(), false,
+                h -> h.createQuery("SELECT count(*) FROM evidence").mapTo(Long.class).one(), (start, commit) -> commit > start);
+
+        assertThatThrownBy(() -> evidence.addFile(id, "ownership", deed, null, "j.chen"))
+                .hasMessageContaining(CommitFault.MESSAGE);
+
+        assertThat(evidence.list(id)).isEmpty();
+        assertThat(filesIn(folder)).as("left: only space, and the next add of the same content uses it").hasSize(1);
+        Evidence again = evidence.addFile(id, "ownership", deed, null, "j.chen");
+        assertThat(evidence.fileOf(again)).hasContent("deed");
+    }
+
+    @Test
     void evidenceIsRefusedWhereEditingIsWithTheReasonAndNothingCopied() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.PAID);
         Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");

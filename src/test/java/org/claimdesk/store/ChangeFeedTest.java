@@ -154,7 +154,7 @@ class ChangeFeedTest {
     }
 
     /**
-     * A server that ends idle sessions ({@code idle_session_timeout}) counts a connection that only listens as idle,
+     * A server that ends idle sessions ({@code idle_session_timeout}, 3 s here) counts a connection that only listens as idle,
      * however many notifications reach it: the feed asks its question on time whatever it hears, so a steady stream of
      * changes does not have the server end its session (and every page read again) once per timeout.
      */
@@ -162,7 +162,7 @@ class ChangeFeedTest {
     void aFeedHearingChangesAllTheTimeIsNotEndedAsIdleByTheServer() throws Exception {
         DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
         java.util.Map<String, String> parameters = new java.util.HashMap<>(location.parameters());
-        parameters.put("options", "-c idle_session_timeout=1500");
+        parameters.put("options", "-c idle_session_timeout=3000");
         DatabaseLocation.Postgres endingIdleSessions = new DatabaseLocation.Postgres(location.host(), location.port(),
                 location.database(), location.user(), parameters);
         try (Database there = Database.open(location);
@@ -172,9 +172,9 @@ class ChangeFeedTest {
             feed.subscribe(heard::add);
             assertThat(feed.awaitListening(10_000)).isTrue();
 
-            // a claim every 200 ms for 4 s, each heard, and the feed never loses its connection meanwhile
-            Awaitility.await().pollInterval(Duration.ofMillis(200)).during(Duration.ofSeconds(4))
-                    .atMost(Duration.ofSeconds(8)).until(() -> {
+            // a claim every 200 ms for 7 s, each heard, and the feed never loses its connection meanwhile
+            Awaitility.await().pollInterval(Duration.ofMillis(200)).during(Duration.ofSeconds(7))
+                    .atMost(Duration.ofSeconds(12)).until(() -> {
                         TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
                         return feed.connected() && !heard.contains(Set.of(DataChange.values()));
                     });

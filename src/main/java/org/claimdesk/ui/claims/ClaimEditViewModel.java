@@ -368,7 +368,12 @@ public final class ClaimEditViewModel {
      */
     public void replaceTaxId(EditableClaim seen, String taxId, String why) {
         EditableClaim claim = seen;
-        if (claim == null || shown == null || shown.claimId() != claim.claimId() || active.get() || busy.get()) {
+        if (claim == null || active.get() || busy.get()) {
+            return;
+        }
+        if (shown == null || shown.claimId() != claim.claimId()) {
+            notices.accept(Notice.warning("Claim " + claim.claimNumber() + " is no longer the one shown; its tax id"
+                    + " was not replaced"));
             return;
         }
         if (readOnlyReason.get() != null) {

@@ -275,11 +275,6 @@ public final class ClaimsViewModel {
         }
     }
 
-    /**
-     * The rows on screen only (no counts): what the live refresh does while deliveries move. For a claim shown whose
-     * submission was on its way, it also asks whether it still is, and reads the detail again once it is not: when
-     * the state refuses it, the claim becomes editable while its row in the table stays the same.
-     */
     /** Reads the selected claim's detail again (its history, deliveries, audit entries and evidence). */
     public void reloadDetail() {
         ClaimRow current = selected.get();
@@ -288,6 +283,11 @@ public final class ClaimsViewModel {
         }
     }
 
+    /**
+     * The rows on screen only (no counts): what the live refresh does while deliveries move. For a claim shown whose
+     * submission was on its way, it also asks whether it still is, and reads the detail again once it is not: when
+     * the state refuses it, the claim becomes editable while its row in the table stays the same.
+     */
     public void refreshRows() {
         loadPage(false);
         ClaimDetail shown = detail.get();
@@ -602,8 +602,9 @@ public final class ClaimsViewModel {
     }
 
     /**
-     * The selected claim as staff see it now: its row, and its evidence references when its detail is on screen
-     * (null otherwise). Taken before an action's dialog opens, it is what the action is checked against.
+     * The selected claim as staff see it now: its row, and the evidence references its Evidence tab lists (those
+     * read with its detail and those added here since), or null while its detail is not on screen. Taken before an
+     * action's dialog opens, it is what the action is checked against.
      */
     public record Seen(ClaimRow row, java.util.Set<Long> evidence) {
     }
@@ -614,10 +615,9 @@ public final class ClaimsViewModel {
         if (row == null) {
             return null;
         }
-        ClaimDetail shown = detail.get();
-        java.util.Set<Long> evidenceShown = shown != null && shown.claim() != null
-                && shown.claim().claimId() == row.claimId()
-                ? shown.evidence().stream().map(Evidence::evidenceId).collect(java.util.stream.Collectors.toSet())
+        EditableClaim shown = editor.shownClaim();
+        java.util.Set<Long> evidenceShown = shown != null && shown.claimId() == row.claimId()
+                ? editor.evidence().stream().map(Evidence::evidenceId).collect(java.util.stream.Collectors.toSet())
                 : null;
         return new Seen(row, evidenceShown);
     }
@@ -641,6 +641,11 @@ public final class ClaimsViewModel {
         }
         if (action.reasonRequired() && (reason == null || reason.isBlank())) {
             notice.set(Notice.warning("\"" + action.label() + "\" needs a reason; nothing was changed"));
+            return;
+        }
+        if (action.submit() && seen.evidence() == null) {
+            notice.set(Notice.warning("Claim " + row.claimNumber() + "'s detail is not on screen yet, so its evidence"
+                    + " was not seen; nothing was queued: submit once it shows"));
             return;
         }
         busy.set(true);

@@ -291,8 +291,9 @@ public final class MainViewModel {
     }
 
     /**
-     * What {@code p} reads again when another workstation wrote only audit entries it shows part of (the Claims page:
-     * the selected claim's audit tab, e.g. after a tax id revealed there) and it was not refreshed in full for them.
+     * What {@code p} reads again when another workstation wrote audit entries and nothing else the page shows (the
+     * Claims page: the selected claim's audit tab, e.g. after a tax id revealed there); with other changes the page's
+     * own refresh reads them.
      */
     public void onAuditElsewhere(Page p, Runnable reader) {
         auditReaders.put(p, reader);
@@ -475,9 +476,10 @@ public final class MainViewModel {
         if (changes.contains(DataChange.WORKER)) {
             followPause();
         }
-        boolean inFull = page.get().shows(changes) && refreshForChangesElsewhere();
         Runnable audit = auditReaders.get(page.get());
-        if (changes.contains(DataChange.AUDIT) && !inFull && audit != null) {
+        if (page.get().shows(changes)) {
+            refreshForChangesElsewhere();
+        } else if (changes.contains(DataChange.AUDIT) && audit != null) {
             audit.run();
         }
         if (changes.contains(DataChange.OUTBOX)) {
@@ -492,14 +494,14 @@ public final class MainViewModel {
      * change — and, when the full refresh before was itself such a one, no sooner than
      * {@link #FULL_ELSEWHERE_SPACING} after it. A single change from elsewhere thus reads the page in full at once
      * or a second later; a run of them (another workstation's drain or import, its changes seconds apart or less)
-     * about every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends. Returns whether it refreshed in full.
+     * about every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends.
      */
-    private boolean refreshForChangesElsewhere() {
+    private void refreshForChangesElsewhere() {
         long now = nanoClock.getAsLong();
         Runnable light = liveRefreshers.get(page.get());
         if (light == null || !refreshedInFull || now - lastFullNanos >= FULL_ELSEWHERE_SPACING.toNanos()) {
             refreshInFull();
-            return true;
+            return;
         }
         light.run();
         lastLightNanos = now;
@@ -507,7 +509,6 @@ public final class MainViewModel {
         if (!owedCheckWaiting) {
             checkOwedFullAfter(owedFullDueNanos() - now);
         }
-        return false;
     }
 
     /** When the owed full refresh is due: a pause after the last change, and the spacing after an owed one. */

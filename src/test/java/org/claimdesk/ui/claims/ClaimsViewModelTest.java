@@ -285,6 +285,32 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void evidenceAddedHereBeforeASubmitIsEvidenceSeen() {
+        ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(row);
+        model.editor().addUrl(org.claimdesk.domain.EvidenceKind.ADDRESS, "https://records.example.gov/lease-7",
+                "Lease 7");
+        assertThat(model.editor().evidence()).extracting(org.claimdesk.domain.Evidence::title).contains("Lease 7");
+
+        model.perform(action(ClaimStatus.SUBMITTING), "", model.seen());
+
+        assertThat(model.noticeProperty().get().text()).contains("queued for the state");
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+    }
+
+    @Test
+    void aSubmitChosenBeforeTheClaimsDetailWasOnScreenQueuesNothing() {
+        ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(row);
+
+        model.perform(action(ClaimStatus.SUBMITTING), "", new ClaimsViewModel.Seen(row, null));
+
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
+        assertThat(model.noticeProperty().get().text()).contains("not on screen yet").contains("nothing was queued");
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+    }
+
+    @Test
     void submitQueuesThroughTheOutbox() {
         ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
         model.select(row);
