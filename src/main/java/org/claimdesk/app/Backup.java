@@ -29,9 +29,8 @@ public final class Backup {
     public Result to(Path target) {
         Path file = target.toAbsolutePath().normalize();
         if (database.location() instanceof DatabaseLocation.Postgres server) {
-            throw new ClaimDeskException("a team database is backed up on its server, by IT: run pg_dump -Fc -h "
-                    + server.host() + " -p " + server.port() + " -U " + server.role() + " -d " + server.database()
-                    + " -f " + file + ", then check it with claimdesk backup --check " + file
+            throw new ClaimDeskException("a team database is backed up on its server, by IT: run " + pgDump(server, file)
+                    + ", then check it with claimdesk backup --check " + shell(file.toString())
                     + " (docs/operations.md: backups and restore)");
         }
         if (Files.exists(file)) {
@@ -46,13 +45,52 @@ public final class Backup {
         }
         long started = System.nanoTime();
         createPrivate(file);
-        DatabaseCopy.write(database, file);
-        int claims = DatabaseCopy.check(file);
+        int claims;
+        try {
+            DatabaseCopy.write(database, file);
+            claims = DatabaseCopy.check(file);
+        } catch (RuntimeException e) {
+            // a copy cut short (a full disk) or failing its check is no backup, and would block the next one's name
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                e.addSuppressed(ignored);
+            }
+            throw e;
+        }
         try {
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000);
         } catch (IOException e) {
             throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + e.getMessage(), e);
         }
+    }
+
+    /** The TLS settings of an address, which pg_dump takes under the same names in its connection string. */
+    private static final java.util.List<String> TLS = java.util.List.of("sslmode", "sslrootcert", "sslcert", "sslkey");
+
+    /**
+     * The pg_dump command that dumps {@code server} into {@code file}, as a shell takes it: with the address's TLS
+     * settings (in a connection string as the database, pg_dump's way), each word quoted where it needs to be. No
+     * password: pg_dump reads PGPASSWORD or ~/.pgpass as ClaimDesk does.
+     */
+    static String pgDump(DatabaseLocation.Postgres server, Path file) {
+        java.util.List<String> tls = TLS.stream().filter(server.parameters()::containsKey)
+                .map(k -> k + "=" + conninfoValue(server.parameters().get(k))).toList();
+        String database = tls.isEmpty() ? server.database()
+                : "dbname=" + conninfoValue(server.database()) + " " + String.join(" ", tls);
+        return "pg_dump -Fc -h " + shell(server.host()) + " -p " + server.port() + " -U " + shell(server.role())
+                + " -d " + shell(database) + " -f " + shell(file.toString());
+    }
+
+    /** A value in a libpq connection string: quoted when empty or holding a space, quote or backslash. */
+    private static String conninfoValue(String value) {
+        return value.isEmpty() || value.matches(".*[\\s'\\\\].*")
+                ? "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'" : value;
+    }
+
+    /** A word as a POSIX shell reads it: as it is when plain, else in single quotes. */
+    private static String shell(String word) {
+        return word.matches("[A-Za-z0-9_./:@%+=,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** True when {@code file} is a copy {@link #to} writes (an SQLite file), not a dump of a team database. */

@@ -66,10 +66,17 @@ public final class MoveIn {
 
     /**
      * Copies and checks every table in one transaction of the team database, which other workstations cannot
-     * write meanwhile: a move that stops (the network, the server, a copy that does not match) leaves the team
-     * database as empty as it was, and it can be run again.
+     * write meanwhile, while no other program writes the desk's file: a move that stops (the network, the server, a
+     * copy that does not match) leaves the team database as empty as it was, and it can be run again.
      */
     public Result run(Progress progress) {
+        // the desk's file read as one state: no console or drain writes it between the copy and the check
+        try (DatabaseMove.Hold desk = DatabaseMove.holdWriters(from)) {
+            return moveHeld(progress);
+        }
+    }
+
+    private Result moveHeld(Progress progress) {
         List<DatabaseMove.Digest> digests;
         try {
             // a team database in use is refused before its tables are locked, which would wait for the writers at

@@ -76,6 +76,7 @@ final class CustomArchive {
         LocalDateTime dumpedAt;
         Map<Integer, Entry> withData = new LinkedHashMap<>();
         Set<String> tables = new LinkedHashSet<>();
+        Set<String> triggers = new LinkedHashSet<>();
         try {
             in.skip(MAGIC.length);
             int major = in.readByte();
@@ -120,6 +121,11 @@ final class CustomArchive {
                 Entry entry = readEntry();
                 if (entry.desc().equals("TABLE")) {
                     tables.add(entry.tag());
+                } else if (entry.desc().equals("TRIGGER")) {
+                    // the tag is the table's name and the trigger's
+                    tables.stream().filter(t -> entry.tag().startsWith(t + " ")).findFirst()
+                            .ifPresentOrElse(t -> triggers.add(entry.tag().substring(t.length() + 1)),
+                                    () -> triggers.add(entry.tag().substring(entry.tag().indexOf(' ') + 1)));
                 }
                 if (entry.hadData() && entry.dataState() != OFFSET_NO_DATA) {
                     withData.put(entry.dumpId(), entry);
@@ -134,7 +140,7 @@ final class CustomArchive {
         }
         Map<String, DumpContents.TableData> data = readData(withData, keepLines);
         return new DumpContents("custom archive " + major(version) + "." + minor(version), compression, database,
-                dumpedAt, serverVersion, pgDumpVersion, tables, data);
+                dumpedAt, serverVersion, pgDumpVersion, tables, triggers, data);
     }
 
     private String readCompression() throws IOException {

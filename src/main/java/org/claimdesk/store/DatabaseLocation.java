@@ -166,12 +166,32 @@ public sealed interface DatabaseLocation {
                 if (key.equalsIgnoreCase("user")) {
                     user = val;
                 } else {
-                    parameters.put(key, val);
+                    parameters.put(key, checkedSetting(key, val));
                 }
             }
         }
         int port = uri.getPort() < 0 ? Postgres.DEFAULT_PORT : uri.getPort();
         return new Postgres(host, port, decode(path.substring(1)), user, parameters);
+    }
+
+    /**
+     * A setting of the address as the PostgreSQL driver takes it, or a refusal: the driver ignores a name it does not
+     * know (its names are case-sensitive), so a misspelt {@code sslMode=verify-full} would leave the server's
+     * certificate unchecked without a word; and a TLS mode it does not know is refused too.
+     */
+    private static String checkedSetting(String name, String value) {
+        org.postgresql.PGProperty known = org.postgresql.PGProperty.forName(name);
+        if (known == null) {
+            throw new DatabaseException("the database address names a setting the PostgreSQL driver does not know: "
+                    + name + " (names are case-sensitive, e.g. sslmode, sslrootcert, connectTimeout, ApplicationName;"
+                    + " docs/operations.md)");
+        }
+        String[] choices = known.getChoices();
+        if (choices != null && choices.length > 0 && !java.util.Arrays.asList(choices).contains(value)) {
+            throw new DatabaseException("the database address gives " + name + "=" + value + "; it takes one of "
+                    + String.join(", ", choices));
+        }
+        return value;
     }
 
     private static DatabaseException passwordRefused() {

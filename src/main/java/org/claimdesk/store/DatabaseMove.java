@@ -110,6 +110,36 @@ public final class DatabaseMove {
                 .mapTo(Integer.class).findOne().isEmpty();
     }
 
+    /** What {@link #holdWriters} holds until closed. */
+    public interface Hold extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Keeps every other writer off the desk's file {@code desk} until closed, so that a move reads the whole file as
+     * one state, none of it changed between its copy and its check: one write transaction is begun on a connection of
+     * its own and never committed (the file's readers go on). A file another program is writing (a console's worker,
+     * a drain) is refused in one sentence once the busy timeout passes; nothing is copied.
+     */
+    public static Hold holdWriters(Database desk) {
+        Handle hold = desk.jdbi().open();
+        try {
+            hold.execute("BEGIN IMMEDIATE");
+        } catch (RuntimeException e) {
+            hold.close();
+            throw new DatabaseException("the desk's file " + desk.path() + " is being written by another program (a"
+                    + " console or a drain on it): close it, then move in; nothing was copied", e);
+        }
+        return () -> {
+            try {
+                hold.execute("ROLLBACK");
+            } finally {
+                hold.close();
+            }
+        };
+    }
+
     /**
      * Holds other writers of a team database off every moved table until the caller's transaction ends (they
      * may still read): a claim added or a setting changed elsewhere during a move would take ids the move is
@@ -176,7 +206,7 @@ public final class DatabaseMove {
             try {
                 return copyRows(source.getConnection(), target.getConnection(), table, progress);
             } catch (SQLException e) {
-                throw new DatabaseException("cannot copy " + table.name() + ": " + e.getMessage(), e);
+                throw new DatabaseException("cannot read " + table.name() + " on the desk: " + e.getMessage(), e);
             }
         });
         if (!table.key().equals("id") && !table.key().equals("request_key")) {
@@ -203,27 +233,59 @@ public final class DatabaseMove {
             }
             String insert = "INSERT INTO " + table.name() + " (" + String.join(", ", names) + ") VALUES ("
                     + "?, ".repeat(names.size() - 1) + "?)";
+            int key = rows.findColumn(table.key());
             try (PreparedStatement ps = target.prepareStatement(insert)) {
                 int held = 0;
+                Object first = null;
+                Object last = null;
                 while (rows.next()) {
                     for (int c = 0; c < copiedColumns.size(); c++) {
                         ps.setObject(c + 1, rows.getObject(copiedColumns.get(c)));
                     }
+                    last = rows.getObject(key);
+                    first = held == 0 ? last : first;
                     ps.addBatch();
                     copied++;
                     if (++held == BATCH) {
-                        ps.executeBatch();
+                        write(ps, table, first, last);
                         held = 0;
                         progress.accept(copied);
                     }
                 }
                 if (held > 0) {
-                    ps.executeBatch();
+                    write(ps, table, first, last);
                 }
                 progress.accept(copied);
             }
         }
         return copied;
+    }
+
+    /**
+     * Writes a batch of {@code table}'s rows, {@code first} to {@code last} by key. A refusal names the table, the
+     * rows' keys and the server's reason, never the values: the driver's own message for a batch quotes the statement
+     * with every value bound (a claimant's tax id among them), and a move's failure is printed and logged.
+     */
+    private static void write(PreparedStatement batch, Table table, Object first, Object last) {
+        try {
+            batch.executeBatch();
+        } catch (SQLException e) {
+            SQLException server = e.getNextException() != null ? e.getNextException() : e;
+            String state = server.getSQLState() == null ? "" : server.getSQLState();
+            String reason = server instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
+                    ? p.getServerErrorMessage().getMessage() : "error " + state;
+            String rowsNamed = table.name() + " rows " + (first.equals(last) ? table.key() + " " + first
+                    : "with " + table.key() + " " + first + " to " + last);
+            String what = switch (state) {
+                case "22021", "22P05", "54000" -> "; a value there cannot be stored on the server as it is on the desk:"
+                        + " moving in again stops the same way until that row is corrected on the desk";
+                case "42501" -> "; the role moving in lacks a privilege: move in as the team database's owner"
+                        + " (docs/operations.md)";
+                default -> "";
+            };
+            // not the driver's exception as the cause: its message, logged with it, holds the values
+            throw new DatabaseException("cannot copy " + rowsNamed + ": " + reason + " [" + state + "]" + what);
+        }
     }
 
     /**

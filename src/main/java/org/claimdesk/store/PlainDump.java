@@ -26,6 +26,7 @@ final class PlainDump {
     private static final Pattern CREATE_TABLE = Pattern.compile("^CREATE (?:UNLOGGED )?TABLE (?:[\\w\"]+\\.)?\"?(\\w+)\"? \\(");
     private static final Pattern COPY = Pattern.compile("^COPY (?:[\\w\"]+\\.)?\"?(\\w+)\"? .*FROM stdin;$");
     private static final Pattern CREATE_DATABASE = Pattern.compile("^CREATE DATABASE \"?(\\w+)\"?");
+    private static final Pattern CREATE_TRIGGER = Pattern.compile("^CREATE (?:CONSTRAINT )?TRIGGER \"?(\\w+)\"? ");
 
     private PlainDump() {
     }
@@ -37,6 +38,7 @@ final class PlainDump {
         LocalDateTime startedOn = null;
         boolean complete = false;
         Set<String> tables = new LinkedHashSet<>();
+        Set<String> triggers = new LinkedHashSet<>();
         Map<String, DumpContents.TableData> data = new LinkedHashMap<>();
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
                 StandardCharsets.UTF_8), 1 << 16)) {
@@ -51,8 +53,11 @@ final class PlainDump {
                 } else if (line.startsWith("CREATE ")) {
                     Matcher table = CREATE_TABLE.matcher(line);
                     Matcher db = CREATE_DATABASE.matcher(line);
+                    Matcher trigger = CREATE_TRIGGER.matcher(line);
                     if (table.find()) {
                         tables.add(table.group(1));
+                    } else if (trigger.find()) {
+                        triggers.add(trigger.group(1));
                     } else if (db.find()) {
                         database = db.group(1);
                     }
@@ -86,7 +91,8 @@ final class PlainDump {
             throw new DatabaseException(file + " is truncated: it ends before pg_dump's closing line \""
                     + COMPLETE.substring(3) + "\"; make the dump again");
         }
-        return new DumpContents("plain SQL", "none", database, startedOn, serverVersion, pgDumpVersion, tables, data);
+        return new DumpContents("plain SQL", "none", database, startedOn, serverVersion, pgDumpVersion, tables, triggers,
+                data);
     }
 
     private static LocalDateTime date(String text) {

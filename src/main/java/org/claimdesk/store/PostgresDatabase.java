@@ -416,7 +416,15 @@ final class PostgresDatabase {
     private static DatabaseException meaning(DatabaseLocation.Postgres server, SQLException sql, Throwable e) {
         String state = sql.getSQLState() == null ? "" : sql.getSQLState();
         String where = "the team " + server.describe();
-        if (state.equals("28P01") || state.equals("08004")) {
+        // 08004 is also the driver's for a connection the server rejects otherwise ("The server does not support SSL")
+        boolean password = state.equals("28P01") || state.equals("08004") && sql.getMessage() != null
+                && sql.getMessage().toLowerCase(java.util.Locale.ROOT).contains("password");
+        if (state.equals("08004") && !password) {
+            return new DatabaseException("the server " + server.address() + " rejected the connection ("
+                    + sql.getMessage() + "): check the address's sslmode against the server's TLS set-up with IT"
+                    + " (docs/operations.md)", e);
+        }
+        if (password) {
             return new DatabaseException("the server " + server.address() + " refused the login of "
                     + server.role() + ": set PGPASSWORD or add the password to ~/.pgpass (docs/operations.md)", e);
         }

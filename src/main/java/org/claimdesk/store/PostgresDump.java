@@ -73,25 +73,56 @@ public final class PostgresDump {
             throw new DatabaseException(file + " is a dump" + of + ", which is not a ClaimDesk database (it has no"
                     + " claim table)");
         }
-        Map<String, Long> rows = new LinkedHashMap<>();
-        for (String table : TABLES) {
-            DumpContents.TableData data = dump.data().get(table);
-            if (data == null) {
-                throw new DatabaseException(file + " is not a whole ClaimDesk dump: " + (dump.tables().contains(table)
-                        ? "it holds no data of the table " + table + " (made with --schema-only or"
-                                + " --exclude-table-data?)"
-                        : "the table " + table + " is missing (made with -t, -T or -n?)")
-                        + "; make the dump again with pg_dump -Fc and no table options");
-            }
-            rows.put(table, data.rows().rows());
-        }
-        int version = FlywayHistory.schemaVersion(dump.data().get(FlywayHistory.TABLE));
-        if (version == 0) {
+        DumpContents.TableData history = dump.data().get(FlywayHistory.TABLE);
+        int version = history == null ? 0 : FlywayHistory.schemaVersion(history);
+        if (history != null && version == 0) {
             throw new DatabaseException(file + " is not a whole ClaimDesk dump: its " + FlywayHistory.TABLE
                     + " records no schema version");
         }
+        Map<String, Long> rows = new LinkedHashMap<>();
+        for (String table : tablesOf(version)) {
+            DumpContents.TableData data = dump.data().get(table);
+            String missing = !dump.tables().contains(table)
+                    ? (data == null ? "the table " + table + " is missing (made with -t, -T or -n?)"
+                            : "it holds the data of " + table + " but not its definition (made with --data-only?)")
+                    : data == null ? "it holds no data of the table " + table + " (made with --schema-only or"
+                            + " --exclude-table-data?)" : null;
+            if (missing != null) {
+                throw new DatabaseException(file + " is not a whole ClaimDesk dump: " + missing
+                        + "; make the dump again with pg_dump -Fc and no table or section options");
+            }
+            if (TABLES.contains(table)) {
+                rows.put(table, data.rows().rows());
+            }
+        }
+        for (String trigger : AUDIT_TRIGGERS) {
+            if (!dump.triggers().contains(trigger)) {
+                throw new DatabaseException(file + " is not a whole ClaimDesk dump: it does not define the trigger "
+                        + trigger + " that keeps the audit trail append-only (made with --section?); make the dump"
+                        + " again with pg_dump -Fc and no table or section options");
+            }
+        }
         return new Summary(file, dump.format(), dump.compression(), dump.database(), dump.dumpedAt(),
                 dump.serverVersion(), dump.pgDumpVersion(), version, rows);
+    }
+
+    /** The triggers that keep the audit trail append-only, which a dump restores with its tables. */
+    static final List<String> AUDIT_TRIGGERS = List.of("audit_log_no_update", "audit_log_no_truncate");
+
+    /**
+     * The tables a whole dump at schema {@code version} defines with their data: {@link #TABLES}, and the counts'
+     * tallies from the versions that have them (the triggers of the tables above write to them: a database restored
+     * without them takes no claim or outbox write).
+     */
+    static List<String> tablesOf(int version) {
+        List<String> all = new java.util.ArrayList<>(TABLES);
+        if (version >= 12) {
+            all.add("outbox_state_tally");
+        }
+        if (version >= 13) {
+            all.add("claim_status_tally");
+        }
+        return all;
     }
 
     private static String notADumpHint(byte[] head) {

@@ -66,4 +66,29 @@ class BackupTest {
                     .hasMessageContaining("does not exist");
         }
     }
+    /**
+     * The pg_dump command a team database's backup names carries the address's TLS settings (pg_dump would otherwise
+     * connect as libpq's default, prefer, checking no certificate) and quotes what a shell would split.
+     */
+    @Test
+    void thePgDumpCommandKeepsTheAddressesTlsSettingsAndQuotesWhatAShellWouldSplit() throws Exception {
+        org.claimdesk.store.DatabaseLocation.Postgres plain = new org.claimdesk.store.DatabaseLocation.Postgres(
+                "db1.office.lan", 5432, "claims", "claimdesk_owner", java.util.Map.of());
+        assertThat(Backup.pgDump(plain, Path.of("/backups/claims.dump")))
+                .isEqualTo("pg_dump -Fc -h db1.office.lan -p 5432 -U claimdesk_owner -d claims -f /backups/claims.dump");
+
+        org.claimdesk.store.DatabaseLocation.Postgres tls = new org.claimdesk.store.DatabaseLocation.Postgres(
+                "db1.office.lan", 5432, "claims", "claimdesk_owner",
+                java.util.Map.of("sslmode", "verify-full", "sslrootcert", "/etc/claimdesk/office root.crt",
+                        "connectTimeout", "5"));
+        String command = Backup.pgDump(tls, Path.of("/backups/claims 2026-12-06.dump"));
+        // as a shell splits it: the connection string and the file are one word each, the TLS settings in it
+        Process echo = new ProcessBuilder("sh", "-c", "printf '%s\\n' " + command.substring("pg_dump ".length()))
+                .redirectErrorStream(true).start();
+        assertThat(new String(echo.getInputStream().readAllBytes()).lines().toList()).containsExactly("-Fc", "-h",
+                "db1.office.lan", "-p", "5432", "-U", "claimdesk_owner", "-d",
+                "dbname=claims sslmode=verify-full sslrootcert='/etc/claimdesk/office root.crt'", "-f",
+                "/backups/claims 2026-12-06.dump");
+        assertThat(echo.waitFor()).isZero();
+    }
 }

@@ -123,6 +123,73 @@ class MoveInTest {
     }
 
     /**
+     * A desk's file that another program is writing (a console's worker, a drain) is refused before anything is
+     * copied: the move would read a file changing under it; while the move runs, the desk's file takes no write.
+     */
+    @Test
+    void aDeskFileBeingWrittenIsRefusedAndNoneIsWrittenWhileTheMoveReadsIt() throws SQLException {
+        Path file = desk();
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        List<String> deskWrite = new ArrayList<>();
+        try (Database from = Database.open(file, 300); Database to = Database.open(team);
+             Connection writer = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            try (Statement s = writer.createStatement()) {
+                s.execute("BEGIN IMMEDIATE");
+                s.execute("UPDATE claim_number_sequence SET last = last");
+            }
+            assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> { }))
+                    .hasMessage("the desk's file " + file + " is being written by another program (a console or a"
+                            + " drain on it): close it, then move in; nothing was copied");
+            assertThat(DatabaseMove.isEmpty(to)).isTrue();
+            try (Statement s = writer.createStatement()) {
+                s.execute("ROLLBACK");
+            }
+
+            MoveIn.Result moved = new MoveIn(from, to).run((table, rows, ofRows) -> {
+                if (table.equals("claim") && deskWrite.isEmpty()) {
+                    try (Statement s = writer.createStatement()) {
+                        s.execute("PRAGMA busy_timeout = 200");
+                        s.execute("UPDATE claim_number_sequence SET last = last");
+                        deskWrite.add("written");
+                    } catch (SQLException e) {
+                        deskWrite.add(e.getMessage().contains("SQLITE_BUSY") ? "busy" : e.getMessage());
+                    }
+                }
+            });
+            assertThat(moved.tables()).hasSize(DatabaseMove.TABLES.size());
+            assertThat(deskWrite).as("a write on the desk waits for the move and gives up").containsExactly("busy");
+        }
+    }
+
+    /**
+     * A value the server cannot store (here a NUL character in a claimant's name, which a file keeps): the move stops
+     * naming the table, the rows and the server's reason, not the values the driver's message would quote (the
+     * claim's tax id among them), and says that moving in again stops the same way until the row is corrected.
+     */
+    @Test
+    void aRowTheServerCannotStoreStopsTheMoveNamingItWithoutItsValues() throws SQLException {
+        Path file = desk();
+        String taxId;
+        try (Database desk = Database.open(file)) {
+            desk.useTransaction(h -> h.execute("UPDATE claim SET claimant_name = 'Ana' || char(0) || 'Ruiz'"
+                    + " WHERE claim_id = 7"));
+            taxId = desk.read(h -> h.createQuery("SELECT tax_id FROM claim WHERE claim_id = 7").mapTo(String.class).one());
+        }
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        try (Database from = Database.open(file); Database to = Database.open(team)) {
+            assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> { }))
+                    .hasMessageStartingWith("the move stopped (cannot copy claim rows with claim_id 1 to 60: ")
+                    .hasMessageContaining("[22021]")
+                    .hasMessageContaining("moving in again stops the same way until that row is corrected on the desk")
+                    .hasMessageNotContaining("INSERT INTO")
+                    .hasMessageNotContaining(taxId)
+                    // nor is the driver's exception kept as a cause, which a log would print with its message
+                    .satisfies(e -> assertThat(e.getCause()).hasNoCause());
+            assertThat(DatabaseMove.isEmpty(to)).isTrue();
+        }
+    }
+
+    /**
      * A team database in use is refused in one sentence before the move locks its tables: the lock would wait for a
      * workstation's open write (here past the lock timeout, ending as "the move stopped") and hold up the others.
      */

@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Arrays;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.store.Database;
@@ -113,6 +115,34 @@ class BackupCheckCliTest {
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err().strip()).isEqualTo("claimdesk: " + dump + " is a dump of database inventory, which is"
                 + " not a ClaimDesk database (it has no claim table)");
+    }
+
+    /**
+     * A dump restores a working, append-only database only with every table's definition and the audit trail's
+     * triggers: one made with --data-only or a --section short of them is no whole dump.
+     */
+    @Test
+    void aDumpWithoutATablesDefinitionOrTheAuditTrailsTriggersIsNotWhole() throws IOException {
+        List<String> sql = Files.readAllLines(fixture("claimdesk-pg14.sql"));
+        Path noTrigger = Files.write(dir.resolve("no-trigger.sql"),
+                sql.stream().filter(l -> !l.startsWith("CREATE TRIGGER audit_log_no_update ")).toList());
+        int start = sql.indexOf("CREATE TABLE public.claim_status_history (");
+        int end = start + sql.subList(start, sql.size()).indexOf(");");
+        List<String> withoutDefinition = new ArrayList<>(sql.subList(0, start));
+        withoutDefinition.addAll(sql.subList(end + 1, sql.size()));
+        Path noDefinition = Files.write(dir.resolve("no-definition.sql"), withoutDefinition);
+
+        CliTest.Run trigger = CliTest.run("backup", "--check", noTrigger.toString());
+        CliTest.Run definition = CliTest.run("backup", "--check", noDefinition.toString());
+
+        assertThat(trigger.exit()).isEqualTo(1);
+        assertThat(trigger.err().strip()).isEqualTo("claimdesk: " + noTrigger + " is not a whole ClaimDesk dump: it"
+                + " does not define the trigger audit_log_no_update that keeps the audit trail append-only (made with"
+                + " --section?); make the dump again with pg_dump -Fc and no table or section options");
+        assertThat(definition.exit()).isEqualTo(1);
+        assertThat(definition.err().strip()).isEqualTo("claimdesk: " + noDefinition + " is not a whole ClaimDesk"
+                + " dump: it holds the data of claim_status_history but not its definition (made with --data-only?);"
+                + " make the dump again with pg_dump -Fc and no table or section options");
     }
 
     @Test

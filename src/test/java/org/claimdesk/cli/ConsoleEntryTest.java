@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.claimdesk.app.DataDirectory;
+import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
@@ -70,9 +71,29 @@ class ConsoleEntryTest {
         assertThat(v6.jdbcUrl()).isEqualTo("jdbc:postgresql://[::1]:6543/claims");
         assertThat(v6.describe()).isEqualTo("database claims on [::1]:6543 as claim+desk");
         // an '@' in a parameter is no password
-        assertThat(DatabaseLocation.parse("postgresql://kim@db.office.lan:5432/claims?application_name=desk@front"))
+        assertThat(DatabaseLocation.parse("postgresql://kim@db.office.lan:5432/claims?ApplicationName=desk@front"))
                 .isEqualTo(new DatabaseLocation.Postgres("db.office.lan", 5432, "claims", "kim",
-                        Map.of("application_name", "desk@front")));
+                        Map.of("ApplicationName", "desk@front")));
+    }
+
+    /**
+     * The driver ignores a setting it does not know (its names are case-sensitive): a misspelt TLS setting would leave
+     * the server's certificate unchecked without a word, so it is refused, naming it; so is a TLS mode it does not know.
+     */
+    @Test
+    void aSettingTheDriverDoesNotKnowOrATlsModeItDoesNotTakeIsRefused() {
+        assertThat(((DatabaseLocation.Postgres) DatabaseLocation.parse(
+                "postgresql://kim@db1/claims?sslmode=verify-full&sslrootcert=/etc/claimdesk/root.crt")).parameters())
+                .containsEntry("sslmode", "verify-full").containsEntry("sslrootcert", "/etc/claimdesk/root.crt");
+        for (String misspelt : List.of("sslMode", "ssl_mode", "application_name")) {
+            assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://kim@db1/claims?" + misspelt + "=verify-full"))
+                    .isInstanceOf(DatabaseException.class)
+                    .hasMessageContaining("a setting the PostgreSQL driver does not know: " + misspelt);
+        }
+        assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://kim@db1/claims?sslmode=verify"))
+                .isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("sslmode=verify; it takes one of disable, allow, prefer, require, verify-ca,"
+                        + " verify-full");
     }
 
     /**

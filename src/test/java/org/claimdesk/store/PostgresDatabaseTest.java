@@ -202,6 +202,17 @@ class PostgresDatabaseTest {
                 .hasMessageContaining("pg_hba.conf").hasMessageNotContaining("PGPASSWORD");
     }
 
+    /** TLS asked of a server that offers none is not a password problem either: the driver's reason is named. */
+    @Test
+    void tlsRequiredOfAServerWithoutItIsNamedAsSuchNotAPasswordHint() {
+        DatabaseLocation.Postgres some = TestDatabase.newServerDatabase();
+        DatabaseLocation.Postgres tls = new DatabaseLocation.Postgres(some.host(), some.port(), some.database(),
+                some.user(), Map.of("sslmode", "require"));
+        assertThatThrownBy(() -> Database.open(tls)).isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("rejected the connection (The server does not support SSL.)")
+                .hasMessageContaining("sslmode").hasMessageNotContaining("PGPASSWORD");
+    }
+
     @Test
     void aStaffRoleOpeningADatabaseThatNeedsAnUpgradeIsToldTheOwnerDoesItAndChangesNothing() {
         DatabaseLocation.Postgres owned = TestDatabase.newServerDatabase();
