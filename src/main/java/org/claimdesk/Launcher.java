@@ -18,7 +18,8 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        System.exit(run(Console::open, args));
+        DataDirectory.prepareLogs();
+        System.exit(ClaimDeskCommand.execute(Console::open, Console::cannotStart, List.of(new BenchCommand()), args));
     }
 
     /**

@@ -107,9 +107,29 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
      * them. Their refusals and failures go through the same handler and exit codes as the product's.
      */
     public static int execute(Consumer<DatabaseLocation> console, List<Object> moreCommands, String... args) {
+        return execute(console, null, moreCommands, args);
+    }
+
+    /**
+     * As {@link #execute(Consumer, List, String...)}; when the console is to open (no argument, as the desktop starts
+     * it) on a database address that is refused (a password in {@code CLAIMDESK_DB}, a setting the driver does not
+     * know), {@code cannotStart} is given the refusal besides standard error, which a start from the desktop shows
+     * nobody; null: standard error only.
+     */
+    public static int execute(Consumer<DatabaseLocation> console, Consumer<String> cannotStart,
+            List<Object> moreCommands, String... args) {
         if (args.length == 0 && console != null) {
             // No command and no option, as the desktop starts it: the console opens without the command line, whose
             // model of every command, read by reflection, would come first in the console's start-up.
+            try {
+                DataDirectory.database(null);
+            } catch (ClaimDeskException | IllegalArgumentException refused) {
+                int exit = failed(refused, new PrintWriter(System.err, true));
+                if (cannotStart != null) {
+                    cannotStart.accept(refused.getMessage());
+                }
+                return exit;
+            }
             try {
                 return new ClaimDeskCommand(console).call();
             } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import org.claimdesk.store.DatabaseLocation;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javafx.application.Application;
+import org.slf4j.LoggerFactory;
 
 /** Opens the console window on a database file and returns when it is closed. */
 public final class Console {
@@ -26,6 +27,37 @@ public final class Console {
         ConsoleApp.databaseFile = databaseFile;
         ConsoleApp.openInBackground();
         Application.launch(ConsoleApp.class);
+    }
+
+    /**
+     * Shows why ClaimDesk cannot start (a setting it refuses, such as the database address in {@code CLAIMDESK_DB})
+     * in the console's refusal dialog, for a start from the desktop, whose standard error nobody sees; returns when
+     * it is closed. Nothing is opened.
+     */
+    public static void cannotStart(String why) {
+        if (noDisplay(System.getProperty("os.name", ""), System.getenv())) {
+            // a start from a terminal without a desktop: standard error has said it already
+            return;
+        }
+        ConsoleApp.refusal = new IllegalArgumentException(why);
+        try {
+            Application.launch(ConsoleApp.class);
+        } catch (RuntimeException | Error noToolkit) {
+            LoggerFactory.getLogger(Console.class).warn("could not show why ClaimDesk cannot start", noToolkit);
+        }
+    }
+
+    /** On Linux and other X11 or Wayland systems, a process started without a display to open windows on. */
+    static boolean noDisplay(String osName, java.util.Map<String, String> env) {
+        String os = osName.toLowerCase(java.util.Locale.ROOT);
+        if (os.startsWith("windows") || os.startsWith("mac")) {
+            return false;
+        }
+        return isBlank(env.get("DISPLAY")) && isBlank(env.get("WAYLAND_DISPLAY"));
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
     }
 
     /**

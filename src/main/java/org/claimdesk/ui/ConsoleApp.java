@@ -43,6 +43,8 @@ public final class ConsoleApp extends Application {
     static volatile BiFunction<DatabaseLocation, SchemaProgress, ConsoleServices> servicesFactory = ConsoleServices::open;
     static volatile Path settingsDirectory;
     static volatile Consumer<ConsoleWindow> onShown = w -> { };
+    /** A setting refused before anything was opened ({@link Console#cannotStart}): the application only says so. */
+    static volatile IllegalArgumentException refusal;
     /** The database being opened while the toolkit starts; null to open it in {@link #init()}. */
     static volatile CompletableFuture<ConsoleServices> opening;
     /** What that opening is doing, for the opening window. */
@@ -126,6 +128,10 @@ public final class ConsoleApp extends Application {
         settings = remembered(settingsStore);
         // the FX thread loads the theme while this thread waits for the database and builds the console
         ConsoleWindow.applyTheme(settings.dark);
+        if (refusal != null) {
+            failure = refusal;
+            return;
+        }
         if (opening == null) {
             try {
                 opened(servicesFactory.apply(databaseFile, SchemaProgress.NONE), null, started, "in init");

@@ -77,6 +77,27 @@ class ConsoleEntryTest {
     }
 
     /**
+     * A start from the desktop on a refused CLAIMDESK_DB (a password in it) says why where staff see it, not only on
+     * standard error, and opens nothing; the password is in neither.
+     */
+    @Test
+    void aDesktopStartOnARefusedAddressSaysWhyWhereStaffSeeIt(@TempDir Path dir) throws Exception {
+        ChildJvm.Result refused = ChildJvm.run(dir, false,
+                Map.of("CLAIMDESK_DB", "postgresql://staff:s3cret@db1/claims", "CLAIMDESK_HOME", dir.toString()),
+                DesktopStartProbe.class.getName());
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.out().strip()).startsWith("CANNOT START: a password does not go in the database address")
+                .doesNotContain("s3cret").doesNotContain("OPENED");
+        assertThat(refused.err()).contains("a password does not go in the database address").doesNotContain("s3cret");
+
+        ChildJvm.Result opened = ChildJvm.run(dir, false,
+                Map.of("CLAIMDESK_DB", dir.resolve("desk.db").toString(), "CLAIMDESK_HOME", dir.toString()),
+                DesktopStartProbe.class.getName());
+        assertThat(opened.exit()).isZero();
+        assertThat(opened.out().strip()).isEqualTo("OPENED " + new DatabaseLocation.SqliteFile(dir.resolve("desk.db")));
+    }
+
+    /**
      * The driver ignores a setting it does not know (its names are case-sensitive): a misspelt TLS setting would leave
      * the server's certificate unchecked without a word, so it is refused, naming it; so is a TLS mode it does not know.
      */
@@ -130,8 +151,10 @@ class ConsoleEntryTest {
      */
     @Test
     void theDesktopsStartRefusesAnUnusableDatabaseSettingInOneLine(@TempDir Path dir) throws Exception {
+        // no display to show the refusal on (as under CI, or from a terminal without a desktop)
         ChildJvm.Result run = ChildJvm.run(dir, false, Map.of(DataDirectory.HOME_ENV, dir.resolve("home").toString(),
-                DataDirectory.DB_ENV, "postgresql://kim:s3cret@db.office.lan/claims"), "org.claimdesk.Launcher");
+                DataDirectory.DB_ENV, "postgresql://kim:s3cret@db.office.lan/claims", "DISPLAY", "",
+                "WAYLAND_DISPLAY", ""), "org.claimdesk.Launcher");
         assertThat(run.exit()).as(run.err()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(run.err().strip()).startsWith("claimdesk: ").contains("PGPASSWORD").doesNotContain("s3cret")
                 .doesNotContain("\n");
