@@ -65,8 +65,11 @@ public final class Backup {
         }
     }
 
-    /** The TLS settings of an address, which pg_dump takes under the same names in its connection string. */
-    private static final java.util.List<String> TLS = java.util.List.of("sslmode", "sslrootcert", "sslcert", "sslkey");
+    /**
+     * The TLS settings of an address that pg_dump takes under the same names in its connection string (a client
+     * certificate's key is in the Java driver's own format, not libpq's, and is left to IT).
+     */
+    private static final java.util.List<String> TLS = java.util.List.of("sslmode", "sslrootcert");
 
     /**
      * The pg_dump command that dumps {@code server} into {@code file}, as a shell takes it: with the address's TLS
@@ -74,8 +77,13 @@ public final class Backup {
      * password: pg_dump reads PGPASSWORD or ~/.pgpass as ClaimDesk does.
      */
     static String pgDump(DatabaseLocation.Postgres server, Path file) {
-        java.util.List<String> tls = TLS.stream().filter(server.parameters()::containsKey)
-                .map(k -> k + "=" + conninfoValue(server.parameters().get(k))).toList();
+        java.util.Map<String, String> settings = new java.util.HashMap<>(server.parameters());
+        if ("true".equalsIgnoreCase(settings.get("ssl"))) {
+            // the Java driver's ssl=true without a mode checks the server's certificate and name
+            settings.putIfAbsent("sslmode", "verify-full");
+        }
+        java.util.List<String> tls = TLS.stream().filter(settings::containsKey)
+                .map(k -> k + "=" + conninfoValue(settings.get(k))).toList();
         String database = tls.isEmpty() ? server.database()
                 : "dbname=" + conninfoValue(server.database()) + " " + String.join(" ", tls);
         return "pg_dump -Fc -h " + shell(server.host()) + " -p " + server.port() + " -U " + shell(server.role())

@@ -291,6 +291,19 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * A handle on a connection of its own to this desk's file, outside the pool: closing it closes the connection,
+     * and whatever it held (a transaction left open included) goes with it. Refused on a team database.
+     */
+    Handle unpooledHandle() {
+        if (direct == null) {
+            throw new IllegalStateException("a team database has no file to open a connection of its own to");
+        }
+        Jdbi own = Jdbi.create(direct);
+        own.define(Dialect.ATTRIBUTE, dialect);
+        return own.open();
+    }
+
     /** False while a {@link #soleConnection} has the file to itself. */
     boolean lendsConnections() {
         return !sole.get();

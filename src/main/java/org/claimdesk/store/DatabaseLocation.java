@@ -177,7 +177,7 @@ public sealed interface DatabaseLocation {
     /**
      * A setting of the address as the PostgreSQL driver takes it, or a refusal: the driver ignores a name it does not
      * know (its names are case-sensitive), so a misspelt {@code sslMode=verify-full} would leave the server's
-     * certificate unchecked without a word; and a TLS mode it does not know is refused too.
+     * certificate unchecked without a word; and a TLS mode it does not know (in any case) is refused too.
      */
     private static String checkedSetting(String name, String value) {
         org.postgresql.PGProperty known = org.postgresql.PGProperty.forName(name);
@@ -186,10 +186,11 @@ public sealed interface DatabaseLocation {
                     + name + " (names are case-sensitive, e.g. sslmode, sslrootcert, connectTimeout, ApplicationName;"
                     + " docs/operations.md)");
         }
-        String[] choices = known.getChoices();
-        if (choices != null && choices.length > 0 && !java.util.Arrays.asList(choices).contains(value)) {
+        // the TLS mode's value too, as the driver reads it (any case); the driver checks its other settings itself
+        if (known == org.postgresql.PGProperty.SSL_MODE && java.util.Arrays.stream(known.getChoices())
+                .noneMatch(value::equalsIgnoreCase)) {
             throw new DatabaseException("the database address gives " + name + "=" + value + "; it takes one of "
-                    + String.join(", ", choices));
+                    + String.join(", ", known.getChoices()));
         }
         return value;
     }

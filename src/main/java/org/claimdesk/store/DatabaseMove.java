@@ -123,13 +123,22 @@ public final class DatabaseMove {
      * a drain) is refused in one sentence once the busy timeout passes; nothing is copied.
      */
     public static Hold holdWriters(Database desk) {
-        Handle hold = desk.jdbi().open();
+        // a connection of its own, not the pool's: closing it ends the transaction whatever happens to the ROLLBACK
+        Handle hold = desk.unpooledHandle();
         try {
             hold.execute("BEGIN IMMEDIATE");
         } catch (RuntimeException e) {
             hold.close();
-            throw new DatabaseException("the desk's file " + desk.path() + " is being written by another program (a"
-                    + " console or a drain on it): close it, then move in; nothing was copied", e);
+            String code = sqliteCode(e);
+            if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+                throw new DatabaseException("the desk's file " + desk.path() + " is being written by another program"
+                        + " (a console or a drain on it): close it, then move in; nothing was copied", e);
+            }
+            if (code.startsWith("SQLITE_READONLY")) {
+                // a file no one can write here (its permissions, a read-only mount) changes under no move
+                return () -> { };
+            }
+            throw Database.translate(desk.path(), e);
         }
         return () -> {
             try {
@@ -138,6 +147,15 @@ public final class DatabaseMove {
                 hold.close();
             }
         };
+    }
+
+    private static String sqliteCode(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.sqlite.SQLiteException sqlite && sqlite.getResultCode() != null) {
+                return sqlite.getResultCode().name();
+            }
+        }
+        return "";
     }
 
     /**
@@ -274,8 +292,9 @@ public final class DatabaseMove {
             String state = server.getSQLState() == null ? "" : server.getSQLState();
             String reason = server instanceof org.postgresql.util.PSQLException p && p.getServerErrorMessage() != null
                     ? p.getServerErrorMessage().getMessage() : "error " + state;
-            String rowsNamed = table.name() + " rows " + (first.equals(last) ? table.key() + " " + first
-                    : "with " + table.key() + " " + first + " to " + last);
+            String rowsNamed = table.name() + " rows " + (java.util.Objects.equals(first, last)
+                    ? table.key() + " " + printable(first)
+                    : "with " + table.key() + " " + printable(first) + " to " + printable(last));
             String what = switch (state) {
                 case "22021", "22P05", "54000" -> "; a value there cannot be stored on the server as it is on the desk:"
                         + " moving in again stops the same way until that row is corrected on the desk";
@@ -286,6 +305,12 @@ public final class DatabaseMove {
             // not the driver's exception as the cause: its message, logged with it, holds the values
             throw new DatabaseException("cannot copy " + rowsNamed + ": " + reason + " [" + state + "]" + what);
         }
+    }
+
+    /** A key as a message shows it: control characters as '?', at most 40 characters. */
+    private static String printable(Object key) {
+        String text = String.valueOf(key).replaceAll("\\p{Cntrl}", "?");
+        return text.length() > 40 ? text.substring(0, 40) + "…" : text;
     }
 
     /**

@@ -416,9 +416,10 @@ final class PostgresDatabase {
     private static DatabaseException meaning(DatabaseLocation.Postgres server, SQLException sql, Throwable e) {
         String state = sql.getSQLState() == null ? "" : sql.getSQLState();
         String where = "the team " + server.describe();
-        // 08004 is also the driver's for a connection the server rejects otherwise ("The server does not support SSL")
-        boolean password = state.equals("28P01") || state.equals("08004") && sql.getMessage() != null
-                && sql.getMessage().toLowerCase(java.util.Locale.ROOT).contains("password");
+        // 08004 is also the driver's for a server without the TLS asked of it ("The server does not support SSL", in
+        // every translation of the driver's messages naming SSL); any other 08004 is about the password
+        boolean password = state.equals("28P01") || state.equals("08004") && (sql.getMessage() == null
+                || !sql.getMessage().contains("SSL"));
         if (state.equals("08004") && !password) {
             return new DatabaseException("the server " + server.address() + " rejected the connection ("
                     + sql.getMessage() + "): check the address's sslmode against the server's TLS set-up with IT"

@@ -90,5 +90,10 @@ class BackupTest {
                 "dbname=claims sslmode=verify-full sslrootcert='/etc/claimdesk/office root.crt'", "-f",
                 "/backups/claims 2026-12-06.dump");
         assertThat(echo.waitFor()).isZero();
+
+        org.claimdesk.store.DatabaseLocation.Postgres ssl = new org.claimdesk.store.DatabaseLocation.Postgres(
+                "db1.office.lan", 5432, "claims", "claimdesk_owner", java.util.Map.of("ssl", "true"));
+        assertThat(Backup.pgDump(ssl, Path.of("/backups/claims.dump"))).as("the driver's ssl=true checks certificates")
+                .contains("-d 'dbname=claims sslmode=verify-full' ");
     }
 }

@@ -111,6 +111,9 @@ class ConsoleEntryTest {
                     .isInstanceOf(DatabaseException.class)
                     .hasMessageContaining("a setting the PostgreSQL driver does not know: " + misspelt);
         }
+        assertThat(((DatabaseLocation.Postgres) DatabaseLocation.parse(
+                "postgresql://kim@db1/claims?sslmode=Require&requireAuth=scram-sha-256,md5")).parameters())
+                .as("as the driver reads them").containsEntry("sslmode", "Require");
         assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://kim@db1/claims?sslmode=verify"))
                 .isInstanceOf(DatabaseException.class)
                 .hasMessageContaining("sslmode=verify; it takes one of disable, allow, prefer, require, verify-ca,"
