@@ -88,13 +88,7 @@ class MoveInTest {
              Connection other = DriverManager.getConnection(team.jdbcUrl(), team.user(), "")) {
             assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> {
                 if (table.equals("claim") && otherWrite.isEmpty()) {
-                    try (Statement s = other.createStatement()) {
-                        s.execute("SET lock_timeout = '300ms'");
-                        s.execute("UPDATE claim_number_sequence SET last = last");
-                        otherWrite.add("written");
-                    } catch (SQLException e) {
-                        otherWrite.add(e.getSQLState());
-                    }
+                    otherWrite.add(writeMeanwhile(other, "SET lock_timeout = '300ms'", SQLException::getSQLState));
                 }
                 if (table.equals("outbox_event")) {
                     try (Statement s = other.createStatement()) {
@@ -147,13 +141,8 @@ class MoveInTest {
 
             MoveIn.Result moved = new MoveIn(from, to).run((table, rows, ofRows) -> {
                 if (table.equals("claim") && deskWrite.isEmpty()) {
-                    try (Statement s = writer.createStatement()) {
-                        s.execute("PRAGMA busy_timeout = 200");
-                        s.execute("UPDATE claim_number_sequence SET last = last");
-                        deskWrite.add("written");
-                    } catch (SQLException e) {
-                        deskWrite.add(e.getMessage().contains("SQLITE_BUSY") ? "busy" : e.getMessage());
-                    }
+                    deskWrite.add(writeMeanwhile(writer, "PRAGMA busy_timeout = 200",
+                            e -> e.getMessage().contains("SQLITE_BUSY") ? "busy" : e.getMessage()));
                 }
             });
             assertThat(moved.tables()).hasSize(DatabaseMove.TABLES.size());
@@ -246,6 +235,21 @@ class MoveInTest {
     }
 
     /** A desk's file with 60 demo claims. */
+    /**
+     * A write of the claim number sequence on {@code other} while a move runs, after {@code waitSetting} (how long it
+     * waits for a lock): "written", or what {@code refused} makes of its refusal.
+     */
+    private static String writeMeanwhile(Connection other, String waitSetting,
+            java.util.function.Function<SQLException, String> refused) {
+        try (Statement s = other.createStatement()) {
+            s.execute(waitSetting);
+            s.execute("UPDATE claim_number_sequence SET last = last");
+            return "written";
+        } catch (SQLException e) {
+            return refused.apply(e);
+        }
+    }
+
     private Path desk() {
         Path file = dir.resolve("desk.db");
         try (Database desk = Database.open(file)) {
