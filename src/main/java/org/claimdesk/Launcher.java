@@ -18,8 +18,7 @@ public final class Launcher {
     }
 
     public static void main(String[] args) {
-        DataDirectory.prepareLogs();
-        System.exit(ClaimDeskCommand.execute(Console::open, Console::cannotStart, List.of(new BenchCommand()), args));
+        System.exit(run(Console::open, Console::cannotStart, args));
     }
 
     /**
@@ -31,7 +30,12 @@ public final class Launcher {
      * @return the exit code
      */
     public static int run(Consumer<DatabaseLocation> console, String... args) {
+        return run(console, null, args);
+    }
+
+    /** As {@link #run(Consumer, String...)}, with {@code cannotStart} shown a refused database setting at a start. */
+    static int run(Consumer<DatabaseLocation> console, Consumer<String> cannotStart, String... args) {
         DataDirectory.prepareLogs();
-        return ClaimDeskCommand.execute(console, List.of(new BenchCommand()), args);
+        return ClaimDeskCommand.execute(console, cannotStart, List.of(new BenchCommand()), args);
     }
 }

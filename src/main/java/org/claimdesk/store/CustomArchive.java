@@ -122,10 +122,8 @@ final class CustomArchive {
                 if (entry.desc().equals("TABLE")) {
                     tables.add(entry.tag());
                 } else if (entry.desc().equals("TRIGGER")) {
-                    // the tag is the table's name and the trigger's
-                    tables.stream().filter(t -> entry.tag().startsWith(t + " ")).findFirst()
-                            .ifPresentOrElse(t -> triggers.add(entry.tag().substring(t.length() + 1)),
-                                    () -> triggers.add(entry.tag().substring(entry.tag().indexOf(' ') + 1)));
+                    // the tag is the table's name and the trigger's (ClaimDesk's names hold no space)
+                    triggers.add(entry.tag().substring(entry.tag().indexOf(' ') + 1));
                 }
                 if (entry.hadData() && entry.dataState() != OFFSET_NO_DATA) {
                     withData.put(entry.dumpId(), entry);

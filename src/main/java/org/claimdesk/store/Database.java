@@ -212,7 +212,7 @@ public final class Database implements AutoCloseable {
         return new DatabaseException("the database " + file + " reported an error: " + sqlite.getMessage(), e);
     }
 
-    private static SQLiteException findSqliteException(Throwable e) {
+    static SQLiteException findSqliteException(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLiteException s) {
                 return s;
@@ -273,9 +273,7 @@ public final class Database implements AutoCloseable {
             suspended = true;
             // idle connections are closed now, lent ones when given back
             pool.softEvictConnections();
-            Jdbi own = Jdbi.create(direct);
-            own.define(Dialect.ATTRIBUTE, dialect);
-            SoleConnection connection = new SoleConnection(own.open(), () -> {
+            SoleConnection connection = new SoleConnection(unpooledHandle(), () -> {
                 pool.resumePool();
                 sole.set(false);
             });

@@ -129,7 +129,8 @@ public final class DatabaseMove {
             hold.execute("BEGIN IMMEDIATE");
         } catch (RuntimeException e) {
             hold.close();
-            String code = sqliteCode(e);
+            org.sqlite.SQLiteException sqlite = Database.findSqliteException(e);
+            String code = sqlite == null || sqlite.getResultCode() == null ? "" : sqlite.getResultCode().name();
             if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
                 throw new DatabaseException("the desk's file " + desk.path() + " is being written by another program"
                         + " (a console or a drain on it): close it, then move in; nothing was copied", e);
@@ -147,15 +148,6 @@ public final class DatabaseMove {
                 hold.close();
             }
         };
-    }
-
-    private static String sqliteCode(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof org.sqlite.SQLiteException sqlite && sqlite.getResultCode() != null) {
-                return sqlite.getResultCode().name();
-            }
-        }
-        return "";
     }
 
     /**

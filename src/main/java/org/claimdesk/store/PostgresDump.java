@@ -116,11 +116,12 @@ public final class PostgresDump {
      */
     static List<String> tablesOf(int version) {
         List<String> all = new java.util.ArrayList<>(TABLES);
+        // DatabaseMove.TALLIES: the outbox's from schema version 12, the claims' from 13
         if (version >= 12) {
-            all.add("outbox_state_tally");
+            all.add(DatabaseMove.TALLIES.get(0));
         }
         if (version >= 13) {
-            all.add("claim_status_tally");
+            all.add(DatabaseMove.TALLIES.get(1));
         }
         return all;
     }

@@ -269,10 +269,7 @@ public final class ClaimsViewModel {
     /** Reloads the current page and the counts; the selection stays when its claim is still on the page. */
     public void refresh() {
         loadPage(true, true);
-        ClaimRow current = selected.get();
-        if (current != null) {
-            loadDetail(current.claimId());
-        }
+        reloadDetail();
     }
 
     /** Reads the selected claim's detail again (its history, deliveries, audit entries and evidence). */
