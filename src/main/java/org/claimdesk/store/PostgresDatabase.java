@@ -35,8 +35,8 @@ import org.postgresql.PGConnection;
 /**
  * Opening a team database on a PostgreSQL server: the pool, the schema (Flyway, which holds a lock while it
  * migrates, so two workstations upgrading at once apply each migration once), and what the server's refusals
- * mean in one sentence for staff. The password comes from {@code PGPASSWORD} when it is set, else the driver
- * reads {@code ~/.pgpass}; it is never part of the location, a message or a log.
+ * mean in one sentence for staff. The password comes from {@code PGPASSWORD} when it is set, else from the password
+ * file ({@link PasswordFile}); it is never part of the location, a message or a log.
  */
 final class PostgresDatabase {
     /** Where the PostgreSQL migrations are; version numbers follow the SQLite schema's. */
@@ -62,7 +62,7 @@ final class PostgresDatabase {
         HikariConfig pool = new HikariConfig();
         pool.setJdbcUrl(server.jdbcUrl());
         pool.setUsername(server.role());
-        password().ifPresent(pool::setPassword);
+        pool.setPassword(password(server));
         pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
         // No parallel workers: a workstation's statements are pages and counts in the background, and a count of
         // 1,000,000 outbox rows run in three server processes takes every processor of a small server (and, where
@@ -97,7 +97,7 @@ final class PostgresDatabase {
         java.util.Properties properties = new java.util.Properties();
         properties.putAll(more);
         properties.setProperty("user", server.role());
-        password().ifPresent(p -> properties.setProperty("password", p));
+        properties.setProperty("password", password(server));
         properties.setProperty("ApplicationName", applicationName);
         Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), properties);
         if (connection == null) {
@@ -373,8 +373,16 @@ final class PostgresDatabase {
         }
     }
 
-    /** {@code PGPASSWORD} when it is set; otherwise the driver reads {@code ~/.pgpass} itself. */
-    private static java.util.Optional<String> password() {
+    /**
+     * {@code PGPASSWORD} when it is set, else the password file's password for the server, else none (an empty one,
+     * which a server asking for a password refuses): the driver is always given one so that it never reads the
+     * password file itself.
+     */
+    private static String password(DatabaseLocation.Postgres server) {
+        return passwordVariable().orElseGet(() -> PasswordFile.lookup(server).password().orElse(""));
+    }
+
+    private static java.util.Optional<String> passwordVariable() {
         return java.util.Optional.ofNullable(System.getenv("PGPASSWORD")).filter(p -> !p.isEmpty());
     }
 
@@ -426,8 +434,10 @@ final class PostgresDatabase {
                     + " (docs/operations.md)", e);
         }
         if (password) {
+            String unread = passwordVariable().isPresent() ? null : PasswordFile.lookup(server).unread();
             return new DatabaseException("the server " + server.address() + " refused the login of "
-                    + server.role() + ": set PGPASSWORD or add the password to ~/.pgpass (docs/operations.md)", e);
+                    + server.role() + ": set PGPASSWORD or add the password to ~/.pgpass (docs/operations.md)"
+                    + (unread == null ? "" : "; " + unread), e);
         }
         if (state.equals("28000")) {
             // no such role, or no pg_hba.conf line lets it in from here (e.g. a server that takes TLS connections

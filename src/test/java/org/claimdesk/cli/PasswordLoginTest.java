@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A team database that asks for a password (scram-sha-256), reached from a real ClaimDesk process: the password
  * comes from {@code PGPASSWORD} or from a password file ({@code ~/.pgpass}, here named by {@code PGPASSFILE}) for the
- * pool and for the live updates' own connection alike; a wrong one is refused in one line that does not show it.
+ * pool and for the live updates' own connection alike; a wrong one, none, or one in a file others may read is refused
+ * in one line that does not show it.
  */
 class PasswordLoginTest {
     private static final String ROLE = "kim_pw";
@@ -47,11 +48,25 @@ class PasswordLoginTest {
                         .doesNotContain(PASSWORD);
 
                 Path pgpass = dir.resolve("pgpass");
-                Files.writeString(pgpass, "*:*:*:" + ROLE + ":" + PASSWORD.replace(":", "\\:") + "\n");
+                // a line that is not whole is passed over, as psql does (the driver alone fails on it)
+                Files.writeString(pgpass, "# the office's server\n" + admin.host() + ":" + admin.port() + "\n*:*:*:"
+                        + ROLE + ":" + PASSWORD.replace(":", "\\:") + "\n");
                 Files.setPosixFilePermissions(pgpass, PosixFilePermissions.fromString("rw-------"));
                 Result byFile = drain(url, Map.of("PGPASSFILE", pgpass.toString()), "file");
                 assertThat(byFile.exit()).as(byFile.err()).isZero();
                 assertThat(log("file")).doesNotContain("live updates");
+
+                Files.setPosixFilePermissions(pgpass, PosixFilePermissions.fromString("rw-r--r--"));
+                Result readable = drain(url, Map.of("PGPASSFILE", pgpass.toString()), "readable");
+                assertThat(readable.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+                assertThat(readable.err().strip()).as("a file others may read is not read, as psql does not")
+                        .startsWith("claimdesk: ").contains("refused the login of " + ROLE, "chmod 600 " + pgpass)
+                        .doesNotContain("\n").doesNotContain(PASSWORD);
+
+                Result none = drain(url, Map.of("PGPASSFILE", dir.resolve("no-such-file").toString()), "none");
+                assertThat(none.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+                assertThat(none.err().strip()).startsWith("claimdesk: ").contains("refused the login of " + ROLE)
+                        .contains("PGPASSWORD").doesNotContain("\n");
 
                 Result wrong = drain(url, Map.of("PGPASSWORD", "not-" + PASSWORD), "wrong");
                 assertThat(wrong.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
