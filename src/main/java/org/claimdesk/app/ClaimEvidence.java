@@ -24,7 +24,8 @@ import org.jdbi.v3.core.Handle;
  * Evidence references of a claim: a web address, or a file copied into the evidence folder beside the
  * database ({@link DataDirectory#evidence}). Added in the statuses that allow editing, audited, never
  * changed afterwards. A file is copied and hashed before its row is written; if the row cannot be written
- * the copy is removed, so a refused or failed add leaves nothing behind.
+ * the copy is removed from a folder of one's own, so a refused or failed add leaves nothing behind there (the
+ * office's shared folder keeps it: see {@link EvidenceFiles}).
  */
 public final class ClaimEvidence {
     private final Database database;
@@ -34,16 +35,16 @@ public final class ClaimEvidence {
     private final EvidenceStore evidence = new EvidenceStore();
     private final AuditStore audit = new AuditStore();
 
-    /** Evidence kept in the folder that belongs to {@code database} ({@link DataDirectory#evidence(Database)}). */
+    /** Evidence kept in the folder that belongs to {@code database} ({@link DataDirectory#evidenceFiles}). */
     public ClaimEvidence(Database database, Clock clock) {
-        this(database, clock, DataDirectory.evidence(database));
+        this(database, clock, DataDirectory.evidenceFiles(database, null));
     }
 
-    /** Evidence whose files are kept in {@code folder}, as {@link DataDirectory#evidence(Database, String)} names it. */
-    public ClaimEvidence(Database database, Clock clock, Path folder) {
+    /** Evidence whose files are kept in {@code files}, as {@link DataDirectory#evidenceFiles} finds them. */
+    public ClaimEvidence(Database database, Clock clock, EvidenceFiles files) {
         this.database = database;
         this.clock = clock;
-        this.files = new EvidenceFiles(folder);
+        this.files = files;
     }
 
     public List<Evidence> list(long claimId) {
@@ -116,7 +117,7 @@ public final class ClaimEvidence {
      * database cannot be asked, the file stays; a file no row names is only space.
      */
     private void discardUnlessNamed(EvidenceFiles.Stored stored) {
-        if (!stored.created()) {
+        if (!stored.created() || files.isShared()) {
             return;
         }
         boolean named;

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.OwnerOnly;
 
 /**
@@ -115,6 +116,22 @@ public final class DataDirectory {
         DatabaseLocation.Postgres server = (DatabaseLocation.Postgres) database.location();
         return home(env, System.getProperty("os.name", ""), System.getProperty("user.home")).resolve(EVIDENCE_DIR)
                 .resolve(server.database() + "@" + server.host() + "_" + server.port());
+    }
+
+    /**
+     * The evidence folder of {@code database} as {@link #evidence(Database, String)} finds it: the office's
+     * {@linkplain EvidenceFiles#shared shared} folder where a team database names one, else a folder of this desk's
+     * or workstation's {@linkplain EvidenceFiles#own own}.
+     */
+    public static EvidenceFiles evidenceFiles(Database database, String explicit) {
+        return evidenceFiles(database, explicit, System.getenv());
+    }
+
+    static EvidenceFiles evidenceFiles(Database database, String explicit, Map<String, String> env) {
+        Path folder = evidence(database, explicit, env);
+        boolean shared = database.onServer()
+                && (explicit != null && !explicit.isBlank() || sharedEvidence(env).isPresent());
+        return shared ? EvidenceFiles.shared(folder) : EvidenceFiles.own(folder);
     }
 
     /** The office's shared folder of evidence files, when {@value #EVIDENCE_ENV} names one. */

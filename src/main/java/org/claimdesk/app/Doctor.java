@@ -5,7 +5,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.store.Database;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.EvidenceFiles;
+import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.HealthStore;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.store.ServerClock;
@@ -14,8 +17,9 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * Health checks of one database: integrity (a file) or the server's own findings (a team database), orphaned rows,
- * expired leases, rows stuck pending, and claims whose status disagrees with their outbox rows. Reads only; changes
- * nothing.
+ * expired leases, rows stuck pending, claims whose status disagrees with their outbox rows, and whether the newest
+ * evidence files are in the evidence folder. Reads only; changes nothing (a team database's shared evidence folder is
+ * tried with a temporary file, removed at once).
  */
 public final class Doctor {
     public enum Level {
@@ -35,17 +39,29 @@ public final class Doctor {
     private final Database database;
     private final Clock clock;
     private final Duration stuckAfter;
+    private final EvidenceFiles files;
     /** The oldest PostgreSQL major version a team database is supported on (docs/operations.md). */
     static final int OLDEST_SERVER = 14;
     private static final int LISTED_AT_MOST = 8;
 
+    /** How many of the newest evidence files doctor looks for in the evidence folder. */
+    static final int EVIDENCE_SAMPLE = 20;
+    private static final int NAMED_AT_MOST = 3;
+
     private final HealthStore health = new HealthStore();
+    private final EvidenceStore evidence = new EvidenceStore();
     private final ServerHealthStore serverHealth = new ServerHealthStore();
 
     public Doctor(Database database, Clock clock, Duration stuckAfter) {
+        this(database, clock, stuckAfter, DataDirectory.evidenceFiles(database, null));
+    }
+
+    /** As {@link #Doctor(Database, Clock, Duration)}, with the evidence folder given. */
+    public Doctor(Database database, Clock clock, Duration stuckAfter, EvidenceFiles files) {
         this.database = database;
         this.clock = clock;
         this.stuckAfter = stuckAfter;
+        this.files = files;
     }
 
     public Report examine() {
@@ -53,7 +69,7 @@ public final class Doctor {
             List<Finding> findings = new ArrayList<>();
             if (database.location() instanceof DatabaseLocation.Postgres server) {
                 findings.addAll(serverFindings(server, serverHealth.facts(h)));
-                findings.add(evidenceFolder(database, System.getenv()));
+                findings.add(evidenceFolder(files));
                 if (database.clock() instanceof ServerClock serverClock) {
                     findings.add(clockDistance(serverClock.offsetMillis()));
                 }
@@ -67,6 +83,7 @@ public final class Doctor {
             stuck(h, findings);
             consistency(h, findings);
             tally(h, findings, database.onServer());
+            findings.add(evidenceFiles(database, files, evidence.newestFiles(h, EVIDENCE_SAMPLE)));
             return new Report(database.location().describe(), database.schemaVersion(), findings);
         });
     }
@@ -122,16 +139,56 @@ public final class Doctor {
 
     /**
      * Where this workstation puts the evidence files staff add on a team database: the office's shared folder
-     * ({@value DataDirectory#EVIDENCE_ENV}), or, when it is not set, a folder of this workstation's own, whose files
-     * the other workstations list but cannot open.
+     * ({@value DataDirectory#EVIDENCE_ENV}), which must be there and take a file, or, when it is not set, a folder of
+     * this workstation's own, whose files the other workstations list but cannot open.
      */
-    static Finding evidenceFolder(Database database, java.util.Map<String, String> env) {
-        java.nio.file.Path folder = DataDirectory.evidence(database, null, env);
-        return DataDirectory.sharedEvidence(env).isPresent()
-                ? new Finding(Level.OK, "evidence", "evidence files go to the shared folder " + folder)
-                : new Finding(Level.WARN, "evidence", DataDirectory.EVIDENCE_ENV + " is not set on this workstation:"
-                        + " evidence files added here stay in " + folder + ", where other workstations cannot open"
-                        + " them; IT sets it to the office's shared folder (docs/operations.md: evidence files)");
+    static Finding evidenceFolder(EvidenceFiles files) {
+        if (!files.isShared()) {
+            return new Finding(Level.WARN, "evidence", DataDirectory.EVIDENCE_ENV + " is not set on this workstation:"
+                    + " evidence files added here stay in " + files.folder() + ", where other workstations cannot open"
+                    + " them; IT sets it to the office's shared folder (docs/operations.md: evidence files)");
+        }
+        return files.writeProblem()
+                .map(problem -> new Finding(Level.FAIL, "evidence", problem
+                        + "; staff cannot add evidence files until it is mended"))
+                .orElseGet(() -> new Finding(Level.OK, "evidence", "evidence files go to the shared folder "
+                        + files.folder() + ", which takes a new file"));
+    }
+
+    /**
+     * Whether the newest evidence files ({@code newest}, at most {@link #EVIDENCE_SAMPLE}) are in the folder with the
+     * size their rows record. Missing ones are a failure, except in a team workstation's own folder, where files other
+     * workstations added are missing by design (the {@code evidence} check warns of that folder).
+     */
+    static Finding evidenceFiles(Database database, EvidenceFiles files, List<Evidence> newest) {
+        if (newest.isEmpty()) {
+            return new Finding(Level.OK, "files", "no evidence file is recorded yet");
+        }
+        List<String> absent = new ArrayList<>();
+        for (Evidence e : newest) {
+            EvidenceFiles.Presence presence = files.presence(e.storedName(), e.sizeBytes(), null);
+            if (presence != EvidenceFiles.Presence.WHOLE) {
+                absent.add("evidence " + e.evidenceId() + " of claim id " + e.claimId() + " ("
+                        + presence.name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+        }
+        if (absent.isEmpty()) {
+            return new Finding(Level.OK, "files", "the newest " + newest.size() + " evidence file(s) are in "
+                    + files.folder() + " with their recorded sizes");
+        }
+        String what = absent.size() + " of the newest " + newest.size() + " evidence file(s) are not whole in "
+                + files.folder() + " (" + String.join(", ", absent.stream().limit(NAMED_AT_MOST).toList())
+                + (absent.size() > NAMED_AT_MOST ? ", …" : "") + ")";
+        if (!database.onServer()) {
+            return new Finding(Level.FAIL, "files", what + ": put them back from the backup of the evidence folder"
+                    + " (docs/operations.md: backups)");
+        }
+        if (files.isShared()) {
+            return new Finding(Level.FAIL, "files", what + ": is this the office's share, mounted on this"
+                    + " workstation? (docs/operations.md: evidence files)");
+        }
+        return new Finding(Level.WARN, "files", what + ": files added on other workstations stay in their own"
+                + " folders until IT sets " + DataDirectory.EVIDENCE_ENV + " (docs/operations.md: evidence files)");
     }
 
     /** How far a workstation's clock may be from the server's before doctor warns of it. */

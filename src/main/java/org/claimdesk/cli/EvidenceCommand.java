@@ -73,7 +73,7 @@ final class EvidenceCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                ClaimEvidence evidence = new ClaimEvidence(db, clock(db), DataDirectory.evidence(db, evidenceDir));
+                ClaimEvidence evidence = new ClaimEvidence(db, clock(db), DataDirectory.evidenceFiles(db, evidenceDir));
                 Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
                 Evidence added = source.file != null
                         ? evidence.addFile(claim.claimId(), kind, source.file, title, actor)

@@ -3,11 +3,15 @@ package org.claimdesk.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.MoveIn;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.store.EvidenceFiles;
+import org.claimdesk.store.EvidenceStore;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -67,8 +71,25 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                 out().printf("%-22s %,10d rows  sha256 %s%n", d.table(), d.rows(), d.sha256());
             }
             out().printf("moved %s into %s: every table's count and checksum match%n", from, team.location().describe());
+            EvidenceStore.FileTally files = team.read(h -> new EvidenceStore().fileTally(h));
+            if (files.files() > 0) {
+                out().println(evidenceToCopy(files, DataDirectory.evidence(from),
+                        DataDirectory.evidenceFiles(team, null)));
+            }
             out().flush();
         }
         return ClaimDeskCommand.EXIT_OK;
+    }
+
+    /**
+     * What IT copies after a move: the files the moved evidence rows name, from the desk's folder into the team's
+     * shared one, readable by the staff group (the desk's are its owner's only).
+     */
+    static String evidenceToCopy(EvidenceStore.FileTally files, Path deskFolder, EvidenceFiles team) {
+        String share = team.isShared() ? team.folder().toString() : "SHARED-FOLDER";
+        return String.format("%,d evidence file(s) (%s) are named by the moved rows: copy the files in %s (not the"
+                + " folder itself) into the team's shared evidence folder, e.g. install -m 640 -t %s %s/*"
+                + " (docs/operations.md: moving in)", files.files(), EvidenceRules.size(files.bytes()), deskFolder, share,
+                deskFolder);
     }
 }

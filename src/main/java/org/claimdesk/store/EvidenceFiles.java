@@ -20,17 +20,42 @@ import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 
 /**
- * The evidence folder: files copied in owner-only (0700 folder, 0600 files), each kept under its
- * SHA-256, so the same document added twice is kept once. A copy goes to a temporary name first, is
- * hashed on the way, then renamed: a failed or refused copy leaves nothing behind.
+ * The evidence folder: files each kept under its SHA-256, so the same document added twice is kept once. A copy goes
+ * to a temporary name first, is hashed on the way, then renamed: a failed or refused copy leaves no partial file. A
+ * file already there under the same name is kept only if its size and hash still match, else the new copy replaces
+ * it.
+ *
+ * <p>A folder of one's {@linkplain #own own} (a desk's, beside its database file) is created owner-only (0700, files
+ * 0600), and a copy whose row could not be written is removed again. The office's {@linkplain #shared shared} folder
+ * of a team database is IT's: it is never created here (a share that is not mounted must not become a local folder
+ * that fills unseen), files are written readable by the folder's group (0640), and nothing in it is removed — another
+ * workstation may be adding the same content at that moment, its row not yet committed.
  */
 public final class EvidenceFiles {
     private static final String TEMP_PREFIX = ".incoming-";
+    private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> SHARED_FILE =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----");
 
     private final Path folder;
+    private final boolean shared;
 
-    public EvidenceFiles(Path folder) {
+    private EvidenceFiles(Path folder, boolean shared) {
         this.folder = folder.toAbsolutePath().normalize();
+        this.shared = shared;
+    }
+
+    /** A folder of this desk's or workstation's own, created owner-only when first needed. */
+    public static EvidenceFiles own(Path folder) {
+        return new EvidenceFiles(folder, false);
+    }
+
+    /** The office's shared folder, which must exist; files in it are readable by its group and never removed. */
+    public static EvidenceFiles shared(Path folder) {
+        return new EvidenceFiles(folder, true);
+    }
+
+    public boolean isShared() {
+        return shared;
     }
 
     /** A file now in the folder. {@code created} is false when the same content was there already. */
@@ -81,11 +106,7 @@ public final class EvidenceFiles {
         checkSource(source);
         Path temp = null;
         try {
-            if (!Files.isDirectory(folder)) {
-                OwnerOnly.create(folder, true);
-            }
-            temp = folder.resolve(TEMP_PREFIX + UUID.randomUUID());
-            OwnerOnly.create(temp, false);
+            temp = createTemp();
             MessageDigest digest = sha256();
             long size = 0;
             byte[] buffer = new byte[64 * 1024];
@@ -104,8 +125,13 @@ public final class EvidenceFiles {
             try {
                 move(temp, target);
             } catch (FileAlreadyExistsException e) {
-                created = false;
-                Files.delete(temp);
+                if (holds(target, size, hash)) {
+                    created = false;
+                    Files.delete(temp);
+                } else {
+                    // a damaged or cut-short copy (e.g. an interrupted copy of the folder) is replaced by this whole one
+                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
             }
             temp = null;
             return new Stored(source.getFileName().toString(), hash, size, hash, created);
@@ -119,6 +145,92 @@ public final class EvidenceFiles {
                 deleteQuietly(temp);
             }
         }
+    }
+
+    /**
+     * A new temporary file in the folder: owner-only in one's own folder (created owner-only first if need be);
+     * readable by the folder's group in the shared one, which must exist.
+     */
+    private Path createTemp() throws IOException {
+        Path temp = folder.resolve(TEMP_PREFIX + UUID.randomUUID());
+        if (!shared) {
+            if (!Files.isDirectory(folder)) {
+                OwnerOnly.create(folder, true);
+            }
+            OwnerOnly.create(temp, false);
+            return temp;
+        }
+        if (!Files.isDirectory(folder)) {
+            throw new ClaimDeskException("the shared evidence folder " + folder + " is not there: is the office's"
+                    + " share mounted on this workstation? (docs/operations.md: evidence files)");
+        }
+        Files.createFile(temp);
+        try {
+            Files.setPosixFilePermissions(temp, SHARED_FILE);
+        } catch (UnsupportedOperationException | IOException e) {
+            // a share without POSIX permissions (SMB) applies its own access rules
+        }
+        return temp;
+    }
+
+    /**
+     * Whether the folder has a whole copy of a stored file: present with the size and SHA-256 its row records.
+     * {@code sha256} null checks the size only.
+     */
+    public Presence presence(String storedName, long size, String sha256) {
+        Path file = path(storedName);
+        try {
+            if (!Files.isRegularFile(file)) {
+                return Presence.MISSING;
+            }
+            if (Files.size(file) != size) {
+                return Presence.DAMAGED;
+            }
+            return sha256 == null || hash(file).equals(sha256) ? Presence.WHOLE : Presence.DAMAGED;
+        } catch (IOException e) {
+            return Presence.UNREADABLE;
+        }
+    }
+
+    /** What {@link #presence} found. */
+    public enum Presence { WHOLE, MISSING, DAMAGED, UNREADABLE }
+
+    /**
+     * Whether a file can be written to the folder now (a temporary file made and removed), or why not: one sentence.
+     */
+    public java.util.Optional<String> writeProblem() {
+        Path temp = null;
+        try {
+            temp = createTemp();
+            return java.util.Optional.empty();
+        } catch (ClaimDeskException e) {
+            return java.util.Optional.of(e.getMessage());
+        } catch (IOException e) {
+            return java.util.Optional.of("cannot write to the evidence folder " + folder + " (" + e + ")");
+        } finally {
+            if (temp != null) {
+                deleteQuietly(temp);
+            }
+        }
+    }
+
+    private static boolean holds(Path file, long size, String sha256) {
+        try {
+            return Files.size(file) == size && hash(file).equals(sha256);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String hash(Path file) throws IOException {
+        MessageDigest digest = sha256();
+        byte[] buffer = new byte[64 * 1024];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /** Failures to read the source are the file's fault, named as such (not the evidence folder's). */
@@ -156,9 +268,12 @@ public final class EvidenceFiles {
         }
     }
 
-    /** Removes a file this copy created, when its database row could not be written. */
+    /**
+     * Removes a file this copy created, when its database row could not be written; in the shared folder, nothing
+     * (another workstation may be adding the same content, its row not yet visible here).
+     */
     public void discard(Stored stored) {
-        if (stored.created()) {
+        if (stored.created() && !shared) {
             deleteQuietly(path(stored.storedName()));
         }
     }

@@ -53,6 +53,25 @@ public final class EvidenceStore {
                 .bind("id", evidenceId).map(Rows.EVIDENCE).findOne();
     }
 
+    /** How many distinct files the evidence rows name, and their bytes. */
+    public record FileTally(long files, long bytes) {
+    }
+
+    /** The files the evidence rows name: each stored file counted once. */
+    public FileTally fileTally(Handle handle) {
+        return handle.createQuery("""
+                SELECT count(*) AS files, coalesce(sum(size_bytes), 0) AS bytes FROM (
+                    SELECT stored_name, max(size_bytes) AS size_bytes FROM evidence WHERE stored_name IS NOT NULL
+                    GROUP BY stored_name) f""")
+                .map((rs, ctx) -> new FileTally(rs.getLong("files"), rs.getLong("bytes"))).one();
+    }
+
+    /** The newest {@code limit} file references, newest first. */
+    public List<Evidence> newestFiles(Handle handle, int limit) {
+        return handle.createQuery("SELECT * FROM evidence WHERE stored_name IS NOT NULL ORDER BY evidence_id DESC"
+                + " LIMIT :limit").bind("limit", limit).map(Rows.EVIDENCE).list();
+    }
+
     /** Whether an evidence row names the stored file {@code storedName} (files are stored by their content). */
     public boolean namesFile(Handle handle, String storedName) {
         return handle.createQuery("SELECT count(*) FROM evidence WHERE stored_name = :name")

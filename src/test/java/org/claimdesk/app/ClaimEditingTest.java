@@ -28,6 +28,7 @@ import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.Sql;
 import org.claimdesk.testing.TestClaims;
@@ -206,7 +207,7 @@ class ClaimEditingTest {
         new ClaimEditing(db, Clock.fixed(edited, ZoneOffset.UTC))
                 .edit(id, 0, fields("holderId", "HLD-777"), "r.okafor", "holder merged");
         Clock later = Clock.fixed(NOW.minusSeconds(300), ZoneOffset.UTC);
-        new ClaimEvidence(db, later, dir.resolve("evidence"))
+        new ClaimEvidence(db, later, EvidenceFiles.own(dir.resolve("evidence")))
                 .addUrl(id, "address", "https://records.example.gov/utility/2024-03", null, "m.alvarez");
         new Workflow(db, later, org.claimdesk.domain.Deadlines.statutory()).revealTaxId(id, "s.patel", "caller check");
         assertThat(queries.claim(id).orElseThrow().version()).isEqualTo(1);
@@ -321,7 +322,7 @@ class ClaimEditingTest {
                 .isInstanceOf(ClaimDeskException.class)
                 .hasMessageContaining("cannot be edited in SUBMITTING")
                 .hasMessageContaining(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
-        assertThatThrownBy(() -> new ClaimEvidence(db, clock, dir.resolve("evidence"))
+        assertThatThrownBy(() -> new ClaimEvidence(db, clock, EvidenceFiles.own(dir.resolve("evidence")))
                 .addUrl(id, "address", "https://example.org/deed.pdf", "deed", "j.chen"))
                 .hasMessageContaining(ClaimStatus.SUBMISSION_PENDING_REFUSAL);
         assertThat(queries.claim(id).orElseThrow().holderId()).isEqualTo("HLD-100200");

@@ -29,6 +29,7 @@ import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.Json;
 import org.claimdesk.testing.CommitFault;
 import org.claimdesk.testing.Sql;
@@ -67,7 +68,11 @@ class ClaimEvidenceTest {
     void open() throws Exception {
         db = Database.open(TestDatabase.location(engine, Files.createDirectories(dir.resolve("office")), "claims"));
         folder = dir.resolve("office").resolve("evidence");
-        evidence = new ClaimEvidence(db, clock, DataDirectory.evidence(db, db.onServer() ? folder.toString() : null));
+        if (db.onServer()) {
+            // IT's share, there before staff add anything
+            Files.createDirectories(folder);
+        }
+        evidence = new ClaimEvidence(db, clock, DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null));
     }
 
     @AfterEach
@@ -76,7 +81,7 @@ class ClaimEvidenceTest {
     }
 
     @Test
-    void anAddressIsRecordedAndAudited() {
+    void anAddressIsRecordedAndAudited() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
 
         Evidence added = evidence.addUrl(id, "Address", " https://records.example.gov/utility/2024-03 ", null, "j.chen");
@@ -90,7 +95,7 @@ class ClaimEvidenceTest {
         assertThat(evidence.list(id)).containsExactly(added);
         assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_ADD, 0, 0))
                 .singleElement().satisfies(a -> assertThat(a.details()).contains("records.example.gov").contains("address"));
-        assertThat(folder).doesNotExist();
+        assertThat(filesIn(folder)).isEmpty();
     }
 
     @Test
@@ -104,7 +109,7 @@ class ClaimEvidenceTest {
     }
 
     @Test
-    void aFileIsCopiedOwnerOnlyAndRecordedByNameSizeAndSha256() throws Exception {
+    void aFileIsCopiedOwnerOnlyOrForTheSharesGroupAndRecordedByNameSizeAndSha256() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.NEEDS_INFO);
         byte[] content = "Lease agreement, 1200 Capitol Mall, Sacramento".getBytes(StandardCharsets.UTF_8);
         Path lease = Files.write(dir.resolve("lease 2024.pdf"), content);
@@ -121,8 +126,12 @@ class ClaimEvidenceTest {
         assertThat(copy.getParent()).isEqualTo(folder);
         assertThat(Files.readAllBytes(copy)).isEqualTo(content);
         if (copy.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(copy))).isEqualTo("rw-------");
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder))).isEqualTo("rwx------");
+            // a desk's own folder is its owner's; the office's shared folder is IT's, read by the staff group
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(copy)))
+                    .isEqualTo(db.onServer() ? "rw-r-----" : "rw-------");
+            if (!db.onServer()) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(folder))).isEqualTo("rwx------");
+            }
         }
         assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_ADD, 0, 0))
                 .singleElement().satisfies(a -> assertThat(a.details()).contains(sha).contains("lease 2024.pdf"));
@@ -181,7 +190,7 @@ class ClaimEvidenceTest {
     }
 
     @Test
-    void aRowThatCannotBeWrittenLeavesNoFileBehind() throws Exception {
+    void aRowThatCannotBeWrittenLeavesNoFileBehindInAFolderOfOnesOwn() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
         Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
         Triggers.failing(db, "evidence_full", "evidence", "INSERT", "database or disk is full");
@@ -189,7 +198,8 @@ class ClaimEvidenceTest {
         assertThatThrownBy(() -> evidence.addFile(id, "ownership", deed, null, "j.chen"))
                 .hasMessageContaining("full");
 
-        assertThat(filesIn(folder)).isEmpty();
+        // the office's shared folder keeps it: another workstation may be adding the same content, its row unseen
+        assertThat(filesIn(folder)).hasSize(db.onServer() ? 1 : 0);
         assertThat(Sql.count(db, "evidence")).isZero();
         assertThat(Sql.scalar(db, "SELECT count(*) FROM audit_log", Integer.class)).isZero();
     }
@@ -226,6 +236,52 @@ class ClaimEvidenceTest {
         assertThat(filesIn(folder)).as("left: only space, and the next add of the same content uses it").hasSize(1);
         Evidence again = evidence.addFile(id, "ownership", deed, null, "j.chen");
         assertThat(evidence.fileOf(again)).hasContent("deed");
+    }
+
+    @Test
+    void aSharedFolderThatIsNotThereIsRefusedAndNotCreated() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        Path unmounted = dir.resolve("mnt").resolve("claims-evidence");
+        ClaimEvidence onShare = new ClaimEvidence(db, clock, EvidenceFiles.shared(unmounted));
+
+        assertThatThrownBy(() -> onShare.addFile(id, "ownership", deed, null, "j.chen"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("the shared evidence folder " + unmounted + " is not there: is the office's share mounted"
+                        + " on this workstation? (docs/operations.md: evidence files)");
+        assertThat(unmounted).doesNotExist();
+        assertThat(evidence.list(id)).isEmpty();
+        assertThat(EvidenceFiles.shared(unmounted).writeProblem()).hasValueSatisfying(
+                p -> assertThat(p).startsWith("the shared evidence folder " + unmounted + " is not there"));
+    }
+
+    @Test
+    void aDamagedCopyInTheFolderIsReplacedByTheWholeOneAddedAgain() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed of trust, 12 pages");
+        Evidence first = evidence.addFile(id, "ownership", deed, null, "j.chen");
+        EvidenceFiles files = DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null);
+        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+                .isEqualTo(EvidenceFiles.Presence.WHOLE);
+
+        // cut short (an interrupted copy of the folder), then the same size with other bytes
+        Files.writeString(evidence.fileOf(first), "deed of");
+        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+                .isEqualTo(EvidenceFiles.Presence.DAMAGED);
+        Evidence again = evidence.addFile(id, "ownership", deed, null, "j.chen");
+        assertThat(evidence.fileOf(again)).hasContent("deed of trust, 12 pages");
+        Files.writeString(evidence.fileOf(first), "DEED OF TRUST, 12 PAGES");
+        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+                .isEqualTo(EvidenceFiles.Presence.DAMAGED);
+        assertThat(files.presence(first.storedName(), first.sizeBytes(), null))
+                .as("size only").isEqualTo(EvidenceFiles.Presence.WHOLE);
+        evidence.addFile(id, "ownership", deed, null, "j.chen");
+        assertThat(evidence.fileOf(first)).hasContent("deed of trust, 12 pages");
+
+        Files.delete(evidence.fileOf(first));
+        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+                .isEqualTo(EvidenceFiles.Presence.MISSING);
+        assertThat(filesIn(folder)).isEmpty();
     }
 
     @Test
@@ -274,6 +330,7 @@ class ClaimEvidenceTest {
     void theEvidenceFolderOfATeamDatabaseIsTheOneNamedElseTheSharedOneElseOneNamedAfterTheServer() {
         if (!db.onServer()) {
             assertThat(DataDirectory.evidence(db)).isEqualTo(folder);
+            assertThat(DataDirectory.evidenceFiles(db, null).isShared()).isFalse();
             assertThatThrownBy(() -> DataDirectory.evidence(db, dir.resolve("share").toString()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("an evidence folder is given for a team database only; the database file "
@@ -285,6 +342,10 @@ class ClaimEvidenceTest {
                 DataDirectory.HOME_ENV, dir.resolve("home").toString());
         assertThat(DataDirectory.evidence(db, folder.toString(), shared)).isEqualTo(folder);
         assertThat(DataDirectory.evidence(db, null, shared)).isEqualTo(dir.resolve("share"));
+        assertThat(DataDirectory.evidenceFiles(db, folder.toString(), Map.of()).isShared()).isTrue();
+        assertThat(DataDirectory.evidenceFiles(db, null, shared).isShared()).isTrue();
+        assertThat(DataDirectory.evidenceFiles(db, null, Map.of(DataDirectory.HOME_ENV, dir.resolve("home").toString()))
+                .isShared()).as("this workstation's own folder").isFalse();
         assertThat(DataDirectory.evidence(db, " ", Map.of(DataDirectory.HOME_ENV, dir.resolve("home").toString())))
                 .isEqualTo(dir.resolve("home").resolve("evidence")
                         .resolve(server.database() + "@" + server.host() + "_" + server.port()));

@@ -3,6 +3,7 @@ package org.claimdesk.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Clock;
@@ -19,6 +20,7 @@ import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code doctor}'s findings about a team database's server, read from the real test server: its version, pg_trgm,
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.Test;
 class DoctorServerTest {
     DatabaseLocation.Postgres location;
     Database db;
+
+    @TempDir
+    Path dir;
 
     @BeforeEach
     void open() {
@@ -140,18 +145,32 @@ class DoctorServerTest {
                 + " server's: ");
     }
 
-    /** Evidence files added where no shared folder is set stay on that workstation: doctor says so. */
+    /**
+     * Evidence files added where no shared folder is set stay on that workstation, and a shared folder that is not
+     * there (a share not mounted) takes none: doctor says so.
+     */
     @Test
-    void aWorkstationWithoutTheSharedEvidenceFolderIsWarned() {
+    void aWorkstationWithoutTheSharedEvidenceFolderIsWarnedAndOneWhoseShareIsNotThereFails() throws Exception {
         Map<String, String> home = Map.of(DataDirectory.HOME_ENV, "/home/kim/.claimdesk");
-        Doctor.Finding alone = Doctor.evidenceFolder(db, home);
+        Doctor.Finding alone = Doctor.evidenceFolder(DataDirectory.evidenceFiles(db, null, home));
         assertThat(alone.level()).isEqualTo(Doctor.Level.WARN);
         assertThat(alone.message()).startsWith("CLAIMDESK_EVIDENCE_DIR is not set on this workstation: evidence files"
                 + " added here stay in /home/kim/.claimdesk/evidence/").contains("other workstations cannot open them");
 
-        Doctor.Finding shared = Doctor.evidenceFolder(db, Map.of(DataDirectory.EVIDENCE_ENV, "/mnt/claims-evidence"));
+        Path share = java.nio.file.Files.createDirectories(dir.resolve("claims-evidence"));
+        Doctor.Finding shared = Doctor.evidenceFolder(DataDirectory.evidenceFiles(db, null,
+                Map.of(DataDirectory.EVIDENCE_ENV, share.toString())));
         assertThat(shared).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "evidence",
-                "evidence files go to the shared folder /mnt/claims-evidence"));
+                "evidence files go to the shared folder " + share + ", which takes a new file"));
+        assertThat(share).isEmptyDirectory();
+
+        Path unmounted = dir.resolve("mnt").resolve("claims-evidence");
+        Doctor.Finding missing = Doctor.evidenceFolder(DataDirectory.evidenceFiles(db, null,
+                Map.of(DataDirectory.EVIDENCE_ENV, unmounted.toString())));
+        assertThat(missing).isEqualTo(new Doctor.Finding(Doctor.Level.FAIL, "evidence", "the shared evidence folder "
+                + unmounted + " is not there: is the office's share mounted on this workstation? (docs/operations.md:"
+                + " evidence files); staff cannot add evidence files until it is mended"));
+        assertThat(unmounted).doesNotExist();
         assertThat(examine(db)).containsKey("evidence");
     }
 

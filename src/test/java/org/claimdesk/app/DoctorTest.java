@@ -11,7 +11,9 @@ import java.time.ZoneOffset;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.testing.TestClaims;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
@@ -57,10 +59,47 @@ class DoctorTest {
                 ? new String[] {"integrity", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
                     "evidence", "clock", "schema"})
                 .contains("orphans", "leases", "stuck", "workflow");
-        // the test server's login role is its superuser, and the tests set no shared evidence folder: the two
-        // warnings a healthy team database gets here
-        assertThat(report.findings()).filteredOn(f -> !f.check().equals("role") && !f.check().equals("evidence"))
+        // the test server's login role is its superuser: the warning a healthy team database gets here
+        assertThat(report.findings()).filteredOn(f -> !f.check().equals("role"))
                 .allSatisfy(f -> assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK));
+    }
+
+    /**
+     * The newest evidence files must be in the evidence folder with their recorded sizes: one gone or cut short (a
+     * desk's folder not restored with its file, a team's share that is not the one mounted) fails.
+     */
+    @Test
+    void evidenceFilesMissingOrCutShortFromTheFolderFail() throws Exception {
+        // a desk's own folder beside its file; a team database's shared folder, IT's, there beforehand
+        EvidenceFiles files = db.onServer()
+                ? EvidenceFiles.shared(java.nio.file.Files.createDirectories(dir.resolve("share")))
+                : DataDirectory.evidenceFiles(db, null);
+        Doctor doctor = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24), files);
+        assertThat(doctor.examine().findings()).contains(new Doctor.Finding(Doctor.Level.OK, "files",
+                "no evidence file is recorded yet"));
+
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        ClaimEvidence evidence = new ClaimEvidence(db, Clock.systemUTC(), files);
+        Evidence deed = evidence.addFile(id, "ownership", java.nio.file.Files.writeString(dir.resolve("deed.pdf"),
+                "deed of trust"), null, "j.chen");
+        Evidence bill = evidence.addFile(id, "address", java.nio.file.Files.writeString(dir.resolve("bill.pdf"),
+                "utility bill"), null, "j.chen");
+        assertThat(doctor.examine().findings()).contains(new Doctor.Finding(Doctor.Level.OK, "files",
+                "the newest 2 evidence file(s) are in " + files.folder() + " with their recorded sizes"));
+
+        java.nio.file.Files.delete(evidence.fileOf(deed));
+        java.nio.file.Files.writeString(evidence.fileOf(bill), "utility");
+        Doctor.Report report = doctor.examine();
+
+        assertThat(report.healthy()).isFalse();
+        assertThat(report.findings()).filteredOn(f -> f.check().equals("files")).singleElement().satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
+            assertThat(f.message()).startsWith("2 of the newest 2 evidence file(s) are not whole in " + files.folder()
+                    + " (evidence " + bill.evidenceId() + " of claim id " + id + " (damaged), evidence "
+                    + deed.evidenceId() + " of claim id " + id + " (missing)): ")
+                    .contains(db.onServer() ? "is this the office's share, mounted on this workstation?"
+                            : "put them back from the backup of the evidence folder");
+        });
     }
 
     @Test

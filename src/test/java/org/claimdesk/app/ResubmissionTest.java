@@ -26,6 +26,7 @@ import org.claimdesk.domain.PayloadDiff;
 import org.claimdesk.domain.StatusChange;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
@@ -242,7 +243,7 @@ class ResubmissionTest {
     void evidenceAddedAfterTheDiffWasShownIsAConflict() {
         HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
         Resubmission.Check seen = resubmission.check(refusedRow);
-        new ClaimEvidence(db, Clock.systemUTC(), dir.resolve("evidence"))
+        new ClaimEvidence(db, Clock.systemUTC(), EvidenceFiles.own(dir.resolve("evidence")))
                 .addUrl(claimId, "address", "https://records.example.gov/utility/2024-03", null, "m.alvarez");
         assertThatThrownBy(() -> resubmission.resubmit(seen, "r.okafor", "corrected"))
                 .isInstanceOf(ConflictException.class).hasMessageContaining("changed since you opened it");

@@ -28,6 +28,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.domain.TransitionRefusedException;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.testing.TestClaims;
@@ -159,7 +160,7 @@ class WorkflowTest {
     @Test
     void aSubmitCheckedAgainstTheEvidenceSeenIsRefusedWhenEvidenceWasAddedSince() {
         long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
-        ClaimEvidence evidence = new ClaimEvidence(db, Clock.fixed(NOW, ZoneOffset.UTC), dir.resolve("evidence"));
+        ClaimEvidence evidence = new ClaimEvidence(db, Clock.fixed(NOW, ZoneOffset.UTC), EvidenceFiles.own(dir.resolve("evidence")));
         long seen = evidence.addUrl(id, "ownership", "https://records.example.gov/deed-1", "Deed 1", "j.chen")
                 .evidenceId();
         evidence.addUrl(id, "address", "https://records.example.gov/lease-7", "Lease 7", "r.okafor");

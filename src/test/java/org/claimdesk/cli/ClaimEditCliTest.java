@@ -47,13 +47,14 @@ class ClaimEditCliTest {
 
     /**
      * {@code claims evidence add ARGS}: a database file keeps its files in {@code evidence} beside it; a team
-     * database's shared folder is named, here the same place in the test's own folder.
+     * database's shared folder (IT's, there beforehand) is named, here the same place in the test's own folder.
      */
-    private Run addEvidence(String... args) {
+    private Run addEvidence(String... args) throws java.io.IOException {
         java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("claims", "evidence", "add"));
         all.addAll(java.util.List.of(args));
         if (engine == TestDatabase.Engine.POSTGRESQL) {
-            all.addAll(java.util.List.of("--evidence-dir", dir.resolve("evidence").toString()));
+            all.addAll(java.util.List.of("--evidence-dir",
+                    Files.createDirectories(dir.resolve("evidence")).toString()));
         }
         return run(all.toArray(String[]::new));
     }
@@ -226,6 +227,17 @@ class ClaimEditCliTest {
                 "--actor", "j.chen", "--evidence-dir", share.toString(), "--json");
 
         if (engine == TestDatabase.Engine.POSTGRESQL) {
+            // a shared folder that is not there (a share not mounted) is refused, not made on this workstation
+            assertThat(added.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(added.err().strip()).isEqualTo("claimdesk: the shared evidence folder " + share
+                    + " is not there: is the office's share mounted on this workstation?"
+                    + " (docs/operations.md: evidence files)");
+            assertThat(share).doesNotExist();
+            assertThat(run("claims", "evidence", "list", id, "--json").json()).isEmpty();
+
+            Files.createDirectories(share);
+            added = run("claims", "evidence", "add", id, "--kind", "ownership", "--file", deed.toString(),
+                    "--actor", "j.chen", "--evidence-dir", share.toString(), "--json");
             assertThat(added.exit()).as(added.err()).isZero();
             assertThat(share.resolve(added.json().get("sha256").asText())).exists();
         } else {

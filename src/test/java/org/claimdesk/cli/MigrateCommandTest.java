@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.app.ClaimIntake;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.domain.Claim;
@@ -32,11 +33,20 @@ class MigrateCommandTest {
     Path dir;
 
     @Test
-    void aWorkstationsDatabaseMovesInWholeAndTheTeamDatabaseGoesOnFromIt() {
+    void aWorkstationsDatabaseMovesInWholeAndTheTeamDatabaseGoesOnFromIt() throws Exception {
         Path file = dir.resolve("desk.db");
         long[] counts = new long[DatabaseMove.TABLES.size()];
         try (Database desk = Database.open(file)) {
             new DemoData(desk, CLOCK, Deadlines.statutory()).generate(400, 7, n -> { });
+            // two files, one of them added twice: the evidence folder beside the desk's file holds two
+            long pending = desk.read(h -> h.createQuery("SELECT min(claim_id) FROM claim WHERE status ="
+                    + " 'EVIDENCE_PENDING'").mapTo(Long.class).one());
+            ClaimEvidence evidence = new ClaimEvidence(desk, CLOCK);
+            Path deed = java.nio.file.Files.writeString(dir.resolve("deed.pdf"), "deed of trust");
+            evidence.addFile(pending, "ownership", deed, null, "j.chen");
+            evidence.addFile(pending, "ownership", deed, null, "j.chen");
+            evidence.addFile(pending, "address", java.nio.file.Files.writeString(dir.resolve("bill.pdf"), "bill"),
+                    null, "j.chen");
             for (int i = 0; i < counts.length; i++) {
                 counts[i] = DatabaseMove.count(desk, DatabaseMove.TABLES.get(i));
             }
@@ -46,7 +56,10 @@ class MigrateCommandTest {
 
         CliTest.Run moved = CliTest.run("migrate", "--from", file.toString(), "--to", url);
         assertThat(moved.exit()).as(moved.err()).isZero();
-        assertThat(moved.out()).contains("every table's count and checksum match");
+        assertThat(moved.out()).contains("every table's count and checksum match")
+                .contains("2 evidence file(s) (17 bytes) are named by the moved rows: copy the files in "
+                        + dir.resolve("evidence") + " (not the folder itself) into the team's shared evidence folder,"
+                        + " e.g. install -m 640 -t ");
         assertThat(moved.err()).contains("claim: 400 of 400 rows").contains("audit_log:")
                 .contains("gathering the planner's statistics");
 

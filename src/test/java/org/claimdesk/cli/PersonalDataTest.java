@@ -166,13 +166,13 @@ class PersonalDataTest {
         return leaks;
     }
 
-    /** A team database's evidence files go to a folder of this test's, where they are scanned too. */
-    private String[] withEvidenceFolder(String... args) {
+    /** A team database's evidence files go to a (shared) folder of this test's, where they are scanned too. */
+    private String[] withEvidenceFolder(String... args) throws java.io.IOException {
         if (engine == TestDatabase.Engine.SQLITE) {
             return args;
         }
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--evidence-dir", dir.resolve("evidence").toString()));
+        all.addAll(List.of("--evidence-dir", java.nio.file.Files.createDirectories(dir.resolve("evidence")).toString()));
         return all.toArray(String[]::new);
     }
 

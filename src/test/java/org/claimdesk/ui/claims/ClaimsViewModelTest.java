@@ -266,7 +266,7 @@ class ClaimsViewModelTest {
         assertThat(seen.evidence()).as("the detail on screen").isNotNull();
         // while staff confirm, another workstation adds a reference: the claim's fields and version stay as they were
         ClaimEvidence elsewhere = new ClaimEvidence(db, java.time.Clock.systemUTC(),
-                DataDirectory.evidence(db, null));
+                DataDirectory.evidenceFiles(db, null));
         elsewhere.addUrl(row.claimId(), "ownership", "https://records.example.gov/deed-991", "Deed 991", "r.okafor");
         model.refresh();
         assertThat(model.selectedProperty().get().version()).isEqualTo(row.version());
