@@ -418,8 +418,24 @@ public final class ClaimImport {
     // ---- the second pass: write the valid rows in bounded transactions ----
 
     private static ClaimDeskException changedWhileImported(String name, long imported) {
-        return new ClaimDeskException(name + " changed while it was imported; " + imported
-                + " claim(s) were imported before that: import the file again to complete it");
+        return new ClaimDeskException(name + " changed while it was imported; " + importedBefore(imported));
+    }
+
+    private static String importedBefore(long imported) {
+        return imported + " claim(s) were imported before that: import the file again to complete it";
+    }
+
+    /**
+     * {@code e}, which stopped an import after {@code imported} claims were committed, saying so (a refusal already
+     * saying it as it is): staff import the file again, and the claims already in are counted as present.
+     */
+    private static RuntimeException withImported(RuntimeException e, long imported) {
+        String more = importedBefore(imported);
+        if (!(e instanceof ClaimDeskException) || String.valueOf(e.getMessage()).endsWith(more)) {
+            return e;
+        }
+        String message = e.getMessage() + "; " + more;
+        return e instanceof DatabaseException ? new DatabaseException(message, e) : new ClaimDeskException(message, e);
     }
 
     private record Valid(long line, ClaimDraft draft) {
@@ -476,6 +492,7 @@ public final class ClaimImport {
             // committed is -1 once the last batch and its audit entry are in: closing a resource may still fail
             if (!options.dryRun() && committed > 0) {
                 auditStopped(name, options, actor, check, committed, e);
+                throw withImported(e, committed);
             }
             throw e;
         }

@@ -42,7 +42,9 @@ public final class ClaimField<T> {
     private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
     private static final Pattern DIGITS_7_TO_9 = Pattern.compile("[0-9]{7,9}");
     private static final Pattern HOLDER_ID_PATTERN = Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}[A-Za-z0-9])?");
-    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s.]+(?:\\.[^@\\s.]+)+");
+    /** Control characters excluded as from names: a NUL cannot be stored on a team database. */
+    private static final Pattern EMAIL = Pattern.compile(
+            "[^@\\s\\p{Cntrl}]+@[^@\\s.\\p{Cntrl}]+(?:\\.[^@\\s.\\p{Cntrl}]+)+");
     private static final Pattern PHONE = Pattern.compile("\\+?[0-9 ().-]+");
     private static final Pattern SSN_OR_ITIN = Pattern.compile("[0-9]{3}-[0-9]{2}-[0-9]{4}");
     private static final Pattern EIN = Pattern.compile("[0-9]{2}-[0-9]{7}");

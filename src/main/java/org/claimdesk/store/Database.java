@@ -61,8 +61,20 @@ public final class Database implements AutoCloseable {
         this.dialect = dialect;
         this.path = location instanceof DatabaseLocation.SqliteFile f ? f.file() : null;
         this.dataSource = dataSource;
-        this.jdbi = Jdbi.create(dataSource);
+        this.jdbi = jdbi(dataSource, dialect);
+    }
+
+    /**
+     * Jdbi on {@code source}, knowing its engine. A failed statement's exception carries the database's reason only:
+     * Jdbi's own message would add the statement's bound values (a tax id among them), and failures reach standard
+     * error and the log.
+     */
+    private static Jdbi jdbi(javax.sql.DataSource source, Dialect dialect) {
+        Jdbi jdbi = Jdbi.create(source);
         jdbi.define(Dialect.ATTRIBUTE, dialect);
+        jdbi.getConfig(org.jdbi.v3.core.statement.StatementExceptions.class)
+                .setMessageRendering(org.jdbi.v3.core.statement.StatementExceptions.MessageRendering.NONE);
+        return jdbi;
     }
 
     public static Database open(DatabaseLocation location) {
@@ -297,9 +309,7 @@ public final class Database implements AutoCloseable {
         if (direct == null) {
             throw new IllegalStateException("a team database has no file to open a connection of its own to");
         }
-        Jdbi own = Jdbi.create(direct);
-        own.define(Dialect.ATTRIBUTE, dialect);
-        return own.open();
+        return jdbi(direct, dialect).open();
     }
 
     /** False while a {@link #soleConnection} has the file to itself. */

@@ -157,6 +157,8 @@ public final class DatabaseMove {
      */
     public static void keepOthersOut(Handle target) {
         if (Dialect.of(target) == Dialect.POSTGRESQL) {
+            // the move is one transaction, idle on the server while the desk's side is read and checked
+            target.execute("SET LOCAL idle_in_transaction_session_timeout = 0");
             target.execute("LOCK TABLE " + String.join(", ", TABLES.stream().map(Table::name).toList())
                     + " IN SHARE ROW EXCLUSIVE MODE");
         }

@@ -45,6 +45,16 @@ final class PostgresDatabase {
     static final int LOCK_TIMEOUT_MS = 10_000;
     /** The server's setting for {@link #LOCK_TIMEOUT_MS}, in the driver's {@code options}. */
     static final String LOCK_TIMEOUT_OPTION = "-c lock_timeout=" + LOCK_TIMEOUT_MS;
+    /**
+     * A workstation that goes away in the middle of a transaction (a laptop asleep, the network cut) would leave its
+     * session, and the locks it holds (the new claims' lock of an import batch, a claim's row), on the server until
+     * the operating system's keepalive gives up after two hours or more, and every other workstation's matching
+     * writes would give up meanwhile. The server asks a silent workstation after 60 s, every 10 s, and ends its
+     * session after six unanswered questions; a session left idle inside a transaction for 5 minutes is ended too
+     * (no ClaimDesk transaction waits on staff; a move, which is one long transaction, turns it off for itself).
+     */
+    static final String GONE_CLIENT_OPTIONS = "-c tcp_keepalives_idle=60 -c tcp_keepalives_interval=10"
+            + " -c tcp_keepalives_count=6 -c idle_in_transaction_session_timeout=300000";
     private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "claimdesk-query-canceller");
         t.setDaemon(true);
@@ -68,7 +78,8 @@ final class PostgresDatabase {
         // 1,000,000 outbox rows run in three server processes takes every processor of a small server (and, where
         // the server shares a machine with a console, the console's) for about a second each time.
         pool.addDataSourceProperty("options", LOCK_TIMEOUT_OPTION + " -c claimdesk.session=" + session
-                + " -c max_parallel_workers_per_gather=0");
+                + " -c max_parallel_workers_per_gather=0 " + GONE_CLIENT_OPTIONS);
+        pool.addDataSourceProperty("tcpKeepAlive", "true");
         pool.setPoolName("claimdesk-db");
         pool.setMaximumPoolSize(8);
         pool.setMinimumIdle(1);

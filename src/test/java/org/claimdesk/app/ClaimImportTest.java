@@ -271,6 +271,42 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim")).isEqualTo(rows);
     }
 
+    /**
+     * A database failure after some batches were committed (the disk full, a lock not granted) says how many claims
+     * are in, as a changed file does, and the same import completes the file afterwards.
+     */
+    @Test
+    void aDatabaseFailureAfterSomeBatchesSaysHowManyClaimsAreIn() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 3 + 500;
+        Path file = manyRows("office.csv", rows);
+        ClaimImport.Monitor failAfterTwoBatches = new ClaimImport.Monitor() {
+            boolean failing;
+
+            @Override
+            public void progress(ClaimImport.Progress progress) {
+                if (progress.imported() >= ClaimImport.BATCH_ROWS * 2 && !failing) {
+                    failing = true;
+                    org.claimdesk.testing.Triggers.failing(db, "claims_full", "claim", "INSERT",
+                            "database or disk is full");
+                }
+            }
+        };
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), failAfterTwoBatches))
+                .isInstanceOf(org.claimdesk.store.DatabaseException.class)
+                .hasMessageContaining("database or disk is full")
+                .hasMessageEndingWith("; " + ClaimImport.BATCH_ROWS * 2 + " claim(s) were imported before that:"
+                        + " import the file again to complete it");
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+        assertThat(imports()).singleElement().satisfies(a -> assertThat(a.reason())
+                .isEqualTo("import of office.csv, stopped after " + ClaimImport.BATCH_ROWS * 2 + " claim(s)"));
+
+        org.claimdesk.testing.Triggers.drop(db, "claims_full", "claim");
+        ClaimImport.Report again = run(file, false, false);
+        assertThat(again.imported()).isEqualTo(ClaimImport.BATCH_ROWS + 500);
+        assertThat(again.alreadyPresent()).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+    }
+
     /** An import that stops after it moved an earlier errors file aside says where that file is. */
     @Test
     void anImportThatStopsSaysWhereTheEarlierErrorsFileWasKept() throws Exception {

@@ -113,6 +113,35 @@ class ClaimIntakeTest {
         assertThat(sequence(next)).isEqualTo(sequence(claim) + 1);
     }
 
+    /**
+     * A statement that fails while it holds a tax id (here a trigger refusing the insert) reports the database's
+     * reason without the statement's values: the message reaches standard error and the log.
+     */
+    @Test
+    void aFailedInsertNamesNoValueItHeld() {
+        org.claimdesk.testing.Triggers.failing(db, "claim_refused", "claim", "INSERT", "refused by the server");
+
+        Throwable failed = org.assertj.core.api.Assertions.catchThrowable(
+                () -> intake.create(fields(), null, "j.chen", null, null));
+
+        assertThat(failed).isNotNull();
+        for (Throwable t = failed; t != null; t = t.getCause()) {
+            assertThat(String.valueOf(t.getMessage())).as(t.getClass().getName())
+                    .doesNotContain("512004471").doesNotContain("512-00-4471").doesNotContain("an@example.org");
+        }
+        assertThat(failed).hasStackTraceContaining("refused by the server");
+    }
+
+    /** A NUL in an email address (a CSV's) is a broken rule, as in a name: PostgreSQL cannot store one. */
+    @Test
+    void aControlCharacterInAnEmailIsRefusedByItsRule() {
+        Map<String, String> f = fields();
+        f.put("claimantEmail", "an\u0000x@example.org");
+        assertThatThrownBy(() -> intake.create(f, null, "j.chen", null, null))
+                .isInstanceOf(InvalidFieldsException.class).hasMessageContaining("email address");
+        assertThat(Sql.count(db, "claim")).isZero();
+    }
+
     @Test
     void everyBrokenRuleIsNamedByTheFieldsOwnRuleAndNothingIsWritten() {
         Map<String, String> f = fields();

@@ -266,6 +266,30 @@ class PostgresDatabaseTest {
         }
     }
 
+    /**
+     * The server ends the session of a workstation gone in the middle of a transaction (asleep, cut off) within about
+     * two minutes, or one idle inside a transaction for five, so the locks it held do not stop the office's writes
+     * for hours; a move's own long transaction is exempt.
+     */
+    @Test
+    void aWorkstationGoneMidTransactionHasItsSessionEndedByTheServerSoonNotInHours() {
+        try (Database db = Database.open(TestDatabase.newServerDatabase())) {
+            java.util.function.Function<String, String> show = name -> db.read(h -> h.createQuery("SHOW " + name)
+                    .mapTo(String.class).one());
+            assertThat(show.apply("tcp_keepalives_idle")).isEqualTo("60");
+            assertThat(show.apply("tcp_keepalives_interval")).isEqualTo("10");
+            assertThat(show.apply("tcp_keepalives_count")).isEqualTo("6");
+            assertThat(show.apply("idle_in_transaction_session_timeout")).isEqualTo("5min");
+            String inMove = db.inTransaction(h -> {
+                DatabaseMove.keepOthersOut(h);
+                return h.createQuery("SHOW idle_in_transaction_session_timeout").mapTo(String.class).one();
+            });
+            assertThat(inMove).isEqualTo("0");
+            assertThat(show.apply("idle_in_transaction_session_timeout")).as("after the move's transaction")
+                    .isEqualTo("5min");
+        }
+    }
+
     @Test
     void aVersionNineDatabaseIsUpgradedAndFindsItsClaimsThroughOneSearchIndex() {
         DatabaseLocation.Postgres location = OlderTeamDatabases.at("9", """
