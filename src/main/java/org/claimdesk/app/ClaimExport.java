@@ -17,13 +17,16 @@ import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Exporting the claims a filter of {@code claims list} selects, in the import's format (docs/import.md): a header
  * with {@link ClaimImport#columns()} and one row per claim, each value as its field's rule reads it back. Claims are
- * read in pages of {@value #PAGE_SIZE} by claim id and written as they are read, never held whole.
+ * read in pages of {@value #PAGE_SIZE} by claim id and written as they are read, never held whole, all of them (and
+ * the audited count) from one {@linkplain Database#snapshot snapshot}: the file holds the claims as they stood when
+ * the export began, whatever staff or the worker change meanwhile.
  *
  * <p>Without tax ids the {@code taxId} column holds the masked tax id (last four digits): such a file is for reading,
  * and an import rejects its rows at {@code taxId}. With tax ids the export needs a reason and is one audit entry
@@ -84,10 +87,14 @@ public final class ClaimExport {
         }
         long count;
         try (CsvFile csv = CsvFile.create(target, ClaimImport.columns(), CsvFile.Guard.NONE)) {
-            if (taxIds.include()) {
-                audited(target, filter, actor, reason);
-            }
-            count = write(csv, filter, taxIds.include(), progress);
+            // one state of the claims for every page and the audited count, whatever other staff or the worker
+            // commit meanwhile
+            count = database.snapshot(h -> {
+                if (taxIds.include()) {
+                    audited(h, target, filter, actor, reason);
+                }
+                return write(h, csv, filter, taxIds.include(), progress);
+            });
             csv.finish();
         } catch (UncheckedIOException e) {
             throw new ClaimDeskException(e.getMessage(), e);
@@ -97,13 +104,13 @@ public final class ClaimExport {
         return new Result(target.toString(), count, taxIds.include());
     }
 
-    private long write(CsvFile csv, ClaimQuery filter, boolean includeTaxIds, LongConsumer progress) {
+    private long write(Handle h, CsvFile csv, ClaimQuery filter, boolean includeTaxIds, LongConsumer progress) {
         List<ClaimField<?>> fields = ClaimImport.columns().stream()
                 .<ClaimField<?>>map(c -> ClaimField.byName(c).orElseThrow()).toList();
         long after = 0;
         while (true) {
             long from = after;
-            List<Claim> page = database.read(h -> claims.listAfter(h, filter, from, PAGE_SIZE));
+            List<Claim> page = claims.listAfter(h, filter, from, PAGE_SIZE);
             for (Claim claim : page) {
                 String[] row = new String[fields.size()];
                 for (int i = 0; i < row.length; i++) {
@@ -120,9 +127,9 @@ public final class ClaimExport {
         }
     }
 
-    /** The export's audit entry, with the number of claims its filters select as it begins. */
-    private void audited(Path target, ClaimQuery filter, String actor, String reason) {
-        long matching = database.read(h -> claims.count(h, filter));
+    /** The export's audit entry, with the number of claims its filters select in the export's snapshot {@code h}. */
+    private void audited(Handle h, Path target, ClaimQuery filter, String actor, String reason) {
+        long matching = claims.count(h, filter);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("file", target.getFileName().toString());
         details.put("claims", matching);
@@ -132,7 +139,7 @@ public final class ClaimExport {
         filters.put("search", filter.search());
         filters.put("overdueOn", filter.overdueOn() == null ? null : filter.overdueOn().toString());
         details.put("filters", filters);
-        database.useTransaction(h -> audit.append(h, clock.instant(), actor, AuditActions.CLAIMS_EXPORT_TAX_IDS,
+        database.useTransaction(w -> audit.append(w, clock.instant(), actor, AuditActions.CLAIMS_EXPORT_TAX_IDS,
                 AuditActions.SUBJECT_EXPORT, target.getFileName().toString(), reason, Json.write(details)));
     }
 }

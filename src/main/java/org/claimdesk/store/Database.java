@@ -384,6 +384,32 @@ public final class Database implements AutoCloseable {
     }
 
     /**
+     * Runs read-only {@code work} on one state of the database, whatever others commit meanwhile: on a team database
+     * a {@code REPEATABLE READ, READ ONLY} transaction; on a file a deferred transaction, whose first read fixes what
+     * it sees and which takes no write lock (writers go on; the file's checkpoint waits for it to end). For reads of
+     * many statements that must agree with each other, e.g. an export's pages and its count.
+     */
+    public <R> R snapshot(HandleCallback<R, RuntimeException> work) {
+        // a handle of its own, not the thread's: what work writes (an audit entry) goes through a handle of its own
+        try (Handle h = jdbi.open()) {
+            if (path == null) {
+                return h.inTransaction(org.jdbi.v3.core.transaction.TransactionIsolationLevel.REPEATABLE_READ, tx -> {
+                    tx.execute("SET TRANSACTION READ ONLY");
+                    return work.withHandle(tx);
+                });
+            }
+            h.execute("BEGIN DEFERRED");
+            try {
+                return work.withHandle(h);
+            } finally {
+                h.execute("COMMIT");
+            }
+        } catch (JdbiException e) {
+            throw translated(e);
+        }
+    }
+
+    /**
      * Like {@link #read(HandleCallback)}, but SQLite stops the statement as soon as {@code cancelled} says so
      * (it is asked every few thousand virtual-machine steps); the read then ends with {@link
      * CancellationException}. For scans whose answer is no longer wanted, e.g. counts for a filter staff

@@ -23,6 +23,7 @@ import org.claimdesk.domain.ClaimField;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.claimdesk.testing.Sql;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -114,6 +115,41 @@ public class ClaimExportTest {
             Map<String, Map<String, String>> original = fieldsByKey(queries.claims(ClaimQuery.all()));
             assertThat(copied).hasSize(original.size()).isEqualTo(original);
         }
+    }
+
+    /**
+     * Claims changed and added while an export runs (by other staff, the worker) are not in it: every page, and the
+     * audited count, are the claims as they stood when it began.
+     */
+    @Test
+    void anExportHoldsTheClaimsAsTheyStoodWhenItBeganWhateverIsCommittedMeanwhile() throws Exception {
+        int before = Sql.count(source, "claim");
+        long last = Sql.scalar(source, "SELECT max(claim_id) FROM claim", Long.class);
+        String lastName = queries.claim(last).orElseThrow().claimantName();
+        boolean[] changed = {false};
+        java.util.function.LongConsumer changeAfterTheFirstPage = written -> {
+            if (!changed[0]) {
+                changed[0] = true;
+                source.useTransaction(h -> h.execute("UPDATE claim SET claimant_name = 'Changed Meanwhile', version ="
+                        + " version + 1 WHERE claim_id = ?", last));
+                new ClaimIntake(source, ClaimIntakeTest.CLOCK).create(ClaimIntakeTest.fields(), null, "j.chen", null,
+                        null);
+            }
+        };
+        Path file = dir.resolve("snapshot.csv");
+
+        ClaimExport.Result result = new ClaimExport(source, ClaimIntakeTest.CLOCK).run(file, ClaimQuery.all(),
+                ClaimExport.TaxIds.included("j.chen", "quarterly report"), changeAfterTheFirstPage);
+
+        assertThat(changed[0]).isTrue();
+        assertThat(Sql.count(source, "claim")).isEqualTo(before + 1);
+        assertThat(result.claims()).isEqualTo(before);
+        List<String[]> written = rows(file);
+        assertThat(written).hasSize(before + 1);
+        assertThat(written.get(written.size() - 1)[0]).isEqualTo(lastName);
+        assertThat(Files.readString(file)).doesNotContain("Changed Meanwhile");
+        assertThat(Json.readObject(queries.audit(null, null, AuditActions.CLAIMS_EXPORT_TAX_IDS, 0, 0).get(0)
+                .details())).containsEntry("claims", before);
     }
 
     @Test
