@@ -275,12 +275,14 @@ public final class Doctor {
     }
 
     private void orphans(Handle h, List<Finding> findings) {
-        List<String> orphans = health.orphans(h);
+        List<HealthStore.Orphans> orphans = health.orphans(h);
         if (orphans.isEmpty()) {
             findings.add(new Finding(Level.OK, "orphans", "every outbox row, attempt and history row has its parent"));
         } else {
-            findings.add(new Finding(Level.FAIL, "orphans", orphans.size() + " row(s) point at a missing parent ("
-                    + String.join(", ", orphans.stream().distinct().limit(5).toList()) + ")"));
+            long rows = orphans.stream().mapToLong(HealthStore.Orphans::rows).sum();
+            findings.add(new Finding(Level.FAIL, "orphans", rows + " row(s) point at a missing parent ("
+                    + String.join(", ", orphans.stream().limit(5).map(o -> o.table() + " -> " + o.parent() + ": "
+                            + o.rows()).toList()) + "); restore from a backup"));
         }
     }
 

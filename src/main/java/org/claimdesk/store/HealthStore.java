@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -104,14 +105,49 @@ public final class HealthStore {
                 SchemaTriggers.present(handle));
     }
 
-    /** One "table -> parent" line per row whose foreign key names a missing parent. */
-    public List<String> orphans(Handle handle) {
-        if (Dialect.of(handle) != Dialect.SQLITE) {
-            // PostgreSQL's foreign keys cannot be switched off, so no row can name a missing parent
-            return List.of();
+    /** Rows of {@code table} whose foreign key names a missing row of {@code parent}. */
+    public record Orphans(String table, String parent, long rows) {
+    }
+
+    /**
+     * Rows whose foreign key names a missing parent, per table and parent. A file's foreign keys can be switched off
+     * (another tool, an old version); a team database's can be bypassed too (a restore with {@code
+     * --disable-triggers}, {@code session_replication_role = replica}), so there every single-column foreign key of
+     * the schema is checked against its parent table.
+     */
+    public List<Orphans> orphans(Handle handle) {
+        if (Dialect.of(handle) == Dialect.SQLITE) {
+            return handle.createQuery("SELECT \"table\" AS child, parent, count(*) AS n FROM pragma_foreign_key_check"
+                    + " GROUP BY \"table\", parent ORDER BY \"table\", parent")
+                    .map((rs, ctx) -> new Orphans(rs.getString("child"), rs.getString("parent"), rs.getLong("n")))
+                    .list();
         }
-        return handle.createQuery("SELECT \"table\" || ' -> ' || parent FROM pragma_foreign_key_check")
-                .mapTo(String.class).list();
+        List<Map<String, Object>> keys = handle.createQuery("""
+                SELECT c.conrelid::regclass::text AS child, a.attname AS child_column,
+                       c.confrelid::regclass::text AS parent, p.attname AS parent_column
+                FROM pg_constraint c
+                JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+                JOIN pg_attribute p ON p.attrelid = c.confrelid AND p.attnum = c.confkey[1]
+                WHERE c.contype = 'f' AND cardinality(c.conkey) = 1
+                  AND c.connamespace = current_schema()::regnamespace
+                ORDER BY 1, 3""").mapToMap().list();
+        List<Orphans> found = new ArrayList<>();
+        for (Map<String, Object> key : keys) {
+            String child = (String) key.get("child");
+            String parent = (String) key.get("parent");
+            String column = quoted((String) key.get("child_column"));
+            long rows = handle.createQuery("SELECT count(*) FROM " + child + " x WHERE x." + column + " IS NOT NULL"
+                    + " AND NOT EXISTS (SELECT 1 FROM " + parent + " p WHERE p." + quoted((String) key.get(
+                            "parent_column")) + " = x." + column + ")").mapTo(Long.class).one();
+            if (rows > 0) {
+                found.add(new Orphans(child, parent, rows));
+            }
+        }
+        return found;
+    }
+
+    private static String quoted(String identifier) {
+        return "\"" + identifier.replace("\"", "\"\"") + "\"";
     }
 
     /** Pending rows one worker leased whose lease has expired, and when the first of those leases expired. */
