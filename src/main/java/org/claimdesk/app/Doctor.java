@@ -301,11 +301,12 @@ public final class Doctor {
     }
 
     private void stuck(Handle h, List<Finding> findings) {
-        int stuck = health.pendingQueuedBefore(h, clock.instant().minus(stuckAfter));
+        int stuck = health.pendingDueBefore(h, clock.instant().minus(stuckAfter), clock.instant());
         findings.add(stuck == 0
-                ? new Finding(Level.OK, "stuck", "no row pending for more than " + human(stuckAfter))
-                : new Finding(Level.WARN, "stuck", stuck + " row(s) pending for more than " + human(stuckAfter)
-                        + "; check that the worker runs and the state endpoint answers"));
+                ? new Finding(Level.OK, "stuck", "no pending row has waited more than " + human(stuckAfter)
+                        + " for a worker")
+                : new Finding(Level.WARN, "stuck", stuck + " pending row(s) due for more than " + human(stuckAfter)
+                        + " and not taken: check that a worker runs and is not paused (Worker page)"));
     }
 
     private void consistency(Handle h, List<Finding> findings) {

@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
         + " Exit 0 when healthy (warnings allowed), 1 when a check fails.")
 final class DoctorCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--stuck-after-hours", defaultValue = "24", paramLabel = "H",
-            description = "A pending row older than this is reported as stuck (default ${DEFAULT-VALUE}).")
+            description = "A pending row due this long and not taken by a worker is reported as stuck"
+                    + " (default ${DEFAULT-VALUE}).")
     long stuckAfterHours;
 
     @Option(names = "--json", description = "The report as JSON.")

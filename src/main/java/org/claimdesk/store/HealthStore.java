@@ -166,11 +166,16 @@ public final class HealthStore {
                 .list();
     }
 
-    /** Pending rows queued before {@code cutoff}. */
-    public int pendingQueuedBefore(Handle handle, Instant cutoff) {
+    /**
+     * Pending rows due since before {@code cutoff} that no worker holds now: due rows are taken at once by a running
+     * worker (a failed attempt sets the next due time ahead, a re-queue makes the row due now), so these wait for a
+     * worker that does not run or is paused. Rows waiting out their backoff are not counted.
+     */
+    public int pendingDueBefore(Handle handle, Instant cutoff, Instant now) {
         return handle.createQuery("""
-                SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND created_at < :cutoff""")
-                .bind("cutoff", cutoff.toEpochMilli()).mapTo(Integer.class).one();
+                SELECT count(*) FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at < :cutoff
+                AND (lease_expires_at IS NULL OR lease_expires_at < :now)""")
+                .bind("cutoff", cutoff.toEpochMilli()).bind("now", now.toEpochMilli()).mapTo(Integer.class).one();
     }
 
     /** SUBMITTING claims with no pending or failed outbox row: nothing will ever move them on. */

@@ -131,13 +131,48 @@ class DoctorTest {
         });
         assertThat(report.findings()).anySatisfy(f -> {
             assertThat(f.check()).isEqualTo("stuck");
-            assertThat(f.message()).startsWith("2 row(s) pending for more than 24 h");
+            assertThat(f.message()).isEqualTo("2 pending row(s) due for more than 24 h and not taken: check that a"
+                    + " worker runs and is not paused (Worker page)");
         });
         assertThat(report.findings()).anySatisfy(f -> {
             assertThat(f.check()).isEqualTo("workflow");
             assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
             assertThat(f.message()).startsWith("1 SUBMITTING claim(s) have no pending or failed outbox row");
         });
+    }
+
+    /**
+     * Stuck means due long ago and not taken: a row three days old that was re-queued now, one waiting out its
+     * backoff, and one a worker holds are not; one due for two days is.
+     */
+    @Test
+    void onlyRowsDueLongAgoThatNoWorkerHoldsAreStuck() {
+        Instant now = Instant.parse("2026-11-02T12:00:00Z");
+        Workflow workflow = new Workflow(db, Clock.fixed(now.minus(Duration.ofDays(3)), ZoneOffset.UTC),
+                Deadlines.statutory());
+        long[] claims = new long[4];
+        for (int i = 0; i < claims.length; i++) {
+            claims[i] = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+            workflow.submit(claims[i], "kim", "key-" + i);
+        }
+        db.useTransaction(h -> {
+            String due = "UPDATE outbox_event SET next_attempt_at = ? WHERE aggregate_id = ?";
+            h.execute(due, now.toEpochMilli(), claims[0]);
+            h.execute(due, now.plus(Duration.ofMinutes(30)).toEpochMilli(), claims[1]);
+            h.execute("UPDATE outbox_event SET lease_owner = 'desk-03-console', lease_expires_at = ? WHERE"
+                    + " aggregate_id = ?", now.plusSeconds(40).toEpochMilli(), claims[2]);
+            h.execute(due, now.minus(Duration.ofDays(2)).toEpochMilli(), claims[3]);
+        });
+
+        Doctor.Report report = new Doctor(db, Clock.fixed(now, ZoneOffset.UTC), Duration.ofHours(24)).examine();
+
+        assertThat(report.findings()).filteredOn(f -> f.check().equals("stuck")).singleElement()
+                .satisfies(f -> assertThat(f.message()).startsWith("1 pending row(s) due for more than 24 h"));
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET next_attempt_at = ? WHERE aggregate_id = ?",
+                now.toEpochMilli(), claims[3]));
+        assertThat(new Doctor(db, Clock.fixed(now, ZoneOffset.UTC), Duration.ofHours(24)).examine().findings())
+                .contains(new Doctor.Finding(Doctor.Level.OK, "stuck", "no pending row has waited more than 24 h for"
+                        + " a worker"));
     }
 
     @Test
