@@ -97,7 +97,7 @@ public final class Backup {
     }
 
     /** A word as a POSIX shell reads it: as it is when plain, else in single quotes. */
-    private static String shell(String word) {
+    public static String shell(String word) {
         return word.matches("[A-Za-z0-9_./:@%+=,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 

@@ -431,7 +431,15 @@ public final class ClaimImport {
      */
     private static RuntimeException withImported(RuntimeException e, long imported) {
         String more = importedBefore(imported);
-        if (!(e instanceof ClaimDeskException) || String.valueOf(e.getMessage()).endsWith(more)) {
+        if (String.valueOf(e.getMessage()).endsWith(more)) {
+            return e;
+        }
+        if (e instanceof org.jdbi.v3.core.JdbiException) {
+            // a refusal no sentence of the store's names (a deadlock, the server ending an idle session): its first line
+            String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
+            return new DatabaseException("the import stopped: " + reason + "; " + more, e);
+        }
+        if (!(e instanceof ClaimDeskException)) {
             return e;
         }
         String message = e.getMessage() + "; " + more;

@@ -3,6 +3,7 @@ package org.claimdesk.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.Backup;
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.MoveIn;
 import org.claimdesk.domain.ClaimDeskException;
@@ -87,9 +88,12 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
      */
     static String evidenceToCopy(EvidenceStore.FileTally files, Path deskFolder, EvidenceFiles team) {
         String share = team.isShared() ? team.folder().toString() : "SHARED-FOLDER";
+        String command = System.getProperty("os.name", "").startsWith("Windows")
+                ? "robocopy \"" + deskFolder + "\" \"" + share + "\" /XF .incoming-*"
+                : "find " + Backup.shell(deskFolder.toString()) + " -maxdepth 1 -type f ! -name '.incoming-*' -exec"
+                        + " install -m 640 -t " + Backup.shell(share) + " {} +";
         return String.format("%,d evidence file(s) (%s) are named by the moved rows: copy the files in %s (not the"
-                + " folder itself) into the team's shared evidence folder, e.g. install -m 640 -t %s %s/*"
-                + " (docs/operations.md: moving in)", files.files(), EvidenceRules.size(files.bytes()), deskFolder, share,
-                deskFolder);
+                + " folder itself) into the team's shared evidence folder, e.g. %s (docs/operations.md: moving in)",
+                files.files(), EvidenceRules.size(files.bytes()), deskFolder, command);
     }
 }

@@ -399,13 +399,31 @@ public final class Database implements AutoCloseable {
                 });
             }
             h.execute("BEGIN DEFERRED");
+            R result;
             try {
-                return work.withHandle(h);
-            } finally {
-                h.execute("COMMIT");
+                result = work.withHandle(h);
+            } catch (RuntimeException failed) {
+                endSnapshot(h, failed);
+                throw failed;
             }
+            h.execute("COMMIT");
+            return result;
         } catch (JdbiException e) {
             throw translated(e);
+        }
+    }
+
+    /**
+     * Ends a file's snapshot after {@code failed}: rolled back, or, if that fails, its connection is taken out of the
+     * pool rather than lent out again inside a transaction.
+     */
+    private void endSnapshot(Handle h, RuntimeException failed) {
+        try {
+            h.execute("ROLLBACK");
+        } catch (RuntimeException rollback) {
+            // rolled back by SQLite already, or the connection is broken: either way it is not lent out again
+            dataSource.evictConnection(h.getConnection());
+            failed.addSuppressed(rollback);
         }
     }
 

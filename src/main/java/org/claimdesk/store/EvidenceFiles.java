@@ -125,12 +125,13 @@ public final class EvidenceFiles {
             try {
                 move(temp, target);
             } catch (FileAlreadyExistsException e) {
-                if (holds(target, size, hash)) {
+                if (presence(hash, size, hash) == Presence.DAMAGED) {
+                    // a cut-short or altered copy (e.g. an interrupted copy of the folder) is replaced by this whole one
+                    replace(temp, target);
+                } else {
+                    // whole, or not readable here (another staff member's file the share's rules keep from us): kept
                     created = false;
                     Files.delete(temp);
-                } else {
-                    // a damaged or cut-short copy (e.g. an interrupted copy of the folder) is replaced by this whole one
-                    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
             temp = null;
@@ -186,13 +187,19 @@ public final class EvidenceFiles {
             if (Files.size(file) != size) {
                 return Presence.DAMAGED;
             }
+            if (!Files.isReadable(file)) {
+                return Presence.UNREADABLE;
+            }
             return sha256 == null || hash(file).equals(sha256) ? Presence.WHOLE : Presence.DAMAGED;
         } catch (IOException e) {
             return Presence.UNREADABLE;
         }
     }
 
-    /** What {@link #presence} found. */
+    /**
+     * What {@link #presence} found: the file whole, absent, of another size or content, or there but not readable
+     * by this workstation's user (the share's permissions).
+     */
     public enum Presence { WHOLE, MISSING, DAMAGED, UNREADABLE }
 
     /**
@@ -214,11 +221,14 @@ public final class EvidenceFiles {
         }
     }
 
-    private static boolean holds(Path file, long size, String sha256) {
+    /** Puts the whole copy {@code temp} in place of the damaged {@code target}, or says why it cannot. */
+    private void replace(Path temp, Path target) {
         try {
-            return Files.size(file) == size && hash(file).equals(sha256);
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
-            return false;
+            throw new ClaimDeskException("the evidence folder " + folder + " holds a damaged copy of this file ("
+                    + target.getFileName() + ") that cannot be replaced from here (" + e.getClass().getSimpleName()
+                    + "): IT removes it, then the file can be added again", e);
         }
     }
 

@@ -129,7 +129,7 @@ public final class HealthStore {
                 JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
                 JOIN pg_attribute p ON p.attrelid = c.confrelid AND p.attnum = c.confkey[1]
                 WHERE c.contype = 'f' AND cardinality(c.conkey) = 1
-                  AND c.connamespace = current_schema()::regnamespace
+                  AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
                 ORDER BY 1, 3""").mapToMap().list();
         List<Orphans> found = new ArrayList<>();
         for (Map<String, Object> key : keys) {

@@ -19,8 +19,9 @@ import java.util.Set;
  * {@code host:port:database:user:password}, each of the first four a value or {@code *}, {@code \:} and {@code \\}
  * escaped, {@code #} starting a comment; the first line that matches gives the password. A line without its five
  * fields is passed over, and a file that the group or others may read is not read at all (on systems with POSIX
- * permissions), as libpq does. ClaimDesk reads the file itself, and always hands the driver a password, because the
- * PostgreSQL driver reads a file of any permissions and fails with an index error on a line that is not whole.
+ * permissions), as libpq does. ClaimDesk reads the file itself, and keeps the PostgreSQL driver from reading it
+ * (see {@code PostgresDatabase#password}): the driver reads a file of any permissions and fails with an index error on
+ * a line that is not whole. The file is read when a connection pool or connection is made.
  */
 final class PasswordFile {
     private static final Set<PosixFilePermission> OTHERS = EnumSet.of(
@@ -41,7 +42,9 @@ final class PasswordFile {
 
     /** The password for {@code server}'s role and database, from this process's environment and home folder. */
     static Lookup lookup(DatabaseLocation.Postgres server) {
-        return lookup(location(System.getenv(), Path.of(System.getProperty("user.home")), windows()), server);
+        String home = System.getenv("HOME");
+        return lookup(location(System.getenv(), Path.of(home == null || home.isEmpty() || windows()
+                ? System.getProperty("user.home") : home), windows()), server);
     }
 
     /** The password file's path: {@code PGPASSFILE} when set, else the platform's default place in {@code home}. */
@@ -76,7 +79,9 @@ final class PasswordFile {
                             + file);
                 }
             }
-            return new Lookup(find(Files.readAllLines(file, StandardCharsets.UTF_8), server), null);
+            // bytes that are not UTF-8 (a comment saved in another encoding) stay in their line, as libpq reads bytes
+            return new Lookup(find(new String(Files.readAllBytes(file), StandardCharsets.UTF_8).lines().toList(),
+                    server), null);
         } catch (IOException | RuntimeException e) {
             return new Lookup(Optional.empty(), "the password file " + file + " cannot be read ("
                     + e.getClass().getSimpleName() + ")");

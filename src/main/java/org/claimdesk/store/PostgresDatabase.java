@@ -72,7 +72,10 @@ final class PostgresDatabase {
         HikariConfig pool = new HikariConfig();
         pool.setJdbcUrl(server.jdbcUrl());
         pool.setUsername(server.role());
-        pool.setPassword(password(server));
+        password(server).ifPresent(pool::setPassword);
+        // the server's detail of a refusal quotes the row refused (a tax id among its values), and refusals reach
+        // standard error, the log and an import's audit entry: the driver keeps the detail out of its messages
+        pool.addDataSourceProperty("logServerErrorDetail", "false");
         pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
         // No parallel workers: a workstation's statements are pages and counts in the background, and a count of
         // 1,000,000 outbox rows run in three server processes takes every processor of a small server (and, where
@@ -108,7 +111,8 @@ final class PostgresDatabase {
         java.util.Properties properties = new java.util.Properties();
         properties.putAll(more);
         properties.setProperty("user", server.role());
-        properties.setProperty("password", password(server));
+        password(server).ifPresent(p -> properties.setProperty("password", p));
+        properties.setProperty("logServerErrorDetail", "false");
         properties.setProperty("ApplicationName", applicationName);
         Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), properties);
         if (connection == null) {
@@ -385,13 +389,18 @@ final class PostgresDatabase {
     }
 
     /**
-     * {@code PGPASSWORD} when it is set, else the password file's password for the server, else none (an empty one,
-     * which a server asking for a password refuses): the driver is always given one so that it never reads the
-     * password file itself.
+     * {@code PGPASSWORD} when it is set, else the password file's password for the server ({@link PasswordFile}),
+     * else none. Given none, the driver would read the password file itself, whatever its permissions, and fail on a
+     * line that is not whole: its own reading is pointed at a name no file can have ({@code org.postgresql.pgpassfile},
+     * the driver's setting for it, holds a NUL character, which no file system takes).
      */
-    private static String password(DatabaseLocation.Postgres server) {
-        return passwordVariable().orElseGet(() -> PasswordFile.lookup(server).password().orElse(""));
+    private static java.util.Optional<String> password(DatabaseLocation.Postgres server) {
+        System.setProperty("org.postgresql.pgpassfile", NO_FILE);
+        return passwordVariable().or(() -> PasswordFile.lookup(server).password());
     }
+
+    /** A file name the driver cannot open: see {@link #password}. */
+    static final String NO_FILE = "claimdesk reads the password file itself\0.conf";
 
     private static java.util.Optional<String> passwordVariable() {
         return java.util.Optional.ofNullable(System.getenv("PGPASSWORD")).filter(p -> !p.isEmpty());

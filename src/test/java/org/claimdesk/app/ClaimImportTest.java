@@ -307,6 +307,35 @@ class ClaimImportTest {
         assertThat(again.alreadyPresent()).isEqualTo(ClaimImport.BATCH_ROWS * 2);
     }
 
+    /**
+     * A refusal the store has no sentence for (here the audit trail refusing the import's entry, with the rows of the
+     * last batch) says how many claims are in as well.
+     */
+    @Test
+    void aRefusalTheStoreHasNoSentenceForStillSaysHowManyClaimsAreIn() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 3 + 500;
+        Path file = manyRows("office.csv", rows);
+        ClaimImport.Monitor refuseTheAuditEntry = new ClaimImport.Monitor() {
+            boolean refusing;
+
+            @Override
+            public void progress(ClaimImport.Progress progress) {
+                if (progress.imported() >= ClaimImport.BATCH_ROWS * 2 && !refusing) {
+                    refusing = true;
+                    org.claimdesk.testing.Triggers.failing(db, "audit_refused", "audit_log", "INSERT",
+                            "the audit trail refused the entry");
+                }
+            }
+        };
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), refuseTheAuditEntry))
+                .isInstanceOf(org.claimdesk.store.DatabaseException.class)
+                .hasMessageContaining("the audit trail refused the entry")
+                .hasMessageEndingWith("; " + ClaimImport.BATCH_ROWS * 3 + " claim(s) were imported before that:"
+                        + " import the file again to complete it");
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 3);
+    }
+
     /** An import that stops after it moved an earlier errors file aside says where that file is. */
     @Test
     void anImportThatStopsSaysWhereTheEarlierErrorsFileWasKept() throws Exception {

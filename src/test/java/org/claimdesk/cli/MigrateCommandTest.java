@@ -59,7 +59,8 @@ class MigrateCommandTest {
         assertThat(moved.out()).contains("every table's count and checksum match")
                 .contains("2 evidence file(s) (17 bytes) are named by the moved rows: copy the files in "
                         + dir.resolve("evidence") + " (not the folder itself) into the team's shared evidence folder,"
-                        + " e.g. install -m 640 -t ");
+                        + " e.g. find " + dir.resolve("evidence") + " -maxdepth 1 -type f ! -name '.incoming-*' -exec"
+                        + " install -m 640 -t ");
         assertThat(moved.err()).contains("claim: 400 of 400 rows").contains("audit_log:")
                 .contains("gathering the planner's statistics");
 

@@ -66,6 +66,17 @@ class PasswordFileTest {
     }
 
     @Test
+    void bytesThatAreNotUtf8InACommentLeaveTheOtherLinesReadable() throws Exception {
+        Path file = dir.resolve("pgpass.conf");
+        // a comment saved as Windows-1252 ("Büro", the office: ü is the byte FC, no UTF-8)
+        Files.write(file, new byte[] {'#', ' ', 'B', (byte) 0xFC, 'r', 'o', '\n'});
+        Files.writeString(file, "*:*:*:kim:s3cret\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+
+        assertThat(PasswordFile.lookup(file, SERVER)).isEqualTo(new PasswordFile.Lookup(Optional.of("s3cret"), null));
+    }
+
+    @Test
     void pgpassfileNamesTheFileElseItIsInTheHomeFolderOrUnderAppDataOnWindows() {
         Path home = dir.resolve("home");
         assertThat(PasswordFile.location(Map.of("PGPASSFILE", "/etc/kim.pgpass"), home, false))

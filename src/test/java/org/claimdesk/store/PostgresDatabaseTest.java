@@ -290,6 +290,25 @@ class PostgresDatabaseTest {
         }
     }
 
+    /** The server's detail of a refused row ("Failing row contains …", a tax id among it) stays out of messages. */
+    @Test
+    void aRefusedRowsValuesAreNotInTheMessage() {
+        try (Database db = Database.open(TestDatabase.newServerDatabase())) {
+            long id = org.claimdesk.testing.TestClaims.insert(db, org.claimdesk.domain.ClaimStatus.EVIDENCE_PENDING);
+            String taxId = db.read(h -> h.createQuery("SELECT tax_id FROM claim WHERE claim_id = :id").bind("id", id)
+                    .mapTo(String.class).one());
+
+            Throwable refused = org.assertj.core.api.Assertions.catchThrowable(() -> db.useTransaction(
+                    h -> h.execute("UPDATE claim SET amount_cents = -1 WHERE claim_id = ?", id)));
+
+            assertThat(refused).hasStackTraceContaining("violates check constraint");
+            for (Throwable t = refused; t != null; t = t.getCause()) {
+                assertThat(String.valueOf(t.getMessage())).as(t.getClass().getName()).doesNotContain(taxId)
+                        .doesNotContain("Failing row");
+            }
+        }
+    }
+
     @Test
     void aVersionNineDatabaseIsUpgradedAndFindsItsClaimsThroughOneSearchIndex() {
         DatabaseLocation.Postgres location = OlderTeamDatabases.at("9", """
