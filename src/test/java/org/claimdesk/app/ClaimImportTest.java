@@ -279,18 +279,8 @@ class ClaimImportTest {
     void aDatabaseFailureAfterSomeBatchesSaysHowManyClaimsAreIn() throws Exception {
         int rows = ClaimImport.BATCH_ROWS * 3 + 500;
         Path file = manyRows("office.csv", rows);
-        ClaimImport.Monitor failAfterTwoBatches = new ClaimImport.Monitor() {
-            boolean failing;
-
-            @Override
-            public void progress(ClaimImport.Progress progress) {
-                if (progress.imported() >= ClaimImport.BATCH_ROWS * 2 && !failing) {
-                    failing = true;
-                    org.claimdesk.testing.Triggers.failing(db, "claims_full", "claim", "INSERT",
-                            "database or disk is full");
-                }
-            }
-        };
+        ClaimImport.Monitor failAfterTwoBatches = refusingAfterTwoBatches("claims_full", "claim",
+                "database or disk is full");
 
         assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), failAfterTwoBatches))
                 .isInstanceOf(org.claimdesk.store.DatabaseException.class)
@@ -315,18 +305,8 @@ class ClaimImportTest {
     void aRefusalTheStoreHasNoSentenceForStillSaysHowManyClaimsAreIn() throws Exception {
         int rows = ClaimImport.BATCH_ROWS * 3 + 500;
         Path file = manyRows("office.csv", rows);
-        ClaimImport.Monitor refuseTheAuditEntry = new ClaimImport.Monitor() {
-            boolean refusing;
-
-            @Override
-            public void progress(ClaimImport.Progress progress) {
-                if (progress.imported() >= ClaimImport.BATCH_ROWS * 2 && !refusing) {
-                    refusing = true;
-                    org.claimdesk.testing.Triggers.failing(db, "audit_refused", "audit_log", "INSERT",
-                            "the audit trail refused the entry");
-                }
-            }
-        };
+        ClaimImport.Monitor refuseTheAuditEntry = refusingAfterTwoBatches("audit_refused", "audit_log",
+                "the audit trail refused the entry");
 
         assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), refuseTheAuditEntry))
                 .isInstanceOf(org.claimdesk.store.DatabaseException.class)
@@ -334,6 +314,21 @@ class ClaimImportTest {
                 .hasMessageEndingWith("; " + ClaimImport.BATCH_ROWS * 3 + " claim(s) were imported before that:"
                         + " import the file again to complete it");
         assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 3);
+    }
+
+    /** A monitor that, once two batches are in, has the database refuse inserts into {@code table} with {@code why}. */
+    private ClaimImport.Monitor refusingAfterTwoBatches(String trigger, String table, String why) {
+        return new ClaimImport.Monitor() {
+            boolean refusing;
+
+            @Override
+            public void progress(ClaimImport.Progress progress) {
+                if (progress.imported() >= ClaimImport.BATCH_ROWS * 2 && !refusing) {
+                    refusing = true;
+                    org.claimdesk.testing.Triggers.failing(db, trigger, table, "INSERT", why);
+                }
+            }
+        };
     }
 
     /** An import that stops after it moved an earlier errors file aside says where that file is. */
