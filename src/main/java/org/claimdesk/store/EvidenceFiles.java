@@ -32,6 +32,7 @@ import org.claimdesk.domain.InvalidFieldsException;
  * workstation may be adding the same content at that moment, its row not yet committed.
  */
 public final class EvidenceFiles {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EvidenceFiles.class);
     private static final String TEMP_PREFIX = ".incoming-";
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> SHARED_FILE =
             java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----");
@@ -225,6 +226,8 @@ public final class EvidenceFiles {
     private void replace(Path temp, Path target) {
         try {
             Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            LOG.warn("the evidence file {} in {} was cut short or altered; it was replaced by the whole copy just added",
+                    target.getFileName(), folder);
         } catch (IOException e) {
             throw new ClaimDeskException("the evidence folder " + folder + " holds a damaged copy of this file ("
                     + target.getFileName() + ") that cannot be replaced from here (" + e.getClass().getSimpleName()

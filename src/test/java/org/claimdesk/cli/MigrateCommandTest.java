@@ -127,6 +127,33 @@ class MigrateCommandTest {
                 .isEqualTo(10);
     }
 
+    /**
+     * The staff role (its grants as docs/operations.md gives them) cannot move a desk in: the move locks every table,
+     * which needs more than staff may do to the audit trail; it stops at that first step and copies nothing.
+     */
+    @Test
+    void theStaffRoleCannotMoveInAndNothingIsCopied() {
+        Path file = dir.resolve("desk.db");
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(20, 5, n -> { });
+        }
+        DatabaseLocation.Postgres owned = TestDatabase.newServerDatabase();
+        DatabaseLocation.Postgres asStaff;
+        try (Database db = Database.open(owned)) {
+            asStaff = TestDatabase.staffRole(db, "staff_" + owned.database());
+        }
+
+        CliTest.Run refused = CliTest.run("migrate", "--from", file.toString(), "--to", TestDatabase.url(asStaff));
+
+        assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(refused.err().strip()).startsWith("claimdesk: the move stopped (the role " + asStaff.role()
+                + " may not do this").contains("nothing of it was kept").doesNotContain("\n");
+        try (Database db = Database.open(owned)) {
+            assertThat(Sql.count(db, "claim")).isZero();
+            assertThat(Sql.count(db, "audit_log")).isZero();
+        }
+    }
+
     /** A team database that is not there is named in one line, before the desk's file is opened. */
     @Test
     void aTeamDatabaseThatIsNotThereIsNamedInOneLine() {

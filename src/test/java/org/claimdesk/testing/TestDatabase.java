@@ -70,7 +70,11 @@ public final class TestDatabase {
             h.execute("CREATE ROLE " + role + " LOGIN");
             h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
             h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + role);
+            h.execute("REVOKE INSERT, UPDATE, DELETE ON flyway_schema_history FROM " + role);
+            h.execute("REVOKE ALL ON outbox_state_tally, claim_status_tally FROM " + role);
             h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
+            h.execute("GRANT TEMPORARY ON DATABASE " + ((DatabaseLocation.Postgres) owner.location()).database()
+                    + " TO " + role);
         });
         return as((DatabaseLocation.Postgres) owner.location(), role);
     }
