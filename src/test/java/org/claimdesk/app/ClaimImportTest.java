@@ -331,6 +331,41 @@ class ClaimImportTest {
         };
     }
 
+    /**
+     * Two workstations importing the same file at the same moment (each its own connections, as two consoles): every
+     * claim is in once; what one imported the other counts as already present.
+     */
+    @Test
+    void twoWorkstationsImportingOneFileAtOnceTakeEachClaimOnce() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 3;
+        Path file = validRows(dir.resolve("office.csv"), rows);
+        try (Database other = Database.open(db.location())) {
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                List<java.util.concurrent.Future<ClaimImport.Report>> reports = new ArrayList<>();
+                for (Database workstation : List.of(db, other)) {
+                    reports.add(two.submit(() -> {
+                        start.await();
+                        return new ClaimImport(workstation, ClaimIntakeTest.CLOCK).run(file, "s.patel",
+                                ClaimImport.Options.defaults());
+                    }));
+                }
+                ClaimImport.Report first = reports.get(0).get(60, java.util.concurrent.TimeUnit.SECONDS);
+                ClaimImport.Report second = reports.get(1).get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+                assertThat(Sql.count(db, "claim")).isEqualTo(rows);
+                assertThat(first.imported() + second.imported()).isEqualTo(rows);
+                assertThat(first.imported() + first.alreadyPresent()).isEqualTo(rows);
+                assertThat(second.imported() + second.alreadyPresent()).isEqualTo(rows);
+                assertThat(Sql.scalar(db, "SELECT count(DISTINCT claim_number) FROM claim", Long.class))
+                        .isEqualTo(rows);
+            } finally {
+                two.shutdownNow();
+            }
+        }
+    }
+
     /** An import that stops after it moved an earlier errors file aside says where that file is. */
     @Test
     void anImportThatStopsSaysWhereTheEarlierErrorsFileWasKept() throws Exception {
