@@ -51,6 +51,19 @@ public final class ClaimEvidence {
         return database.read(h -> evidence.forClaim(h, claimId));
     }
 
+    /**
+     * Whether a file reference's copy is in this workstation's evidence folder with the size its row records (on a
+     * team database, a folder of this workstation's own holds only what was added here); null for an address.
+     */
+    public EvidenceFiles.Presence presence(Evidence reference) {
+        return reference.isFile() ? files.presence(reference.storedName(), reference.sizeBytes(), null) : null;
+    }
+
+    /** The evidence folder this workstation keeps the files in. */
+    public Path folder() {
+        return files.folder();
+    }
+
     /** Where a file reference's copy is kept; for opening it. */
     public Path fileOf(Evidence reference) {
         if (!reference.isFile()) {

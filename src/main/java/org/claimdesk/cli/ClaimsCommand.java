@@ -102,9 +102,11 @@ final class ClaimsCommand {
                 List<StatusChange> history = queries.history(claim.claimId());
                 List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
                 ClaimView view = ClaimView.of(claim, queries.today(), OutboxEvent.anyPending(rows));
-                List<Evidence> evidence = new ClaimEvidence(db, clock(db)).list(claim.claimId());
+                ClaimEvidence evidenceCases = new ClaimEvidence(db, clock(db));
+                List<Evidence> evidence = evidenceCases.list(claim.claimId());
                 if (json) {
-                    printJson(new Detail(view, evidence.stream().map(EvidenceCommand.EvidenceView::of).toList(),
+                    printJson(new Detail(view, evidence.stream()
+                            .map(e -> EvidenceCommand.EvidenceView.of(e, evidenceCases)).toList(),
                             history, rows.stream().map(org.claimdesk.app.OutboxView::of).toList()));
                     return 0;
                 }
@@ -128,7 +130,7 @@ final class ClaimsCommand {
                 }
                 if (!evidence.isEmpty()) {
                     out().println("  Evidence:");
-                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e)));
+                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e, evidenceCases)));
                 }
                 out().println("  History:");
                 for (StatusChange change : history) {

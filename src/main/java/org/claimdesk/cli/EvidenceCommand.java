@@ -3,6 +3,7 @@ package org.claimdesk.cli;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.app.DataDirectory;
@@ -11,6 +12,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,20 +22,29 @@ import picocli.CommandLine.Parameters;
         subcommands = {EvidenceCommand.Add.class, EvidenceCommand.ListEvidence.class})
 final class EvidenceCommand {
 
-    /** One reference as the CLI prints it in JSON. */
+    /**
+     * One reference as the CLI prints it in JSON; {@code file}: for a file, whether its copy is in this workstation's
+     * evidence folder ({@code whole}, {@code missing}, {@code damaged} or {@code unreadable}).
+     */
     record EvidenceView(long evidenceId, String kind, String title, String url, String fileName, Long sizeBytes,
-            String sha256, String addedBy, Instant addedAt) {
-        static EvidenceView of(Evidence e) {
+            String sha256, String addedBy, Instant addedAt, String file) {
+        static EvidenceView of(Evidence e, ClaimEvidence evidence) {
+            EvidenceFiles.Presence presence = evidence.presence(e);
             return new EvidenceView(e.evidenceId(), e.kind().code(), e.title(), e.url(), e.fileName(), e.sizeBytes(),
-                    e.sha256(), e.addedBy(), e.addedAt());
+                    e.sha256(), e.addedBy(), e.addedAt(),
+                    presence == null ? null : presence.name().toLowerCase(Locale.ROOT));
         }
     }
 
-    static String line(Evidence e) {
+    /** One reference as the CLI prints it; a file whose copy is not whole in this workstation's folder says so. */
+    static String line(Evidence e, ClaimEvidence evidence) {
         String source = e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.size(e.sizeBytes()) + ", sha256 "
                 + e.sha256().substring(0, 12) + "…" : e.url();
-        return String.format("#%d %-9s %s  (added by %s, %s)", e.evidenceId(), e.kind().code(),
-                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt());
+        EvidenceFiles.Presence presence = evidence.presence(e);
+        String here = presence == null || presence == EvidenceFiles.Presence.WHOLE ? ""
+                : "  [" + presence.name().toLowerCase(Locale.ROOT) + " in " + evidence.folder() + "]";
+        return String.format("#%d %-9s %s  (added by %s, %s)%s", e.evidenceId(), e.kind().code(),
+                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt(), here);
     }
 
     @Command(name = "add", description = "Add a web address or a copy of a file (at most 25 MB) as evidence.")
@@ -79,9 +90,9 @@ final class EvidenceCommand {
                         ? evidence.addFile(claim.claimId(), kind, source.file, title, actor)
                         : evidence.addUrl(claim.claimId(), kind, source.url, title, actor);
                 if (json) {
-                    printJson(EvidenceView.of(added));
+                    printJson(EvidenceView.of(added, evidence));
                 } else {
-                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added));
+                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added, evidence));
                 }
             }
             return 0;
@@ -93,6 +104,11 @@ final class EvidenceCommand {
         @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
         String id;
 
+        @Option(names = "--evidence-dir", paramLabel = "FOLDER",
+                description = {"For a team database: the shared folder its evidence files are in (default:",
+                    "$CLAIMDESK_EVIDENCE_DIR), looked in for each file's copy."})
+        String evidenceDir;
+
         @Option(names = "--json", description = "One JSON array.")
         boolean json;
 
@@ -100,11 +116,12 @@ final class EvidenceCommand {
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
-                List<Evidence> all = new ClaimEvidence(db, clock(db)).list(claim.claimId());
+                ClaimEvidence evidence = new ClaimEvidence(db, clock(db), DataDirectory.evidenceFiles(db, evidenceDir));
+                List<Evidence> all = evidence.list(claim.claimId());
                 if (json) {
-                    printJson(all.stream().map(EvidenceView::of).toList());
+                    printJson(all.stream().map(e -> EvidenceView.of(e, evidence)).toList());
                 } else {
-                    all.forEach(e -> out().println(line(e)));
+                    all.forEach(e -> out().println(line(e, evidence)));
                     out().printf("%d evidence reference(s)%n", all.size());
                 }
             }

@@ -59,6 +59,17 @@ class ClaimEditCliTest {
         return run(all.toArray(String[]::new));
     }
 
+    /** {@code claims evidence list ID ARGS}, looking in the folder {@link #addEvidence} copies to. */
+    private Run listEvidence(String id, String... args) throws java.io.IOException {
+        java.util.List<String> all = new java.util.ArrayList<>(java.util.List.of("claims", "evidence", "list", id));
+        all.addAll(java.util.List.of(args));
+        if (engine == TestDatabase.Engine.POSTGRESQL) {
+            all.addAll(java.util.List.of("--evidence-dir",
+                    Files.createDirectories(dir.resolve("evidence")).toString()));
+        }
+        return run(all.toArray(String[]::new));
+    }
+
     private String firstWithStatus(String status) throws Exception {
         return run("claims", "list", "--status", status, "--limit", "1", "--json").json().get(0).get("claimId").asText();
     }
@@ -189,8 +200,10 @@ class ClaimEditCliTest {
         assertThat(file.exit()).as(file.err()).isZero();
         assertThat(file.out()).contains("file deed.pdf");
 
-        JsonNode list = run("claims", "evidence", "list", id, "--json").json();
+        JsonNode list = listEvidence(id, "--json").json();
         assertThat(list).hasSize(2);
+        assertThat(list.get(0).get("file").isNull()).isTrue();
+        assertThat(list.get(1).get("file").asText()).isEqualTo("whole");
         assertThat(list.get(0).get("kind").asText()).isEqualTo("address");
         assertThat(list.get(0).get("url").asText()).isEqualTo("https://records.example.gov/u/1");
         assertThat(list.get(1).get("fileName").asText()).isEqualTo("deed.pdf");
@@ -199,7 +212,7 @@ class ClaimEditCliTest {
                 .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content)));
         assertThat(Files.exists(dir.resolve("evidence").resolve(list.get(1).get("sha256").asText()))).isTrue();
         assertThat(run("claims", "show", id, "--json").json().get("evidence")).hasSize(2);
-        assertThat(run("claims", "evidence", "list", id).out()).contains("2 evidence reference(s)");
+        assertThat(listEvidence(id).out()).contains("2 evidence reference(s)").doesNotContain("[");
 
         Run missing = addEvidence(id, "--kind", "identity", "--file", dir.resolve("no.pdf").toString(),
                 "--actor", "j.chen");
@@ -214,7 +227,13 @@ class ClaimEditCliTest {
         Run badKind = addEvidence(id, "--kind", "selfie", "--url", "https://x.org", "--actor", "j.chen");
         assertThat(badKind.exit()).isEqualTo(1);
         assertThat(badKind.err()).startsWith("claimdesk: kind must be one of identity, address");
-        assertThat(run("claims", "evidence", "list", id, "--json").json()).hasSize(2);
+        assertThat(listEvidence(id, "--json").json()).hasSize(2);
+
+        // the copy gone from the folder (a share not mounted, a folder not restored): the list says so
+        Files.delete(dir.resolve("evidence").resolve(list.get(1).get("sha256").asText()));
+        assertThat(listEvidence(id).out()).contains("file deed.pdf").contains("[missing in " + dir.resolve("evidence")
+                + "]");
+        assertThat(listEvidence(id, "--json").json().get(1).get("file").asText()).isEqualTo("missing");
     }
 
     @Test
