@@ -44,7 +44,13 @@ final class ClaimEditForm {
         Cells.textWithTooltip(kindColumn, e -> Formats.label(e.kind().name()), e -> e.kind().label());
         Cells.textWithTooltip(titleColumn, Evidence::title, e -> e.isFile()
                 ? e.fileName() + "\nSHA-256 " + e.sha256() : e.url());
-        Cells.text(sourceColumn, e -> e.isFile() ? "file, " + EvidenceRules.size(e.sizeBytes()) : "web address");
+        // "not here" first: the column is narrow, and that is what staff must see
+        Cells.textWithTooltip(sourceColumn, e -> !e.isFile() ? "web address"
+                : (editor.notHere(e) ? "not here · " : "") + "file, " + EvidenceRules.size(e.sizeBytes()),
+                e -> !e.isFile() ? e.url()
+                : editor.notHere(e) ? "The copy is not in this workstation's evidence folder, " + editor.evidenceFolder()
+                        + " (on a team database: the office's shared folder, CLAIMDESK_EVIDENCE_DIR)"
+                        : "The copy is in " + editor.evidenceFolder());
         Cells.textWithTooltip(addedColumn, e -> Formats.date(java.time.LocalDate.ofInstant(e.addedAt(),
                 java.time.ZoneId.systemDefault())), e -> Formats.time(e.addedAt()) + " by " + e.addedBy());
         kind.getItems().setAll(EvidenceKind.values());

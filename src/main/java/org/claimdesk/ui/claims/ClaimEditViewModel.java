@@ -108,6 +108,8 @@ public final class ClaimEditViewModel {
     private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper conflict = new ReadOnlyStringWrapper();
     private final ObservableList<Evidence> evidence = FXCollections.observableArrayList();
+    /** The file references listed whose copies are not whole in this workstation's evidence folder, by id. */
+    private java.util.Set<Long> filesNotHere = java.util.Set.of();
     private final ReadOnlyBooleanWrapper evidenceBusy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper evidenceError = new ReadOnlyStringWrapper();
 
@@ -218,8 +220,12 @@ public final class ClaimEditViewModel {
 
     // ---- commands -----------------------------------------------------------------------------------
 
-    /** The claim shown in the detail pane (null for none). In edit mode the fields keep what staff typed. */
-    public void show(EditableClaim claim, List<Evidence> references) {
+    /**
+     * The claim shown in the detail pane (null for none). In edit mode the fields keep what staff typed.
+     *
+     * @param notHere the file references whose copies are not whole in this workstation's evidence folder, by id
+     */
+    public void show(EditableClaim claim, List<Evidence> references, java.util.Set<Long> notHere) {
         boolean sameClaim = claim != null && shown != null && claim.claimId() == shown.claimId();
         if (!sameClaim && active.get()) {
             leave();
@@ -228,6 +234,7 @@ public final class ClaimEditViewModel {
             fault.set(null);
         }
         shown = claim;
+        filesNotHere = java.util.Set.copyOf(notHere);
         evidence.setAll(claim == null ? List.of() : references);
         if (!sameClaim) {
             evidenceError.set(null);
@@ -435,10 +442,12 @@ public final class ClaimEditViewModel {
         evidenceError.set(null);
         tasks.submit("add evidence", p -> {
             Evidence added = add.get();
-            return new Added(added, evidenceCases.list(claim.claimId()));
+            List<Evidence> all = evidenceCases.list(claim.claimId());
+            return new Added(added, all, filesNotHere(evidenceCases, all));
         }, (Added a) -> {
             evidenceBusy.set(false);
             if (shown != null && shown.claimId() == claim.claimId()) {
+                filesNotHere = a.notHere();
                 evidence.setAll(a.all());
             }
             if (fault.get() != null && fault.get().evidenceKind().filter(a.added().kind()::equals).isPresent()) {
@@ -454,7 +463,27 @@ public final class ClaimEditViewModel {
         });
     }
 
-    private record Added(Evidence added, List<Evidence> all) {
+    private record Added(Evidence added, List<Evidence> all, java.util.Set<Long> notHere) {
+    }
+
+    /**
+     * The file references among {@code references} whose copies are not whole in {@code evidence}'s folder, by id:
+     * read from the file system, so off the FX thread (a share's folder may answer slowly).
+     */
+    static java.util.Set<Long> filesNotHere(ClaimEvidence evidence, List<Evidence> references) {
+        return references.stream().filter(Evidence::isFile)
+                .filter(e -> evidence.presence(e) != org.claimdesk.store.EvidenceFiles.Presence.WHOLE)
+                .map(Evidence::evidenceId).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /** Whether a listed file reference's copy is not whole in this workstation's evidence folder. */
+    public boolean notHere(Evidence reference) {
+        return filesNotHere.contains(reference.evidenceId());
+    }
+
+    /** This workstation's evidence folder, as a file reference not found there names it. */
+    public Path evidenceFolder() {
+        return evidenceCases.folder();
     }
 
     /** Where a file reference's copy is kept, to open it. */

@@ -11,6 +11,7 @@ import org.claimdesk.app.Workflow;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.ClaimQuery;
@@ -241,6 +242,26 @@ class ClaimEditViewModelTest {
         editor.cancel();
         assertThat(editor.faultProperty().get()).isNull();
         assertThat(field(ClaimField.AMOUNT_CENTS).faultProperty().get()).isNull();
+    }
+
+    /** A file reference whose copy is not in this workstation's evidence folder is marked when the detail is read. */
+    @Test
+    void aFileWhoseCopyIsNotInThisWorkstationsFolderIsMarked() throws Exception {
+        Claim claim = select(ClaimStatus.NEEDS_INFO);
+        editor.addFile(EvidenceKind.OWNERSHIP, Files.writeString(dir.resolve("deed.pdf"), "deed"), null);
+        editor.addUrl(EvidenceKind.ADDRESS, "https://records.example.gov/u/1", "Utility bill");
+        Evidence deed = editor.evidence().stream().filter(Evidence::isFile).findFirst().orElseThrow();
+        assertThat(editor.notHere(deed)).isFalse();
+
+        Files.delete(editor.fileOf(deed));
+        model.select(null);
+        model.select(ClaimRow.of(queries.claim(claim.claimId()).orElseThrow(), queries.today()));
+
+        assertThat(editor.evidence()).filteredOn(Evidence::isFile).singleElement()
+                .satisfies(e -> assertThat(editor.notHere(e)).isTrue());
+        assertThat(editor.evidence()).filteredOn(e -> !e.isFile())
+                .allSatisfy(e -> assertThat(editor.notHere(e)).isFalse());
+        assertThat(editor.evidenceFolder()).isEqualTo(editor.fileOf(deed).getParent());
     }
 
     @Test

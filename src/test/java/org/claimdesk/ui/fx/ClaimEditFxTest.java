@@ -195,6 +195,15 @@ class ClaimEditFxTest extends ConsoleFxTest {
         assertThat(services.workflow().evidence().list(claim.claimId())).hasSize(before + 1).last()
                 .satisfies(e -> assertThat(e.url()).isEqualTo("https://records.example.gov/u/1"));
         snapshot("claim-evidence");
+
+        // a file whose copy is not in this workstation's folder (added elsewhere, a share not mounted): marked
+        org.claimdesk.domain.Evidence deed = services.workflow().evidence().addFile(claim.claimId(), "ownership",
+                java.nio.file.Files.writeString(dir.resolve("deed.pdf"), "deed of trust"), "Deed of trust", "kim");
+        java.nio.file.Files.delete(services.workflow().evidence().fileOf(deed));
+        fx(() -> window.claimsModel().reloadDetail());
+        waitUntil("the file is listed as not here", () -> robot.lookup("#evidenceTable .table-cell")
+                .match(LabeledMatchers.hasText("not here · file, 13 bytes")).tryQuery().isPresent());
+        snapshot("claim-evidence-not-here");
     }
 
     @Test
