@@ -30,7 +30,8 @@ public final class Backup {
         Path file = target.toAbsolutePath().normalize();
         if (database.location() instanceof DatabaseLocation.Postgres server) {
             throw new ClaimDeskException("a team database is backed up on its server, by IT: run " + pgDump(server, file)
-                    + ", then check it with claimdesk backup --check " + shell(file.toString())
+                    + " as the database's owner role (the staff role may not read all of it; give the owner to -U),"
+                    + " then check it with claimdesk backup --check " + shell(file.toString())
                     + " (docs/operations.md: backups and restore)");
         }
         if (Files.exists(file)) {

@@ -399,15 +399,14 @@ public final class Database implements AutoCloseable {
                 });
             }
             h.execute("BEGIN DEFERRED");
-            R result;
             try {
-                result = work.withHandle(h);
-            } catch (RuntimeException failed) {
+                R result = work.withHandle(h);
+                h.execute("COMMIT");
+                return result;
+            } catch (RuntimeException | Error failed) {
                 endSnapshot(h, failed);
                 throw failed;
             }
-            h.execute("COMMIT");
-            return result;
         } catch (JdbiException e) {
             throw translated(e);
         }
@@ -417,7 +416,7 @@ public final class Database implements AutoCloseable {
      * Ends a file's snapshot after {@code failed}: rolled back, or, if that fails, its connection is taken out of the
      * pool rather than lent out again inside a transaction.
      */
-    private void endSnapshot(Handle h, RuntimeException failed) {
+    private void endSnapshot(Handle h, Throwable failed) {
         try {
             h.execute("ROLLBACK");
         } catch (RuntimeException rollback) {

@@ -183,8 +183,13 @@ public sealed interface DatabaseLocation {
         org.postgresql.PGProperty known = org.postgresql.PGProperty.forName(name);
         if (known == null) {
             throw new DatabaseException("the database address names a setting the PostgreSQL driver does not know: "
-                    + name + " (names are case-sensitive, e.g. sslmode, sslrootcert, connectTimeout, ApplicationName;"
+                    + name + " (names are case-sensitive, e.g. sslmode, sslrootcert, connectTimeout;"
                     + " docs/operations.md)");
+        }
+        if (claimDesksOwn(known)) {
+            throw new DatabaseException("the database address gives " + name + ", which ClaimDesk sets itself (a"
+                    + " workstation's name among the server's sessions, its lock and idle limits, server detail kept"
+                    + " out of messages): leave it out of the address");
         }
         // the TLS mode's value too, as the driver reads it (any case); the driver checks its other settings itself
         if (known == org.postgresql.PGProperty.SSL_MODE && java.util.Arrays.stream(known.getChoices())
@@ -193,6 +198,16 @@ public sealed interface DatabaseLocation {
                     + String.join(", ", known.getChoices()));
         }
         return value;
+    }
+
+    /**
+     * The driver's settings ClaimDesk gives every connection, which a setting in the address would replace: the
+     * session's options (lock timeout, the change feed's session name, the gone-client limits), the workstation's
+     * name the server and doctor show, the server's detail of a refusal kept out of messages (it quotes row values).
+     */
+    private static boolean claimDesksOwn(org.postgresql.PGProperty setting) {
+        return setting == org.postgresql.PGProperty.OPTIONS || setting == org.postgresql.PGProperty.APPLICATION_NAME
+                || setting == org.postgresql.PGProperty.LOG_SERVER_ERROR_DETAIL;
     }
 
     private static DatabaseException passwordRefused() {

@@ -126,13 +126,15 @@ public final class EvidenceFiles {
             try {
                 move(temp, target);
             } catch (FileAlreadyExistsException e) {
-                if (presence(hash, size, hash) == Presence.DAMAGED) {
-                    // a cut-short or altered copy (e.g. an interrupted copy of the folder) is replaced by this whole one
-                    replace(temp, target);
-                } else {
+                Presence there = presence(hash, size, hash);
+                if (there == Presence.WHOLE || there == Presence.UNREADABLE) {
                     // whole, or not readable here (another staff member's file the share's rules keep from us): kept
                     created = false;
                     Files.delete(temp);
+                } else {
+                    // cut short or altered (e.g. an interrupted copy of the folder), or gone since it was seen: this
+                    // whole copy goes in its place
+                    replace(temp, target);
                 }
             }
             temp = null;

@@ -341,14 +341,32 @@ class ClaimImportTest {
         Path file = validRows(dir.resolve("office.csv"), rows);
         try (Database other = Database.open(db.location())) {
             java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            // each waits for the other once its first batch is in (between transactions): the later batches overlap
+            java.util.concurrent.CyclicBarrier midway = new java.util.concurrent.CyclicBarrier(2);
             java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
             try {
                 List<java.util.concurrent.Future<ClaimImport.Report>> reports = new ArrayList<>();
                 for (Database workstation : List.of(db, other)) {
+                    ClaimImport.Monitor meetMidway = new ClaimImport.Monitor() {
+                        boolean met;
+
+                        @Override
+                        public void progress(ClaimImport.Progress progress) {
+                            if (progress.phase() == ClaimImport.Phase.IMPORTING && progress.rows() >= ClaimImport.BATCH_ROWS
+                                    && !met) {
+                                met = true;
+                                try {
+                                    midway.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                                } catch (Exception e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            }
+                        }
+                    };
                     reports.add(two.submit(() -> {
                         start.await();
                         return new ClaimImport(workstation, ClaimIntakeTest.CLOCK).run(file, "s.patel",
-                                ClaimImport.Options.defaults());
+                                ClaimImport.Options.defaults(), meetMidway);
                     }));
                 }
                 ClaimImport.Report first = reports.get(0).get(60, java.util.concurrent.TimeUnit.SECONDS);

@@ -71,9 +71,15 @@ class ConsoleEntryTest {
         assertThat(v6.jdbcUrl()).isEqualTo("jdbc:postgresql://[::1]:6543/claims");
         assertThat(v6.describe()).isEqualTo("database claims on [::1]:6543 as claim+desk");
         // an '@' in a parameter is no password
-        assertThat(DatabaseLocation.parse("postgresql://kim@db.office.lan:5432/claims?ApplicationName=desk@front"))
+        assertThat(DatabaseLocation.parse("postgresql://kim@db.office.lan:5432/claims?sslrootcert=/etc/ca@office.crt"))
                 .isEqualTo(new DatabaseLocation.Postgres("db.office.lan", 5432, "claims", "kim",
-                        Map.of("ApplicationName", "desk@front")));
+                        Map.of("sslrootcert", "/etc/ca@office.crt")));
+        // settings ClaimDesk gives every connection itself are not replaced from the address
+        for (String own : List.of("ApplicationName=desk", "options=-c%20lock_timeout%3D0", "logServerErrorDetail=true")) {
+            assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://kim@db.office.lan/claims?" + own))
+                    .as(own).isInstanceOf(org.claimdesk.store.DatabaseException.class)
+                    .hasMessageContaining("which ClaimDesk sets itself");
+        }
     }
 
     /**

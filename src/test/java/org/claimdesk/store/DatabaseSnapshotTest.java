@@ -69,6 +69,32 @@ class DatabaseSnapshotTest {
         }
     }
 
+    /**
+     * A read that failed after its transaction had already ended (SQLite rolls back by itself after some failures, a
+     * disk full in a sort) comes out as it is, not hidden behind a failed COMMIT; an Error too; and the pool goes on.
+     */
+    @Test
+    void aFailureAfterTheTransactionEndedOrAnErrorComesOutAsItIsAndThePoolGoesOn() {
+        for (int i = 0; i < 12; i++) {
+            IllegalStateException failure = new IllegalStateException("the sort's disk is full");
+            assertThatThrownBy(() -> db.snapshot(h -> {
+                count(h);
+                h.execute("ROLLBACK");
+                throw failure;
+            })).isSameAs(failure);
+            AssertionError error = new AssertionError("a bug in the export");
+            assertThatThrownBy(() -> db.snapshot(h -> {
+                count(h);
+                throw error;
+            })).isSameAs(error);
+        }
+        for (int i = 0; i < 12; i++) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            assertThat(db.read(DatabaseSnapshotTest::count)).isEqualTo(2 + i);
+            assertThat(db.snapshot(DatabaseSnapshotTest::count)).isEqualTo(2 + i);
+        }
+    }
+
     private static int count(org.jdbi.v3.core.Handle h) {
         return h.createQuery("SELECT count(*) FROM claim").mapTo(Integer.class).one();
     }
