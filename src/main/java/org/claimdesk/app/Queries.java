@@ -99,6 +99,14 @@ public final class Queries {
         return database.read(h -> claims.history(h, claimId));
     }
 
+    /**
+     * Runs {@code reads} made through these queries on one state of the database, whatever others commit meanwhile
+     * (an export's pages and its count agree); nothing may be written within ({@link Database#snapshotOfReads}).
+     */
+    public <T> T snapshot(java.util.function.Supplier<T> reads) {
+        return database.snapshotOfReads(reads);
+    }
+
     public List<OutboxEvent> outbox(OutboxQuery query) {
         return database.read(h -> outbox.list(h, query));
     }

@@ -392,23 +392,41 @@ public final class Database implements AutoCloseable {
     public <R> R snapshot(HandleCallback<R, RuntimeException> work) {
         // a handle of its own, not the thread's: what work writes (an audit entry) goes through a handle of its own
         try (Handle h = jdbi.open()) {
-            if (path == null) {
-                return h.inTransaction(org.jdbi.v3.core.transaction.TransactionIsolationLevel.REPEATABLE_READ, tx -> {
-                    tx.execute("SET TRANSACTION READ ONLY");
-                    return work.withHandle(tx);
-                });
-            }
-            h.execute("BEGIN DEFERRED");
-            try {
-                R result = work.withHandle(h);
-                h.execute("COMMIT");
-                return result;
-            } catch (RuntimeException | Error failed) {
-                endSnapshot(h, failed);
-                throw failed;
-            }
+            return inSnapshot(h, work);
         } catch (JdbiException e) {
             throw translated(e);
+        }
+    }
+
+    /**
+     * As {@link #snapshot}, for {@code reads} made through this database's own methods ({@link #read}, and the stores
+     * and queries built on it) on this thread: each of them sees the state the first one saw. Nothing may be written
+     * within (a write on this thread would go to the snapshot's read-only transaction).
+     */
+    public <R> R snapshotOfReads(java.util.function.Supplier<R> reads) {
+        try {
+            // the thread's handle: the reads' own calls to Jdbi on this thread take it rather than one of their own
+            return jdbi.withHandle(h -> inSnapshot(h, any -> reads.get()));
+        } catch (JdbiException e) {
+            throw translated(e);
+        }
+    }
+
+    private <R> R inSnapshot(Handle h, HandleCallback<R, RuntimeException> work) {
+        if (path == null) {
+            return h.inTransaction(org.jdbi.v3.core.transaction.TransactionIsolationLevel.REPEATABLE_READ, tx -> {
+                tx.execute("SET TRANSACTION READ ONLY");
+                return work.withHandle(tx);
+            });
+        }
+        h.execute("BEGIN DEFERRED");
+        try {
+            R result = work.withHandle(h);
+            h.execute("COMMIT");
+            return result;
+        } catch (RuntimeException | Error failed) {
+            endSnapshot(h, failed);
+            throw failed;
         }
     }
 

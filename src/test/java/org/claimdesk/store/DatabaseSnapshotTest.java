@@ -52,6 +52,28 @@ class DatabaseSnapshotTest {
         assertThat(Sql.count(db, "claim")).isEqualTo(2);
     }
 
+    /** Reads made through the database's own methods on this thread, as the console's exports make them. */
+    @Test
+    void readsThroughTheDatabaseOnThisThreadSeeOneStateWhileAnotherThreadWrites() throws Exception {
+        java.util.concurrent.ExecutorService elsewhere = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            int[] seen = db.snapshotOfReads(() -> {
+                int before = db.read(DatabaseSnapshotTest::count);
+                try {
+                    elsewhere.submit(() -> TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING)).get();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return new int[] {before, db.read(DatabaseSnapshotTest::count)};
+            });
+
+            assertThat(seen).containsExactly(1, 1);
+            assertThat(db.read(DatabaseSnapshotTest::count)).isEqualTo(2);
+        } finally {
+            elsewhere.shutdownNow();
+        }
+    }
+
     @Test
     void aFailureInsideComesOutAsItIsAndLeavesNoConnectionInsideATransaction() {
         for (int i = 0; i < 12; i++) {

@@ -151,21 +151,26 @@ public final class AuditViewModel {
             CsvFile csv = CsvFile.create(file, List.of("audit_id", "at", "actor", "action", "subject_type",
                     "subject_id", "reason", "details"), CsvFile.Guard.FORMULAS);
             try {
-                int from = 0;
-                while (true) {
-                    List<AuditEntry> batch = queries.audit(s, a, act, from, EXPORT_BATCH);
-                    for (AuditEntry e : batch) {
-                        csv.row(List.of(e.auditId(), e.at(), e.actor(), e.action(), e.subjectType(), e.subjectId(),
-                                e.reason() == null ? "" : e.reason(), e.details() == null ? "" : e.details()));
+                // one state of the trail for every page: entries other workstations add meanwhile, newest first,
+                // would push the pages after them down and repeat their last entries
+                return queries.snapshot(() -> {
+                    int from = 0;
+                    while (true) {
+                        List<AuditEntry> batch = queries.audit(s, a, act, from, EXPORT_BATCH);
+                        for (AuditEntry e : batch) {
+                            csv.row(List.of(e.auditId(), e.at(), e.actor(), e.action(), e.subjectType(),
+                                    e.subjectId(), e.reason() == null ? "" : e.reason(),
+                                    e.details() == null ? "" : e.details()));
+                        }
+                        p.update(csv.rows(), 0, "exported " + csv.rows());
+                        if (batch.size() < EXPORT_BATCH) {
+                            break;
+                        }
+                        from += EXPORT_BATCH;
                     }
-                    p.update(csv.rows(), 0, "exported " + csv.rows());
-                    if (batch.size() < EXPORT_BATCH) {
-                        break;
-                    }
-                    from += EXPORT_BATCH;
-                }
-                csv.finish();
-                return csv.rows();
+                    csv.finish();
+                    return csv.rows();
+                });
             } catch (RuntimeException e) {
                 csv.abort();
                 throw e;

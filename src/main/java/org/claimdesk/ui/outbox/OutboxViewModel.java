@@ -704,23 +704,9 @@ public final class OutboxViewModel {
                     "delivery_state", "attempts", "last_error", "next_attempt_at", "idempotency_key", "created_at",
                     "sent_at", "state_case_id", "last_changed_at", "superseded_by"), CsvFile.Guard.FORMULAS);
             try {
-                int total = queries.countOutbox(shown);
-                for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
-                    List<OutboxEvent> batch = queries.outbox(shown.withPage(offset, EXPORT_BATCH));
-                    for (OutboxRow r : withClaims(batch)) {
-                        OutboxEvent e = r.event();
-                        csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), r.jurisdiction(), e.eventType(),
-                                e.deliveryState().dbValue(), e.attempts(), nz(e.lastError()), nz(e.nextAttemptAt()),
-                                e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId()), nz(e.updatedAt()),
-                                e.supersededBy() == null ? "" : e.supersededBy()));
-                    }
-                    p.update(csv.rows(), total, "exporting");
-                    if (batch.isEmpty()) {
-                        break;
-                    }
-                }
-                csv.finish();
-                return csv.rows();
+                // one state of the rows for the count and every page: rows others re-queue, resubmit or deliver
+                // meanwhile neither move between pages nor come twice
+                return queries.snapshot(() -> writeRows(csv, shown, p));
             } catch (RuntimeException e) {
                 csv.abort();
                 throw e;
@@ -734,6 +720,27 @@ public final class OutboxViewModel {
             progress.set(null);
             notice.set(Notice.error("export the outbox rows", e));
         }, progress::set);
+    }
+
+    /** The rows of {@code shown}, page by page, into {@code csv}; how many. */
+    private long writeRows(CsvFile csv, OutboxQuery shown, TaskRunner.Progress p) {
+        int total = queries.countOutbox(shown);
+        for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
+            List<OutboxEvent> batch = queries.outbox(shown.withPage(offset, EXPORT_BATCH));
+            for (OutboxRow r : withClaims(batch)) {
+                OutboxEvent e = r.event();
+                csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), r.jurisdiction(), e.eventType(),
+                        e.deliveryState().dbValue(), e.attempts(), nz(e.lastError()), nz(e.nextAttemptAt()),
+                        e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId()), nz(e.updatedAt()),
+                        e.supersededBy() == null ? "" : e.supersededBy()));
+            }
+            p.update(csv.rows(), total, "exporting");
+            if (batch.isEmpty()) {
+                break;
+            }
+        }
+        csv.finish();
+        return csv.rows();
     }
 
     private static Object nz(Object value) {

@@ -78,6 +78,61 @@ class AuditViewModelTest {
         assertThat(model.pageTextProperty().get()).isEqualTo("no entries");
     }
 
+    /**
+     * Entries other workstations add while the trail is exported, newest first, neither come in nor push later pages
+     * down to repeat entries at the page breaks: the export is the trail as it stood when it began.
+     */
+    @Test
+    void anExportIsTheTrailAsItStoodWhenItBegan() throws Exception {
+        Workflow workflow = TestDatabases.workflow(db);
+        org.claimdesk.store.AuditStore store = new org.claimdesk.store.AuditStore();
+        db.useTransaction(h -> {
+            for (int i = 0; i < AuditViewModel.EXPORT_BATCH; i++) {
+                store.append(h, java.time.Instant.parse("2026-11-01T00:00:00Z"), "carl", AuditActions.TAX_ID_REVEAL,
+                        AuditActions.SUBJECT_CLAIM, "3", "seeded " + i, null);
+            }
+        });
+        int before = TestDatabases.queries(db).audit(null, null, null, 0, 100_000).size();
+        java.util.concurrent.ExecutorService elsewhere = java.util.concurrent.Executors.newSingleThreadExecutor();
+        DirectTaskRunner writingElsewhere = new DirectTaskRunner() {
+            boolean wrote;
+
+            @Override
+            public <T> void submit(String what, Work<T> work, java.util.function.Consumer<? super T> onSuccess,
+                    java.util.function.Consumer<? super Throwable> onFailure,
+                    java.util.function.Consumer<ProgressUpdate> onProgress) {
+                super.submit(what, work, onSuccess, onFailure, update -> {
+                    if (!wrote) {
+                        wrote = true;
+                        try {
+                            elsewhere.submit(() -> {
+                                for (long id = 1; id <= 40; id++) {
+                                    workflow.revealTaxId(id % 30 + 1, "dana", "meanwhile " + id);
+                                }
+                            }).get();
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    onProgress.accept(update);
+                });
+            }
+        };
+        AuditViewModel exporting = new AuditViewModel(TestDatabases.queries(db), writingElsewhere);
+        Path file = dir.resolve("trail.csv");
+        try {
+            exporting.exportCsv(file);
+        } finally {
+            elsewhere.shutdownNow();
+        }
+
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(before + 1);
+        assertThat(lines.stream().skip(1).map(l -> l.substring(0, l.indexOf(','))).distinct()).hasSize(before);
+        assertThat(String.join("\n", lines)).doesNotContain("meanwhile");
+        assertThat(TestDatabases.queries(db).audit(null, "dana", null, 0, 100)).hasSize(40);
+    }
+
     @Test
     void exportsEveryMatchingEntryAsCsv() throws Exception {
         model.actorProperty().set("ann");
