@@ -9,6 +9,7 @@ import java.util.Map;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.NotFoundException;
@@ -55,7 +56,7 @@ public final class ClaimEvidence {
      * Whether a file reference's copy is in this workstation's evidence folder with the size its row records (on a
      * team database, a folder of this workstation's own holds only what was added here); null for an address.
      */
-    public EvidenceFiles.Presence presence(Evidence reference) {
+    public EvidenceCopy presence(Evidence reference) {
         return reference.isFile() ? files.presence(reference.storedName(), reference.sizeBytes(), null) : null;
     }
 

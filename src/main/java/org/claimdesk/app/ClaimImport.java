@@ -436,15 +436,7 @@ public final class ClaimImport {
         }
         if (e instanceof org.jdbi.v3.core.JdbiException) {
             // a refusal no sentence of the store's names (a deadlock, the server ending an idle session): its first line
-            java.sql.SQLException server = null;
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof java.sql.SQLException sql) {
-                    server = sql;
-                }
-            }
-            String message = server != null ? server.getMessage() : e.getMessage();
-            String reason = String.valueOf(message).lines().findFirst().orElse(e.toString());
-            return new DatabaseException("the import stopped: " + reason + "; " + more, e);
+            return new DatabaseException("the import stopped: " + DatabaseException.reasonOf(e) + "; " + more, e);
         }
         if (!(e instanceof ClaimDeskException)) {
             return e;

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.store.Database;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.EvidenceStore;
@@ -166,8 +167,8 @@ public final class Doctor {
         }
         List<String> absent = new ArrayList<>();
         for (Evidence e : newest) {
-            EvidenceFiles.Presence presence = files.presence(e.storedName(), e.sizeBytes(), null);
-            if (presence != EvidenceFiles.Presence.WHOLE) {
+            EvidenceCopy presence = files.presence(e.storedName(), e.sizeBytes(), null);
+            if (presence != EvidenceCopy.WHOLE) {
                 absent.add("evidence " + e.evidenceId() + " of claim id " + e.claimId() + " ("
                         + presence.name().toLowerCase(java.util.Locale.ROOT) + ")");
             }

@@ -102,11 +102,11 @@ final class ClaimsCommand {
                 List<StatusChange> history = queries.history(claim.claimId());
                 List<OutboxEvent> rows = queries.outboxForClaim(claim.claimId());
                 ClaimView view = ClaimView.of(claim, queries.today(), OutboxEvent.anyPending(rows));
-                ClaimEvidence evidenceCases = new ClaimEvidence(db, clock(db));
-                List<Evidence> evidence = evidenceCases.list(claim.claimId());
+                // the evidence folder is not looked in here (a share may be slow): claims evidence list does that
+                List<Evidence> evidence = new ClaimEvidence(db, clock(db)).list(claim.claimId());
                 if (json) {
                     printJson(new Detail(view, evidence.stream()
-                            .map(e -> EvidenceCommand.EvidenceView.of(e, evidenceCases)).toList(),
+                            .map(e -> EvidenceCommand.EvidenceView.of(e, null)).toList(),
                             history, rows.stream().map(org.claimdesk.app.OutboxView::of).toList()));
                     return 0;
                 }
@@ -130,7 +130,7 @@ final class ClaimsCommand {
                 }
                 if (!evidence.isEmpty()) {
                     out().println("  Evidence:");
-                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e, evidenceCases)));
+                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e, null)));
                 }
                 out().println("  History:");
                 for (StatusChange change : history) {

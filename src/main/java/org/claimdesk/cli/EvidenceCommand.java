@@ -10,9 +10,9 @@ import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
-import org.claimdesk.store.EvidenceFiles;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,21 +28,25 @@ final class EvidenceCommand {
      */
     record EvidenceView(long evidenceId, String kind, String title, String url, String fileName, Long sizeBytes,
             String sha256, String addedBy, Instant addedAt, String file) {
+        /** {@code evidence} null: the folder is not looked in ({@code file} null). */
         static EvidenceView of(Evidence e, ClaimEvidence evidence) {
-            EvidenceFiles.Presence presence = evidence.presence(e);
+            EvidenceCopy presence = evidence == null ? null : evidence.presence(e);
             return new EvidenceView(e.evidenceId(), e.kind().code(), e.title(), e.url(), e.fileName(), e.sizeBytes(),
                     e.sha256(), e.addedBy(), e.addedAt(),
                     presence == null ? null : presence.name().toLowerCase(Locale.ROOT));
         }
     }
 
-    /** One reference as the CLI prints it; a file whose copy is not whole in this workstation's folder says so. */
+    /**
+     * One reference as the CLI prints it; with {@code evidence}, a file whose copy is not whole in this workstation's
+     * folder says so ({@code [missing here]}, {@code [damaged here]}, {@code [unreadable here]}).
+     */
     static String line(Evidence e, ClaimEvidence evidence) {
         String source = e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.size(e.sizeBytes()) + ", sha256 "
                 + e.sha256().substring(0, 12) + "…" : e.url();
-        EvidenceFiles.Presence presence = evidence.presence(e);
-        String here = presence == null || presence == EvidenceFiles.Presence.WHOLE ? ""
-                : "  [" + presence.name().toLowerCase(Locale.ROOT) + " in " + evidence.folder() + "]";
+        EvidenceCopy presence = evidence == null ? null : evidence.presence(e);
+        String here = presence == null || presence == EvidenceCopy.WHOLE ? ""
+                : "  [" + presence.name().toLowerCase(Locale.ROOT) + " here]";
         return String.format("#%d %-9s %s  (added by %s, %s)%s", e.evidenceId(), e.kind().code(),
                 e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt(), here);
     }
@@ -123,6 +127,16 @@ final class EvidenceCommand {
                 } else {
                     all.forEach(e -> out().println(line(e, evidence)));
                     out().printf("%d evidence reference(s)%n", all.size());
+                    long away = all.stream().filter(e -> e.isFile()
+                            && evidence.presence(e) != EvidenceCopy.WHOLE).count();
+                    if (away > 0) {
+                        out().printf("%d file(s) not whole in this workstation's evidence folder %s%s%n", away,
+                                evidence.folder(), db.onServer() && evidenceDir == null
+                                        && System.getenv(DataDirectory.EVIDENCE_ENV) == null
+                                        ? ": files added on other workstations are in the office's shared folder"
+                                                + " when IT sets " + DataDirectory.EVIDENCE_ENV
+                                        : "");
+                    }
                 }
             }
             return 0;

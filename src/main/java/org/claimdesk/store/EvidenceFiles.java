@@ -15,6 +15,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.UUID;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
@@ -126,8 +127,8 @@ public final class EvidenceFiles {
             try {
                 move(temp, target);
             } catch (FileAlreadyExistsException e) {
-                Presence there = presence(hash, size, hash);
-                if (there == Presence.WHOLE || there == Presence.UNREADABLE) {
+                EvidenceCopy there = presence(hash, size, hash);
+                if (there == EvidenceCopy.WHOLE || there == EvidenceCopy.UNREADABLE) {
                     // whole, or not readable here (another staff member's file the share's rules keep from us): kept
                     created = false;
                     Files.delete(temp);
@@ -181,29 +182,24 @@ public final class EvidenceFiles {
      * Whether the folder has a whole copy of a stored file: present with the size and SHA-256 its row records.
      * {@code sha256} null checks the size only.
      */
-    public Presence presence(String storedName, long size, String sha256) {
+    public EvidenceCopy presence(String storedName, long size, String sha256) {
         Path file = path(storedName);
         try {
             if (!Files.isRegularFile(file)) {
-                return Presence.MISSING;
+                return EvidenceCopy.MISSING;
             }
             if (Files.size(file) != size) {
-                return Presence.DAMAGED;
+                return EvidenceCopy.DAMAGED;
             }
             if (!Files.isReadable(file)) {
-                return Presence.UNREADABLE;
+                return EvidenceCopy.UNREADABLE;
             }
-            return sha256 == null || hash(file).equals(sha256) ? Presence.WHOLE : Presence.DAMAGED;
+            return sha256 == null || hash(file).equals(sha256) ? EvidenceCopy.WHOLE : EvidenceCopy.DAMAGED;
         } catch (IOException e) {
-            return Presence.UNREADABLE;
+            return EvidenceCopy.UNREADABLE;
         }
     }
 
-    /**
-     * What {@link #presence} found: the file whole, absent, of another size or content, or there but not readable
-     * by this workstation's user (the share's permissions).
-     */
-    public enum Presence { WHOLE, MISSING, DAMAGED, UNREADABLE }
 
     /**
      * Whether a file can be written to the folder now (a temporary file made and removed), or why not: one sentence.

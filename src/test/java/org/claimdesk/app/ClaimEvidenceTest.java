@@ -23,6 +23,7 @@ import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.InvalidFieldsException;
@@ -262,25 +263,25 @@ class ClaimEvidenceTest {
         Evidence first = evidence.addFile(id, "ownership", deed, null, "j.chen");
         EvidenceFiles files = DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null);
         assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
-                .isEqualTo(EvidenceFiles.Presence.WHOLE);
+                .isEqualTo(EvidenceCopy.WHOLE);
 
         // cut short (an interrupted copy of the folder), then the same size with other bytes
         Files.writeString(evidence.fileOf(first), "deed of");
         assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
-                .isEqualTo(EvidenceFiles.Presence.DAMAGED);
+                .isEqualTo(EvidenceCopy.DAMAGED);
         Evidence again = evidence.addFile(id, "ownership", deed, null, "j.chen");
         assertThat(evidence.fileOf(again)).hasContent("deed of trust, 12 pages");
         Files.writeString(evidence.fileOf(first), "DEED OF TRUST, 12 PAGES");
         assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
-                .isEqualTo(EvidenceFiles.Presence.DAMAGED);
+                .isEqualTo(EvidenceCopy.DAMAGED);
         assertThat(files.presence(first.storedName(), first.sizeBytes(), null))
-                .as("size only").isEqualTo(EvidenceFiles.Presence.WHOLE);
+                .as("size only").isEqualTo(EvidenceCopy.WHOLE);
         evidence.addFile(id, "ownership", deed, null, "j.chen");
         assertThat(evidence.fileOf(first)).hasContent("deed of trust, 12 pages");
 
         Files.delete(evidence.fileOf(first));
         assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
-                .isEqualTo(EvidenceFiles.Presence.MISSING);
+                .isEqualTo(EvidenceCopy.MISSING);
         assertThat(filesIn(folder)).isEmpty();
     }
 

@@ -182,7 +182,8 @@ class BackupCheckCliTest {
 
         assertThat(run.exit()).isEqualTo(1);
         assertThat(run.err()).contains("run pg_dump -Fc -h localhost -p " + team.port() + " -U postgres -d "
-                + team.database() + " -f " + target + ", then check it with claimdesk backup --check " + target);
+                + team.database() + " -f " + target + " as the database's owner role").contains(", then check it with"
+                + " claimdesk backup --check " + target);
         assertThat(target).doesNotExist();
     }
 

@@ -231,8 +231,8 @@ class ClaimEditCliTest {
 
         // the copy gone from the folder (a share not mounted, a folder not restored): the list says so
         Files.delete(dir.resolve("evidence").resolve(list.get(1).get("sha256").asText()));
-        assertThat(listEvidence(id).out()).contains("file deed.pdf").contains("[missing in " + dir.resolve("evidence")
-                + "]");
+        assertThat(listEvidence(id).out()).contains("file deed.pdf").contains("[missing here]")
+                .contains("1 file(s) not whole in this workstation's evidence folder " + dir.resolve("evidence"));
         assertThat(listEvidence(id, "--json").json().get(1).get("file").asText()).isEqualTo("missing");
     }
 

@@ -153,7 +153,7 @@ public final class AuditViewModel {
             try {
                 // one state of the trail for every page: entries other workstations add meanwhile, newest first,
                 // would push the pages after them down and repeat their last entries
-                return queries.snapshot(() -> {
+                long written = queries.snapshot(() -> {
                     int from = 0;
                     while (true) {
                         List<AuditEntry> batch = queries.audit(s, a, act, from, EXPORT_BATCH);
@@ -168,9 +168,11 @@ public final class AuditViewModel {
                         }
                         from += EXPORT_BATCH;
                     }
-                    csv.finish();
                     return csv.rows();
                 });
+                // in place only once the snapshot ended well
+                csv.finish();
+                return written;
             } catch (RuntimeException e) {
                 csv.abort();
                 throw e;

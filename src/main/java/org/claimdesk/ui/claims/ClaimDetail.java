@@ -11,8 +11,6 @@ import org.claimdesk.domain.StatusChange;
  * Everything the detail pane shows about one claim, read in one background task.
  *
  * @param editable the claim's fields as the edit mode starts from them; null when the claim is gone
- * @param filesNotHere the file references among {@code evidence} whose copies are not whole in this workstation's
- *     evidence folder, by id
  */
 public record ClaimDetail(
         ClaimRow claim,
@@ -20,8 +18,7 @@ public record ClaimDetail(
         List<AuditEntry> audit,
         List<Delivery> deliveries,
         EditableClaim editable,
-        List<Evidence> evidence,
-        java.util.Set<Long> filesNotHere) {
+        List<Evidence> evidence) {
 
     /** One outbox row of the claim with its attempts. */
     public record Delivery(OutboxEvent event, List<DeliveryAttempt> attempts) {

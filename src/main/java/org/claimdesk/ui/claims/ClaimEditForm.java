@@ -14,6 +14,7 @@ import javafx.scene.layout.GridPane;
 import javafx.stage.FileChooser;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.ui.common.Cells;
@@ -34,6 +35,28 @@ final class ClaimEditForm {
         FieldForm.build(editor.fields(), grid, FieldForm.Ids.EDIT);
     }
 
+    /** A file reference's copy not whole here, in a word or two. */
+    static String awayMark(EvidenceCopy presence) {
+        return switch (presence) {
+            case MISSING -> "not here";
+            case DAMAGED -> "damaged here";
+            case UNREADABLE -> "unreadable here";
+            case WHOLE -> "";
+        };
+    }
+
+    private static String awayHint(EvidenceCopy presence, java.nio.file.Path folder) {
+        return switch (presence) {
+            case MISSING -> "The copy is not in this workstation's evidence folder, " + folder + " (on a team database:"
+                    + " the office's shared folder, CLAIMDESK_EVIDENCE_DIR, mounted here)";
+            case DAMAGED -> "The copy in " + folder + " is not the size recorded: adding the same file again puts the"
+                    + " whole copy back";
+            case UNREADABLE -> "The copy in " + folder + " cannot be read by this workstation's user: IT checks the"
+                    + " folder's group and permissions";
+            case WHOLE -> "Its copy is kept in " + folder;
+        };
+    }
+
     /** The Evidence tab: the list, and adding an address or a file (copied in the background). */
     static void bindEvidence(ClaimEditViewModel editor, TableView<Evidence> table,
             TableColumn<Evidence, String> kindColumn, TableColumn<Evidence, String> titleColumn,
@@ -44,13 +67,11 @@ final class ClaimEditForm {
         Cells.textWithTooltip(kindColumn, e -> Formats.label(e.kind().name()), e -> e.kind().label());
         Cells.textWithTooltip(titleColumn, Evidence::title, e -> e.isFile()
                 ? e.fileName() + "\nSHA-256 " + e.sha256() : e.url());
-        // "not here" first: the column is narrow, and that is what staff must see
+        // what is wrong with the copy first: the column is narrow, and that is what staff must see
         Cells.textWithTooltip(sourceColumn, e -> !e.isFile() ? "web address"
-                : (editor.notHere(e) ? "not here · " : "") + "file, " + EvidenceRules.size(e.sizeBytes()),
-                e -> !e.isFile() ? e.url()
-                : editor.notHere(e) ? "The copy is not in this workstation's evidence folder, " + editor.evidenceFolder()
-                        + " (on a team database: the office's shared folder, CLAIMDESK_EVIDENCE_DIR)"
-                        : "The copy is in " + editor.evidenceFolder());
+                : editor.away(e).map(p -> awayMark(p) + " · ").orElse("") + "file, " + EvidenceRules.size(e.sizeBytes()),
+                e -> !e.isFile() ? e.url() : editor.away(e).map(p -> awayHint(p, editor.evidenceFolder()))
+                        .orElse("Its copy is kept in " + editor.evidenceFolder()));
         Cells.textWithTooltip(addedColumn, e -> Formats.date(java.time.LocalDate.ofInstant(e.addedAt(),
                 java.time.ZoneId.systemDefault())), e -> Formats.time(e.addedAt()) + " by " + e.addedBy());
         kind.getItems().setAll(EvidenceKind.values());

@@ -25,6 +25,7 @@ import org.claimdesk.app.EditResult;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
@@ -108,8 +109,13 @@ public final class ClaimEditViewModel {
     private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper conflict = new ReadOnlyStringWrapper();
     private final ObservableList<Evidence> evidence = FXCollections.observableArrayList();
-    /** The file references listed whose copies are not whole in this workstation's evidence folder, by id. */
-    private java.util.Set<Long> filesNotHere = java.util.Set.of();
+    /**
+     * The file references listed whose copies are not whole in this workstation's evidence folder (missing, damaged,
+     * unreadable), by id; empty until the folder was looked in, in the background.
+     */
+    private Map<Long, EvidenceCopy> filesAway = Map.of();
+    /** Counts the evidence lists shown: a look in the folder applies only to the list it was made for. */
+    private long evidenceShown;
     private final ReadOnlyBooleanWrapper evidenceBusy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper evidenceError = new ReadOnlyStringWrapper();
 
@@ -221,11 +227,11 @@ public final class ClaimEditViewModel {
     // ---- commands -----------------------------------------------------------------------------------
 
     /**
-     * The claim shown in the detail pane (null for none). In edit mode the fields keep what staff typed.
-     *
-     * @param notHere the file references whose copies are not whole in this workstation's evidence folder, by id
+     * The claim shown in the detail pane (null for none). In edit mode the fields keep what staff typed. Its file
+     * references' copies are then looked for in this workstation's evidence folder in the background (a share may
+     * answer slowly: the detail does not wait for it).
      */
-    public void show(EditableClaim claim, List<Evidence> references, java.util.Set<Long> notHere) {
+    public void show(EditableClaim claim, List<Evidence> references) {
         boolean sameClaim = claim != null && shown != null && claim.claimId() == shown.claimId();
         if (!sameClaim && active.get()) {
             leave();
@@ -234,8 +240,8 @@ public final class ClaimEditViewModel {
             fault.set(null);
         }
         shown = claim;
-        filesNotHere = java.util.Set.copyOf(notHere);
-        evidence.setAll(claim == null ? List.of() : references);
+        showEvidence(claim == null ? List.of() : references, Map.of());
+        lookForFiles();
         if (!sameClaim) {
             evidenceError.set(null);
         }
@@ -443,12 +449,12 @@ public final class ClaimEditViewModel {
         tasks.submit("add evidence", p -> {
             Evidence added = add.get();
             List<Evidence> all = evidenceCases.list(claim.claimId());
-            return new Added(added, all, filesNotHere(evidenceCases, all));
+            // the add went to the folder already: the look at its files' copies goes along
+            return new Added(added, all, filesAway(evidenceCases, all));
         }, (Added a) -> {
             evidenceBusy.set(false);
             if (shown != null && shown.claimId() == claim.claimId()) {
-                filesNotHere = a.notHere();
-                evidence.setAll(a.all());
+                showEvidence(a.all(), a.away());
             }
             if (fault.get() != null && fault.get().evidenceKind().filter(a.added().kind()::equals).isPresent()) {
                 fault.set(null);
@@ -463,22 +469,50 @@ public final class ClaimEditViewModel {
         });
     }
 
-    private record Added(Evidence added, List<Evidence> all, java.util.Set<Long> notHere) {
+    private record Added(Evidence added, List<Evidence> all, Map<Long, EvidenceCopy> away) {
+    }
+
+    private void showEvidence(List<Evidence> references, Map<Long, EvidenceCopy> away) {
+        evidenceShown++;
+        filesAway = away;
+        evidence.setAll(references);
+    }
+
+    /** Looks for the listed file references' copies in the background; marks those not whole when it has. */
+    private void lookForFiles() {
+        List<Evidence> listed = List.copyOf(evidence);
+        if (listed.stream().noneMatch(Evidence::isFile)) {
+            return;
+        }
+        long lookedFor = evidenceShown;
+        tasks.submit("look for evidence files", p -> filesAway(evidenceCases, listed), away -> {
+            if (lookedFor == evidenceShown && !away.isEmpty()) {
+                showEvidence(listed, away);
+            }
+        }, e -> { });
     }
 
     /**
-     * The file references among {@code references} whose copies are not whole in {@code evidence}'s folder, by id:
-     * read from the file system, so off the FX thread (a share's folder may answer slowly).
+     * The file references among {@code references} whose copies are not whole in {@code evidence}'s folder, with what
+     * was found: read from the file system, so off the FX thread.
      */
-    static java.util.Set<Long> filesNotHere(ClaimEvidence evidence, List<Evidence> references) {
-        return references.stream().filter(Evidence::isFile)
-                .filter(e -> evidence.presence(e) != org.claimdesk.store.EvidenceFiles.Presence.WHOLE)
-                .map(Evidence::evidenceId).collect(java.util.stream.Collectors.toUnmodifiableSet());
+    static Map<Long, EvidenceCopy> filesAway(ClaimEvidence evidence, List<Evidence> references) {
+        Map<Long, EvidenceCopy> away = new java.util.HashMap<>();
+        for (Evidence e : references) {
+            EvidenceCopy presence = evidence.presence(e);
+            if (presence != null && presence != EvidenceCopy.WHOLE) {
+                away.put(e.evidenceId(), presence);
+            }
+        }
+        return Map.copyOf(away);
     }
 
-    /** Whether a listed file reference's copy is not whole in this workstation's evidence folder. */
-    public boolean notHere(Evidence reference) {
-        return filesNotHere.contains(reference.evidenceId());
+    /**
+     * What was found of a listed file reference's copy in this workstation's evidence folder when it is not whole
+     * (missing, damaged, unreadable); empty when it is whole, not looked for yet, or an address.
+     */
+    public Optional<EvidenceCopy> away(Evidence reference) {
+        return Optional.ofNullable(filesAway.get(reference.evidenceId()));
     }
 
     /** This workstation's evidence folder, as a file reference not found there names it. */

@@ -477,7 +477,7 @@ public final class ClaimsViewModel {
         selected.set(row);
         revealedTaxId.set(null);
         detail.set(null);
-        editor.show(null, List.of(), java.util.Set.of());
+        editor.show(null, List.of());
         if (row == null) {
             actions.clear();
             return;
@@ -563,7 +563,7 @@ public final class ClaimsViewModel {
         tasks.submitInteractive("load claim detail", p -> readDetail(claimId), d -> {
             if (request == detailRequest && selected.get() != null && selected.get().claimId() == claimId) {
                 detail.set(d);
-                editor.show(d.editable(), d.evidence(), d.filesNotHere());
+                editor.show(d.editable(), d.evidence());
                 PendingFault pending = pendingFault;
                 if (pending != null && pending.claimId() == claimId) {
                     pendingFault = null;
@@ -594,10 +594,8 @@ public final class ClaimsViewModel {
             deliveries.add(new ClaimDetail.Delivery(e, queries.attempts(e.outboxEventId())));
         }
         boolean pending = OutboxEvent.anyPending(rows);
-        List<Evidence> references = evidence.list(claimId);
         return new ClaimDetail(row, queries.history(claimId), queries.claimAudit(claimId, DETAIL_AUDIT_ENTRIES),
-                deliveries, claim.map(c -> EditableClaim.of(c, pending)).orElse(null), references,
-                ClaimEditViewModel.filesNotHere(evidence, references));
+                deliveries, claim.map(c -> EditableClaim.of(c, pending)).orElse(null), evidence.list(claimId));
     }
 
     /**

@@ -706,7 +706,10 @@ public final class OutboxViewModel {
             try {
                 // one state of the rows for the count and every page: rows others re-queue, resubmit or deliver
                 // meanwhile neither move between pages nor come twice
-                return queries.snapshot(() -> writeRows(csv, shown, p));
+                long written = queries.snapshot(() -> writeRows(csv, shown, p));
+                // in place only once the snapshot ended well
+                csv.finish();
+                return written;
             } catch (RuntimeException e) {
                 csv.abort();
                 throw e;
@@ -739,7 +742,6 @@ public final class OutboxViewModel {
                 break;
             }
         }
-        csv.finish();
         return csv.rows();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.claimdesk.app.Queries;
@@ -12,6 +13,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Evidence;
+import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.ClaimQuery;
@@ -33,13 +35,14 @@ class ClaimEditViewModelTest {
     Workflow workflow;
     ClaimsViewModel model;
     ClaimEditViewModel editor;
+    DirectTaskRunner runner = new DirectTaskRunner();
 
     @BeforeEach
     void setUp() {
         db = TestDatabases.demo(dir, 300);
         queries = TestDatabases.queries(db);
         workflow = TestDatabases.workflow(db);
-        model = new ClaimsViewModel(queries, workflow, new DirectTaskRunner(), "tester");
+        model = new ClaimsViewModel(queries, workflow, runner, "tester");
         model.load();
         editor = model.editor();
     }
@@ -244,24 +247,31 @@ class ClaimEditViewModelTest {
         assertThat(field(ClaimField.AMOUNT_CENTS).faultProperty().get()).isNull();
     }
 
-    /** A file reference whose copy is not in this workstation's evidence folder is marked when the detail is read. */
+    /**
+     * A file reference whose copy is not whole in this workstation's evidence folder is marked with what was found,
+     * looked for in the background after the detail is shown.
+     */
     @Test
-    void aFileWhoseCopyIsNotInThisWorkstationsFolderIsMarked() throws Exception {
+    void aFileWhoseCopyIsNotWholeInThisWorkstationsFolderIsMarked() throws Exception {
         Claim claim = select(ClaimStatus.NEEDS_INFO);
         editor.addFile(EvidenceKind.OWNERSHIP, Files.writeString(dir.resolve("deed.pdf"), "deed"), null);
+        editor.addFile(EvidenceKind.IDENTITY, Files.writeString(dir.resolve("id.pdf"), "passport"), null);
         editor.addUrl(EvidenceKind.ADDRESS, "https://records.example.gov/u/1", "Utility bill");
-        Evidence deed = editor.evidence().stream().filter(Evidence::isFile).findFirst().orElseThrow();
-        assertThat(editor.notHere(deed)).isFalse();
+        List<Evidence> files = editor.evidence().stream().filter(Evidence::isFile).toList();
+        assertThat(files).hasSize(2).allSatisfy(e -> assertThat(editor.away(e)).isEmpty());
 
-        Files.delete(editor.fileOf(deed));
+        Files.delete(editor.fileOf(files.get(0)));
+        Files.writeString(editor.fileOf(files.get(1)), "pass");
+        int looks = runner.ran.size();
         model.select(null);
         model.select(ClaimRow.of(queries.claim(claim.claimId()).orElseThrow(), queries.today()));
 
-        assertThat(editor.evidence()).filteredOn(Evidence::isFile).singleElement()
-                .satisfies(e -> assertThat(editor.notHere(e)).isTrue());
+        assertThat(runner.ran.subList(looks, runner.ran.size())).contains("look for evidence files");
+        assertThat(editor.away(files.get(0))).contains(EvidenceCopy.MISSING);
+        assertThat(editor.away(files.get(1))).contains(EvidenceCopy.DAMAGED);
         assertThat(editor.evidence()).filteredOn(e -> !e.isFile())
-                .allSatisfy(e -> assertThat(editor.notHere(e)).isFalse());
-        assertThat(editor.evidenceFolder()).isEqualTo(editor.fileOf(deed).getParent());
+                .allSatisfy(e -> assertThat(editor.away(e)).isEmpty());
+        assertThat(editor.evidenceFolder()).isEqualTo(editor.fileOf(files.get(0)).getParent());
     }
 
     @Test
