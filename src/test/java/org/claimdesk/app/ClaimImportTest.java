@@ -282,12 +282,7 @@ class ClaimImportTest {
         ClaimImport.Monitor failAfterTwoBatches = refusingAfterTwoBatches("claims_full", "claim",
                 "database or disk is full");
 
-        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), failAfterTwoBatches))
-                .isInstanceOf(org.claimdesk.store.DatabaseException.class)
-                .hasMessageContaining("database or disk is full")
-                .hasMessageEndingWith("; " + ClaimImport.BATCH_ROWS * 2 + " claim(s) were imported before that:"
-                        + " import the file again to complete it");
-        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+        assertStopsAfter(file, failAfterTwoBatches, "database or disk is full", ClaimImport.BATCH_ROWS * 2);
         assertThat(imports()).singleElement().satisfies(a -> assertThat(a.reason())
                 .isEqualTo("import of office.csv, stopped after " + ClaimImport.BATCH_ROWS * 2 + " claim(s)"));
 
@@ -308,12 +303,17 @@ class ClaimImportTest {
         ClaimImport.Monitor refuseTheAuditEntry = refusingAfterTwoBatches("audit_refused", "audit_log",
                 "the audit trail refused the entry");
 
-        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), refuseTheAuditEntry))
+        assertStopsAfter(file, refuseTheAuditEntry, "the audit trail refused the entry", ClaimImport.BATCH_ROWS * 3);
+    }
+
+    /** The import of {@code file} stops on the database's refusal {@code why} with {@code imported} claims in. */
+    private void assertStopsAfter(Path file, ClaimImport.Monitor monitor, String why, int imported) {
+        assertThatThrownBy(() -> importer.run(file, "s.patel", ClaimImport.Options.defaults(), monitor))
                 .isInstanceOf(org.claimdesk.store.DatabaseException.class)
-                .hasMessageContaining("the audit trail refused the entry")
-                .hasMessageEndingWith("; " + ClaimImport.BATCH_ROWS * 3 + " claim(s) were imported before that:"
+                .hasMessageContaining(why)
+                .hasMessageEndingWith("; " + imported + " claim(s) were imported before that:"
                         + " import the file again to complete it");
-        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 3);
+        assertThat(Sql.count(db, "claim")).isEqualTo(imported);
     }
 
     /** A monitor that, once two batches are in, has the database refuse inserts into {@code table} with {@code why}. */

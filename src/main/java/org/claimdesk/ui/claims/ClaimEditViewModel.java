@@ -489,7 +489,9 @@ public final class ClaimEditViewModel {
             if (lookedFor == evidenceShown && !away.isEmpty()) {
                 showEvidence(listed, away);
             }
-        }, e -> { });
+        }, e -> {
+            // the task runner logs it; the list stays as it is, unmarked
+        });
     }
 
     /**
