@@ -53,11 +53,18 @@ public final class ClaimEvidence {
     }
 
     /**
-     * Whether a file reference's copy is in this workstation's evidence folder with the size its row records (on a
-     * team database, a folder of this workstation's own holds only what was added here); null for an address.
+     * What this workstation's evidence folder has of each file reference's copy among {@code references}, by
+     * evidence id ({@link EvidenceFiles#presence(Evidence)}; on a team database, a folder of this workstation's own
+     * holds only what was added here). Reads the file system: off the FX thread.
      */
-    public EvidenceCopy presence(Evidence reference) {
-        return reference.isFile() ? files.presence(reference.storedName(), reference.sizeBytes(), null) : null;
+    public Map<Long, EvidenceCopy> copies(List<Evidence> references) {
+        Map<Long, EvidenceCopy> found = new LinkedHashMap<>();
+        for (Evidence e : references) {
+            if (e.isFile()) {
+                found.put(e.evidenceId(), files.presence(e));
+            }
+        }
+        return found;
     }
 
     /** The evidence folder this workstation keeps the files in. */

@@ -167,10 +167,9 @@ public final class Doctor {
         }
         List<String> absent = new ArrayList<>();
         for (Evidence e : newest) {
-            EvidenceCopy presence = files.presence(e.storedName(), e.sizeBytes(), null);
+            EvidenceCopy presence = files.presence(e);
             if (presence != EvidenceCopy.WHOLE) {
-                absent.add("evidence " + e.evidenceId() + " of claim id " + e.claimId() + " ("
-                        + presence.name().toLowerCase(java.util.Locale.ROOT) + ")");
+                absent.add("evidence " + e.evidenceId() + " of claim id " + e.claimId() + " (" + presence.word() + ")");
             }
         }
         if (absent.isEmpty()) {

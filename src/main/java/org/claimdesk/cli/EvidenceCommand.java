@@ -3,7 +3,7 @@ package org.claimdesk.cli;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.app.DataDirectory;
@@ -13,6 +13,7 @@ import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.EvidenceFiles;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,25 +29,21 @@ final class EvidenceCommand {
      */
     record EvidenceView(long evidenceId, String kind, String title, String url, String fileName, Long sizeBytes,
             String sha256, String addedBy, Instant addedAt, String file) {
-        /** {@code evidence} null: the folder is not looked in ({@code file} null). */
-        static EvidenceView of(Evidence e, ClaimEvidence evidence) {
-            EvidenceCopy presence = evidence == null ? null : evidence.presence(e);
+        /** {@code copy}: what the folder has of a file's copy; null for an address or where it was not looked in. */
+        static EvidenceView of(Evidence e, EvidenceCopy copy) {
             return new EvidenceView(e.evidenceId(), e.kind().code(), e.title(), e.url(), e.fileName(), e.sizeBytes(),
-                    e.sha256(), e.addedBy(), e.addedAt(),
-                    presence == null ? null : presence.name().toLowerCase(Locale.ROOT));
+                    e.sha256(), e.addedBy(), e.addedAt(), copy == null ? null : copy.word());
         }
     }
 
     /**
-     * One reference as the CLI prints it; with {@code evidence}, a file whose copy is not whole in this workstation's
-     * folder says so ({@code [missing here]}, {@code [damaged here]}, {@code [unreadable here]}).
+     * One reference as the CLI prints it; with {@code copy} (what the folder has of a file's copy), one not whole in
+     * this workstation's folder says so ({@code [missing here]}, {@code [damaged here]}, {@code [unreadable here]}).
      */
-    static String line(Evidence e, ClaimEvidence evidence) {
+    static String line(Evidence e, EvidenceCopy copy) {
         String source = e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.size(e.sizeBytes()) + ", sha256 "
                 + e.sha256().substring(0, 12) + "…" : e.url();
-        EvidenceCopy presence = evidence == null ? null : evidence.presence(e);
-        String here = presence == null || presence == EvidenceCopy.WHOLE ? ""
-                : "  [" + presence.name().toLowerCase(Locale.ROOT) + " here]";
+        String here = copy == null || copy == EvidenceCopy.WHOLE ? "" : "  [" + copy.word() + " here]";
         return String.format("#%d %-9s %s  (added by %s, %s)%s", e.evidenceId(), e.kind().code(),
                 e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt(), here);
     }
@@ -93,10 +90,11 @@ final class EvidenceCommand {
                 Evidence added = source.file != null
                         ? evidence.addFile(claim.claimId(), kind, source.file, title, actor)
                         : evidence.addUrl(claim.claimId(), kind, source.url, title, actor);
+                EvidenceCopy copy = evidence.copies(List.of(added)).get(added.evidenceId());
                 if (json) {
-                    printJson(EvidenceView.of(added, evidence));
+                    printJson(EvidenceView.of(added, copy));
                 } else {
-                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added, evidence));
+                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added, copy));
                 }
             }
             return 0;
@@ -120,19 +118,20 @@ final class EvidenceCommand {
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
-                ClaimEvidence evidence = new ClaimEvidence(db, clock(db), DataDirectory.evidenceFiles(db, evidenceDir));
+                EvidenceFiles files = DataDirectory.evidenceFiles(db, evidenceDir);
+                ClaimEvidence evidence = new ClaimEvidence(db, clock(db), files);
                 List<Evidence> all = evidence.list(claim.claimId());
+                // each file's copy looked for once (a share may answer slowly)
+                Map<Long, EvidenceCopy> copies = evidence.copies(all);
                 if (json) {
-                    printJson(all.stream().map(e -> EvidenceView.of(e, evidence)).toList());
+                    printJson(all.stream().map(e -> EvidenceView.of(e, copies.get(e.evidenceId()))).toList());
                 } else {
-                    all.forEach(e -> out().println(line(e, evidence)));
+                    all.forEach(e -> out().println(line(e, copies.get(e.evidenceId()))));
                     out().printf("%d evidence reference(s)%n", all.size());
-                    long away = all.stream().filter(e -> e.isFile()
-                            && evidence.presence(e) != EvidenceCopy.WHOLE).count();
+                    long away = copies.values().stream().filter(c -> c != EvidenceCopy.WHOLE).count();
                     if (away > 0) {
                         out().printf("%d file(s) not whole in this workstation's evidence folder %s%s%n", away,
-                                evidence.folder(), db.onServer() && evidenceDir == null
-                                        && System.getenv(DataDirectory.EVIDENCE_ENV) == null
+                                files.folder(), db.onServer() && !files.isShared()
                                         ? ": files added on other workstations are in the office's shared folder"
                                                 + " when IT sets " + DataDirectory.EVIDENCE_ENV
                                         : "");

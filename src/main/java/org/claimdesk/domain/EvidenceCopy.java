@@ -5,5 +5,10 @@ package org.claimdesk.domain;
  * readable), missing, damaged (another size or content) or unreadable by this workstation's user.
  */
 public enum EvidenceCopy {
-    WHOLE, MISSING, DAMAGED, UNREADABLE
+    WHOLE, MISSING, DAMAGED, UNREADABLE;
+
+    /** As the CLI and doctor write it: {@code whole}, {@code missing}, {@code damaged}, {@code unreadable}. */
+    public String word() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
 }

@@ -15,6 +15,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.UUID;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
@@ -127,7 +128,7 @@ public final class EvidenceFiles {
             try {
                 move(temp, target);
             } catch (FileAlreadyExistsException e) {
-                EvidenceCopy there = presence(hash, size, hash);
+                EvidenceCopy there = presence(hash, size, true);
                 if (there == EvidenceCopy.WHOLE || there == EvidenceCopy.UNREADABLE) {
                     // whole, or not readable here (another staff member's file the share's rules keep from us): kept
                     created = false;
@@ -179,10 +180,20 @@ public final class EvidenceFiles {
     }
 
     /**
-     * Whether the folder has a whole copy of a stored file: present with the size and SHA-256 its row records.
-     * {@code sha256} null checks the size only.
+     * What the folder has of a file reference's copy: whole (present with the size its row records, and readable),
+     * missing, damaged or unreadable; null for an address. Looks at the file's size only, not its content.
      */
-    public EvidenceCopy presence(String storedName, long size, String sha256) {
+    public EvidenceCopy presence(Evidence reference) {
+        return presence(reference, false);
+    }
+
+    /** As {@link #presence(Evidence)}; {@code hashed}: the copy's content is read and checked against its SHA-256. */
+    public EvidenceCopy presence(Evidence reference, boolean hashed) {
+        return reference.isFile() ? presence(reference.storedName(), reference.sizeBytes(), hashed) : null;
+    }
+
+    /** As {@link #presence(Evidence)} for the copy kept as {@code storedName}; {@code hashed}: its content too. */
+    private EvidenceCopy presence(String storedName, long size, boolean hashed) {
         Path file = path(storedName);
         try {
             if (!Files.isRegularFile(file)) {
@@ -194,12 +205,12 @@ public final class EvidenceFiles {
             if (!Files.isReadable(file)) {
                 return EvidenceCopy.UNREADABLE;
             }
-            return sha256 == null || hash(file).equals(sha256) ? EvidenceCopy.WHOLE : EvidenceCopy.DAMAGED;
+            // a copy is kept under its SHA-256
+            return !hashed || hash(file).equals(storedName) ? EvidenceCopy.WHOLE : EvidenceCopy.DAMAGED;
         } catch (IOException e) {
             return EvidenceCopy.UNREADABLE;
         }
     }
-
 
     /**
      * Whether a file can be written to the folder now (a temporary file made and removed), or why not: one sentence.

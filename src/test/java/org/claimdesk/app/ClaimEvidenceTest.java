@@ -262,25 +262,25 @@ class ClaimEvidenceTest {
         Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed of trust, 12 pages");
         Evidence first = evidence.addFile(id, "ownership", deed, null, "j.chen");
         EvidenceFiles files = DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null);
-        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+        assertThat(files.presence(first, true))
                 .isEqualTo(EvidenceCopy.WHOLE);
 
         // cut short (an interrupted copy of the folder), then the same size with other bytes
         Files.writeString(evidence.fileOf(first), "deed of");
-        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+        assertThat(files.presence(first, true))
                 .isEqualTo(EvidenceCopy.DAMAGED);
         Evidence again = evidence.addFile(id, "ownership", deed, null, "j.chen");
         assertThat(evidence.fileOf(again)).hasContent("deed of trust, 12 pages");
         Files.writeString(evidence.fileOf(first), "DEED OF TRUST, 12 PAGES");
-        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+        assertThat(files.presence(first, true))
                 .isEqualTo(EvidenceCopy.DAMAGED);
-        assertThat(files.presence(first.storedName(), first.sizeBytes(), null))
+        assertThat(files.presence(first))
                 .as("size only").isEqualTo(EvidenceCopy.WHOLE);
         evidence.addFile(id, "ownership", deed, null, "j.chen");
         assertThat(evidence.fileOf(first)).hasContent("deed of trust, 12 pages");
 
         Files.delete(evidence.fileOf(first));
-        assertThat(files.presence(first.storedName(), first.sizeBytes(), first.sha256()))
+        assertThat(files.presence(first, true))
                 .isEqualTo(EvidenceCopy.MISSING);
         assertThat(filesIn(folder)).isEmpty();
     }

@@ -499,13 +499,8 @@ public final class ClaimEditViewModel {
      * was found: read from the file system, so off the FX thread.
      */
     static Map<Long, EvidenceCopy> filesAway(ClaimEvidence evidence, List<Evidence> references) {
-        Map<Long, EvidenceCopy> away = new java.util.HashMap<>();
-        for (Evidence e : references) {
-            EvidenceCopy presence = evidence.presence(e);
-            if (presence != null && presence != EvidenceCopy.WHOLE) {
-                away.put(e.evidenceId(), presence);
-            }
-        }
+        Map<Long, EvidenceCopy> away = new java.util.HashMap<>(evidence.copies(references));
+        away.values().removeIf(EvidenceCopy.WHOLE::equals);
         return Map.copyOf(away);
     }
 
