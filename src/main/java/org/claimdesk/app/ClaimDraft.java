@@ -17,6 +17,10 @@ import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.PropertyType;
 import org.claimdesk.store.NewClaim;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.claimdesk.domain.Sha256;
 
 /**
  * The fields of a claim not yet saved, each read from text by its one rule in {@link ClaimField}: the new-claim
@@ -160,15 +164,22 @@ public final class ClaimDraft {
 
     /**
      * A small stand-in for the values, to compare a draft with one no longer held (a dry run remembers the rows it
-     * would import this way): each field's hash, in field order.
+     * would import this way): for each field, in field order, the first 64 bits of the SHA-256 of its value's type and
+     * text, so that two different values of a field (which {@code hashCode} may map to one number: "Aa" and "BB") do
+     * not pass for the same.
      */
-    public int[] fingerprint() {
-        return ClaimField.all().stream().mapToInt(f -> Objects.hashCode(values.get(f))).toArray();
+    public long[] fingerprint() {
+        MessageDigest sha256 = Sha256.digest();
+        return ClaimField.all().stream().mapToLong(f -> {
+            Object value = values.get(f);
+            String text = value == null ? "\0" : value.getClass().getName() + ':' + value;
+            return ByteBuffer.wrap(sha256.digest(text.getBytes(StandardCharsets.UTF_8))).getLong();
+        }).toArray();
     }
 
     /** The names of {@code fields} whose values differ from those {@code fingerprint} was taken of. */
-    public List<String> differences(int[] fingerprint, java.util.Collection<ClaimField<?>> fields) {
-        int[] mine = fingerprint();
+    public List<String> differences(long[] fingerprint, java.util.Collection<ClaimField<?>> fields) {
+        long[] mine = fingerprint();
         List<String> differ = new ArrayList<>();
         for (int i = 0; i < mine.length; i++) {
             ClaimField<?> field = ClaimField.all().get(i);

@@ -561,11 +561,11 @@ public final class ClaimImport {
             database.read(h -> {
                 List<ClaimKey> keys = batch.stream().map(v -> v.draft.key()).toList();
                 Map<ClaimKey, Claim> present = claims.findByKeys(h, keys);
-                Map<ClaimKey, int[]> earlierBatches = seenDry.find(keys);
-                Map<ClaimKey, int[]> counted = new LinkedHashMap<>();
+                Map<ClaimKey, long[]> earlierBatches = seenDry.find(keys);
+                Map<ClaimKey, long[]> counted = new LinkedHashMap<>();
                 for (Valid v : batch) {
                     ClaimKey key = v.draft.key();
-                    int[] earlier = earlierBatches.containsKey(key) ? earlierBatches.get(key) : counted.get(key);
+                    long[] earlier = earlierBatches.containsKey(key) ? earlierBatches.get(key) : counted.get(key);
                     if (present.containsKey(key)) {
                         classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
                                 conflicts, counts);

@@ -26,9 +26,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.Sha256;
 
 /** The file, streamed: its bytes hashed, decoded strictly, a byte order mark skipped, read as CSV records. */
 final class CsvRows implements AutoCloseable {
@@ -56,11 +56,7 @@ final class CsvRows implements AutoCloseable {
     CsvRows(Path file, Charset charset) {
         this.file = file;
         this.charset = charset;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
-        }
+        digest = Sha256.digest();
         try {
             size = Files.size(file);
             in = new DigestInputStream(new BufferedInputStream(counting(Files.newInputStream(file)), 1 << 16), digest);

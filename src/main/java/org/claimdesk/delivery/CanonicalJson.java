@@ -1,13 +1,10 @@
 package org.claimdesk.delivery;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.claimdesk.store.Json;
+import org.claimdesk.domain.Sha256;
 
 /**
  * The canonical form of a JSON body, so that two bodies that mean the same (keys in another order,
@@ -26,12 +23,7 @@ final class CanonicalJson {
 
     /** SHA-256 of the canonical text, in hex. */
     static String sha256(JsonNode node) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text(node).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return Sha256.hexOf(text(node));
     }
 
     private static void write(JsonNode node, StringBuilder out) {

@@ -1,11 +1,9 @@
 package org.claimdesk.delivery;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.IntPredicate;
+import org.claimdesk.domain.Sha256;
 
 /**
  * What the simulated state's property records say about a state property id, as a pure function of
@@ -105,11 +103,6 @@ public final class PropertyLedger {
     }
 
     private static byte[] digest(String jurisdiction, String statePropertyId) {
-        try {
-            return MessageDigest.getInstance("SHA-256")
-                    .digest((jurisdiction + ":" + statePropertyId).getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
-        }
+        return Sha256.of(jurisdiction + ":" + statePropertyId);
     }
 }

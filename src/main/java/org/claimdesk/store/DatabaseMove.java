@@ -2,7 +2,6 @@ package org.claimdesk.store;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import org.jdbi.v3.core.Handle;
+import org.claimdesk.domain.Sha256;
 
 /**
  * Copying every row of one ClaimDesk database into another, empty one, ids kept, table by table in an order in which
@@ -320,12 +320,7 @@ public final class DatabaseMove {
      * commits). The rows are read in batches, never all held at once.
      */
     public static Digest digest(Handle h, Table table) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
-        }
+        MessageDigest sha = Sha256.digest();
         long rows = 0;
         try (Statement select = h.getConnection().createStatement()) {
             // on PostgreSQL, inside a transaction, a fetch size reads through a cursor instead of all at once

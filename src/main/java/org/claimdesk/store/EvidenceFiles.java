@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.UUID;
 import org.claimdesk.domain.ClaimDeskException;
@@ -20,6 +19,7 @@ import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.domain.Sha256;
 
 /**
  * The evidence folder: files each kept under its SHA-256, so the same document added twice is kept once. A copy goes
@@ -110,7 +110,7 @@ public final class EvidenceFiles {
         Path temp = null;
         try {
             temp = createTemp();
-            MessageDigest digest = sha256();
+            MessageDigest digest = Sha256.digest();
             long size = 0;
             byte[] buffer = new byte[64 * 1024];
             try (InputStream in = open(source); OutputStream out = Files.newOutputStream(temp)) {
@@ -245,7 +245,7 @@ public final class EvidenceFiles {
     }
 
     private static String hash(Path file) throws IOException {
-        MessageDigest digest = sha256();
+        MessageDigest digest = Sha256.digest();
         byte[] buffer = new byte[64 * 1024];
         try (InputStream in = Files.newInputStream(file)) {
             for (int n; (n = in.read(buffer)) > 0; ) {
@@ -308,11 +308,4 @@ public final class EvidenceFiles {
         }
     }
 
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("this Java has no SHA-256", e);
-        }
-    }
 }

@@ -43,8 +43,8 @@ public final class SeenKeys implements AutoCloseable {
     }
 
     /** The fingerprints of those of {@code keys} already added, in one query. */
-    public Map<ClaimKey, int[]> find(Collection<ClaimKey> keys) {
-        Map<ClaimKey, int[]> found = new HashMap<>();
+    public Map<ClaimKey, long[]> find(Collection<ClaimKey> keys) {
+        Map<ClaimKey, long[]> found = new HashMap<>();
         if (keys.isEmpty()) {
             return found;
         }
@@ -69,7 +69,7 @@ public final class SeenKeys implements AutoCloseable {
     }
 
     /** Remembers {@code keys} with their fingerprints; none of them may be present already. */
-    public void add(Map<ClaimKey, int[]> keys) {
+    public void add(Map<ClaimKey, long[]> keys) {
         if (keys.isEmpty()) {
             return;
         }
@@ -89,19 +89,19 @@ public final class SeenKeys implements AutoCloseable {
         }
     }
 
-    private static String text(int[] fingerprint) {
-        StringBuilder text = new StringBuilder(fingerprint.length * 8);
+    private static String text(long[] fingerprint) {
+        StringBuilder text = new StringBuilder(fingerprint.length * 17);
         for (int i = 0; i < fingerprint.length; i++) {
             text.append(i == 0 ? "" : ",").append(fingerprint[i]);
         }
         return text.toString();
     }
 
-    private static int[] fingerprint(String text) {
+    private static long[] fingerprint(String text) {
         String[] parts = text.split(",");
-        int[] fingerprint = new int[parts.length];
+        long[] fingerprint = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {
-            fingerprint[i] = Integer.parseInt(parts[i]);
+            fingerprint[i] = Long.parseLong(parts[i]);
         }
         return fingerprint;
     }

@@ -200,6 +200,30 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS);
     }
 
+    /**
+     * Two rows of one claim whose holder names differ but have one {@code hashCode} ("…Aa" and "…BB"): a dry run calls
+     * the second a conflict on the holder's name, as the import does, not a repeat of the first.
+     */
+    @Test
+    void aDryRunTellsApartValuesWithTheSameHashCode() throws Exception {
+        assertThat("Holder Aa".hashCode()).isEqualTo("Holder BB".hashCode());
+        String first = row(1).replace("Wells Fargo Bank NA", "Holder Aa");
+        Path file = write("same-hash.csv", HEADER + "\n" + first + "\n" + first.replace("Holder Aa", "Holder BB") + "\n",
+                StandardCharsets.UTF_8);
+
+        ClaimImport.Report dry = run(file, true, false);
+        ClaimImport.Report real = run(file, false, false);
+
+        for (ClaimImport.Report r : List.of(dry, real)) {
+            assertThat(r.imported()).isEqualTo(1);
+            assertThat(r.alreadyPresent()).isZero();
+            assertThat(r.conflicts()).singleElement().satisfies(c -> {
+                assertThat(c.line()).isEqualTo(3L);
+                assertThat(c.fields()).containsExactly("holderName");
+            });
+        }
+    }
+
     /** Rows repeating rows of their own batch, next to them and far from them: counted as a later batch's are. */
     @Test
     void rowsRepeatingRowsOfTheirOwnBatchAreCountedAsInALaterBatch() throws Exception {
