@@ -44,6 +44,8 @@ public final class Doctor {
     /** The oldest PostgreSQL major version a team database is supported on (docs/operations.md). */
     static final int OLDEST_SERVER = 14;
     private static final int LISTED_AT_MOST = 8;
+    /** How long a lease stays expired before it says its worker is gone. */
+    static final Duration LEASE_GRACE = Duration.ofMinutes(1);
 
     /** How many of the newest evidence files doctor looks for in the evidence folder. */
     static final int EVIDENCE_SAMPLE = 20;
@@ -287,15 +289,17 @@ public final class Doctor {
     }
 
     private void leases(Handle h, List<Finding> findings) {
-        List<HealthStore.ExpiredLeases> expired = health.expiredLeases(h, clock.instant());
+        // a running worker lets the lease of a row it will not call in time lapse, and takes the row again at its next
+        // tick: only a lease that stayed expired longer than that is a worker gone
+        List<HealthStore.ExpiredLeases> expired = health.expiredLeases(h, clock.instant().minus(LEASE_GRACE));
         int rows = expired.stream().mapToInt(HealthStore.ExpiredLeases::rows).sum();
         if (rows == 0) {
-            findings.add(new Finding(Level.OK, "leases", "no expired leases"));
+            findings.add(new Finding(Level.OK, "leases", "no lease expired over a minute ago"));
             return;
         }
         List<String> workers = expired.stream().limit(LISTED_AT_MOST).map(e -> e.worker() + ": " + e.rows()
                 + " row(s), expired " + human(Duration.between(e.firstExpired(), clock.instant())) + " ago").toList();
-        findings.add(new Finding(Level.WARN, "leases", rows + " pending row(s) hold an expired lease ("
+        findings.add(new Finding(Level.WARN, "leases", rows + " pending row(s) hold a lease expired over a minute ago ("
                 + String.join("; ", workers) + (expired.size() > LISTED_AT_MOST ? "; more workers" : "")
                 + "): a worker stopped mid-delivery; the next drain takes them again"));
     }
