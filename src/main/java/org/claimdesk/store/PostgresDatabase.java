@@ -71,18 +71,15 @@ final class PostgresDatabase {
     static HikariDataSource pool(DatabaseLocation.Postgres server, String session) {
         HikariConfig pool = new HikariConfig();
         pool.setJdbcUrl(server.jdbcUrl());
-        pool.setUsername(server.role());
-        password(server).ifPresent(pool::setPassword);
-        // the server's detail of a refusal quotes the row refused (a tax id among its values), and refusals reach
-        // standard error, the log and an import's audit entry: the driver keeps the detail out of its messages
-        pool.addDataSourceProperty("logServerErrorDetail", "false");
-        pool.addDataSourceProperty("ApplicationName", ServerHealthStore.applicationName());
+        java.util.Properties properties = properties(server, ServerHealthStore.applicationName());
         // No parallel workers: a workstation's statements are pages and counts in the background, and a count of
         // 1,000,000 outbox rows run in three server processes takes every processor of a small server (and, where
         // the server shares a machine with a console, the console's) for about a second each time.
-        pool.addDataSourceProperty("options", LOCK_TIMEOUT_OPTION + " -c claimdesk.session=" + session
+        properties.setProperty("options", LOCK_TIMEOUT_OPTION + " -c claimdesk.session=" + session
                 + " -c max_parallel_workers_per_gather=0 " + GONE_CLIENT_OPTIONS);
-        pool.addDataSourceProperty("tcpKeepAlive", "true");
+        properties.setProperty("tcpKeepAlive", "true");
+        // the pool's logged configuration masks the password among these
+        pool.setDataSourceProperties(properties);
         pool.setPoolName("claimdesk-db");
         pool.setMaximumPoolSize(8);
         pool.setMinimumIdle(1);
@@ -108,17 +105,27 @@ final class PostgresDatabase {
     /** As {@link #connect(DatabaseLocation.Postgres, String)}, with more of the driver's connection properties. */
     static Connection connect(DatabaseLocation.Postgres server, String applicationName, java.util.Properties more)
             throws SQLException {
-        java.util.Properties properties = new java.util.Properties();
+        java.util.Properties properties = properties(server, applicationName);
         properties.putAll(more);
-        properties.setProperty("user", server.role());
-        password(server).ifPresent(p -> properties.setProperty("password", p));
-        properties.setProperty("logServerErrorDetail", "false");
-        properties.setProperty("ApplicationName", applicationName);
         Connection connection = new org.postgresql.Driver().connect(server.jdbcUrl(), properties);
         if (connection == null) {
             throw new SQLException("not a PostgreSQL address: " + server.describe());
         }
         return connection;
+    }
+
+    /**
+     * The driver's properties every connection of ClaimDesk's has: the role, the password ({@link #password}), the
+     * session's name, and no detail of a refusal (the server's detail quotes the row refused, a tax id among its
+     * values, and refusals reach standard error, the log and an import's audit entry).
+     */
+    private static java.util.Properties properties(DatabaseLocation.Postgres server, String applicationName) {
+        java.util.Properties properties = new java.util.Properties();
+        properties.setProperty("user", server.role());
+        password(server).ifPresent(p -> properties.setProperty("password", p));
+        properties.setProperty("logServerErrorDetail", "false");
+        properties.setProperty("ApplicationName", applicationName);
+        return properties;
     }
 
     /**
