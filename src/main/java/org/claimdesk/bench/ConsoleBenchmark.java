@@ -102,9 +102,7 @@ public final class ConsoleBenchmark {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> child(Path dir, DatabaseLocation db, int drain, boolean monocle, List<String> javaOptions) {
-        // the JVM's own java, not this process's command: from an installation that is the native launcher
-        String java = Path.of(System.getProperty("java.home"), "bin",
-                System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
+        String java = LauncherJavaOptions.java();
         List<String> command = new ArrayList<>(List.of(java, "-Dprism.order=sw", "-Dclaimdesk.operator=bench"));
         command.addAll(javaOptions);
         if (ModuleLayer.boot().findModule("javafx.graphics").isPresent()) {

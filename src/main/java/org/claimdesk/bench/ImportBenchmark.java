@@ -104,9 +104,7 @@ public final class ImportBenchmark {
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> child(Path dir, Path db, Path file, List<String> javaOptions) {
-        // the JVM's own java, not this process's command: from an installation that is the native launcher
-        String java = Path.of(System.getProperty("java.home"), "bin",
-                System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
+        String java = LauncherJavaOptions.java();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(javaOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ImportBenchRun.class.getName(),

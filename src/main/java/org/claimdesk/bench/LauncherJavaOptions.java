@@ -40,6 +40,15 @@ public record LauncherJavaOptions(List<String> options, String source) {
         options = List.copyOf(options);
     }
 
+    /**
+     * The path of this runtime's own {@code java}, to start a measured child as the launcher starts the console: not
+     * this process's command, which in an installation is the native launcher.
+     */
+    public static String java() {
+        return Path.of(System.getProperty("java.home"), "bin",
+                System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
+    }
+
     /** The options for this process: from its environment and, when installed, its launcher. */
     public static LauncherJavaOptions current() {
         return choose(System.getenv(OVERRIDE_ENV), System.getProperty(APP_PATH_PROPERTY));

@@ -165,8 +165,7 @@ public final class TeamDrainBenchmark {
     }
 
     private List<String> command(StateSimServer server, int concurrency) {
-        String java = Path.of(System.getProperty("java.home"), "bin",
-                System.getProperty("os.name", "").startsWith("Windows") ? "java.exe" : "java").toString();
+        String java = LauncherJavaOptions.java();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(javaOptions.options());
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), TeamDrainBenchRun.class.getName(), url,
