@@ -31,7 +31,7 @@ public final class Backup {
         if (database.location() instanceof DatabaseLocation.Postgres server) {
             throw new ClaimDeskException("a team database is backed up on its server, by IT: run " + pgDump(server, file)
                     + " as the database's owner role (the staff role may not read all of it; give the owner to -U),"
-                    + " then check it with claimdesk backup --check " + shell(file.toString())
+                    + " then check it with claimdesk backup --check " + ShellWords.word(file.toString())
                     + " (docs/operations.md: backups and restore)");
         }
         if (Files.exists(file)) {
@@ -73,9 +73,9 @@ public final class Backup {
     private static final java.util.List<String> TLS = java.util.List.of("sslmode", "sslrootcert");
 
     /**
-     * The pg_dump command that dumps {@code server} into {@code file}, as a shell takes it: with the address's TLS
-     * settings (in a connection string as the database, pg_dump's way), each word quoted where it needs to be. No
-     * password: pg_dump reads PGPASSWORD or ~/.pgpass as ClaimDesk does.
+     * The pg_dump command that dumps {@code server} into {@code file}, as this system's shell takes it
+     * ({@link ShellWords}): with the address's TLS settings (in a connection string as the database, pg_dump's way),
+     * each word quoted where it needs to be. No password: pg_dump reads PGPASSWORD or ~/.pgpass as ClaimDesk does.
      */
     static String pgDump(DatabaseLocation.Postgres server, Path file) {
         java.util.Map<String, String> settings = new java.util.HashMap<>(server.parameters());
@@ -87,19 +87,15 @@ public final class Backup {
                 .map(k -> k + "=" + conninfoValue(settings.get(k))).toList();
         String database = tls.isEmpty() ? server.database()
                 : "dbname=" + conninfoValue(server.database()) + " " + String.join(" ", tls);
-        return "pg_dump -Fc -h " + shell(server.host()) + " -p " + server.port() + " -U " + shell(server.role())
-                + " -d " + shell(database) + " -f " + shell(file.toString());
+        return "pg_dump -Fc -h " + ShellWords.word(server.host()) + " -p " + server.port() + " -U "
+                + ShellWords.word(server.role()) + " -d " + ShellWords.word(database) + " -f "
+                + ShellWords.word(file.toString());
     }
 
     /** A value in a libpq connection string: quoted when empty or holding a space, quote or backslash. */
     private static String conninfoValue(String value) {
         return value.isEmpty() || value.matches(".*[\\s'\\\\].*")
                 ? "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'" : value;
-    }
-
-    /** A word as a POSIX shell reads it: as it is when plain, else in single quotes. */
-    public static String shell(String word) {
-        return word.matches("[A-Za-z0-9_./:@%+=,-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** True when {@code file} is a copy {@link #to} writes (an SQLite file), not a dump of a team database. */

@@ -3,9 +3,9 @@ package org.claimdesk.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.claimdesk.app.Backup;
 import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.MoveIn;
+import org.claimdesk.app.ShellWords;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
@@ -88,10 +88,10 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
      */
     static String evidenceToCopy(EvidenceStore.FileTally files, Path deskFolder, EvidenceFiles team) {
         String share = team.isShared() ? team.folder().toString() : "SHARED-FOLDER";
-        String command = System.getProperty("os.name", "").startsWith("Windows")
-                ? "robocopy \"" + deskFolder + "\" \"" + share + "\" /XF .incoming-*"
-                : "find " + Backup.shell(deskFolder.toString()) + " -maxdepth 1 -type f ! -name '.incoming-*' -exec"
-                        + " install -m 640 -t " + Backup.shell(share) + " {} +";
+        String command = ShellWords.windows()
+                ? "robocopy " + ShellWords.word(deskFolder.toString()) + " " + ShellWords.word(share) + " /XF .incoming-*"
+                : "find " + ShellWords.word(deskFolder.toString()) + " -maxdepth 1 -type f ! -name '.incoming-*' -exec"
+                        + " install -m 640 -t " + ShellWords.word(share) + " {} +";
         return String.format("%,d evidence file(s) (%s) are named by the moved rows: copy the files in %s (not the"
                 + " folder itself) into the team's shared evidence folder, e.g. %s (docs/operations.md: moving in)",
                 files.files(), EvidenceRules.size(files.bytes()), deskFolder, command);
