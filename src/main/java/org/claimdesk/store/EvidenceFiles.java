@@ -39,6 +39,11 @@ public final class EvidenceFiles {
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> SHARED_FILE =
             java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----");
 
+    /** A temporary file older than this is an add that never ended (a process killed, a machine gone off). */
+    static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofDays(1);
+    /** The folders this process has cleared of abandoned temporary files. */
+    private static final java.util.Set<Path> SWEPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final Path folder;
     private final boolean shared;
 
@@ -107,6 +112,9 @@ public final class EvidenceFiles {
     /** Copies {@code source} in; the caller removes it with {@link #discard} if it cannot record it. */
     public Stored copyIn(Path source) {
         checkSource(source);
+        if (SWEPT.add(folder)) {
+            removeAbandoned(java.time.Instant.now());
+        }
         Path temp = null;
         try {
             temp = createTemp();
@@ -151,6 +159,38 @@ public final class EvidenceFiles {
                 deleteQuietly(temp);
             }
         }
+    }
+
+    /**
+     * Removes the temporary files of adds that never ended, older than {@link #ABANDONED_AFTER} at {@code now} (an add
+     * takes minutes at most, so none is another workstation's add under way); one the folder's rules keep is left.
+     * Each process does this once per folder, at its first add.
+     *
+     * @return how many were removed
+     */
+    int removeAbandoned(java.time.Instant now) {
+        int removed = 0;
+        if (!Files.isDirectory(folder)) {
+            return removed;
+        }
+        try (java.nio.file.DirectoryStream<Path> temps = Files.newDirectoryStream(folder, TEMP_PREFIX + "*")) {
+            for (Path temp : temps) {
+                try {
+                    if (Files.getLastModifiedTime(temp).toInstant().isBefore(now.minus(ABANDONED_AFTER))
+                            && Files.deleteIfExists(temp)) {
+                        removed++;
+                    }
+                } catch (IOException e) {
+                    LOG.debug("an abandoned temporary file {} stays: {}", temp, e.toString());
+                }
+            }
+        } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+            LOG.debug("could not look for abandoned temporary files in {}: {}", folder, e.toString());
+        }
+        if (removed > 0) {
+            LOG.info("removed {} temporary file(s) of evidence adds that never ended from {}", removed, folder);
+        }
+        return removed;
     }
 
     /**
