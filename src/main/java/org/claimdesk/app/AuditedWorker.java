@@ -87,9 +87,10 @@ public final class AuditedWorker implements WorkerControl {
      * worker can deliver ({@link #refusal}), else left stopped.
      */
     public Startup startWithConsole(boolean startWithConsole) {
-        Optional<WorkerPause> held = database.read(pauses::find);
         boolean start = startWithConsole && refusal().isEmpty();
+        Optional<WorkerPause> held;
         synchronized (shared.lock) {
+            held = database.read(pauses::find);
             shared.startWhenResumedElsewhere = start;
             if (held.isPresent()) {
                 shared.pause = held.get();
@@ -119,8 +120,10 @@ public final class AuditedWorker implements WorkerControl {
      * workstation starts its worker with the console. Writes nothing: the other workstation audited it.
      */
     public void followPause() {
-        Optional<WorkerPause> held = database.read(pauses::find);
         synchronized (shared.lock) {
+            // read under the lock a pause or resume made here holds while it writes: read before it, a pause just made
+            // here would be taken for one ended elsewhere (and an older read could undo a newer one)
+            Optional<WorkerPause> held = database.read(pauses::find);
             WorkerPause known = shared.pause;
             if (held.isPresent() && !samePause(held.get(), known)) {
                 shared.pause = held.get();
@@ -161,8 +164,8 @@ public final class AuditedWorker implements WorkerControl {
      */
     @Override
     public void start() {
-        Optional<WorkerPause> held = database.read(pauses::find);
         synchronized (shared.lock) {
+            Optional<WorkerPause> held = database.read(pauses::find);
             if (held.isPresent()) {
                 shared.pause = held.get();
             }

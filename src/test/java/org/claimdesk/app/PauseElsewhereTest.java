@@ -90,7 +90,7 @@ class PauseElsewhereTest {
         }
     }
 
-    private static AuditedWorker worker(Database db, String actor) {
+    static AuditedWorker worker(Database db, String actor) {
         SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
         return new AuditedWorker(new DeliveryWorker(db, state, Workers.fast(), Clock.systemUTC(),
                 Deadlines.statutory()), db, Clock.systemUTC(), actor);
