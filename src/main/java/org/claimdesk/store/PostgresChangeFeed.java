@@ -111,6 +111,19 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         }
     }
 
+    /**
+     * The listening connection's driver properties: an answer within {@code answerWithinSeconds}, and the server's
+     * keepalives as the pool's connections have them, so that the session of a workstation gone without a word (a
+     * laptop asleep, the network cut) leaves the server within minutes, not the hours of the system's default.
+     */
+    static Properties properties(int answerWithinSeconds) {
+        Properties properties = new Properties();
+        properties.setProperty("socketTimeout", Integer.toString(answerWithinSeconds));
+        properties.setProperty("tcpKeepAlive", "true");
+        properties.setProperty("options", PostgresDatabase.GONE_CLIENT_OPTIONS);
+        return properties;
+    }
+
     private void listen() {
         long retryMs = FIRST_RETRY_MS;
         boolean warned = false;
@@ -120,10 +133,8 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         boolean missedSome = false;
         boolean heardBefore = false;
         while (!closed) {
-            Properties properties = new Properties();
-            properties.setProperty("socketTimeout", Integer.toString(answerWithinSeconds));
-            properties.setProperty("tcpKeepAlive", "true");
-            try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk live updates", properties)) {
+            try (Connection connection = PostgresDatabase.connect(server, "ClaimDesk live updates",
+                    properties(answerWithinSeconds))) {
                 try (Statement s = connection.createStatement()) {
                     s.execute("LISTEN " + CHANNEL);
                 }

@@ -290,6 +290,22 @@ class PostgresDatabaseTest {
         }
     }
 
+    /** The live updates' listening connection, held as long as the console runs, has the same keepalives. */
+    @Test
+    void theListeningConnectionOfAWorkstationGoneLeavesTheServerSoonToo() throws Exception {
+        DatabaseLocation.Postgres server = TestDatabase.newServerDatabase();
+        try (java.sql.Connection listening = PostgresDatabase.connect(server, "ClaimDesk live updates",
+                PostgresChangeFeed.properties(10)); java.sql.Statement s = listening.createStatement()) {
+            for (String[] setting : new String[][] {{"tcp_keepalives_idle", "60"}, {"tcp_keepalives_interval", "10"},
+                    {"tcp_keepalives_count", "6"}}) {
+                try (java.sql.ResultSet rs = s.executeQuery("SHOW " + setting[0])) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).as(setting[0]).isEqualTo(setting[1]);
+                }
+            }
+        }
+    }
+
     /** The server's detail of a refused row ("Failing row contains …", a tax id among it) stays out of messages. */
     @Test
     void aRefusedRowsValuesAreNotInTheMessage() {
