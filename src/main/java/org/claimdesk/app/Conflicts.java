@@ -103,6 +103,43 @@ final class Conflicts {
                 + "; nothing was saved: reload the claim and make your change again");
     }
 
+    /** The staff actions on an outbox row, each audited under the row. */
+    private static final List<String> ROW_CHANGES = List.of(AuditActions.OUTBOX_REQUEUE, AuditActions.OUTBOX_RECONCILE,
+            AuditActions.OUTBOX_ABANDON, AuditActions.OUTBOX_RESUBMIT);
+
+    /**
+     * A conflict naming who changed outbox row {@code rowId} of claim {@code claimNumber} after it was seen as last
+     * updated at {@code seenUpdatedAt}, and when: the newest staff action on it since (a re-queue on another
+     * workstation, say), else the delivery worker, whose attempts are not audited, at {@code nowUpdatedAt}.
+     */
+    ConflictException rowChangedSince(Handle h, long rowId, String claimNumber, Instant seenUpdatedAt,
+            Instant nowUpdatedAt) {
+        Optional<AuditEntry> last = audit.latest(h, AuditActions.SUBJECT_OUTBOX, Long.toString(rowId), ROW_CHANGES)
+                .filter(e -> !e.at().isBefore(seenUpdatedAt));
+        String change = last.map(e -> e.actor() + " at " + WHEN.format(e.at().atZone(ZoneId.systemDefault())) + " ("
+                + switch (e.action()) {
+                    case AuditActions.OUTBOX_REQUEUE -> "re-queued it";
+                    case AuditActions.OUTBOX_RECONCILE -> "reconciled it";
+                    case AuditActions.OUTBOX_ABANDON -> "abandoned it";
+                    default -> "resubmitted it";
+                } + ")").orElse("the delivery worker at " + WHEN.format(nowUpdatedAt.atZone(ZoneId.systemDefault())));
+        return new ConflictException("outbox row " + rowId + " of claim " + claimNumber + " was changed by " + change
+                + " after you opened it; nothing was changed: look at the row again and resubmit again");
+    }
+
+    /**
+     * A conflict for a claim whose payload changed without a new version after it was seen: evidence added, named
+     * with who added it and when.
+     */
+    ConflictException sentChangedSince(Handle h, long claimId, String claimNumber) {
+        Optional<AuditEntry> added = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
+                List.of(AuditActions.EVIDENCE_ADD));
+        return new ConflictException("what would be sent for claim " + claimNumber + " changed after you opened it"
+                + added.map(e -> " (evidence added by " + e.actor() + " at "
+                        + WHEN.format(e.at().atZone(ZoneId.systemDefault())) + ")").orElse("")
+                + "; nothing was changed: look at the new diff and resubmit again");
+    }
+
     private static String describe(AuditEntry entry) {
         return switch (entry.action()) {
             case AuditActions.CLAIM_EDIT -> "edited " + field(entry);

@@ -152,6 +152,7 @@ public final class Resubmission {
     private final Clock clock;
     private final StateAdapter state;
     private final ClaimStore claims = new ClaimStore();
+    private final Conflicts conflicts = new Conflicts();
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
 
@@ -183,8 +184,8 @@ public final class Resubmission {
         return database.inTransaction(h -> {
             Check now = checkHeld(h, outboxEventId);
             if (now.refusal() == null && now.rowUpdatedAt() != asked.rowUpdatedAt()) {
-                throw new ConflictException("outbox row " + outboxEventId + " changed while ClaimDesk asked the state"
-                        + " about it (another workstation may have re-queued it); nothing was changed");
+                throw conflicts.rowChangedSince(h, outboxEventId, now.claimNumber(),
+                        Instant.ofEpochMilli(asked.rowUpdatedAt()), Instant.ofEpochMilli(now.rowUpdatedAt()));
             }
             return apply(h, now, who, why);
         });
@@ -201,10 +202,17 @@ public final class Resubmission {
         askState(seen);
         return database.inTransaction(h -> {
             Check now = checkHeld(h, seen.outboxEventId());
-            if (now.refusal() == null && (now.claimVersion() != seen.claimVersion()
-                    || now.rowUpdatedAt() != seen.rowUpdatedAt() || !now.diff().equals(seen.diff()))) {
-                throw new ConflictException("outbox row " + seen.outboxEventId() + " or claim " + seen.claimNumber()
-                        + " changed since you opened it; look at the new diff and resubmit again");
+            if (now.refusal() == null) {
+                if (now.claimVersion() != seen.claimVersion()) {
+                    throw conflicts.changedSince(h, claims.find(h, now.claimId()).orElseThrow(), seen.claimVersion());
+                }
+                if (now.rowUpdatedAt() != seen.rowUpdatedAt()) {
+                    throw conflicts.rowChangedSince(h, now.outboxEventId(), now.claimNumber(),
+                            Instant.ofEpochMilli(seen.rowUpdatedAt()), Instant.ofEpochMilli(now.rowUpdatedAt()));
+                }
+                if (!now.diff().equals(seen.diff())) {
+                    throw conflicts.sentChangedSince(h, now.claimId(), now.claimNumber());
+                }
             }
             return apply(h, now, who, why);
         });

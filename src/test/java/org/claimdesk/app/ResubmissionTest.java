@@ -231,10 +231,51 @@ class ResubmissionTest {
     void aClaimChangedAfterTheDiffWasShownIsAConflict() {
         HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
         Resubmission.Check seen = resubmission.check(refusedRow);
-        HolderRegistryState.setHolderId(db, claimId, "HLD-100201");
+        new ClaimEditing(db, Clock.systemUTC()).edit(claimId, seen.claimVersion(), Map.of("holderId", "HLD-100201"),
+                "m.alvarez", "registry says 201");
         assertThatThrownBy(() -> resubmission.resubmit(seen, "r.okafor", "corrected"))
-                .isInstanceOf(ConflictException.class).hasMessageContaining("changed since you opened it");
+                .isInstanceOf(ConflictException.class)
+                .hasMessageMatching("claim \\S+ was changed by m\\.alvarez at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d"
+                        + " \\(edited holderId\\) after you opened it: you saw version " + seen.claimVersion()
+                        + ", it is now at version " + (seen.claimVersion() + 1) + "; nothing was saved.*");
         assertThat(queries.outboxEvent(refusedRow).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(Sql.count(db, "outbox_event")).isEqualTo(1);
+    }
+
+    /**
+     * The row re-queued on another workstation after the diff was shown, and refused again: a conflict naming who
+     * re-queued it; then the worker's own later attempt, which changes the row alone and no one audits, is named as
+     * the worker's.
+     */
+    @Test
+    void aRowChangedAfterTheDiffWasShownIsAConflictNamingWhoChangedIt() {
+        HolderRegistryState.setHolderId(db, claimId, "HLD-100200");
+        Resubmission.Check seen = resubmission.check(refusedRow);
+        OutboxTriage triage = new OutboxTriage(db, Clock.systemUTC(), Deadlines.statutory(), null);
+        triage.apply(triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(refusedRow))), "m.alvarez",
+                "try again", false, n -> { });
+        // refused again by the state: the worker marks it failed once more
+        java.util.function.LongConsumer failedAt = at -> db.useTransaction(h -> h.execute(
+                "UPDATE outbox_event SET delivery_state = 'failed', updated_at = ? WHERE outbox_event_id = ?",
+                at, refusedRow));
+        failedAt.accept(System.currentTimeMillis() + 1);
+
+        // a re-queue notes itself in the claim's history, which moves the claim's version
+        assertThatThrownBy(() -> resubmission.resubmit(seen, "r.okafor", "corrected"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageStartingWith("claim " + seen.claimNumber() + " was changed by m.alvarez at ")
+                .hasMessageContaining(" (re-queued with the data first queued");
+        // what the command line's resubmit, which compares the row alone, says of it
+        assertThat(db.read(h -> new Conflicts().rowChangedSince(h, refusedRow, seen.claimNumber(),
+                java.time.Instant.ofEpochMilli(seen.rowUpdatedAt()), java.time.Instant.now())).getMessage())
+                .startsWith("outbox row " + refusedRow + " of claim " + seen.claimNumber() + " was changed by m.alvarez at ")
+                .contains(" (re-queued it) after you opened it; nothing was changed");
+
+        Resubmission.Check requeued = resubmission.check(refusedRow);
+        failedAt.accept(requeued.rowUpdatedAt() + 60_000);
+        assertThatThrownBy(() -> resubmission.resubmit(requeued, "r.okafor", "corrected"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageContaining(" was changed by the delivery worker at ");
         assertThat(Sql.count(db, "outbox_event")).isEqualTo(1);
     }
 
@@ -246,7 +287,8 @@ class ResubmissionTest {
         new ClaimEvidence(db, Clock.systemUTC(), EvidenceFiles.own(dir.resolve("evidence")))
                 .addUrl(claimId, "address", "https://records.example.gov/utility/2024-03", null, "m.alvarez");
         assertThatThrownBy(() -> resubmission.resubmit(seen, "r.okafor", "corrected"))
-                .isInstanceOf(ConflictException.class).hasMessageContaining("changed since you opened it");
+                .isInstanceOf(ConflictException.class).hasMessageContaining("changed after you opened it (evidence"
+                        + " added by m.alvarez at ");
         assertThat(queries.outboxEvent(refusedRow).orElseThrow().deliveryState()).isEqualTo(DeliveryState.FAILED);
 
         Resubmission.Check again = resubmission.check(refusedRow);
