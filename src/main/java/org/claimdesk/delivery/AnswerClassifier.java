@@ -55,6 +55,9 @@ public final class AnswerClassifier {
         }
     }
 
+    /** Longest case id kept: the state's ids are short ("CA-2026-100001"); a claim's row and index hold it. */
+    static final int MAX_CASE_ID_CHARS = 100;
+
     /** An answer to POST /v1/submissions. */
     public static StateAnswer submission(int status, Body body, String response, Duration retryAfter) {
         String caseId = blankToNull(body.caseId());
@@ -63,10 +66,16 @@ public final class AnswerClassifier {
                 return answer(AttemptOutcome.TRANSIENT, status, null,
                         status + ": the state accepted the submission but sent no case id", response, null);
             }
+            if (!keepable(caseId)) {
+                return unkeepableCaseId(status, caseId, response);
+            }
             String what = status == 201 ? "201 accepted" : "200 replay of an accepted key";
             return answer(AttemptOutcome.DELIVERED, status, caseId, what + ": case id " + caseId, response, null);
         }
         if (status == 409 && "duplicate_claim".equals(body.error()) && caseId != null) {
+            if (!keepable(caseId)) {
+                return unkeepableCaseId(status, caseId, response);
+            }
             return answer(AttemptOutcome.DELIVERED, status, caseId,
                     "409 duplicate_claim: the state already holds this claim under another key; case id " + caseId,
                     response, null);
@@ -103,7 +112,7 @@ public final class AnswerClassifier {
     /** An answer to GET /v1/submissions/{key}: delivered (found), permanent 404 (not found), or a failure. */
     public static StateAnswer lookup(int status, Body body, String response, Duration retryAfter) {
         String caseId = blankToNull(body.caseId());
-        if (status == 200 && caseId != null) {
+        if (status == 200 && caseId != null && keepable(caseId)) {
             return answer(AttemptOutcome.DELIVERED, status, caseId, "200 the state holds this key: case id " + caseId,
                     response, null);
         }
@@ -196,6 +205,22 @@ public final class AnswerClassifier {
     private static StateAnswer refusal(AttemptOutcome outcome, int status, String message, String response,
             Duration retryAfter, String field) {
         return new StateAnswer(outcome, status, null, message, response, retryAfter, false, field);
+    }
+
+    /** A case id a claim can keep: at most {@link #MAX_CASE_ID_CHARS} characters, none of them a control. */
+    static boolean keepable(String caseId) {
+        return caseId.length() <= MAX_CASE_ID_CHARS && caseId.chars().noneMatch(Character::isISOControl);
+    }
+
+    /**
+     * The state holds the claim but named a case id no claim can keep: asked again under the same key it answers with
+     * the case id it holds, so the row is tried again, its attempts counting toward its limit, and staff see why.
+     */
+    private static StateAnswer unkeepableCaseId(int status, String caseId, String response) {
+        String why = caseId.length() > MAX_CASE_ID_CHARS ? String.format("%,d characters", caseId.length())
+                : "a control character";
+        return answer(AttemptOutcome.TRANSIENT, status, null, status + ": the state holds the submission but sent a"
+                + " case id ClaimDesk cannot keep (" + why + ")", response, null);
     }
 
     private static String blankToNull(String text) {

@@ -24,6 +24,21 @@ public record StateAnswer(
         boolean unreachable,
         String field) {
 
+    /**
+     * The state's texts as a database can keep them: a NUL character (raw, or the JSON escape {@code \u0000}), which
+     * PostgreSQL's text cannot hold, stands as U+FFFD. Kept as it came, it failed every write of the attempt, so the
+     * row went out again and again with no attempt recorded.
+     */
+    public StateAnswer {
+        message = keepable(message);
+        response = keepable(response);
+        field = keepable(field);
+    }
+
+    static String keepable(String text) {
+        return text == null || text.indexOf('\0') < 0 ? text : text.replace('\0', '\uFFFD');
+    }
+
     public StateAnswer(AttemptOutcome outcome, Integer httpStatus, String caseId, String message, String response,
             Duration retryAfter, boolean unreachable) {
         this(outcome, httpStatus, caseId, message, response, retryAfter, unreachable, null);
