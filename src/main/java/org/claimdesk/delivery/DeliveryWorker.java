@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -513,8 +514,8 @@ public final class DeliveryWorker implements WorkerControl {
      * clock need agree with; the monotonic clock is not moved by a wall clock set back or forward, nor by the
      * server clock's offset measured again.
      */
-    private record Leased(List<Long> ids, long deadlineNanos) {
-        static final Leased NONE = new Leased(List.of(), Long.MIN_VALUE);
+    private record Leased(List<Long> ids, long deadlineNanos, Map<Long, Instant> leaseEnds) {
+        static final Leased NONE = new Leased(List.of(), Long.MIN_VALUE, Map.of());
     }
 
     /**
@@ -529,13 +530,20 @@ public final class DeliveryWorker implements WorkerControl {
         unconfirmed.values().removeIf(end -> end - before <= 0);
         DeliveryStore.Session.Regained regained =
                 session.leaseAgain(workerId, List.copyOf(unconfirmed.keySet()), now, s.lease());
-        List<Long> rows = new ArrayList<>(regained.taken());
+        Map<Long, Instant> leaseEnds = new HashMap<>();
+        regained.taken().ids().forEach(id -> leaseEnds.put(id, regained.taken().leaseEnd()));
+        List<Long> rows = new ArrayList<>(regained.taken().ids());
         if (rows.size() < limit) {
-            rows.addAll(session.lease(workerId, now, s.lease(), limit - rows.size()));
+            DeliveryStore.Session.Taken due = session.lease(workerId, now, s.lease(), limit - rows.size());
+            due.ids().forEach(id -> leaseEnds.put(id, due.leaseEnd()));
+            rows.addAll(due.ids());
         }
         outstanding.addAndGet(rows.size());
         unconfirmed.keySet().retainAll(regained.undecided());
-        return new Leased(List.copyOf(rows), before + s.lease().toNanos());
+        // an undecided row the due rows' lease took (the transaction that held it rolled back meanwhile) is this
+        // lease's now: asked about again, it would be leased and sent a second time
+        rows.forEach(unconfirmed::remove);
+        return new Leased(List.copyOf(rows), before + s.lease().toNanos(), Map.copyOf(leaseEnds));
     }
 
     /**
@@ -564,7 +572,7 @@ public final class DeliveryWorker implements WorkerControl {
         List<Long> ids = leased.ids();
         counters.leased(ids.size(), publisher.counts().due(), outstanding.get());
         try {
-            loader.execute(() -> load(ids, leased.deadlineNanos()));
+            loader.execute(() -> load(ids, leased.deadlineNanos(), leased.leaseEnds()));
         } catch (RejectedExecutionException shuttingDown) {
             // closing: the rows are still leased to this worker and close() releases them
             LOG.debug("delivery worker {}: {} leased row(s) not read, the worker is closing", workerId, ids.size());
@@ -578,7 +586,7 @@ public final class DeliveryWorker implements WorkerControl {
      * sender. A row that cannot be read or sent is given back through the committer, like any other
      * outcome, so that it stops counting as outstanding.
      */
-    private void load(List<Long> ids, long deadlineNanos) {
+    private void load(List<Long> ids, long deadlineNanos, Map<Long, Instant> leaseEnds) {
         List<LeasedRow> rows;
         try {
             rows = database.read(h -> store.leased(h, workerId, ids));
@@ -590,6 +598,11 @@ public final class DeliveryWorker implements WorkerControl {
         }
         Set<Long> read = new HashSet<>();
         for (LeasedRow row : rows) {
+            if (!row.leaseExpiresAt().equals(leaseEnds.get(row.outboxEventId()))) {
+                // leased again by this worker since (a lease whose commit's answer was lost, taken back): that
+                // lease sends it; this one is given back, which changes nothing in the table
+                continue;
+            }
             read.add(row.outboxEventId());
             try {
                 senders.execute(() -> deliver(row, deadlineNanos));
@@ -600,7 +613,7 @@ public final class DeliveryWorker implements WorkerControl {
         if (read.size() < ids.size()) {
             for (Long id : ids) {
                 if (!read.contains(id)) {
-                    outcomes.add(DeliveryRecord.released(id));
+                    outcomes.add(DeliveryRecord.released(id, leaseEnds.get(id)));
                 }
             }
         }

@@ -16,6 +16,9 @@ import org.claimdesk.domain.AttemptOutcome;
  * @param caseId for {@link Kind#SENT}: the state's case id
  * @param decisionDueOn for {@link Kind#SENT}: the claim's statutory decision date
  * @param field the submission field the state named as at fault, kept with the attempt; or null
+ * @param leaseEnd the end of the lease the record was made under ({@link LeasedRow#leaseExpiresAt}): with the
+ *     worker's id, what the outcome's write requires of the row, so that an outcome of an earlier lease is not
+ *     written over a later one
  */
 public record DeliveryRecord(
         Kind kind,
@@ -33,7 +36,8 @@ public record DeliveryRecord(
         AttemptOutcome outcome,
         Integer httpStatus,
         String detail,
-        String field) {
+        String field,
+        Instant leaseEnd) {
 
     public enum Kind {
         /** Delivered: row sent, claim SUBMITTED_TO_STATE with the case id. */
@@ -85,13 +89,17 @@ public record DeliveryRecord(
     /** {@code row} was not attempted: its lease is given back and nothing else changes. */
     public static DeliveryRecord released(LeasedRow row) {
         return new DeliveryRecord(Kind.RELEASE, row.outboxEventId(), row.claimId(), row.idempotencyKey(),
-                row.attempts(), row.retryCount(), null, null, null, null, null, 0, null, null, null, null);
+                row.attempts(), row.retryCount(), null, null, null, null, null, 0, null, null, null, null,
+                row.leaseExpiresAt());
     }
 
-    /** Gives back the lease of a row that was leased but never read (a release uses nothing but the id). */
-    public static DeliveryRecord released(long outboxEventId) {
+    /**
+     * Gives back the lease ending at {@code leaseEnd} of a row that was leased but not read under it (a release uses
+     * nothing but the id and the lease).
+     */
+    public static DeliveryRecord released(long outboxEventId, Instant leaseEnd) {
         return new DeliveryRecord(Kind.RELEASE, outboxEventId, 0, null, 0, 0, null, null, null, null, null, 0, null,
-                null, null, null);
+                null, null, null, leaseEnd);
     }
 
     /** An attempted outcome: the row's attempt count goes up by one. */
@@ -99,6 +107,6 @@ public record DeliveryRecord(
             String caseId, LocalDate decisionDueOn, Attempt attempt) {
         return new DeliveryRecord(kind, row.outboxEventId(), row.claimId(), row.idempotencyKey(), row.attempts() + 1,
                 retryCount, error, nextAttemptAt, caseId, decisionDueOn, attempt.startedAt(), attempt.durationMs(),
-                attempt.outcome(), attempt.httpStatus(), attempt.detail(), attempt.field());
+                attempt.outcome(), attempt.httpStatus(), attempt.detail(), attempt.field(), row.leaseExpiresAt());
     }
 }

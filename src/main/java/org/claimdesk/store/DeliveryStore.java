@@ -23,8 +23,9 @@ import org.jdbi.v3.core.Handle;
 /**
  * The delivery worker's SQL: leasing due rows and writing the outcomes of many deliveries in one
  * transaction. Plain prepared statements, reused across a batch, because this is the hot path.
- * Every write to a leased row is guarded by {@code lease_owner}, so a worker whose lease was taken
- * over after it expired changes nothing.
+ * Every write to a leased row is guarded by the lease it was made under ({@code lease_owner} and
+ * {@code lease_expires_at}), so a worker whose lease was taken over after it expired changes nothing, and
+ * neither does an outcome of an earlier lease of a row the same worker has leased again since.
  *
  * <p>A lease returns only the rows' ids; what a sender needs of each row (payload, key, attempts, the
  * claim's jurisdiction) is read by {@link #leased} after the lease is committed, on another connection.
@@ -57,13 +58,14 @@ public final class DeliveryStore {
     }
 
     /**
-     * Leases the rows {@link #dueSql} found, in the same transaction. Parameters: the owner, the lease's end (SQLite)
-     * or length in ms (PostgreSQL), now, and the rows' ids as a JSON array.
+     * Leases the rows {@link #dueSql} found, in the same transaction, and returns the lease's end (one for every row
+     * of the statement). Parameters: the owner, the lease's end (SQLite) or length in ms (PostgreSQL), now, and the
+     * rows' ids as a JSON array.
      */
     static String takeSql(Dialect dialect) {
         String clock = dialect.leaseClock();
         return "UPDATE outbox_event SET lease_owner = ?, lease_expires_at = " + (clock == null ? "?" : clock + " + ?")
-                + ", updated_at = ? WHERE outbox_event_id IN (" + dialect.listOf(true) + ")";
+                + ", updated_at = ? WHERE outbox_event_id IN (" + dialect.listOf(true) + ") RETURNING lease_expires_at";
     }
 
     /** The leased rows' read of each engine, written once: the worker runs it for every lease. */
@@ -151,22 +153,23 @@ public final class DeliveryStore {
             this.retry = c.prepareStatement("""
                 UPDATE outbox_event SET attempts = ?, retry_count = ?, last_error = ?, next_attempt_at = ?,
                     lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                WHERE outbox_event_id = ? AND lease_owner = ? AND delivery_state = 'pending'""");
+                WHERE outbox_event_id = ? AND lease_owner = ? AND lease_expires_at = ? AND delivery_state = 'pending'""");
             this.failed = c.prepareStatement("""
                 UPDATE outbox_event SET delivery_state = 'failed', attempts = ?, retry_count = ?, last_error = ?,
                     lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                WHERE outbox_event_id = ? AND lease_owner = ? AND delivery_state = 'pending'""");
+                WHERE outbox_event_id = ? AND lease_owner = ? AND lease_expires_at = ? AND delivery_state = 'pending'""");
             this.release = c.prepareStatement("""
                 UPDATE outbox_event SET lease_owner = NULL, lease_expires_at = NULL
-                WHERE outbox_event_id = ? AND lease_owner = ?""");
-            // ?1 now, ?2 lease owner; rows (outbox_event_id, case id, attempts, retry_count)
+                WHERE outbox_event_id = ? AND lease_owner = ? AND lease_expires_at = ?""");
+            // ?1 now, ?2 lease owner; rows (outbox_event_id, case id, attempts, retry_count, the lease's end)
             this.sent = new MultiRowStatement(c, """
                 UPDATE outbox_event SET delivery_state = 'sent', state_case_id = v.column2, sent_at = ?1,
                     attempts = v.column3, retry_count = v.column4, last_error = NULL, lease_owner = NULL,
                     lease_expires_at = NULL, updated_at = ?1
                 FROM (VALUES %s) AS v
-                WHERE outbox_event_id = v.column1 AND lease_owner = ?2 AND delivery_state = 'pending'
-                RETURNING outbox_event_id""", 2, 4);
+                WHERE outbox_event_id = v.column1 AND lease_owner = ?2 AND lease_expires_at = v.column5
+                    AND delivery_state = 'pending'
+                RETURNING outbox_event_id""", 2, 5);
             // ?1 now; rows (claim_id, case id, decision due on)
             // the status change is Transitions.DELIVERED, checked against the table when it was made
             this.claims = new MultiRowStatement(c, """
@@ -192,10 +195,10 @@ public final class DeliveryStore {
         /**
          * Leases up to {@code limit} due rows (pending, due at {@code now}, not leased or lease expired) to
          * {@code owner} for {@code length}, in the caller's write transaction: until {@code now} plus the length on a
-         * file, the server's now plus the length on a team database. Returns their ids in ascending order;
-         * {@link DeliveryStore#leased} reads the rows once the lease is committed.
+         * file, the server's now plus the length on a team database. Returns their ids in ascending order with the
+         * lease's end; {@link DeliveryStore#leased} reads the rows once the lease is committed.
          */
-        public List<Long> lease(String owner, Instant now, Duration length, int limit) {
+        public Taken lease(String owner, Instant now, Duration length, int limit) {
             List<Long> ids = new ArrayList<>();
             boolean givenClock = dialect.leaseClock() == null;
             try {
@@ -213,14 +216,22 @@ public final class DeliveryStore {
                 if (ids.isEmpty()) {
                     // no write: on a team database every write to the outbox is announced to the other workstations,
                     // which would refresh their pages at each tick of an idle worker
-                    return ids;
+                    return Taken.NONE;
                 }
-                take(owner, ids, now, length);
+                Instant end = take(owner, ids, now, length);
+                ids.sort(null);
+                return new Taken(List.copyOf(ids), end);
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lease outbox rows: " + e.getMessage(), e);
             }
-            ids.sort(null);
-            return ids;
+        }
+
+        /**
+         * Rows one statement leased, and the lease's end: with the owner, what tells this lease of a row from an
+         * earlier or later one of the same owner, so that an outcome is written only under the lease it was made in.
+         */
+        public record Taken(List<Long> ids, Instant leaseEnd) {
+            static final Taken NONE = new Taken(List.of(), null);
         }
 
         /**
@@ -237,6 +248,7 @@ public final class DeliveryStore {
                 return Regained.NONE;
             }
             List<Long> held = new ArrayList<>();
+            Instant end = null;
             Set<Long> undecided = new HashSet<>(ids);
             try (PreparedStatement rows = connection.prepareStatement("""
                     SELECT outbox_event_id, lease_owner = ? AND delivery_state = 'pending' FROM outbox_event
@@ -252,36 +264,43 @@ public final class DeliveryStore {
                     }
                 }
                 if (!held.isEmpty()) {
-                    take(owner, held, now, length);
+                    end = take(owner, held, now, length);
                 }
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lease outbox rows again: " + e.getMessage(), e);
             }
             held.sort(null);
-            return new Regained(List.copyOf(held), undecided.stream().sorted().toList());
+            return new Regained(new Taken(List.copyOf(held), end), undecided.stream().sorted().toList());
         }
 
         /**
-         * What {@link #leaseAgain} did: the rows it leased again, and those another transaction held locked, which it
-         * could not look at (rows no longer there are neither).
+         * What {@link #leaseAgain} did: the rows it leased again (with their lease's end), and those another
+         * transaction held locked, which it could not look at (rows no longer there are neither).
          */
-        public record Regained(List<Long> taken, List<Long> undecided) {
-            static final Regained NONE = new Regained(List.of(), List.of());
+        public record Regained(Taken taken, List<Long> undecided) {
+            static final Regained NONE = new Regained(Taken.NONE, List.of());
         }
 
-        private void take(String owner, List<Long> ids, Instant now, Duration length) throws SQLException {
+        /** Leases {@code ids}; returns the lease's end, as the table keeps it. */
+        private Instant take(String owner, List<Long> ids, Instant now, Duration length) throws SQLException {
             int p = 1;
             take.setString(p++, owner);
             take.setLong(p++, dialect.leaseClock() == null ? now.plus(length).toEpochMilli() : length.toMillis());
             take.setLong(p++, now.toEpochMilli());
             take.setString(p, Json.write(ids));
-            take.executeUpdate();
+            try (ResultSet rs = take.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("none of the rows to lease was there");
+                }
+                return Instant.ofEpochMilli(rs.getLong(1));
+            }
         }
 
         /**
          * Writes the outcome of each record (the caller's transaction). Returns, per record, whether
-         * this owner still held the row's lease; when it did not, the row and its claim are left as they
-         * are (another worker took the row over) and only the attempt is recorded. A batch holds at most
+         * this owner still held the row under the lease the record was made in; when it did not, the row and its
+         * claim are left as they are (another worker, or a later lease of this one, has the row) and only the
+         * attempt is recorded. A batch holds at most
          * one record per row: a row's lease is released only by the commit that records its outcome.
          */
         public boolean[] complete(String owner, List<DeliveryRecord> records, Instant now) {
@@ -321,6 +340,7 @@ public final class DeliveryStore {
             retry.setLong(5, at);
             retry.setLong(6, r.outboxEventId());
             retry.setString(7, owner);
+            retry.setLong(8, r.leaseEnd().toEpochMilli());
             return retry.executeUpdate() == 1;
         }
 
@@ -331,12 +351,14 @@ public final class DeliveryStore {
             failed.setLong(4, at);
             failed.setLong(5, r.outboxEventId());
             failed.setString(6, owner);
+            failed.setLong(7, r.leaseEnd().toEpochMilli());
             return failed.executeUpdate() == 1;
         }
 
         private boolean release(String owner, DeliveryRecord r) throws SQLException {
             release.setLong(1, r.outboxEventId());
             release.setString(2, owner);
+            release.setLong(3, r.leaseEnd().toEpochMilli());
             return release.executeUpdate() == 1;
         }
 
@@ -356,6 +378,7 @@ public final class DeliveryStore {
                 ps.setString(p + 1, r.caseId());
                 ps.setInt(p + 2, r.attempts());
                 ps.setInt(p + 3, r.retryCount());
+                ps.setLong(p + 4, r.leaseEnd().toEpochMilli());
             }, sentRows::add);
             Map<Long, DeliveryRecord> byClaim = new LinkedHashMap<>();
             for (DeliveryRecord r : delivered) {
@@ -388,8 +411,11 @@ public final class DeliveryStore {
                     : "");
         }
 
-        /** What the worker put before an attempt's detail when its lease had gone to another worker. */
-        static final String LEASE_LOST = "[lease lost: another worker had taken this row over; outcome not applied] ";
+        /**
+         * What the worker put before an attempt's detail when the lease it was made under had ended and the row was
+         * leased again since (by another worker, or by this one).
+         */
+        static final String LEASE_LOST = "[lease lost: the row was leased again meanwhile; outcome not applied] ";
 
         /**
          * The records not applied whose call {@code owner} has already recorded: the same outcomes committed by a try

@@ -12,7 +12,7 @@ class OutcomeQueueTest {
     private static OutcomeQueue holding(int records) {
         OutcomeQueue queue = new OutcomeQueue();
         for (int id = 1; id <= records; id++) {
-            queue.add(DeliveryRecord.released(id));
+            queue.add(DeliveryRecord.released(id, java.time.Instant.EPOCH));
         }
         return queue;
     }

@@ -209,7 +209,7 @@ class ChangeFeedTest {
             // an idle worker's tick on the other workstation: nothing is due, nothing changes
             List<Long> leased = there.inTransaction(h -> {
                 try (DeliveryStore.Session session = new DeliveryStore().session(h)) {
-                    return session.lease("idle-worker", Instant.now(), Duration.ofSeconds(60), 16);
+                    return session.lease("idle-worker", Instant.now(), Duration.ofSeconds(60), 16).ids();
                 }
             });
             there.useTransaction(h -> new WorkerPauseStore().put(h, new WorkerPause("maria", Instant.now(), "end")));

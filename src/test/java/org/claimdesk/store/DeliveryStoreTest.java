@@ -246,11 +246,12 @@ class DeliveryStoreTest {
     void aLeaseReturnsIdsAndReadingThemSkipsRowsTheOwnerNoLongerHolds() {
         Outbox.submitted(db, 4);
         Instant now = Instant.now();
-        List<Long> ids = db.inTransaction(h -> {
+        DeliveryStore.Session.Taken taken = db.inTransaction(h -> {
             try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
                 return leasing.lease(OWNER, now, Duration.ofSeconds(60), 10);
             }
         });
+        List<Long> ids = taken.ids();
         assertThat(ids).hasSize(4).isSorted();
         db.useTransaction(h -> {
             h.execute("UPDATE outbox_event SET lease_owner = 'worker-b' WHERE outbox_event_id = ?", ids.get(1));
@@ -265,6 +266,7 @@ class DeliveryStoreTest {
         assertThat(first.idempotencyKey()).isNotBlank();
         assertThat(first.jurisdiction()).isEqualTo("CA");
         assertThat(first.attempts()).isZero();
+        assertThat(first.leaseExpiresAt()).as("the lease's end, as the lease said").isEqualTo(taken.leaseEnd());
         if (engine == TestDatabase.Engine.SQLITE) {
             // a file's workers share one machine's clock: the lease ends by the clock given
             assertThat(first.leaseExpiresAt()).isEqualTo(Instant.ofEpochMilli(now.plusSeconds(60).toEpochMilli()));
@@ -301,13 +303,14 @@ class DeliveryStoreTest {
                 again = leaseAgain(asked, later);
                 other.rollback();
             }
-            assertThat(again.taken()).containsExactly(rows.get(0).outboxEventId(), rows.get(3).outboxEventId());
+            assertThat(again.taken().ids()).containsExactly(rows.get(0).outboxEventId(), rows.get(3).outboxEventId());
             assertThat(again.undecided()).containsExactly(locked);
-            assertThat(leaseAgain(again.undecided(), later).taken()).containsExactly(locked);
+            assertThat(leaseAgain(again.undecided(), later).taken().ids()).containsExactly(locked);
         } else {
             // a file's writer holds the whole database: every row is looked at
             again = leaseAgain(asked, later);
-            assertThat(again.taken()).containsExactly(rows.get(0).outboxEventId(), rows.get(3).outboxEventId(), locked);
+            assertThat(again.taken().ids()).containsExactly(rows.get(0).outboxEventId(), rows.get(3).outboxEventId(),
+                    locked);
             assertThat(again.undecided()).isEmpty();
         }
 
@@ -326,7 +329,38 @@ class DeliveryStoreTest {
                 + rows.get(1).outboxEventId(), String.class)).isEqualTo("worker-b");
         assertThat(Sql.scalar(db, "SELECT count(*) FROM outbox_event WHERE lease_owner IS NULL AND outbox_event_id = "
                 + notLeased.get(0), Long.class)).isEqualTo(1);
-        assertThat(leaseAgain(List.of(), later)).isEqualTo(new DeliveryStore.Session.Regained(List.of(), List.of()));
+        assertThat(leaseAgain(List.of(), later)).isEqualTo(new DeliveryStore.Session.Regained(
+                new DeliveryStore.Session.Taken(List.of(), null), List.of()));
+    }
+
+    /**
+     * A row this worker leased, then leased again (a lease whose commit's answer was lost, taken back): an outcome
+     * made under the first lease, a release or an attempt's, is not written over the second, which sends the row
+     * itself; only the attempt is kept, marked. The second lease's outcome is written.
+     */
+    @Test
+    void anOutcomeOfAnEarlierLeaseIsNotWrittenOverALaterLeaseOfTheSameWorker() {
+        Outbox.submitted(db, 1);
+        LeasedRow first = lease(1).get(0);
+        DeliveryStore.Session.Regained again = leaseAgain(List.of(first.outboxEventId()), Instant.now().plusSeconds(5));
+        assertThat(again.taken().ids()).containsExactly(first.outboxEventId());
+        assertThat(again.taken().leaseEnd()).isAfter(first.leaseExpiresAt());
+        LeasedRow second = db.read(h -> new DeliveryStore().leased(h, OWNER, List.of(first.outboxEventId()))).get(0);
+        assertThat(second.leaseExpiresAt()).isEqualTo(again.taken().leaseEnd());
+
+        assertThat(complete(List.of(DeliveryRecord.released(first)))).containsExactly(false);
+        assertThat(complete(List.of(DeliveryRecord.retry(first, first.retryCount() + 1, "503 state portal busy",
+                Instant.now(), new DeliveryRecord.Attempt(Instant.now(), 40, AttemptOutcome.TRANSIENT, 503,
+                        "503 state portal busy"))))).containsExactly(false);
+        assertThat(strings("SELECT lease_owner || ' ' || lease_expires_at || ' ' || delivery_state || ' ' || attempts"
+                + " FROM outbox_event")).containsExactly(OWNER + " " + second.leaseExpiresAt().toEpochMilli()
+                        + " pending 0");
+
+        assertThat(complete(List.of(sent(second, "CASE-2")))).containsExactly(true);
+        assertThat(strings("SELECT delivery_state || ' ' || coalesce(lease_owner, '-') FROM outbox_event"))
+                .containsExactly("sent -");
+        assertThat(strings("SELECT outcome || ' ' || substr(detail, 1, 11) FROM delivery_attempt ORDER BY attempt_id"))
+                .containsExactly("TRANSIENT [lease lost", "DELIVERED 201 accepte");
     }
 
     private DeliveryStore.Session.Regained leaseAgain(List<Long> ids, Instant now) {
@@ -357,7 +391,7 @@ class DeliveryStoreTest {
         Instant now = Instant.now();
         List<Long> ids = db.inTransaction(h -> {
             try (DeliveryStore.Session leasing = new DeliveryStore().session(h)) {
-                return leasing.lease(OWNER, now, Duration.ofSeconds(60), limit);
+                return leasing.lease(OWNER, now, Duration.ofSeconds(60), limit).ids();
             }
         });
         return db.read(h -> new DeliveryStore().leased(h, OWNER, ids));
