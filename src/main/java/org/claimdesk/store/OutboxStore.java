@@ -294,13 +294,15 @@ public final class OutboxStore {
     }
 
     /**
-     * Whether a worker could lease a pending row at {@code now}: due, and not leased or its lease expired. The first
-     * one found ends the read.
+     * Whether a worker could lease a pending row at {@code now}: due, and not leased or its lease expired, judged as
+     * a lease is ({@link DeliveryStore#dueSql}: on a team database by the server's clock, which leases are kept in).
+     * The first one found ends the read.
      */
     public boolean anyLeasable(Handle handle, Instant now) {
+        String clock = Dialect.of(handle).leaseClock();
         return handle.createQuery("""
                 SELECT EXISTS (SELECT 1 FROM outbox_event WHERE delivery_state = 'pending' AND next_attempt_at <= :now
-                  AND (lease_owner IS NULL OR lease_expires_at <= :now))""")
+                  AND (lease_owner IS NULL OR lease_expires_at <= %s))""".formatted(clock == null ? ":now" : clock))
                 .bind("now", now.toEpochMilli()).mapTo(Boolean.class).one();
     }
 }

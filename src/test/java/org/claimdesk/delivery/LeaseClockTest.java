@@ -54,4 +54,24 @@ class LeaseClockTest {
             }
         }
     }
+
+    /**
+     * A drain's "anything left to lease?" judges leases as a lease does, by the server's clock: a workstation 30 s
+     * ahead does not count a row leased by another for 60 s as leasable (and end its drain too soon, or wait on it).
+     */
+    @Test
+    void whetherARowIsLeasableIsJudgedByTheServersClock() {
+        try (Database db = Database.open(TestDatabase.newServerDatabase())) {
+            Outbox.submitted(db, 1);
+            db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_owner = 'desk-02-console', lease_expires_at"
+                    + " = CAST(extract(epoch FROM statement_timestamp()) * 1000 AS bigint) + 60000"));
+            org.claimdesk.store.OutboxStore outbox = new org.claimdesk.store.OutboxStore();
+            java.time.Instant ahead = java.time.Instant.now().plusSeconds(90);
+            boolean leasableAhead = db.read(h -> outbox.anyLeasable(h, ahead));
+            assertThat(leasableAhead).as("its lease runs on the server's clock").isFalse();
+            db.useTransaction(h -> h.execute("UPDATE outbox_event SET lease_expires_at = lease_expires_at - 61000"));
+            boolean leasableOnceExpired = db.read(h -> outbox.anyLeasable(h, java.time.Instant.now()));
+            assertThat(leasableOnceExpired).isTrue();
+        }
+    }
 }
