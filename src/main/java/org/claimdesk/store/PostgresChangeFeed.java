@@ -54,6 +54,9 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     private Thread thread;
     private volatile boolean closed;
     private volatile boolean connected;
+    /** Guarded by this: whether a LISTEN has succeeded, and whether a caller stopped waiting for it before. */
+    private boolean listeningOnce;
+    private boolean waitedInVain;
 
     /** @param ownSession the session name of the changes not to hand on: the open database's own */
     PostgresChangeFeed(DatabaseLocation.Postgres server, String ownSession) {
@@ -88,9 +91,23 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         return () -> listeners.remove(listener);
     }
 
+    /**
+     * Waits for the first LISTEN. A caller that stops waiting reads without it (a page, a drain's pause): what it
+     * reads may then change unheard before the feed listens, so the feed's first LISTEN after such a wait says every
+     * kind of data may have changed, as after a dropped connection.
+     */
     @Override
     public boolean awaitListening(long timeoutMs) throws InterruptedException {
-        return listening.await(timeoutMs, TimeUnit.MILLISECONDS);
+        if (listening.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+            return true;
+        }
+        synchronized (this) {
+            if (listeningOnce) {
+                return true;
+            }
+            waitedInVain = true;
+            return false;
+        }
     }
 
     private synchronized void start() {
@@ -138,9 +155,15 @@ final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 try (Statement s = connection.createStatement()) {
                     s.execute("LISTEN " + CHANNEL);
                 }
+                boolean waitersGaveUp;
+                synchronized (this) {
+                    listeningOnce = true;
+                    waitersGaveUp = waitedInVain;
+                    waitedInVain = false;
+                }
                 connected = true;
                 listening.countDown();
-                if (missedSome) {
+                if (missedSome || waitersGaveUp) {
                     LOG.info("live updates from {} are {}", server.describe(), heardBefore ? "back" : "on");
                     deliver(EnumSet.allOf(DataChange.class));
                 }

@@ -124,6 +124,49 @@ class ChangeFeedTest {
     }
 
     /**
+     * A first connection that succeeds only after a page or a drain stopped waiting for it (a slow network or server):
+     * what they read meanwhile may have changed unheard, so once it listens the feed says everything may have changed.
+     */
+    @Test
+    void aFeedWhoseFirstConnectionCameAfterItsWaiterGaveUpSaysEverythingMayHaveChanged() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (SilentProxy proxy = new SilentProxy(location.host(), location.port());
+             Database there = Database.open(location);
+             PostgresChangeFeed feed = new PostgresChangeFeed(new DatabaseLocation.Postgres("127.0.0.1", proxy.port(),
+                     location.database(), location.user(), location.parameters()), "elsewhere", Duration.ofSeconds(15),
+                     10)) {
+            proxy.holdNewConnections();
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            feed.subscribe(heard::add);
+            assertThat(feed.awaitListening(300)).as("the first connection is held").isFalse();
+            TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            proxy.releaseHeldConnections();
+
+            assertThat(feed.awaitListening(10_000)).isTrue();
+            Awaitility.await().atMost(HEARD).until(() -> heard.contains(Set.of(DataChange.values())));
+        }
+    }
+
+    /**
+     * A first connection that succeeds at once, before anyone stopped waiting for it, has missed nothing: no page is
+     * read again for it.
+     */
+    @Test
+    void aFeedListeningBeforeItsWaiterGaveUpSaysNothingChanged() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database there = Database.open(location);
+             PostgresChangeFeed feed = new PostgresChangeFeed(location, "elsewhere", Duration.ofSeconds(15), 10)) {
+            List<Set<DataChange>> heard = new CopyOnWriteArrayList<>();
+            feed.subscribe(heard::add);
+            assertThat(feed.awaitListening(10_000)).isTrue();
+            TestClaims.insert(there, ClaimStatus.IDENTITY_PENDING);
+            Awaitility.await().atMost(HEARD).until(() -> !heard.isEmpty());
+            assertThat(heard).allSatisfy(kinds -> assertThat(kinds).contains(DataChange.CLAIMS)
+                    .isNotEqualTo(Set.of(DataChange.values())));
+        }
+    }
+
+    /**
      * A network that drops the feed's connection without closing it leaves the socket open and silent: the feed
      * asks for an answer after a quiet spell, gives the connection up when none comes, and connects again.
      */

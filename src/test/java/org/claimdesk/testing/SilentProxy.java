@@ -19,6 +19,8 @@ public final class SilentProxy implements AutoCloseable {
     private final String host;
     private final int port;
     private final List<Relay> relays = new CopyOnWriteArrayList<>();
+    /** Open while new connections are relayed at once; closed while they are held (a slow network or server). */
+    private volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
 
     /** One relayed connection: its two sockets, and whether it still carries bytes. */
     private static final class Relay {
@@ -50,6 +52,16 @@ public final class SilentProxy implements AutoCloseable {
         return listening.getLocalPort();
     }
 
+    /** From now on, a new connection is accepted but not relayed (nothing reaches the server) until released. */
+    public void holdNewConnections() {
+        gate = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    /** Relays the connections held, and new ones at once again. */
+    public void releaseHeldConnections() {
+        gate.countDown();
+    }
+
     /** From now on, every connection open now carries nothing either way, and stays open. */
     public void silenceOpenConnections() {
         relays.forEach(r -> r.silent = true);
@@ -59,12 +71,16 @@ public final class SilentProxy implements AutoCloseable {
         while (!listening.isClosed()) {
             try {
                 Socket client = listening.accept();
+                gate.await();
                 Socket server = new Socket(host, port);
                 Relay relay = new Relay(client, server);
                 relays.add(relay);
                 pump(relay, client.getInputStream(), server.getOutputStream());
                 pump(relay, server.getInputStream(), client.getOutputStream());
             } catch (IOException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             }
         }
@@ -90,6 +106,7 @@ public final class SilentProxy implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        gate.countDown();
         listening.close();
         for (Relay r : relays) {
             r.client.close();
