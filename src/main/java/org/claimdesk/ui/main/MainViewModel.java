@@ -477,9 +477,10 @@ public final class MainViewModel {
             followPause();
         }
         Runnable audit = auditReaders.get(page.get());
-        if (page.get().shows(changes)) {
-            refreshForChangesElsewhere();
-        } else if (changes.contains(DataChange.AUDIT) && audit != null) {
+        boolean inFull = page.get().shows(changes) && refreshForChangesElsewhere();
+        // audit entries come with every staff action (evidence added, a row re-queued), many of which leave the page's
+        // rows as they were: a light refresh would leave the selected claim's detail as it was until the full one
+        if (!inFull && changes.contains(DataChange.AUDIT) && audit != null) {
             audit.run();
         }
         if (changes.contains(DataChange.OUTBOX)) {
@@ -495,13 +496,15 @@ public final class MainViewModel {
      * {@link #FULL_ELSEWHERE_SPACING} after it. A single change from elsewhere thus reads the page in full at once
      * or a second later; a run of them (another workstation's drain or import, its changes seconds apart or less)
      * about every {@link #FULL_ELSEWHERE_SPACING} and once more when it ends.
+     *
+     * @return true when the page was refreshed in full
      */
-    private void refreshForChangesElsewhere() {
+    private boolean refreshForChangesElsewhere() {
         long now = nanoClock.getAsLong();
         Runnable light = liveRefreshers.get(page.get());
         if (light == null || !refreshedInFull || now - lastFullNanos >= FULL_ELSEWHERE_SPACING.toNanos()) {
             refreshInFull();
-            return;
+            return true;
         }
         light.run();
         lastLightNanos = now;
@@ -509,6 +512,7 @@ public final class MainViewModel {
         if (!owedCheckWaiting) {
             checkOwedFullAfter(owedFullDueNanos() - now);
         }
+        return false;
     }
 
     /** When the owed full refresh is due: a pause after the last change, and the spacing after an owed one. */

@@ -350,10 +350,19 @@ class MainViewModelTest {
                     "claim detail");
             tasks.advance(300);
             model.changedElsewhere(Set.of(DataChange.CLAIMS, DataChange.AUDIT));
-            assertThat(refreshed).as("with claims changed: the page's own refresh reads the detail")
-                    .containsExactly("claim detail", "claim detail", "claim rows");
+            assertThat(refreshed).as("with claims changed by staff (evidence added): the rows, and the detail, which"
+                    + " the rows may not show changed").containsExactly("claim detail", "claim detail", "claim rows",
+                    "claim detail");
+            tasks.advance(300);
+            model.changedElsewhere(Set.of(DataChange.CLAIMS, DataChange.OUTBOX));
+            assertThat(refreshed).as("a delivery elsewhere, which writes no audit entry: the rows, which show the"
+                    + " selected claim's own delivery").hasSize(5).last().isEqualTo("claim rows");
             tasks.advance(1_000);
             assertThat(refreshed).last().isEqualTo("full CLAIMS");
+            refreshed.clear();
+            tasks.advance(10_000);
+            model.changedElsewhere(Set.of(DataChange.CLAIMS, DataChange.AUDIT));
+            assertThat(refreshed).as("in full: its refresh reads the detail").containsExactly("full CLAIMS");
         }
     }
 
