@@ -30,8 +30,9 @@ import org.claimdesk.domain.Sha256;
  * <p>A folder of one's {@linkplain #own own} (a desk's, beside its database file) is created owner-only (0700, files
  * 0600), and a copy whose row could not be written is removed again. The office's {@linkplain #shared shared} folder
  * of a team database is IT's: it is never created here (a share that is not mounted must not become a local folder
- * that fills unseen), files are written readable by the folder's group (0640), and nothing in it is removed — another
- * workstation may be adding the same content at that moment, its row not yet committed.
+ * that fills unseen), files are written readable by the folder's group (0640), and no evidence file in it is removed —
+ * another workstation may be adding the same content at that moment, its row not yet committed. In either folder the
+ * temporary file of an add that never ended (its process killed mid-copy) is removed once a day old.
  */
 public final class EvidenceFiles {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EvidenceFiles.class);
@@ -57,7 +58,10 @@ public final class EvidenceFiles {
         return new EvidenceFiles(folder, false);
     }
 
-    /** The office's shared folder, which must exist; files in it are readable by its group and never removed. */
+    /**
+     * The office's shared folder, which must exist; files in it are readable by its group, and no evidence file in it
+     * is removed.
+     */
     public static EvidenceFiles shared(Path folder) {
         return new EvidenceFiles(folder, true);
     }
@@ -112,12 +116,10 @@ public final class EvidenceFiles {
     /** Copies {@code source} in; the caller removes it with {@link #discard} if it cannot record it. */
     public Stored copyIn(Path source) {
         checkSource(source);
-        if (SWEPT.add(folder)) {
-            removeAbandoned(java.time.Instant.now());
-        }
         Path temp = null;
         try {
             temp = createTemp();
+            removeAbandonedOnce(temp);
             MessageDigest digest = Sha256.digest();
             long size = 0;
             byte[] buffer = new byte[64 * 1024];
@@ -162,17 +164,37 @@ public final class EvidenceFiles {
     }
 
     /**
+     * At this process's first add to the folder, removes in the background the temporary files of adds that never
+     * ended ({@link #removeAbandoned}), judged by the folder's own clock: the time {@code temp}, just created there,
+     * was given (a workstation whose clock runs a day ahead would otherwise take another's add under way for one that
+     * never ended). A folder whose files could not be listed is looked at again at the next add.
+     */
+    private void removeAbandonedOnce(Path temp) throws IOException {
+        if (!SWEPT.add(folder)) {
+            return;
+        }
+        java.time.Instant now = Files.getLastModifiedTime(temp).toInstant();
+        Thread sweep = new Thread(() -> {
+            try {
+                removeAbandoned(now);
+            } catch (IOException | RuntimeException e) {
+                SWEPT.remove(folder);
+                LOG.debug("could not look for abandoned temporary files in {}: {}", folder, e.toString());
+            }
+        }, "claimdesk-evidence-sweep");
+        sweep.setDaemon(true);
+        sweep.start();
+    }
+
+    /**
      * Removes the temporary files of adds that never ended, older than {@link #ABANDONED_AFTER} at {@code now} (an add
      * takes minutes at most, so none is another workstation's add under way); one the folder's rules keep is left.
-     * Each process does this once per folder, at its first add.
      *
      * @return how many were removed
+     * @throws IOException when the folder cannot be listed
      */
-    int removeAbandoned(java.time.Instant now) {
+    int removeAbandoned(java.time.Instant now) throws IOException {
         int removed = 0;
-        if (!Files.isDirectory(folder)) {
-            return removed;
-        }
         try (java.nio.file.DirectoryStream<Path> temps = Files.newDirectoryStream(folder, TEMP_PREFIX + "*")) {
             for (Path temp : temps) {
                 try {
@@ -184,8 +206,8 @@ public final class EvidenceFiles {
                     LOG.debug("an abandoned temporary file {} stays: {}", temp, e.toString());
                 }
             }
-        } catch (IOException | java.nio.file.DirectoryIteratorException e) {
-            LOG.debug("could not look for abandoned temporary files in {}: {}", folder, e.toString());
+        } catch (java.nio.file.DirectoryIteratorException e) {
+            throw e.getCause();
         }
         if (removed > 0) {
             LOG.info("removed {} temporary file(s) of evidence adds that never ended from {}", removed, folder);
