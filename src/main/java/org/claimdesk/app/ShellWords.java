@@ -27,9 +27,10 @@ public final class ShellWords {
     }
 
     /**
-     * A word as a Windows program splits its command line (cmd.exe passes it on as it is): as it is when plain or a
-     * path with backslashes, else in double quotes, a quote inside as {@code \"} and the backslashes before a quote
-     * or the closing quote doubled.
+     * A word as a Windows program splits its command line: as it is when plain or a path with backslashes, else in
+     * double quotes, a quote inside as {@code \"} and the backslashes before a quote or the closing quote doubled.
+     * cmd.exe passes such a word on as it is unless it holds a double quote (a path cannot) or {@code %} (which it
+     * expands, quoted or not): a host or role name with either is to be typed with care.
      */
     static String windows(String word) {
         if (word.matches("[A-Za-z0-9_./:@%+=,\\\\-]+")) {

@@ -342,6 +342,9 @@ class DeliveryStoreTest {
     void anOutcomeOfAnEarlierLeaseIsNotWrittenOverALaterLeaseOfTheSameWorker() {
         Outbox.submitted(db, 1);
         LeasedRow first = lease(1).get(0);
+        // the second lease a millisecond later at least, as the server's clock counts too
+        org.awaitility.Awaitility.await()
+                .until(() -> Instant.now().plusSeconds(60).isAfter(first.leaseExpiresAt().plusMillis(1)));
         DeliveryStore.Session.Regained again = leaseAgain(List.of(first.outboxEventId()), Instant.now().plusSeconds(5));
         assertThat(again.taken().ids()).containsExactly(first.outboxEventId());
         assertThat(again.taken().leaseEnd()).isAfter(first.leaseExpiresAt());
