@@ -45,19 +45,33 @@ public final class Backup {
             throw new ClaimDeskException("the folder " + dir + " does not exist");
         }
         long started = System.nanoTime();
-        createPrivate(file);
+        // written and checked under a name of its own, on disk before it takes the backup's name: a backup cut short
+        // (a full disk, the process killed) never stands under the name, and one reported good is on disk
+        Path partial = partial(file);
+        try {
+            Files.deleteIfExists(partial);
+        } catch (IOException e) {
+            throw new ClaimDeskException("cannot remove " + partial + ", left by a backup that did not end: "
+                    + e.getMessage(), e);
+        }
+        createPrivate(partial);
         int claims;
         try {
-            DatabaseCopy.write(database, file);
-            claims = DatabaseCopy.check(file);
-        } catch (RuntimeException e) {
-            // a copy cut short (a full disk) or failing its check is no backup, and would block the next one's name
+            DatabaseCopy.write(database, partial);
+            claims = DatabaseCopy.check(partial);
+            sync(partial);
+            Files.move(partial, file);
+            syncFolder(file.getParent());
+        } catch (RuntimeException | IOException e) {
             try {
-                Files.deleteIfExists(file);
+                Files.deleteIfExists(partial);
             } catch (IOException ignored) {
                 e.addSuppressed(ignored);
             }
-            throw e;
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new ClaimDeskException("cannot write the backup " + file + ": " + e.getMessage(), e);
         }
         try {
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000);
@@ -117,6 +131,29 @@ public final class Backup {
     }
 
     /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */
+    /** Where the backup {@code file} is written before it takes its name: beside it, hidden. */
+    static Path partial(Path file) {
+        return file.resolveSibling("." + file.getFileName() + ".partial");
+    }
+
+    /** Writes {@code file}'s data to the disk ({@code VACUUM INTO} leaves that to the system). */
+    private static void sync(Path file) throws IOException {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+    }
+
+    /** Writes the folder's entries (the backup's new name) to the disk, where the system lets a folder be opened. */
+    private static void syncFolder(Path folder) {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(folder,
+                java.nio.file.StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            // Windows opens no folder this way; its file system writes a rename with the file
+        }
+    }
+
     private static void createPrivate(Path file) {
         try {
             OwnerOnly.create(file, false);

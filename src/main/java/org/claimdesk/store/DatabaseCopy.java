@@ -33,7 +33,10 @@ public final class DatabaseCopy {
 
     /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
     public static int check(Path file) {
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file + "?mode=ro");
+        // as a URI with the path's characters escaped: pasted in as they are, a '#' or '?' would end the file's name
+        // (a folder "Desk #2") and a '%' would begin an escape, and another file would be opened
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath().toUri().toASCIIString()
+                + "?mode=ro");
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
                 rs.next();

@@ -67,6 +67,31 @@ class BackupTest {
         }
     }
     /**
+     * A backup into a folder whose name holds what a URI gives a meaning ('#', '?', '%', a space) is written and
+     * checked there, not in another file the name's beginning names; and a partial file a backup that did not end
+     * left beside the name is replaced, never standing under the name itself.
+     */
+    @Test
+    void aBackupIsWrittenBesideItsNameAndCheckedWhateverItsFolderIsCalled() throws Exception {
+        try (Database db = Database.open(dir.resolve("db.db"))) {
+            org.claimdesk.testing.TestClaims.insert(db, org.claimdesk.domain.ClaimStatus.IDENTITY_PENDING);
+            Path folder = Files.createDirectories(dir.resolve("Desk #2 ?x 100%25"));
+            Path target = folder.resolve("claims backup.db");
+            Path leftover = Files.writeString(Backup.partial(target), "cut short by a killed backup");
+
+            Backup.Result result = new Backup(db).to(target);
+
+            assertThat(result.file()).isEqualTo(target);
+            assertThat(result.claims()).isEqualTo(1);
+            assertThat(Backup.checkCopy(target)).isEqualTo(1);
+            assertThat(leftover).doesNotExist();
+            try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+                assertThat(files).containsExactly(target);
+            }
+        }
+    }
+
+    /**
      * The pg_dump command a team database's backup names carries the address's TLS settings (pg_dump would otherwise
      * connect as libpq's default, prefer, checking no certificate) and quotes what a shell would split.
      */
