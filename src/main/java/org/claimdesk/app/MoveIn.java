@@ -26,6 +26,10 @@ public final class MoveIn {
     public interface Progress {
         void copied(String table, long rows, long ofRows);
 
+        /** Every table copied; {@code table}'s rows are being read again on both sides to compare their checksums. */
+        default void checking(String table) {
+        }
+
         /** Every table copied and checked; the tables are being vacuumed and their planner's statistics gathered. */
         default void gatheringStatistics() {
         }
@@ -93,7 +97,7 @@ public final class MoveIn {
                     long total = DatabaseMove.count(from, table);
                     DatabaseMove.copy(from, target, table, rows -> progress.copied(table.name(), rows, total));
                 }
-                return checked(target);
+                return checked(target, progress);
             });
         } catch (DatabaseException e) {
             throw stopped(e);
@@ -127,10 +131,11 @@ public final class MoveIn {
     }
 
     /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */
-    private List<DatabaseMove.Digest> checked(Handle target) {
+    private List<DatabaseMove.Digest> checked(Handle target, Progress progress) {
         List<DatabaseMove.Digest> digests = new ArrayList<>();
         List<String> differ = new ArrayList<>();
         for (DatabaseMove.Table table : DatabaseMove.TABLES) {
+            progress.checking(table.name());
             DatabaseMove.Digest source = DatabaseMove.digest(from, table);
             DatabaseMove.Digest copy = DatabaseMove.digest(target, table);
             if (!source.equals(copy)) {

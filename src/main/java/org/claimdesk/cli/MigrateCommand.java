@@ -54,6 +54,13 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                 }
 
                 @Override
+                public void checking(String table) {
+                    err().printf("checking %s: its rows read again on both sides, counts and checksums compared%n",
+                            table);
+                    err().flush();
+                }
+
+                @Override
                 public void gatheringStatistics() {
                     err().println("every table copied and checked; vacuuming the tables and gathering the planner's"
                             + " statistics (VACUUM ANALYZE)…");

@@ -267,7 +267,10 @@ public final class DatabaseMove {
                 if (held > 0) {
                     write(ps, table, first, last);
                 }
-                progress.accept(copied);
+                if (held > 0 || copied == 0) {
+                    // a last batch that was full was reported already
+                    progress.accept(copied);
+                }
             }
         }
         return copied;
