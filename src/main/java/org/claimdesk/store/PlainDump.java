@@ -61,6 +61,8 @@ final class PlainDump {
                     } else if (db.find()) {
                         database = db.group(1);
                     }
+                } else if (line.startsWith("INSERT INTO ")) {
+                    throw PostgresDump.insertsRefused(file);
                 } else if (line.startsWith("COPY ")) {
                     Matcher copy = COPY.matcher(line);
                     if (copy.find()) {

@@ -67,8 +67,19 @@ public final class PostgresDump {
         return summarize(file, dump);
     }
 
+    /** A dump whose data are INSERT statements: restorable, but not what this check reads. */
+    static DatabaseException insertsRefused(Path file) {
+        return new DatabaseException(file + " holds its data as INSERT statements (pg_dump --inserts or"
+                + " --column-inserts), which this check does not read; make the dump again with pg_dump -Fc and no"
+                + " --inserts");
+    }
+
     private static Summary summarize(Path file, DumpContents dump) {
         String of = dump.database() == null ? "" : " of database " + dump.database();
+        if (dump.data().values().stream().anyMatch(d -> d.copyStatement() == null || d.copyStatement().isBlank())) {
+            // a custom archive's table data without a COPY statement: INSERT statements
+            throw insertsRefused(file);
+        }
         if (!dump.tables().contains("claim") && !dump.data().containsKey("claim")) {
             throw new DatabaseException(file + " is a dump" + of + ", which is not a ClaimDesk database (it has no"
                     + " claim table)");

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Arrays;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.store.Database;
@@ -143,6 +144,40 @@ class BackupCheckCliTest {
         assertThat(definition.err().strip()).isEqualTo("claimdesk: " + noDefinition + " is not a whole ClaimDesk"
                 + " dump: it holds the data of claim_status_history but not its definition (made with --data-only?);"
                 + " make the dump again with pg_dump -Fc and no table or section options");
+    }
+
+    /**
+     * A dump made with --inserts restores, but its data are INSERT statements, not the COPY blocks this check counts:
+     * it is refused naming the option, not taken for a dump without data.
+     */
+    @Test
+    void aDumpOfInsertStatementsIsRefusedNamingTheOption() throws IOException {
+        List<String> inserts = new ArrayList<>();
+        boolean inCopy = false;
+        for (String line : Files.readAllLines(fixture("claimdesk-pg14.sql"))) {
+            if (line.startsWith("COPY ")) {
+                inCopy = true;
+                inserts.add("INSERT INTO " + line.substring(5, line.indexOf(" FROM stdin;")) + " VALUES (1);");
+            } else if (inCopy) {
+                inCopy = !line.equals("\\.");
+            } else {
+                inserts.add(line);
+            }
+        }
+        Path dump = Files.write(dir.resolve("inserts.sql"), inserts);
+
+        CliTest.Run run = CliTest.run("backup", "--check", dump.toString());
+
+        // and a custom-format one (pg_dump 15.18 -Fc --inserts of five demo claims)
+        Path custom = fixture("claimdesk-pg15-inserts.dump");
+        CliTest.Run customRun = CliTest.run("backup", "--check", custom.toString());
+
+        for (Map.Entry<Path, CliTest.Run> e : Map.of(dump, run, custom, customRun).entrySet()) {
+            assertThat(e.getValue().exit()).isEqualTo(1);
+            assertThat(e.getValue().err().strip()).isEqualTo("claimdesk: " + e.getKey() + " holds its data as INSERT"
+                    + " statements (pg_dump --inserts or --column-inserts), which this check does not read; make the"
+                    + " dump again with pg_dump -Fc and no --inserts");
+        }
     }
 
     @Test
