@@ -125,9 +125,30 @@ public final class MoveIn {
                 + " moving in needs an empty team database; nothing was copied");
     }
 
+    /**
+     * Why the move stopped, and what the team database kept: nothing (the move's transaction rolled back), or, when
+     * the failure was the answer to its commit (a connection cut at that moment), every row, checked before the
+     * commit. Looked at on a connection of its own; when that cannot be done either, it says so.
+     */
     private ClaimDeskException stopped(RuntimeException e) {
+        String target = to.location().describe();
+        boolean empty;
+        try {
+            empty = DatabaseMove.isEmpty(to);
+        } catch (RuntimeException unknown) {
+            e.addSuppressed(unknown);
+            return new ClaimDeskException("the move stopped (" + e.getMessage() + ") and whether " + target
+                    + " kept it cannot be told now (" + unknown.getMessage() + "): look with claimdesk --db … doctor"
+                    + " before moving in again", e);
+        }
+        if (!empty) {
+            return new ClaimDeskException("the answer to the move's commit was lost (" + e.getMessage() + "), but "
+                    + target + " holds the moved rows, whose counts and checksums matched before the commit: the move"
+                    + " is made; look with claimdesk --db … doctor, and copy the evidence files as docs/operations.md"
+                    + " says (moving in)", e);
+        }
         return new ClaimDeskException("the move stopped (" + e.getMessage() + "); nothing of it was kept, "
-                + to.location().describe() + " is as it was: move in again", e);
+                + target + " is as it was: move in again", e);
     }
 
     /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */

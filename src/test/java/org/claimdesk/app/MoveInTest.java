@@ -117,6 +117,31 @@ class MoveInTest {
     }
 
     /**
+     * The answer to the move's commit lost (a connection cut at that moment) after the server committed: the move
+     * says it is made, not that nothing was kept (which moving in again, refused by a team database that holds
+     * claims, would then seem to contradict).
+     */
+    @Test
+    void aMoveWhoseCommitsAnswerWasLostSaysItIsMade() {
+        Path file = desk();
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        try (Database from = Database.open(file); Database to = Database.open(team)) {
+            org.claimdesk.testing.CommitFault<Long> fault = org.claimdesk.testing.CommitFault.install(to,
+                    Thread.currentThread().getName(), true,
+                    h -> h.createQuery("SELECT count(*) FROM claim").mapTo(Long.class).one(),
+                    (start, commit) -> commit > start);
+
+            assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> { }))
+                    .hasMessage("the answer to the move's commit was lost (" + org.claimdesk.testing.CommitFault.MESSAGE
+                            + "), but " + team.describe() + " holds the moved rows, whose counts and checksums matched"
+                            + " before the commit: the move is made; look with claimdesk --db … doctor, and copy the"
+                            + " evidence files as docs/operations.md says (moving in)");
+            assertThat(fault.struck()).isTrue();
+            assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
+        }
+    }
+
+    /**
      * A desk's file that another program is writing (a console's worker, a drain) is refused before anything is
      * copied: the move would read a file changing under it; while the move runs, the desk's file takes no write.
      */
