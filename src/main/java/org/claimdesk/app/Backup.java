@@ -47,21 +47,14 @@ public final class Backup {
         long started = System.nanoTime();
         // written and checked under a name of its own, on disk before it takes the backup's name: a backup cut short
         // (a full disk, the process killed) never stands under the name, and one reported good is on disk
+        removeAbandonedPartials(file);
         Path partial = partial(file);
-        try {
-            Files.deleteIfExists(partial);
-        } catch (IOException e) {
-            throw new ClaimDeskException("cannot remove " + partial + ", left by a backup that did not end: "
-                    + e.getMessage(), e);
-        }
         createPrivate(partial);
         int claims;
         try {
             DatabaseCopy.write(database, partial);
             claims = DatabaseCopy.check(partial);
             sync(partial);
-            Files.move(partial, file);
-            syncFolder(file.getParent());
         } catch (RuntimeException | IOException e) {
             try {
                 Files.deleteIfExists(partial);
@@ -73,6 +66,15 @@ public final class Backup {
             }
             throw new ClaimDeskException("cannot write the backup " + file + ": " + e.getMessage(), e);
         }
+        try {
+            // no option: a file that took the name meanwhile is not replaced
+            Files.move(partial, file);
+        } catch (IOException e) {
+            // a checked copy is kept (a virus scanner or a share may hold the new file a moment on Windows)
+            throw new ClaimDeskException("the backup was written and checked as " + partial + " but could not be"
+                    + " named " + file.getFileName() + " (" + e.getMessage() + "): rename it yourself", e);
+        }
+        syncFolder(file.getParent());
         try {
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000);
         } catch (IOException e) {
@@ -131,9 +133,32 @@ public final class Backup {
     }
 
     /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */
-    /** Where the backup {@code file} is written before it takes its name: beside it, hidden. */
+    /** A backup written longer ago than this without taking its name was cut short: none takes a day. */
+    static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofDays(1);
+
+    /**
+     * Where the backup {@code file} is written before it takes its name: beside it, hidden, a name of its own for
+     * each backup ({@code .NAME.<16 hex digits>.partial}), so that two backups to one name never write one file.
+     */
     static Path partial(Path file) {
-        return file.resolveSibling("." + file.getFileName() + ".partial");
+        return file.resolveSibling("." + file.getFileName() + "."
+                + String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".partial");
+    }
+
+    /** Removes the partial files of backups to {@code file}'s name that were cut short a day ago or more. */
+    private static void removeAbandonedPartials(Path file) {
+        String prefix = "." + file.getFileName() + ".";
+        java.time.Instant before = java.time.Instant.now().minus(ABANDONED_AFTER);
+        try (java.util.stream.Stream<Path> siblings = Files.list(file.getParent())) {
+            String partial = java.util.regex.Pattern.quote(prefix) + "[0-9a-f]{16}\\.partial";
+            for (Path p : siblings.filter(p -> p.getFileName().toString().matches(partial)).toList()) {
+                if (Files.getLastModifiedTime(p).toInstant().isBefore(before)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException e) {
+            // a partial file left stays: it has a name of its own and blocks nothing
+        }
     }
 
     /** Writes {@code file}'s data to the disk ({@code VACUUM INTO} leaves that to the system). */

@@ -31,12 +31,27 @@ public final class DatabaseCopy {
         }
     }
 
+    /**
+     * The address that opens {@code file} itself: its plain path (SQLite reads a name that does not begin with
+     * {@code file:} as it is, a '#' or '%' in a folder "Desk #2" included; a Windows share's {@code \\server\share}
+     * too), unless it holds a '?', which the driver would take for the start of its own settings: then as a URI with
+     * the path's characters escaped (only a POSIX path can hold a '?', and its URI has no authority).
+     */
+    static String readOnlyUrl(Path file) {
+        Path absolute = file.toAbsolutePath();
+        return "jdbc:sqlite:" + (absolute.toString().indexOf('?') < 0 ? absolute.toString()
+                : absolute.toUri().toASCIIString());
+    }
+
+    private static java.util.Properties readOnly() {
+        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+        config.setReadOnly(true);
+        return config.toProperties();
+    }
+
     /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
     public static int check(Path file) {
-        // as a URI with the path's characters escaped: pasted in as they are, a '#' or '?' would end the file's name
-        // (a folder "Desk #2") and a '%' would begin an escape, and another file would be opened
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath().toUri().toASCIIString()
-                + "?mode=ro");
+        try (Connection c = DriverManager.getConnection(readOnlyUrl(file), readOnly());
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
                 rs.next();

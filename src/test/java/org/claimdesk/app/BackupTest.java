@@ -68,8 +68,8 @@ class BackupTest {
     }
     /**
      * A backup into a folder whose name holds what a URI gives a meaning ('#', '?', '%', a space) is written and
-     * checked there, not in another file the name's beginning names; and a partial file a backup that did not end
-     * left beside the name is replaced, never standing under the name itself.
+     * checked there, not in another file the name's beginning names; a partial file a backup cut short a day ago left
+     * beside the name is removed, and one of a backup under way is left to it.
      */
     @Test
     void aBackupIsWrittenBesideItsNameAndCheckedWhateverItsFolderIsCalled() throws Exception {
@@ -77,7 +77,10 @@ class BackupTest {
             org.claimdesk.testing.TestClaims.insert(db, org.claimdesk.domain.ClaimStatus.IDENTITY_PENDING);
             Path folder = Files.createDirectories(dir.resolve("Desk #2 ?x 100%25"));
             Path target = folder.resolve("claims backup.db");
-            Path leftover = Files.writeString(Backup.partial(target), "cut short by a killed backup");
+            Path leftover = Files.writeString(Backup.partial(target), "cut short by a backup killed two days ago");
+            Files.setLastModifiedTime(leftover, java.nio.file.attribute.FileTime.from(
+                    java.time.Instant.now().minus(Duration.ofDays(2))));
+            Path underWay = Files.writeString(Backup.partial(target), "another backup to that name, under way");
 
             Backup.Result result = new Backup(db).to(target);
 
@@ -86,7 +89,7 @@ class BackupTest {
             assertThat(Backup.checkCopy(target)).isEqualTo(1);
             assertThat(leftover).doesNotExist();
             try (java.util.stream.Stream<Path> files = Files.list(folder)) {
-                assertThat(files).containsExactly(target);
+                assertThat(files).containsExactlyInAnyOrder(target, underWay);
             }
         }
     }
