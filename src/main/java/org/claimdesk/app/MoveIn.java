@@ -82,6 +82,9 @@ public final class MoveIn {
 
     private Result moveHeld(Progress progress) {
         List<DatabaseMove.Digest> digests;
+        // the move's transaction on the server, once every row is copied and checked: a failure after that is its
+        // commit's, which the server may have made
+        long[] committing = {0};
         try {
             // a team database in use is refused before its tables are locked, which would wait for the writers at
             // work there and hold up every other workstation's writes meanwhile
@@ -93,18 +96,21 @@ public final class MoveIn {
                 if (!DatabaseMove.isEmpty(target)) {
                     throw notEmpty();
                 }
+                long xid = DatabaseMove.transactionId(target);
                 for (DatabaseMove.Table table : DatabaseMove.TABLES) {
                     long total = DatabaseMove.count(from, table);
                     DatabaseMove.copy(from, target, table, rows -> progress.copied(table.name(), rows, total));
                 }
-                return checked(target, progress);
+                List<DatabaseMove.Digest> matched = checked(target, progress);
+                committing[0] = xid;
+                return matched;
             });
         } catch (DatabaseException e) {
-            throw stopped(e);
+            throw stopped(e, committing[0]);
         } catch (ClaimDeskException refused) {
             throw refused;
         } catch (RuntimeException e) {
-            throw stopped(e);
+            throw stopped(e, committing[0]);
         }
         progress.gatheringStatistics();
         try {
@@ -126,26 +132,31 @@ public final class MoveIn {
     }
 
     /**
-     * Why the move stopped, and what the team database kept: nothing (the move's transaction rolled back), or, when
-     * the failure was the answer to its commit (a connection cut at that moment), every row, checked before the
-     * commit. Looked at on a connection of its own; when that cannot be done either, it says so.
+     * Why the move stopped, and what the team database kept: nothing, when it stopped before its commit (its
+     * transaction rolled back); when it stopped at the commit ({@code xid}, the move's transaction, non-zero: a
+     * connection cut at that moment), what the server says became of that transaction, read on a connection of its
+     * own — made (every row, checked before the commit), rolled back, or, when that cannot be read, not known.
      */
-    private ClaimDeskException stopped(RuntimeException e) {
+    private ClaimDeskException stopped(RuntimeException e, long xid) {
         String target = to.location().describe();
-        boolean empty;
-        try {
-            empty = DatabaseMove.isEmpty(to);
-        } catch (RuntimeException unknown) {
-            e.addSuppressed(unknown);
-            return new ClaimDeskException("the move stopped (" + e.getMessage() + ") and whether " + target
-                    + " kept it cannot be told now (" + unknown.getMessage() + "): look with claimdesk --db … doctor"
-                    + " before moving in again", e);
+        String status = null;
+        if (xid != 0) {
+            try {
+                status = DatabaseMove.transactionStatus(to, xid);
+            } catch (RuntimeException unknown) {
+                e.addSuppressed(unknown);
+            }
         }
-        if (!empty) {
+        if ("committed".equals(status)) {
             return new ClaimDeskException("the answer to the move's commit was lost (" + e.getMessage() + "), but "
-                    + target + " holds the moved rows, whose counts and checksums matched before the commit: the move"
-                    + " is made; look with claimdesk --db … doctor, and copy the evidence files as docs/operations.md"
-                    + " says (moving in)", e);
+                    + target + " committed it: every row was copied and its counts and checksums matched before the"
+                    + " commit; the move is made: look with claimdesk --db … doctor, and copy the evidence files as"
+                    + " docs/operations.md says (moving in)", e);
+        }
+        if (xid != 0 && !"aborted".equals(status)) {
+            return new ClaimDeskException("the move stopped at its commit (" + e.getMessage() + ") and whether "
+                    + target + " made it cannot be told now: look with claimdesk --db … doctor before moving in"
+                    + " again (a team database that holds the claims has the move)", e);
         }
         return new ClaimDeskException("the move stopped (" + e.getMessage() + "); nothing of it was kept, "
                 + target + " is as it was: move in again", e);

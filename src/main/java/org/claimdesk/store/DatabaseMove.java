@@ -164,6 +164,20 @@ public final class DatabaseMove {
         }
     }
 
+    /** The id of {@code target}'s transaction on a team database (the move's), for {@link #transactionStatus}. */
+    public static long transactionId(Handle target) {
+        return target.createQuery("SELECT txid_current()").mapTo(Long.class).one();
+    }
+
+    /**
+     * What became of transaction {@code xid} on {@code database}'s server, read on a connection of its own:
+     * "committed", "aborted" or "in progress"; null when the server no longer knows (too old).
+     */
+    public static String transactionStatus(Database database, long xid) {
+        return database.read(h -> h.createQuery("SELECT txid_status(:xid)").bind("xid", xid).mapTo(String.class)
+                .findOne().orElse(null));
+    }
+
     /** Rows of {@code table} in {@code database}. */
     public static long count(Database database, Table table) {
         return database.read(h -> h.createQuery("SELECT count(*) FROM " + table.name()).mapTo(Long.class).one());

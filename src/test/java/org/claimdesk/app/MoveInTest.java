@@ -119,7 +119,8 @@ class MoveInTest {
     /**
      * The answer to the move's commit lost (a connection cut at that moment) after the server committed: the move
      * says it is made, not that nothing was kept (which moving in again, refused by a team database that holds
-     * claims, would then seem to contradict).
+     * claims, would then seem to contradict); at a commit the server did not make, that nothing was kept. What the
+     * server made of the move's transaction decides, not whether the database holds claims.
      */
     @Test
     void aMoveWhoseCommitsAnswerWasLostSaysItIsMade() {
@@ -133,11 +134,23 @@ class MoveInTest {
 
             assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> { }))
                     .hasMessage("the answer to the move's commit was lost (" + org.claimdesk.testing.CommitFault.MESSAGE
-                            + "), but " + team.describe() + " holds the moved rows, whose counts and checksums matched"
-                            + " before the commit: the move is made; look with claimdesk --db … doctor, and copy the"
-                            + " evidence files as docs/operations.md says (moving in)");
+                            + "), but " + team.describe() + " committed it: every row was copied and its counts and"
+                            + " checksums matched before the commit; the move is made: look with claimdesk --db …"
+                            + " doctor, and copy the evidence files as docs/operations.md says (moving in)");
             assertThat(fault.struck()).isTrue();
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
+        }
+        // the same failure at a commit the server did not make: nothing was kept
+        DatabaseLocation.Postgres other = TestDatabase.newServerDatabase();
+        try (Database from = Database.open(file); Database to = Database.open(other)) {
+            org.claimdesk.testing.CommitFault.install(to, Thread.currentThread().getName(), false,
+                    h -> h.createQuery("SELECT count(*) FROM claim").mapTo(Long.class).one(),
+                    (start, commit) -> commit > start);
+
+            assertThatThrownBy(() -> new MoveIn(from, to).run((table, rows, ofRows) -> { }))
+                    .hasMessageEndingWith("nothing of it was kept, " + other.describe() + " is as it was: move in"
+                            + " again");
+            assertThat(DatabaseMove.isEmpty(to)).isTrue();
         }
     }
 
