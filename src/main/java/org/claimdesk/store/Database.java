@@ -110,6 +110,17 @@ public final class Database implements AutoCloseable {
         return open(path, busyTimeoutMs, SchemaProgress.NONE);
     }
 
+    /**
+     * The driver's address of the file {@code absolute}: its plain path (SQLite reads a name that does not begin with
+     * {@code file:} as it is, a '#' or '%' in a folder "Desk #2" included; a Windows share's {@code \\server\share}
+     * too), unless it holds a '?', which the driver would take for the start of its own settings: then as a URI with
+     * the path's characters escaped (only a POSIX path can hold a '?', and its URI has no authority).
+     */
+    static String sqliteUrl(Path absolute) {
+        return "jdbc:sqlite:" + (absolute.toString().indexOf('?') < 0 ? absolute.toString()
+                : absolute.toUri().toASCIIString());
+    }
+
     private static Database open(Path path, int busyTimeoutMs, SchemaProgress progress) {
         Path absolute = path.toAbsolutePath().normalize();
         boolean created = prepareFile(absolute);
@@ -120,7 +131,7 @@ public final class Database implements AutoCloseable {
         config.enforceForeignKeys(true);
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
         SQLiteDataSource sqlite = new SQLiteDataSource(config);
-        sqlite.setUrl("jdbc:sqlite:" + absolute);
+        sqlite.setUrl(sqliteUrl(absolute));
         preflight(absolute, sqlite);
 
         HikariConfig pool = new HikariConfig();

@@ -31,18 +31,6 @@ public final class DatabaseCopy {
         }
     }
 
-    /**
-     * The address that opens {@code file} itself: its plain path (SQLite reads a name that does not begin with
-     * {@code file:} as it is, a '#' or '%' in a folder "Desk #2" included; a Windows share's {@code \\server\share}
-     * too), unless it holds a '?', which the driver would take for the start of its own settings: then as a URI with
-     * the path's characters escaped (only a POSIX path can hold a '?', and its URI has no authority).
-     */
-    static String readOnlyUrl(Path file) {
-        Path absolute = file.toAbsolutePath();
-        return "jdbc:sqlite:" + (absolute.toString().indexOf('?') < 0 ? absolute.toString()
-                : absolute.toUri().toASCIIString());
-    }
-
     private static java.util.Properties readOnly() {
         org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
         config.setReadOnly(true);
@@ -51,7 +39,7 @@ public final class DatabaseCopy {
 
     /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
     public static int check(Path file) {
-        try (Connection c = DriverManager.getConnection(readOnlyUrl(file), readOnly());
+        try (Connection c = DriverManager.getConnection(Database.sqliteUrl(file.toAbsolutePath()), readOnly());
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
                 rs.next();

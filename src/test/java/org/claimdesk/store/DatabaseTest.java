@@ -21,6 +21,32 @@ class DatabaseTest {
     @TempDir
     Path dir;
 
+    /**
+     * A desk's file in a folder whose name holds what the driver or a URI gives a meaning ('?', '#', '%'): the file
+     * opened, written and opened again is that one, not one the name's beginning names.
+     */
+    @Test
+    void aFileInAFolderOfAnyNameIsTheOneOpened() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("Desk #2 why? 100%25"));
+        Path file = folder.resolve("claims.db");
+        try (Database db = Database.open(file)) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        }
+        try (Database db = Database.open(file)) {
+            assertThat(scalar(db, "SELECT count(*) FROM claim", Integer.class)).isEqualTo(1);
+            assertThat(scalar(db, "PRAGMA journal_mode", String.class)).isEqualTo("wal");
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+            assertThat(files.map(p -> p.getFileName().toString())).allMatch(n -> n.startsWith("claims.db"));
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            assertThat(files).containsExactly(folder);
+        }
+        assertThat(Database.sqliteUrl(Path.of("/mnt/backups/Desk #2 100%/claims.db")))
+                .as("a plain path where the driver reads it as it is")
+                .isEqualTo("jdbc:sqlite:/mnt/backups/Desk #2 100%/claims.db");
+    }
+
     @Test
     void anEmptyFileIsMigratedToTheLatestSchema() {
         Path file = dir.resolve("sub/dir/new.db");
