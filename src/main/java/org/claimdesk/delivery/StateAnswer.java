@@ -25,7 +25,7 @@ public record StateAnswer(
         String field) {
 
     /**
-     * The state's texts as a database can keep them: a NUL character (raw, or the JSON escape {@code \u0000}), which
+     * The state's texts as a database can keep them: a NUL character (raw, or escaped in the JSON as U+0000), which
      * PostgreSQL's text cannot hold, stands as U+FFFD. Kept as it came, it failed every write of the attempt, so the
      * row went out again and again with no attempt recorded.
      */

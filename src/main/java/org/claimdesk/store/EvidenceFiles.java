@@ -167,13 +167,21 @@ public final class EvidenceFiles {
      * At this process's first add to the folder, removes in the background the temporary files of adds that never
      * ended ({@link #removeAbandoned}), judged by the folder's own clock: the time {@code temp}, just created there,
      * was given (a workstation whose clock runs a day ahead would otherwise take another's add under way for one that
-     * never ended). A folder whose files could not be listed is looked at again at the next add.
+     * never ended). A folder whose files could not be listed is looked at again at the next add; the add itself never
+     * fails for this.
      */
-    private void removeAbandonedOnce(Path temp) throws IOException {
+    private void removeAbandonedOnce(Path temp) {
         if (!SWEPT.add(folder)) {
             return;
         }
-        java.time.Instant now = Files.getLastModifiedTime(temp).toInstant();
+        java.time.Instant now;
+        try {
+            now = Files.getLastModifiedTime(temp).toInstant();
+        } catch (IOException e) {
+            SWEPT.remove(folder);
+            LOG.debug("could not read the time of {}; abandoned temporary files are looked for at the next add", temp);
+            return;
+        }
         Thread sweep = new Thread(() -> {
             try {
                 removeAbandoned(now);
