@@ -7,6 +7,7 @@ import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.LeftoverFiles;
 import org.claimdesk.store.OwnerOnly;
 import org.claimdesk.store.PostgresDump;
 
@@ -132,10 +133,6 @@ public final class Backup {
         return PostgresDump.check(file);
     }
 
-    /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */
-    /** A backup written longer ago than this without taking its name was cut short: none takes a day. */
-    static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofDays(1);
-
     /**
      * Where the backup {@code file} is written before it takes its name: beside it, hidden, a name of its own for
      * each backup ({@code .NAME.<16 hex digits>.partial}), so that two backups to one name never write one file.
@@ -145,17 +142,11 @@ public final class Backup {
                 + String.format("%016x", java.util.concurrent.ThreadLocalRandom.current().nextLong()) + ".partial");
     }
 
-    /** Removes the partial files of backups to {@code file}'s name that were cut short a day ago or more. */
+    /** Removes the partial files of backups to {@code file}'s name that were cut short ({@link LeftoverFiles}). */
     private static void removeAbandonedPartials(Path file) {
-        String prefix = "." + file.getFileName() + ".";
-        java.time.Instant before = java.time.Instant.now().minus(ABANDONED_AFTER);
-        try (java.util.stream.Stream<Path> siblings = Files.list(file.getParent())) {
-            String partial = java.util.regex.Pattern.quote(prefix) + "[0-9a-f]{16}\\.partial";
-            for (Path p : siblings.filter(p -> p.getFileName().toString().matches(partial)).toList()) {
-                if (Files.getLastModifiedTime(p).toInstant().isBefore(before)) {
-                    Files.deleteIfExists(p);
-                }
-            }
+        String partial = java.util.regex.Pattern.quote("." + file.getFileName() + ".") + "[0-9a-f]{16}\\.partial";
+        try {
+            LeftoverFiles.removeAbandoned(file.getParent(), name -> name.matches(partial), java.time.Instant.now());
         } catch (IOException e) {
             // a partial file left stays: it has a name of its own and blocks nothing
         }
@@ -179,6 +170,7 @@ public final class Backup {
         }
     }
 
+    /** An empty owner-only file for VACUUM INTO to fill, so the copy is never readable by others. */
     private static void createPrivate(Path file) {
         try {
             OwnerOnly.create(file, false);

@@ -40,8 +40,6 @@ public final class EvidenceFiles {
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> SHARED_FILE =
             java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----");
 
-    /** A temporary file older than this is an add that never ended (a process killed, a machine gone off). */
-    static final java.time.Duration ABANDONED_AFTER = java.time.Duration.ofDays(1);
     /** The folders this process has cleared of abandoned temporary files. */
     private static final java.util.Set<Path> SWEPT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -195,28 +193,14 @@ public final class EvidenceFiles {
     }
 
     /**
-     * Removes the temporary files of adds that never ended, older than {@link #ABANDONED_AFTER} at {@code now} (an add
-     * takes minutes at most, so none is another workstation's add under way); one the folder's rules keep is left.
+     * Removes the temporary files of adds that never ended ({@link LeftoverFiles#removeAbandoned}), at {@code now} by
+     * the folder's clock.
      *
      * @return how many were removed
      * @throws IOException when the folder cannot be listed
      */
     int removeAbandoned(java.time.Instant now) throws IOException {
-        int removed = 0;
-        try (java.nio.file.DirectoryStream<Path> temps = Files.newDirectoryStream(folder, TEMP_PREFIX + "*")) {
-            for (Path temp : temps) {
-                try {
-                    if (Files.getLastModifiedTime(temp).toInstant().isBefore(now.minus(ABANDONED_AFTER))
-                            && Files.deleteIfExists(temp)) {
-                        removed++;
-                    }
-                } catch (IOException e) {
-                    LOG.debug("an abandoned temporary file {} stays: {}", temp, e.toString());
-                }
-            }
-        } catch (java.nio.file.DirectoryIteratorException e) {
-            throw e.getCause();
-        }
+        int removed = LeftoverFiles.removeAbandoned(folder, name -> name.startsWith(TEMP_PREFIX), now);
         if (removed > 0) {
             LOG.info("removed {} temporary file(s) of evidence adds that never ended from {}", removed, folder);
         }
