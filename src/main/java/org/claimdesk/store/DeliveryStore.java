@@ -300,8 +300,9 @@ public final class DeliveryStore {
          * Writes the outcome of each record (the caller's transaction). Returns, per record, whether
          * this owner still held the row under the lease the record was made in; when it did not, the row and its
          * claim are left as they are (another worker, or a later lease of this one, has the row) and only the
-         * attempt is recorded. A batch holds at most
-         * one record per row: a row's lease is released only by the commit that records its outcome.
+         * attempt is recorded. A batch holds at most one outcome per lease of a row (a row's lease is released only
+         * by the commit that records its outcome); beside it may stand the give-back of an earlier lease of the same
+         * row, which matches nothing.
          */
         public boolean[] complete(String owner, List<DeliveryRecord> records, Instant now) {
             boolean[] applied = new boolean[records.size()];
