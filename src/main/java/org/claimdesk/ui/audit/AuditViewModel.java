@@ -45,6 +45,20 @@ public final class AuditViewModel {
         this.tasks = tasks;
     }
 
+    /**
+     * An entry's subject as the page shows it: an outbox row by that name, the worker once (its entries' subject id is
+     * the word itself), anything else by its kind and id.
+     */
+    public static String subjectText(AuditEntry entry) {
+        if (AuditActions.SUBJECT_OUTBOX.equals(entry.subjectType())) {
+            return "outbox row " + entry.subjectId();
+        }
+        if (entry.subjectType().equals(entry.subjectId())) {
+            return entry.subjectType();
+        }
+        return entry.subjectType() + " " + entry.subjectId();
+    }
+
     public StringProperty subjectProperty() {
         return subject;
     }

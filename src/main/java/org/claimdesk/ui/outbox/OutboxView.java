@@ -353,6 +353,11 @@ public final class OutboxView {
         Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
         Cells.text(attemptFieldColumn, a -> a.field() == null ? "—" : a.field());
         Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
+        // with no row selected the pane says what to do, without an empty error box and attempts table under it
+        for (javafx.scene.Node part : List.of(lastErrorView, attemptsTable)) {
+            part.visibleProperty().bind(model.detailProperty().isNotNull());
+            part.managedProperty().bind(part.visibleProperty());
+        }
         model.detailProperty().addListener((obs, old, d) -> {
             if (d == null) {
                 outboxDetailTitle.setText("Select a row to see its attempts and payload.");

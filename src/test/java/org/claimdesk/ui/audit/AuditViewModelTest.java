@@ -52,6 +52,19 @@ class AuditViewModelTest {
     }
 
     @Test
+    void namesEachSubjectAsStaffKnowIt() {
+        java.time.Instant at = java.time.Instant.parse("2026-12-01T10:00:00Z");
+        assertThat(AuditViewModel.subjectText(new AuditEntry(1, at, "kim", AuditActions.OUTBOX_REQUEUE,
+                AuditActions.SUBJECT_OUTBOX, "1194", null, null))).isEqualTo("outbox row 1194");
+        assertThat(AuditViewModel.subjectText(new AuditEntry(2, at, "kim", AuditActions.WORKER_PAUSE,
+                AuditActions.SUBJECT_WORKER, AuditActions.WORKER_ID, null, null))).isEqualTo("worker");
+        assertThat(AuditViewModel.subjectText(new AuditEntry(3, at, "kim", AuditActions.SETTINGS_CHANGE,
+                AuditActions.SUBJECT_SETTINGS, AuditActions.WORKER_ID, null, null))).isEqualTo("settings worker");
+        assertThat(AuditViewModel.subjectText(new AuditEntry(4, at, "kim", AuditActions.CLAIM_ADVANCE,
+                AuditActions.SUBJECT_CLAIM, "4709", null, null))).isEqualTo("claim 4709");
+    }
+
+    @Test
     void pagesNewestFirst() {
         assertThat(model.rows()).hasSize(AuditViewModel.PAGE_SIZE);
         assertThat(model.rows().get(0).reason()).isEqualTo("bulk 230");

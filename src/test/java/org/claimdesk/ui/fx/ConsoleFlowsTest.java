@@ -191,6 +191,9 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
         waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty()
                 && rows.getItems().stream().allMatch(r -> r.event().deliveryState() == DeliveryState.FAILED));
+        assertThat(onFx(() -> robot.lookup("#attemptsTable").query().isVisible()
+                || robot.lookup("#lastErrorView").query().isVisible()))
+                .as("no row selected: the detail shows only what to do, no empty attempts").isFalse();
         // the counts the status bar read at start, before this page was built, show on it as well
         String failedCount = Formats.count(
                 queries.countOutboxByState().get(DeliveryState.FAILED)) + " failed";

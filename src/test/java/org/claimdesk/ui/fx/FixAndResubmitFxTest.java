@@ -87,6 +87,8 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
         robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
         waitUntil("the next failed row is selected", () -> rows.getSelectionModel().getSelectedItem() != null
                 && rows.getSelectionModel().getSelectedItem().id() == next);
+        waitUntil("its attempts show", () -> robot.lookup("#attemptsTable").query().isVisible()
+                && robot.lookup("#lastErrorView").query().isVisible());
 
         services.worker().start();
         waitUntil("the state accepts the corrected claim", () -> queries.claim(claim.claimId()).orElseThrow().status()
