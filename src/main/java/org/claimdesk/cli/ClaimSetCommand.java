@@ -57,6 +57,8 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
         String field = assignment.substring(0, equals).strip();
         String value = assignment.substring(equals + 1);
         boolean byId = ids != null && !ids.isEmpty();
+        CliSupport.criterion("--outbox-signature", signature);
+        CliSupport.criterion("--jurisdiction", jurisdiction);
         if (byId == (signature != null)) {
             throw new IllegalArgumentException("choose the claims with either --id or --outbox-signature");
         }

@@ -12,6 +12,17 @@ abstract class CliSupport {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /**
+     * A criterion given on the command line, refused when blank: the query would read a blank criterion as none, and a
+     * bulk command given {@code --signature ""} (an unset shell variable) would act on every failed row.
+     */
+    static String criterion(String option, String value) {
+        if (value != null && value.isBlank()) {
+            throw new IllegalArgumentException(option + " is empty: give a value, or leave the option out");
+        }
+        return value;
+    }
+
     ClaimDeskCommand root() {
         return (ClaimDeskCommand) spec.root().userObject();
     }

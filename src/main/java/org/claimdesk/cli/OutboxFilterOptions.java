@@ -44,7 +44,9 @@ final class OutboxFilterOptions {
 
     /** {@code query} narrowed by the given criteria. */
     OutboxQuery narrow(OutboxQuery query) {
-        return query.withJurisdiction(jurisdiction).withErrorText(errorLike).withSignature(signature)
+        return query.withJurisdiction(CliSupport.criterion("--jurisdiction", jurisdiction))
+                .withErrorText(CliSupport.criterion("--error-like", errorLike))
+                .withSignature(CliSupport.criterion("--signature", signature))
                 .withChangedBefore(changedBefore);
     }
 }
