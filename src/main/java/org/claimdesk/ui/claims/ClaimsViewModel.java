@@ -97,6 +97,11 @@ public final class ClaimsViewModel {
     private long lastFilterNanos;
     /** The query of the rows on screen: the page's filters as they were applied. */
     private ClaimQuery shownQuery;
+    /**
+     * The search as last applied (Enter, a filter chosen, the filters cleared): text typed but not applied is not part
+     * of any read, so a live refresh or a page turn keeps showing what the pager counted.
+     */
+    private String appliedSearch = "";
     private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyLongWrapper pagesShown = new ReadOnlyLongWrapper();
 
@@ -261,6 +266,7 @@ public final class ClaimsViewModel {
 
     /** Back to the first page with the current filters. */
     public void applyFilters() {
+        appliedSearch = search.get();
         lastFilterNanos = System.nanoTime();
         paging.set(paging.get().firstPage());
         loadPage(true);
@@ -334,7 +340,7 @@ public final class ClaimsViewModel {
 
     ClaimQuery query() {
         LocalDate overdueOn = overdueOnly.get() ? queries.today() : null;
-        String text = search.get() == null ? null : search.get().strip();
+        String text = appliedSearch == null ? null : appliedSearch.strip();
         return new ClaimQuery(statuses, jurisdiction.get(), text, overdueOn, sort, descending,
                 paging.get().offset(), PAGE_SIZE);
     }

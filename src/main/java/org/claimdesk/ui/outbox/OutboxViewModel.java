@@ -143,6 +143,11 @@ public final class OutboxViewModel {
     /** The age filter's "now": set when the age is chosen and at every refresh, so every read agrees on it. */
     private Instant ageFrom;
     private Age ageFromFor;
+    /**
+     * The error text as last applied: text typed but not applied (Enter, Apply) is not part of the rows shown, so it
+     * is not part of a refresh, an export or "every row of the filter" either.
+     */
+    private String appliedErrorText = "";
 
     public OutboxViewModel(Queries queries, OutboxTriage triage, Resubmission resubmission, TaskRunner tasks,
             String actor) {
@@ -267,6 +272,7 @@ public final class OutboxViewModel {
     }
 
     public void applyFilters() {
+        appliedErrorText = errorText.get();
         if (age.get() != ageFromFor) {
             ageFrom = queries.now();
             ageFromFor = age.get();
@@ -346,7 +352,7 @@ public final class OutboxViewModel {
     OutboxQuery filter() {
         Instant before = age.get() == null || age.get().age == null ? null : ageFrom.minus(age.get().age);
         return OutboxQuery.all().withState(state.get()).withJurisdiction(jurisdiction.get())
-                .withErrorText(errorText.get()).withChangedBefore(before);
+                .withErrorText(appliedErrorText).withChangedBefore(before);
     }
 
     /** The rows the table shows: the filter's, or the failed rows of the selected error group. */

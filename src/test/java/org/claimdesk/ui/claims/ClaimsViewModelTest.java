@@ -144,6 +144,21 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void aSearchTypedButNotAppliedIsPartOfNoRead() {
+        model.nextPage();
+        List<Long> shown = model.rows().stream().map(ClaimRow::claimId).toList();
+        model.searchProperty().set("no claimant is called this");
+        model.refreshRows();
+        model.refresh();
+        model.previousPage();
+        model.nextPage();
+        assertThat(model.rows()).extracting(ClaimRow::claimId).as("the page the pager counted").isEqualTo(shown);
+        assertThat(model.pagingProperty().get().total()).isEqualTo(CLAIMS);
+        model.applyFilters();
+        assertThat(model.rows()).isEmpty();
+    }
+
+    @Test
     void overdueOnlyShowsClaimsPastTheirDecisionDate() {
         model.overdueOnlyProperty().set(true);
         model.applyFilters();

@@ -137,6 +137,20 @@ class OutboxViewModelTest {
     }
 
     @Test
+    void errorTextTypedButNotAppliedIsNotPartOfTheRowsARefreshOrTheFilterScope() {
+        model.load();
+        List<Long> shown = model.rows().stream().map(OutboxRow::id).toList();
+        OutboxQuery applied = model.filter();
+        model.errorTextProperty().set("HOLDER id");
+        model.refreshRows();
+        model.refresh();
+        assertThat(model.rows()).extracting(OutboxRow::id).isEqualTo(shown);
+        assertThat(model.filter()).as("what export and \"every row of the filter\" act on").isEqualTo(applied);
+        model.applyFilters();
+        assertThat(model.filter().errorText()).isEqualTo("HOLDER id");
+    }
+
+    @Test
     void changingTheStateFilterAloneKeepsTheErrorGroupsOtherFiltersAndRefreshRegroup() {
         model.load();
         assertThat(groupings()).isEqualTo(1);
