@@ -685,10 +685,17 @@ public final class ClaimImport {
                 names[i] = field.map(ClaimField::name)
                         .orElse(written.equalsIgnoreCase(ERROR_COLUMN) ? ERROR_COLUMN : null);
                 if (names[i] == null) {
-                    unknown.add(written.isEmpty() ? "(a column with no name)" : written);
+                    unknown.add(shownName(written, i));
                 } else if (seen.put(names[i], true) != null) {
                     repeated.add(written);
                 }
+            }
+            if (seen.isEmpty()) {
+                // a file of data without its header row: its first row holds a claim, which no message repeats
+                throw new ClaimDeskException(name + " was not imported: its first row names no claim column, so it is"
+                        + " not a header row; a claims file starts with one (required: "
+                        + String.join(", ", requiredColumns()) + "; optional: " + String.join(", ", optionalColumns())
+                        + "; see docs/import.md)");
             }
             List<String> missing = requiredColumns().stream().filter(c -> !seen.containsKey(c)).toList();
             List<String> problems = new ArrayList<>();
@@ -707,6 +714,21 @@ public final class ClaimImport {
                         + String.join(", ", optionalColumns()) + "; see docs/import.md)");
             }
             return new Header(names, row.values());
+        }
+
+        /**
+         * An unknown column's name as a message shows it: a name that looks like a value (digits in it, or long) is
+         * not repeated, since a row of data given as the header would put a tax id or a claimant's details there.
+         */
+        private static String shownName(String written, int index) {
+            if (written.isEmpty()) {
+                return "(column " + (index + 1) + ", with no name)";
+            }
+            long digits = written.chars().filter(Character::isDigit).count();
+            if (digits > 2 || written.length() > 40 || !Character.isLetter(written.charAt(0))) {
+                return "(column " + (index + 1) + ", whose name looks like a value and is not shown)";
+            }
+            return written;
         }
 
         /** The claim fields the file has columns for: a row is compared with a claim present on these only. */

@@ -646,6 +646,15 @@ class ClaimImportTest {
         String unknown = HEADER + ",colour\n" + row(1) + ",red\n";
         assertThatThrownBy(() -> run(write("b.csv", unknown, StandardCharsets.UTF_8), false, false))
                 .isInstanceOf(ClaimDeskException.class).hasMessageContaining("colour are not claim columns");
+        // a file of data without its header: nothing of its first row is repeated, the tax id least of all
+        assertThatThrownBy(() -> run(write("e.csv", row(1) + "\n" + row(2) + "\n", StandardCharsets.UTF_8), false, false))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessageContaining("e.csv was not imported: its first row names no claim column")
+                .hasMessageNotContaining("100-00-0001").hasMessageNotContaining("Claimant 1");
+        String withValue = HEADER + ",100-00-0009\n" + row(1) + ",x\n";
+        assertThatThrownBy(() -> run(write("f.csv", withValue, StandardCharsets.UTF_8), false, false))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("looks like a value and is not shown")
+                .hasMessageNotContaining("100-00-0009");
         assertThatThrownBy(() -> run(write("c.csv", "", StandardCharsets.UTF_8), false, false))
                 .isInstanceOf(ClaimDeskException.class).hasMessageContaining("c.csv is empty");
         String unclosed = HEADER + "\n" + row(1) + "\n" + "CA,1000002,\"Wells Fargo Bank NA,HLD-100200\n";
