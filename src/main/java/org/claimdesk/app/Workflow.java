@@ -75,6 +75,10 @@ public final class Workflow {
                         + "SUBMITTED_TO_STATE when the state acknowledges it, or back to READY_FOR_SUBMISSION when "
                         + "staff abandon its failed outbox row");
             }
+            if (why == null && Transitions.needsReason(claim.status(), target)) {
+                throw new ClaimDeskException("moving claim " + claim.claimNumber() + " from " + claim.status() + " to "
+                        + target + " needs a reason: it is kept in the claim's history and the audit trail");
+            }
             Instant now = clock.instant();
             LocalDate dueOn = target == ClaimStatus.SUBMITTED_TO_STATE && claim.decisionDueOn() == null
                     ? deadlines.dueDate(claim.jurisdiction(), today()) : null;

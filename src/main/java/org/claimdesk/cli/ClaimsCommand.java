@@ -206,7 +206,8 @@ final class ClaimsCommand {
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
 
-        @Option(names = "--reason", paramLabel = "TEXT", description = "Why.")
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why (required to withdraw, reject, ask for"
+                + " information or move a claim back; kept in its history and the audit trail).")
         String reason;
 
         @Option(names = "--key", paramLabel = "KEY", description = "Request key: a replay changes nothing.")

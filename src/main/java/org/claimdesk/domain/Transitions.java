@@ -92,6 +92,18 @@ public final class Transitions {
         return TABLE.get(from).contains(to);
     }
 
+    /**
+     * Whether staff must say why a claim moves from {@code from} to {@code to}: a withdrawal, a rejection, a request
+     * for information and every move back. The console asks for the reason; the workflow refuses the move without one.
+     */
+    public static boolean needsReason(ClaimStatus from, ClaimStatus to) {
+        return switch (to) {
+            case WITHDRAWN, REJECTED, NEEDS_INFO, IDENTITY_PENDING -> true;
+            case EVIDENCE_PENDING -> from != ClaimStatus.IDENTITY_PENDING;
+            default -> false;
+        };
+    }
+
     /** Throws {@link TransitionRefusedException} naming both statuses and the allowed ones. */
     public static void check(ClaimStatus from, ClaimStatus to) {
         if (!isAllowed(from, to)) {

@@ -148,6 +148,22 @@ class WorkflowTest {
     }
 
     @Test
+    void aWithdrawalARejectionARequestForInformationAndAMoveBackNeedAReason() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        for (ClaimStatus target : List.of(ClaimStatus.WITHDRAWN, ClaimStatus.IDENTITY_PENDING)) {
+            assertThatThrownBy(() -> workflow.advance(id, target, "j.chen", null, " ", null))
+                    .isInstanceOf(ClaimDeskException.class).hasMessageContaining("needs a reason");
+        }
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(queries.history(id)).isEmpty();
+        assertThat(workflow.advance(id, ClaimStatus.WITHDRAWN, "j.chen", null, "claimant withdrew by phone", null)
+                .to()).isEqualTo(ClaimStatus.WITHDRAWN);
+        long identity = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+        assertThat(workflow.advance(identity, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, null, null).to())
+                .as("a step forward needs none").isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+    }
+
+    @Test
     void aStaleVersionIsAConflict() {
         long id = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
         workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, null, 0L);
@@ -190,7 +206,7 @@ class WorkflowTest {
                 for (ClaimStatus target : List.of(ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.IDENTITY_PENDING)) {
                     Callable<AdvanceResult> call = () -> {
                         start.await();
-                        return workflow.advance(id, target, "staff-" + target, null, null, 0L);
+                        return workflow.advance(id, target, "staff-" + target, null, "checked", 0L);
                     };
                     futures.add(pool.submit(call));
                 }

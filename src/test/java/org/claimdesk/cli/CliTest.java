@@ -174,7 +174,8 @@ class CliTest {
             assertThat(claim.get("decisionDueOn").asText()).isEqualTo(java.time.LocalDate.now().plusDays(150).toString());
 
             System.setProperty(org.claimdesk.app.DeadlineSettings.PROPERTY, "NY=often");
-            Run badSetting = run("--db", db, "claims", "advance", Long.toString(id), "--to", "NEEDS_INFO", "--actor", "j.chen");
+            Run badSetting = run("--db", db, "claims", "advance", Long.toString(id), "--to", "NEEDS_INFO", "--actor", "j.chen",
+                    "--reason", "notarized form missing");
             assertThat(badSetting.exit()).isEqualTo(1);
             assertThat(badSetting.err().strip()).isEqualTo("claimdesk: decision deadline setting 'NY=often': the days must"
                     + " be a whole number");

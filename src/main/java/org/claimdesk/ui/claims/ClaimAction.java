@@ -24,18 +24,11 @@ public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, bo
         }
         for (ClaimStatus target : Transitions.allowedFrom(status)) {
             actions.add(new ClaimAction(status, target, label(status, target), target == ClaimStatus.SUBMITTING,
-                    reasonRequired(status, target)));
+                    Transitions.needsReason(status, target)));
         }
         return actions;
     }
 
-    static boolean reasonRequired(ClaimStatus from, ClaimStatus to) {
-        return switch (to) {
-            case WITHDRAWN, REJECTED, NEEDS_INFO, IDENTITY_PENDING -> true;
-            case EVIDENCE_PENDING -> from != ClaimStatus.IDENTITY_PENDING;
-            default -> false;
-        };
-    }
 
     static String label(ClaimStatus from, ClaimStatus to) {
         return switch (to) {
