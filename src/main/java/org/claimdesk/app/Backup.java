@@ -161,7 +161,7 @@ public final class Backup {
     }
 
     /** Writes the folder's entries (the backup's new name) to the disk, where the system lets a folder be opened. */
-    private static void syncFolder(Path folder) {
+    static void syncFolder(Path folder) {
         try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(folder,
                 java.nio.file.StandardOpenOption.READ)) {
             channel.force(true);

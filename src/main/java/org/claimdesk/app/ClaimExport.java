@@ -16,6 +16,7 @@ import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
@@ -81,6 +82,10 @@ public final class ClaimExport {
         if (Files.isDirectory(target)) {
             throw new ClaimDeskException(target + " is a folder: give the file to write");
         }
+        if (database.location() instanceof DatabaseLocation.SqliteFile desk && isDatabaseFile(target, desk.file())) {
+            throw new ClaimDeskException(target + " is this desk's database or one of its files: an export must not"
+                    + " replace it; choose another name");
+        }
         Path parent = target.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {
             throw new ClaimDeskException("no folder " + parent + " to write " + target.getFileName() + " in");
@@ -102,6 +107,25 @@ public final class ClaimExport {
         LOG.info("exported {} claim(s) to {}{}", count, target.getFileName(),
                 taxIds.include() ? " with tax ids, by " + actor : " (tax ids masked)");
         return new Result(target.toString(), count, taxIds.include());
+    }
+
+    /** Whether {@code target} is the desk's database file, or its write-ahead log, shared memory or journal. */
+    static boolean isDatabaseFile(Path target, Path database) {
+        Path file = target.toAbsolutePath().normalize();
+        for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+            Path own = database.resolveSibling(database.getFileName() + suffix);
+            if (file.equals(own)) {
+                return true;
+            }
+            try {
+                if (Files.exists(file) && Files.exists(own) && Files.isSameFile(file, own)) {
+                    return true;
+                }
+            } catch (java.io.IOException e) {
+                // a file that cannot be compared is not taken for the database: its path differs
+            }
+        }
+        return false;
     }
 
     private long write(Handle h, CsvFile csv, ClaimQuery filter, boolean includeTaxIds, LongConsumer progress) {

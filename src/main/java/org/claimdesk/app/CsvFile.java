@@ -182,10 +182,16 @@ public final class CsvFile implements AutoCloseable {
         try {
             csv.flush();
             writer.flush();
+            // on disk before it takes the name: a crash right after never leaves an empty file under it
+            channel.force(true);
             try {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Path folder = target.toAbsolutePath().getParent();
+            if (folder != null) {
+                Backup.syncFolder(folder);
             }
             closeWriters();
         } catch (IOException e) {

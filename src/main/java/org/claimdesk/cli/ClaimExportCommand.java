@@ -19,8 +19,11 @@ import picocli.CommandLine.Option;
     "import rejects its rows at taxId. With --include-tax-id (and --actor, --reason) tax ids are written whole,",
     "the export is audited, and the file imports into another database as it is. The file is owner-only."})
 final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
-    @Option(names = "--to", required = true, paramLabel = "FILE", description = "The CSV file to write (replaced).")
+    @Option(names = "--to", required = true, paramLabel = "FILE", description = "The CSV file to write.")
     Path to;
+
+    @Option(names = "--replace", description = "Write over FILE if it exists (refused otherwise).")
+    boolean replace;
 
     @Mixin
     ClaimFilterOptions filter;
@@ -42,6 +45,9 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
         if (!includeTaxId && (actor != null || reason != null)) {
             throw new ClaimDeskException("--actor and --reason go with --include-tax-id: an export without tax ids"
                     + " is not audited");
+        }
+        if (!replace && java.nio.file.Files.exists(to) && !java.nio.file.Files.isDirectory(to)) {
+            throw new ClaimDeskException(to + " already exists: choose another name, or give --replace to write over it");
         }
         ClaimExport.Result result;
         try (Database db = openDatabase()) {

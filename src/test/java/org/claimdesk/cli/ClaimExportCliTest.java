@@ -113,4 +113,28 @@ class ClaimExportCliTest {
         assertThat(exports.get(0).toString()).contains("j.chen").contains("copy for the new office")
                 .contains("full.csv").doesNotContainPattern(WHOLE_TAX_ID);
     }
+
+    @Test
+    void anExistingFileIsWrittenOverOnlyWhenAskedAndTheDesksDatabaseNever() throws Exception {
+        assertThat(run("demo", "--claims", "20", "--seed", "3").exit()).isZero();
+        Path file = dir.resolve("holders.csv");
+        Files.writeString(file, "the holder's own report\n");
+        Run refused = run("claims", "export", "--to", file.toString());
+        assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(refused.err().strip()).isEqualTo("claimdesk: " + file + " already exists: choose another name, or"
+                + " give --replace to write over it");
+        assertThat(Files.readString(file)).isEqualTo("the holder's own report\n");
+        Run replaced = run("claims", "export", "--to", file.toString(), "--replace");
+        assertThat(replaced.exit()).as(replaced.err()).isZero();
+        assertThat(keys(file)).hasSize(20);
+        if (engine == TestDatabase.Engine.SQLITE) {
+            Path desk = Path.of(db);
+            for (Path own : List.of(desk, desk.resolveSibling(desk.getFileName() + "-wal"))) {
+                Run over = run("claims", "export", "--to", own.toString(), "--replace");
+                assertThat(over.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+                assertThat(over.err()).contains("is this desk's database or one of its files");
+            }
+            assertThat(run("claims", "list", "--json").json()).hasSize(20);
+        }
+    }
 }
