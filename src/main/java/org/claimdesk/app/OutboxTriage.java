@@ -22,6 +22,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.KeyPolicy;
@@ -141,9 +142,12 @@ public final class OutboxTriage {
      * @param changedSinceIds rows left alone because they changed since the preview, or (re-queue) because their claim
      *     was corrected since the preview without it saying so
      * @param notFailed rows the preview found not failed, left alone
+     * @param kept abandon only: rows left failed, each with why, because the state may hold their submission (an
+     *     attempt ended without its answer) and could not be asked; abandoned, the claim would be submitted again
+     *     while the state may hold it as first sent
      */
     public record Result(Action action, List<Long> changedIds, List<Long> reconciledIds, int unconfirmed,
-            List<Long> changedSinceIds, Map<Long, DeliveryState> notFailed) {
+            List<Long> changedSinceIds, Map<Long, DeliveryState> notFailed, Map<Long, String> kept) {
         public int changed() {
             return changedIds.size();
         }
@@ -152,9 +156,9 @@ public final class OutboxTriage {
             return reconciledIds.size();
         }
 
-        /** Rows left alone: not failed at the preview, or changed since. */
+        /** Rows left alone: not failed at the preview, changed since, or kept as the state may hold them. */
         public int skipped() {
-            return changedSinceIds.size() + notFailed.size();
+            return changedSinceIds.size() + notFailed.size() + kept.size();
         }
     }
 
@@ -256,6 +260,8 @@ public final class OutboxTriage {
         List<Long> changed = new ArrayList<>();
         List<Long> reconciled = new ArrayList<>();
         List<Long> changedSince = new ArrayList<>();
+        Map<Long, String> kept = new LinkedHashMap<>();
+        String[] cannotAsk = {state == null ? "no state is configured" : state.refusal().orElse(null)};
         int unconfirmed = 0;
         List<OutboxStamp> targets = preview.targets();
         Set<Long> warnedCorrected = new HashSet<>(preview.claimCorrected());
@@ -266,6 +272,8 @@ public final class OutboxTriage {
                 for (OutboxStamp t : chunk) {
                     answers.put(t.outboxEventId(), state.lookup(t.idempotencyKey()));
                 }
+            } else if (preview.action() == Action.ABANDON) {
+                askBeforeAbandoning(chunk, answers, kept, cannotAsk);
             }
             unconfirmed += database.inTransaction(h -> {
                 Instant now = clock.instant();
@@ -273,15 +281,18 @@ public final class OutboxTriage {
                 for (OutboxStamp t : chunk) {
                     StateAnswer answer = answers.get(t.outboxEventId());
                     boolean done;
-                    if (preview.action() == Action.ABANDON) {
-                        done = abandonOne(h, t, who, why, now);
-                    } else if (answer != null && answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
+                    if (answer != null && answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
                         if (reconcileOne(h, t, answer.caseId(), who, why, now)) {
                             reconciled.add(t.outboxEventId());
                         } else {
                             changedSince.add(t.outboxEventId());
                         }
                         continue;
+                    } else if (preview.action() == Action.ABANDON) {
+                        if (kept.containsKey(t.outboxEventId())) {
+                            continue;
+                        }
+                        done = abandonOne(h, t, who, why, now);
                     } else {
                         done = requeueOne(h, t, warnedCorrected.contains(t.outboxEventId()), who, why, now,
                                 answer == null ? null : answer.message());
@@ -298,7 +309,45 @@ public final class OutboxTriage {
             }
         }
         return new Result(preview.action(), List.copyOf(changed), List.copyOf(reconciled), unconfirmed,
-                List.copyOf(changedSince), preview.notFailed());
+                List.copyOf(changedSince), preview.notFailed(), Collections.unmodifiableMap(kept));
+    }
+
+    /**
+     * Before an abandon, asks the state about each row it may hold ({@link KeyPolicy#stateMayHold}: an attempt ended
+     * without its answer), as a resubmission does: a row it holds is reconciled (its answer put in {@code answers}),
+     * one it does not know is abandoned, and one it cannot be asked about, or does not answer about, is kept failed
+     * with why. After the first silence the rest are not asked.
+     */
+    private void askBeforeAbandoning(List<OutboxStamp> chunk, Map<Long, StateAnswer> answers, Map<Long, String> kept,
+            String[] cannotAsk) {
+        Map<Long, List<DeliveryAttempt>> attempts = database.read(h -> {
+            Map<Long, List<DeliveryAttempt>> read = new LinkedHashMap<>();
+            for (OutboxStamp t : chunk) {
+                read.put(t.outboxEventId(), outbox.attempts(h, t.outboxEventId()));
+            }
+            return read;
+        });
+        for (OutboxStamp t : chunk) {
+            if (!KeyPolicy.stateMayHold(attempts.get(t.outboxEventId()))) {
+                continue;
+            }
+            String row = "outbox row " + t.outboxEventId();
+            if (cannotAsk[0] == null) {
+                StateAnswer answer = state.lookup(t.idempotencyKey());
+                if (answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
+                    answers.put(t.outboxEventId(), answer);
+                    continue;
+                }
+                if (answer.notFound()) {
+                    continue;
+                }
+                cannotAsk[0] = "it did not answer about " + row + " (" + answer.message() + ")";
+            }
+            kept.put(t.outboxEventId(), "an attempt of " + row + " ended without the state's answer, so the state may"
+                    + " hold its submission, and ClaimDesk cannot ask it: " + cannotAsk[0] + "; kept failed, as an"
+                    + " abandoned claim would be submitted again. Re-queue it instead: sent again under the same key,"
+                    + " the state answers with its case if it holds it");
+        }
     }
 
     /**

@@ -288,7 +288,11 @@ final class OutboxCommand {
         }
     }
 
-    @Command(name = "abandon", description = "Give up failed rows: abandoned, and their claims back to READY_FOR_SUBMISSION.")
+    @Command(name = "abandon", description = {
+        "Give up failed rows: abandoned, and their claims back to READY_FOR_SUBMISSION.",
+        "A row whose attempt ended without the state's answer may be held by the state: the state's API (--state-api",
+        "or CLAIMDESK_STATE_URL) is asked first; a row it holds is marked sent with its case id, one it cannot be asked",
+        "about is kept failed (re-queue it: the same key is safe)."})
     static final class Abandon extends CliSupport implements Callable<Integer> {
         @Option(names = "--id", required = true, paramLabel = "ID", split = ",", description = "Outbox row ids.")
         List<Long> ids;
@@ -299,32 +303,41 @@ final class OutboxCommand {
         @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (kept in the audit trail).")
         String reason;
 
+        @Mixin
+        StateOptions state;
+
         @Option(names = "--json", description = "Print the result as JSON.")
         boolean json;
 
         @Override
         public Integer call() {
-            try (Database db = openDatabase()) {
-                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), null);
+            try (Database db = openDatabase(); StateAdapter adapter = state.toAsk()) {
+                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids));
                 OutboxTriage.Result result = triage.apply(preview, actor, reason, false, null);
                 Map<Long, String> skipped = new LinkedHashMap<>();
                 result.notFailed().forEach((id, st) -> skipped.put(id,
                         "outbox row " + id + " is " + st.dbValue() + ": only failed rows can be abandoned"));
                 result.changedSinceIds().forEach(id -> skipped.put(id, "outbox row " + id + " changed meanwhile"));
+                skipped.putAll(result.kept());
+                result.reconciledIds().forEach(id -> err().println("outbox row " + id + " is already at the state:"
+                        + " marked sent with its case id, not abandoned"));
                 if (json) {
                     Map<String, Object> out = new LinkedHashMap<>();
                     out.put("abandoned", result.changed());
                     out.put("skipped", result.skipped());
                     out.put("abandonedIds", result.changedIds());
+                    out.put("reconciledIds", result.reconciledIds());
                     out.put("skippedReasons", skipped);
                     printJson(out);
                 } else {
                     skipped.values().forEach(r -> err().println(r + "; skipped"));
                     out().printf("abandoned %d row(s); their claims are back in READY_FOR_SUBMISSION%n", result.changed());
                 }
-                if (result.changed() == 0) {
-                    throw new ClaimDeskException("nothing was abandoned: none of the rows is failed");
+                if (result.changed() == 0 && result.reconciled() == 0) {
+                    throw new ClaimDeskException("nothing was abandoned: "
+                            + (result.notFailed().size() == ids.size() ? "none of the rows is failed"
+                                    : "each row was skipped, as said above"));
                 }
             }
             return ClaimDeskCommand.EXIT_OK;

@@ -106,6 +106,45 @@ class OutboxTriageTest {
     }
 
     @Test
+    void anAbandonAsksTheStateAboutRowsItMayHoldAndKeepsThoseItCannotAskAbout() {
+        List<SubmitResult> queued = Outbox.submitted(db, 3);
+        List<Long> ids = queued.stream().map(SubmitResult::outboxEventId).toList();
+        String heldKey = queries.outboxEvent(ids.get(0)).orElseThrow().idempotencyKey();
+        // the state takes the first row's submission and its answer is lost; the others it never takes
+        server.plan((key, n) -> key.equals(heldKey) ? Fault.ACCEPTED_THEN_503 : Fault.UNAVAILABLE_503);
+        drain(Workers.fast().withMaxAttempts(1));
+        assertThat(ids).allSatisfy(id -> assertThat(queries.outboxEvent(id).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.FAILED));
+
+        Result blind = abandon(ids, "m.alvarez", "giving up on these");
+        assertThat(blind.changed()).isZero();
+        assertThat(blind.kept()).containsOnlyKeys(ids).allSatisfy((id, why) -> assertThat(why)
+                .contains("no state is configured").contains("Re-queue it instead"));
+        assertThat(ids).allSatisfy(id -> assertThat(queries.outboxEvent(id).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.FAILED));
+        assertThat(queued).allSatisfy(q -> assertThat(queries.claim(q.claimId()).orElseThrow().status())
+                .isEqualTo(ClaimStatus.SUBMITTING));
+        assertThat(queries.audit(null, null, AuditActions.OUTBOX_ABANDON, 0, 0)).isEmpty();
+
+        HttpStateAdapter adapter = Workers.http(server.baseUrl(), 2_000);
+        closeables.add(adapter);
+        OutboxTriage asking = triage(adapter);
+        Result asked = asking.apply(asking.preview(Action.ABANDON, OutboxQuery.byIds(ids)), "m.alvarez",
+                "giving up on these", false, null);
+        assertThat(asked.reconciledIds()).containsExactly(ids.get(0));
+        assertThat(asked.changedIds()).containsExactlyInAnyOrderElementsOf(ids.subList(1, 3));
+        assertThat(asked.kept()).isEmpty();
+        assertThat(queries.outboxEvent(ids.get(0)).orElseThrow().deliveryState()).isEqualTo(DeliveryState.SENT);
+        assertThat(queries.claim(queued.get(0).claimId()).orElseThrow().status())
+                .as("the state holds it: not submitted again").isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+        for (SubmitResult q : queued.subList(1, 3)) {
+            assertThat(queries.outboxEvent(q.outboxEventId()).orElseThrow().deliveryState())
+                    .isEqualTo(DeliveryState.ABANDONED);
+            assertThat(queries.claim(q.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        }
+    }
+
+    @Test
     void requeueRestartsBackoffFromTheBaseWhileAttemptNumberingAndHistoryGoOn() {
         SubmitResult q = Outbox.submitted(db, 1).get(0);
         server.plan((key, n) -> Fault.UNAVAILABLE_503);

@@ -536,6 +536,9 @@ public final class OutboxView {
         reconcile.setId("reconcileCheck");
         reconcile.setWrapText(true);
         reconcile.setSelected(action == OutboxTriage.Action.REQUEUE);
+        // an abandon asks the state by itself about the rows it may hold; only a re-queue offers the choice
+        reconcile.setVisible(action == OutboxTriage.Action.REQUEUE);
+        reconcile.setManaged(reconcile.isVisible());
         VBox box = new VBox(10, reason, reconcile);
         box.setPrefWidth(520);
         dialog.getDialogPane().setContent(box);
@@ -543,7 +546,7 @@ public final class OutboxView {
         dialog.getDialogPane().lookupButton(ok).disableProperty().bind(reason.textProperty().map(String::isBlank));
         javafx.application.Platform.runLater(reason::requestFocus);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
-            model.execute(plan, reason.getText().strip(), reconcile.isSelected());
+            model.execute(plan, reason.getText().strip(), reconcile.isVisible() && reconcile.isSelected());
         } else {
             model.cancelPlan();
         }

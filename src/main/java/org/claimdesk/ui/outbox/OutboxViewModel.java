@@ -592,6 +592,12 @@ public final class OutboxViewModel {
                                     + " resubmitted, or re-queued once the preview says so)"
                             : " skipped because they changed since the preview");
         }
+        if (!r.kept().isEmpty()) {
+            s.append(", ").append(Formats.count(r.kept().size())).append(" left failed because the state may hold"
+                    + " their submission and could not be asked (")
+                    .append(r.kept().values().iterator().next().replaceFirst("^.*cannot ask it: ", ""))
+                    .append(")");
+        }
         if (r.unconfirmed() > 0) {
             s.append(" (").append(Formats.count(r.unconfirmed())).append(" re-queued without an answer from the state;"
                     + " resending is safe: same idempotency key)");
