@@ -2,6 +2,7 @@ package org.claimdesk.ui;
 
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.claims.ClaimsViewModel;
 import org.claimdesk.ui.claims.NewClaimDialogView;
 import org.claimdesk.ui.claims.NewClaimViewModel;
+import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.ChangeBatches;
 import org.claimdesk.ui.common.Coalescer;
 import org.claimdesk.ui.common.DesktopFiles;
@@ -102,6 +104,8 @@ public final class ConsoleWindow {
     private ClaimsView claimsView;
     private final MainView mainView;
     private javafx.scene.control.Dialog<?> newClaimDialog;
+    private NewClaimViewModel newClaimForm;
+    private final FixFieldViewModel fixes;
     /** Work running longer than this shows in the status bar. */
     private static final long BUSY_AFTER_MS = 1_000;
     private final javafx.animation.Timeline busyWatch;
@@ -135,6 +139,7 @@ public final class ConsoleWindow {
         worker.startWithConsoleProperty().addListener((obs, old, on) -> settings.startWorker = on);
         audit = new AuditViewModel(services.queries(), tasks);
         importer = new ClaimImportViewModel(services.claimImport(), tasks, services.actor(), DesktopFiles::open);
+        fixes = new FixFieldViewModel(services.bulkEdit(), services.resubmission(), tasks, services.actor());
         exporter = new ClaimsExportViewModel(services.claimExport(), services.queries(), tasks, services.actor());
         importer.setOnImported(() -> {
             claims.load();
@@ -152,8 +157,7 @@ public final class ConsoleWindow {
                 .register(ClaimsView.class, () -> new ClaimsView(claims, exporter, layout,
                         () -> factory.load(Fxml.CLAIM_DETAIL)))
                 .register(ClaimDetailView.class, () -> new ClaimDetailView(claims))
-                .register(OutboxView.class, () -> new OutboxView(outbox, new FixFieldViewModel(services.bulkEdit(),
-                        services.resubmission(), tasks, services.actor()), layout))
+                .register(OutboxView.class, () -> new OutboxView(outbox, fixes, layout))
                 .register(WorkerView.class, () -> new WorkerView(worker))
                 .register(AuditView.class, () -> new AuditView(audit, layout));
         ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);
@@ -192,7 +196,7 @@ public final class ConsoleWindow {
         main.onAuditElsewhere(Page.CLAIMS, claims::reloadDetail);
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
-                () -> stage.close());
+                () -> stage.fireEvent(new javafx.stage.WindowEvent(stage, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST)));
         mainView.setNewClaimAction(this::newClaim);
         mainView.setImportAction(() -> ClaimImportDialogView.show(stage, importer));
 
@@ -230,7 +234,42 @@ public final class ConsoleWindow {
                     main.show(Page.CLAIMS);
                     claims.showOnly(claimId, claimNumber, created);
                 });
+        newClaimForm = form;
         newClaimDialog = NewClaimDialogView.open(stage, form);
+    }
+
+    /**
+     * What closing the console now would lose or cut short, in staff's words; null when nothing: an edit not saved, a
+     * new claim's form filled in, an action, import or export still running.
+     */
+    public String unfinishedWork() {
+        List<String> parts = new ArrayList<>();
+        if (claims.editor().dirtyProperty().get()) {
+            parts.add("the claim being edited has changes not saved");
+        }
+        if (newClaimDialog != null && newClaimDialog.isShowing() && newClaimForm.dirty()) {
+            parts.add("the new claim's form is filled in and not created");
+        }
+        if (outbox.busyProperty().get() || fixes.runningProperty().get()) {
+            parts.add("an action on outbox rows is still running");
+        }
+        if (importer.running()) {
+            parts.add("an import is still running");
+        }
+        if (exporter.exportingProperty().get() || audit.exportingProperty().get()) {
+            parts.add("an export is still being written");
+        }
+        return parts.isEmpty() ? null : String.join("; ", parts);
+    }
+
+    /** Asks before the window closes (its close button, File › Exit) when {@link #unfinishedWork()} says anything. */
+    private void confirmClose(javafx.stage.WindowEvent close) {
+        String unfinished = unfinishedWork();
+        if (unfinished != null && !Dialogs.confirm(stage, "Quit ClaimDesk?", "Quit ClaimDesk now? "
+                + Character.toUpperCase(unfinished.charAt(0)) + unfinished.substring(1)
+                + ": quitting loses it, or stops it where it is.", "Quit")) {
+            close.consume();
+        }
     }
 
     /** Loads the FXML of {@code page} once and hands it to the main view. */
@@ -312,6 +351,7 @@ public final class ConsoleWindow {
         scene = new Scene(mainRoot, settings.width, settings.height);
         scene.getStylesheets().add(ConsoleWindow.class.getResource(STYLESHEET).toExternalForm());
         stage.setScene(scene);
+        stage.setOnCloseRequest(this::confirmClose);
         stage.setTitle("ClaimDesk — " + services.databaseTitle());
         stage.setMinWidth(960);
         stage.setMinHeight(600);

@@ -268,7 +268,8 @@ public final class ClaimsViewModel {
     public void applyFilters() {
         appliedSearch = search.get();
         lastFilterNanos = System.nanoTime();
-        paging.set(paging.get().firstPage());
+        // another filter's total says nothing of this one's: "counting…", and no page past the first, until counted
+        paging.set(Paging.first(PAGE_SIZE));
         loadPage(true);
     }
 
@@ -432,7 +433,12 @@ public final class ClaimsViewModel {
                     if (request != countRequest) {
                         return;
                     }
-                    paging.set(paging.get().withTotal(counts.total()));
+                    Paging before = paging.get();
+                    paging.set(before.withTotal(counts.total()));
+                    if (paging.get().offset() != before.offset()) {
+                        // the rows shrank under a page past the new end: read the last page there is
+                        loadPage(false);
+                    }
                     statusCounts.putAll(counts.perStatus());
                     loading.set(false);
                 }, e -> {

@@ -501,8 +501,24 @@ public final class OutboxViewModel {
 
     // ---- bulk actions -------------------------------------------------------------------------------
 
+    /**
+     * Whether an action of this page is still running (a re-queue, an export, a resubmission): one at a time, so that
+     * a second one (Ctrl+R, a claim's Resubmit…) never ends the first one's busy state or shares its progress.
+     */
+    private boolean refusedWhileBusy(String what) {
+        if (!busy.get()) {
+            return false;
+        }
+        notice.set(Notice.warning("The outbox page is still at work on the last action (its progress shows here): "
+                + what + " once it is done"));
+        return true;
+    }
+
     /** Works out which rows {@code scope} means and what {@code action} would do to them; sets {@link #planProperty()}. */
     public void preview(OutboxTriage.Action action, Scope scope) {
+        if (refusedWhileBusy(action.verb().toLowerCase() + " more rows")) {
+            return;
+        }
         Optional<OutboxQuery> chosen = rowsOf(scope);
         if (chosen.isEmpty()) {
             return;
@@ -642,6 +658,9 @@ public final class OutboxViewModel {
 
     /** As {@link #prepareResubmit()} for row {@code id}, e.g. sent from a claim's Deliveries tab. */
     public void prepareResubmit(long id) {
+        if (refusedWhileBusy("resubmit")) {
+            return;
+        }
         busy.set(true);
         tasks.submit("check outbox row for resubmission", p -> resubmission.check(id), check -> {
             busy.set(false);
@@ -685,6 +704,9 @@ public final class OutboxViewModel {
     /** The unchanged row offered for re-queue instead: the re-queue preview, with the key policy's warning. */
     public void requeueInstead(Resubmission.Check check) {
         resubmitCheck.set(null);
+        if (refusedWhileBusy("re-queue")) {
+            return;
+        }
         busy.set(true);
         tasks.submit("preview re-queue", p -> new Plan(Scope.SELECTION,
                 triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(check.outboxEventId())))), p -> {
@@ -709,6 +731,9 @@ public final class OutboxViewModel {
 
     /** Writes every row of the current filter (or the selected group) to {@code file}. */
     public void exportCsv(Path file) {
+        if (refusedWhileBusy("export")) {
+            return;
+        }
         OutboxQuery shown = shown();
         busy.set(true);
         tasks.submit("export outbox CSV", p -> {

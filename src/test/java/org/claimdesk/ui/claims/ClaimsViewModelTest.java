@@ -423,6 +423,26 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void aNewFilterIsCountingUntilItsCountsArriveNotTheOldFiltersTotal() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.applyFilters();
+        queued.runAll();
+        assertThat(m.pagingProperty().get().total()).isEqualTo(CLAIMS);
+        m.searchProperty().set(queries.claim(7L).orElseThrow().claimNumber());
+        m.applyFilters();
+        queued.run(0);
+        assertThat(m.rows()).extracting(ClaimRow::claimId).containsExactly(7L);
+        assertThat(m.pagingProperty().get().describe()).isEqualTo("counting…");
+        assertThat(m.pagingProperty().get().hasNext()).as("no page past the first before counting").isFalse();
+        m.lastPage();
+        assertThat(queued.names()).containsExactly("count claims");
+        queued.runAll();
+        assertThat(m.pagingProperty().get().describe()).isEqualTo("1–1 of 1");
+        assertThat(m.rows()).extracting(ClaimRow::claimId).containsExactly(7L);
+    }
+
+    @Test
     void aLateResultOfAnOlderFilterNeverOverwritesTheNewerOne() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
         ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");

@@ -100,6 +100,35 @@ class ClaimEditFxTest extends ConsoleFxTest {
     }
 
     @Test
+    void quittingWithAnEditNotSavedAsksFirstAndCancelKeepsTheWindowAndWhatWasTyped() {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
+        selectClaim(claim);
+        robot.press(KeyCode.CONTROL, KeyCode.E).release(KeyCode.E, KeyCode.CONTROL);
+        waitUntil("the edit form shows", () -> visible(robot.lookup("#editForm").query()));
+        TextField holder = robot.lookup("#edit-holderName").queryAs(TextField.class);
+        robot.clickOn(holder).type(KeyCode.END).write(" (successor)");
+        javafx.stage.Window main = onFx(() -> window.scene().getWindow());
+
+        robot.press(KeyCode.CONTROL, KeyCode.Q).release(KeyCode.Q, KeyCode.CONTROL);
+        waitUntil("it asks first", () -> robot.lookup("#dialogOkButton").tryQuery().isPresent());
+        assertThat(onFx(() -> ((javafx.scene.control.Labeled) robot.lookup(".dialog-pane .header-panel .label")
+                .query()).getText())).contains("The claim being edited has changes not saved");
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the question closes", () -> robot.lookup("#dialogOkButton").tryQuery().isEmpty());
+        assertThat(onFx(main::isShowing)).as("the console stays open").isTrue();
+        assertThat(visible(robot.lookup("#editForm").query())).isTrue();
+        assertThat(holder.getText()).isEqualTo(claim.holderName() + " (successor)");
+        assertThat(onFx(window::unfinishedWork)).isNotNull();
+
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("it asks about the edit", () -> robot.lookup("#dialogOkButton").tryQuery().isPresent());
+        robot.clickOn("#dialogOkButton");
+        waitUntil("the form closes", () -> !visible(robot.lookup("#editForm").query()));
+        assertThat(onFx(window::unfinishedWork)).as("nothing left to lose").isNull();
+    }
+
+    @Test
     void aClaimChangedMeanwhileShowsWhoChangedItAndKeepsWhatWasTyped() {
         waitReady();
         Claim claim = firstClaim(ClaimStatus.READY_FOR_SUBMISSION);

@@ -225,6 +225,32 @@ class OutboxViewModelTest {
     }
 
     @Test
+    void aSecondActionWaitsForTheFirstRatherThanEndingItsBusyState() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = new OutboxViewModel(queries, triage,
+                new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");
+        m.load();
+        queued.runAll();
+        m.select(m.rows().subList(0, 2));
+        queued.runAll();
+        m.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
+        queued.runAll();
+        m.execute(m.planProperty().get(), "state portal back", false);
+        assertThat(m.busyProperty().get()).isTrue();
+        int waiting = queued.size();
+
+        m.preview(OutboxTriage.Action.ABANDON, OutboxViewModel.Scope.SELECTION);
+        m.prepareResubmit(m.rows().get(0).id());
+        m.exportCsv(dir.resolve("rows.csv"));
+        assertThat(queued.size()).as("nothing else started").isEqualTo(waiting);
+        assertThat(m.busyProperty().get()).isTrue();
+        assertThat(m.noticeProperty().get().text()).contains("still at work on the last action");
+        queued.runAll();
+        assertThat(m.busyProperty().get()).isFalse();
+        assertThat(m.noticeProperty().get().text()).contains("2 row(s) re-queued");
+    }
+
+    @Test
     void aBulkActionWithoutReasonChangesNothing() {
         model.load();
         int failed = queries.countOutbox(failed());
