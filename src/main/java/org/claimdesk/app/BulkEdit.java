@@ -17,7 +17,6 @@ import org.claimdesk.domain.Checked;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
-import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.NotFoundException;
@@ -192,11 +191,11 @@ public final class BulkEdit {
         });
     }
 
-    /** The preview for the claims of the failed rows {@code rows} selects (its state and page ignored). */
+    /** The preview for the claims of the failed rows among those {@code rows} selects ({@link OutboxQuery#failedAmong}). */
     public Preview preview(String fieldName, String value, OutboxQuery rows) {
         Objects.requireNonNull(rows, "rows");
-        List<Long> claimIds = database.read(h -> outbox.stamps(h, rows.withState(DeliveryState.FAILED).unpaged()))
-                .stream().map(OutboxStamp::claimId).distinct().toList();
+        List<Long> claimIds = rows.failedAmong().map(failed -> database.read(h -> outbox.stamps(h, failed)))
+                .orElse(List.of()).stream().map(OutboxStamp::claimId).distinct().toList();
         if (claimIds.isEmpty()) {
             throw new ClaimDeskException("no failed outbox row matches: there is no claim to change");
         }

@@ -190,7 +190,9 @@ public final class OutboxTriage {
     public Preview preview(Action action, OutboxQuery query) {
         Objects.requireNonNull(query, "query");
         return database.read(h -> {
-            List<OutboxStamp> rows = outbox.stamps(h, query.unpaged());
+            // rows named by id are each looked at (one not failed is reported); a filter's are its failed ones
+            List<OutboxStamp> rows = !query.ids().isEmpty() ? outbox.stamps(h, query.unpaged())
+                    : query.failedAmong().map(failed -> outbox.stamps(h, failed)).orElse(List.of());
             if (!query.ids().isEmpty() && rows.size() < query.ids().size()) {
                 Set<Long> found = rows.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
                 long missing = query.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();

@@ -236,7 +236,9 @@ public final class Resubmission {
         Objects.requireNonNull(rows, "rows");
         Set<Long> only = corrected == null ? null : Set.copyOf(corrected);
         return database.read(h -> {
-            List<OutboxStamp> stamps = outbox.stamps(h, rows.unpaged());
+            // rows named by id are each looked at (one not failed is skipped with why); a filter's are its failed ones
+            List<OutboxStamp> stamps = !rows.ids().isEmpty() ? outbox.stamps(h, rows.unpaged())
+                    : rows.failedAmong().map(failed -> outbox.stamps(h, failed)).orElse(List.of());
             if (!rows.ids().isEmpty() && stamps.size() < rows.ids().size()) {
                 Set<Long> found = stamps.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
                 long missing = rows.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();

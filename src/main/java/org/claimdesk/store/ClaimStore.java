@@ -234,8 +234,9 @@ public final class ClaimStore {
         if (claimIds.isEmpty()) {
             return found;
         }
-        handle.createQuery("SELECT * FROM claim WHERE claim_id IN (<ids>)")
-                .bindList("ids", List.copyOf(new LinkedHashSet<>(claimIds)))
+        // one JSON array, not a parameter per id: a bulk edit's group may name more claims than a statement takes
+        handle.createQuery("SELECT * FROM claim WHERE claim_id IN (" + Dialect.of(handle).listOf("ids", true) + ")")
+                .bind("ids", Json.write(List.copyOf(new LinkedHashSet<>(claimIds))))
                 .map(Rows.CLAIM).forEach(c -> found.put(c.claimId(), c));
         return found;
     }

@@ -98,6 +98,18 @@ public record OutboxQuery(
     }
 
     /** The same rows, without a page. */
+    /**
+     * The failed rows among those this query selects, unpaged: what a bulk action over a filter, a group or a
+     * selection acts on. A query of every state reads only its failed rows (not a million sent ones to set them
+     * aside); one of another state has none.
+     */
+    public java.util.Optional<OutboxQuery> failedAmong() {
+        if (state != null && state != DeliveryState.FAILED) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(withState(DeliveryState.FAILED).unpaged());
+    }
+
     public OutboxQuery unpaged() {
         return withPage(0, 0);
     }

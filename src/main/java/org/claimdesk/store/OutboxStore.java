@@ -58,8 +58,9 @@ public final class OutboxStore {
             return List.of();
         }
         Map<Long, OutboxEvent> byId = new HashMap<>();
-        handle.createQuery("SELECT * FROM outbox_event WHERE outbox_event_id IN (<ids>)")
-                .bindList("ids", outboxEventIds)
+        handle.createQuery("SELECT * FROM outbox_event WHERE outbox_event_id IN ("
+                        + Dialect.of(handle).listOf("ids", true) + ")")
+                .bind("ids", Json.write(outboxEventIds))
                 .map(Rows.OUTBOX_EVENT).forEach(e -> byId.put(e.outboxEventId(), e));
         List<OutboxEvent> ordered = new ArrayList<>(byId.size());
         for (Long id : outboxEventIds) {
@@ -102,8 +103,9 @@ public final class OutboxStore {
         }
         handle.createQuery("""
                 SELECT DISTINCT aggregate_id FROM outbox_event
-                WHERE aggregate_id IN (<ids>) AND delivery_state = :pending""")
-                .bindList("ids", List.copyOf(new LinkedHashSet<>(claimIds)))
+                WHERE aggregate_id IN (%s) AND delivery_state = :pending"""
+                        .formatted(Dialect.of(handle).listOf("ids", true)))
+                .bind("ids", Json.write(List.copyOf(new LinkedHashSet<>(claimIds))))
                 .bind("pending", DeliveryState.PENDING.dbValue())
                 .mapTo(Long.class).forEach(found::add);
         return found;

@@ -106,6 +106,23 @@ class OutboxTriageTest {
     }
 
     @Test
+    void aFilterOfEveryStateActsOnItsFailedRowsWithoutReadingTheOthers() {
+        List<SubmitResult> queued = Outbox.submitted(db, 4);
+        fail(queued.get(0).outboxEventId(), "422 invalid_claim: holder id", 1_000);
+        fail(queued.get(1).outboxEventId(), "422 invalid_claim: holder id", 1_000);
+        Preview every = triage.preview(Action.REQUEUE, OutboxQuery.all());
+        assertThat(every.targetIds()).containsExactlyInAnyOrder(queued.get(0).outboxEventId(),
+                queued.get(1).outboxEventId());
+        assertThat(every.notFailed()).as("the pending rows are not listed one by one").isEmpty();
+        assertThat(triage.preview(Action.ABANDON, OutboxQuery.all().withState(DeliveryState.PENDING)).eligible())
+                .isZero();
+        Preview named = triage.preview(Action.REQUEUE, OutboxQuery.byIds(List.of(queued.get(0).outboxEventId(),
+                queued.get(2).outboxEventId())));
+        assertThat(named.notFailed()).as("a row named by id is reported")
+                .containsOnlyKeys(queued.get(2).outboxEventId());
+    }
+
+    @Test
     void anAbandonAsksTheStateAboutRowsItMayHoldAndKeepsThoseItCannotAskAbout() {
         List<SubmitResult> queued = Outbox.submitted(db, 3);
         List<Long> ids = queued.stream().map(SubmitResult::outboxEventId).toList();
