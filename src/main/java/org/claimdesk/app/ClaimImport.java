@@ -357,7 +357,7 @@ public final class ClaimImport {
             done = true;
             return new Check(header, source.sha256(), source.size(), rows, rejectedRows, rejected, notListed, kept);
         } catch (IOException e) {
-            throw new ClaimDeskException("cannot write the errors file " + errorsFile + ": " + e.getMessage(), e);
+            throw new ClaimDeskException("cannot write the errors file " + errorsFile + ": " + IoErrors.describe(e), e);
         } finally {
             if (!done && errors != null) {
                 errors.discard();

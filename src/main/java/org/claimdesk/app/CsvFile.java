@@ -130,7 +130,7 @@ public final class CsvFile implements AutoCloseable {
             file.csv.write(header.toArray(String[]::new));
             return file;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + target + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -155,7 +155,7 @@ public final class CsvFile implements AutoCloseable {
             csv.write(values);
             rows++;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + target + ": " + IoErrors.describe(e), e);
         }
     }
 
@@ -196,7 +196,7 @@ public final class CsvFile implements AutoCloseable {
             closeWriters();
         } catch (IOException e) {
             abort();
-            throw new UncheckedIOException("cannot finish " + target + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot finish " + target + ": " + IoErrors.describe(e), e);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.claimdesk.ui.common;
 
 import java.util.concurrent.CompletionException;
+import org.claimdesk.app.IoErrors;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.DatabaseException;
 
@@ -29,6 +30,12 @@ public record Notice(Kind kind, String text) {
         if (cause instanceof ClaimDeskException || cause instanceof DatabaseException
                 || cause instanceof IllegalArgumentException) {
             return new Notice(Kind.ERROR, "Could not " + doing + ": " + cause.getMessage());
+        }
+        if (cause instanceof java.io.UncheckedIOException unchecked) {
+            return new Notice(Kind.ERROR, "Could not " + doing + ": " + IoErrors.describe(unchecked));
+        }
+        if (cause instanceof java.io.IOException io) {
+            return new Notice(Kind.ERROR, "Could not " + doing + ": " + IoErrors.describe(io));
         }
         return new Notice(Kind.ERROR, "Could not " + doing + ": unexpected " + cause.getClass().getSimpleName()
                 + (cause.getMessage() == null ? "" : " (" + cause.getMessage() + ")") + "; details are in the log");

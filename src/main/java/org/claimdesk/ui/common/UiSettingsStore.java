@@ -56,7 +56,8 @@ public final class UiSettingsStore {
         try {
             write(kept);
         } catch (IOException e) {
-            throw new ClaimDeskException("cannot save the console settings to " + file + " (" + e + ")", e);
+            throw new ClaimDeskException("cannot save the console settings to " + file + ": "
+                    + org.claimdesk.app.IoErrors.describe(e), e);
         }
     }
 
