@@ -1,7 +1,6 @@
 package org.claimdesk.cli;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -65,7 +64,10 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
         try {
             server = StateSimServer.start(state, new InetSocketAddress(address, port));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot listen on " + bind + ":" + port + ": " + e.getMessage(), e);
+            // a port in use, or one the system keeps for itself: the user's to change, not ClaimDesk's failure
+            throw new org.claimdesk.domain.ClaimDeskException("cannot listen on " + bind + ":" + port + ": "
+                    + (e instanceof java.net.BindException ? "the port is in use or not allowed (" + e.getMessage()
+                            + "); choose another with --port" : e.getMessage()), e);
         }
         Thread hook = new Thread(() -> {
             server.close();

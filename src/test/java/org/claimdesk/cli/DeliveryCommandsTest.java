@@ -354,4 +354,16 @@ class DeliveryCommandsTest {
         assertThat(drain.json().get("sent").asInt()).isEqualTo(4);
         assertThat(sim.get()).isZero();
     }
+
+    @Test
+    void stateSimOnAPortInUseSaysSoInOneLine() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            CliTest.Run sim = CliTest.run("state-sim", "--port", Integer.toString(taken.getLocalPort()), "--for-seconds", "1");
+            assertThat(sim.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(sim.err().strip()).startsWith("claimdesk: cannot listen on 127.0.0.1:" + taken.getLocalPort()
+                    + ": the port is in use or not allowed").endsWith("choose another with --port")
+                    .doesNotContain("unexpected").doesNotContain("Exception");
+        }
+    }
 }
