@@ -87,13 +87,17 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
 
     /** Opens the database; an upgrade of its schema, which may take a while on a large one, is said on stderr first. */
     Database openDatabase() {
-        PrintWriter err = spec.commandLine().getErr();
-        return Database.open(databasePath(), (found, version, latest) -> {
+        return Database.open(databasePath(), upgradeNotice(spec.commandLine().getErr()));
+    }
+
+    /** Says on {@code err} which schema upgrade a database opened by a command is given, as it begins. */
+    static SchemaProgress upgradeNotice(PrintWriter err) {
+        return (found, version, latest) -> {
             if (found > 0) {
                 err.println(SchemaProgress.describe(found, version, latest) + "…");
                 err.flush();
             }
-        });
+        };
     }
 
     /** Runs the CLI; with no command, {@code console} opens the console on the chosen database. */

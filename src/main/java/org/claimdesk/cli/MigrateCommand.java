@@ -40,7 +40,9 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
             throw new ClaimDeskException("--to names a team database: postgresql://user@host:port/dbname");
         }
         MoveIn.refuseUnlessEmpty(server);
-        try (Database source = Database.open(from); Database team = Database.open(target)) {
+        // a desk's file one schema behind is upgraded as it opens, and says so, as every command's database does
+        try (Database source = Database.open(new DatabaseLocation.SqliteFile(from), ClaimDeskCommand.upgradeNotice(err()));
+                Database team = Database.open(target)) {
             long[] shown = {0};
             MoveIn.Result result = new MoveIn(source, team).run(new MoveIn.Progress() {
                 @Override

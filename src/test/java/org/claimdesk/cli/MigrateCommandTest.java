@@ -111,6 +111,21 @@ class MigrateCommandTest {
      * before the refusal (opening it would), so the office's own upgrade stays IT's to run.
      */
     @Test
+    void aDesksFileOneVersionBehindIsUpgradedAsItOpensAndSaysSo() {
+        Path file = dir.resolve("old-desk.db");
+        try (Database desk = Database.open(file)) {
+            new DemoData(desk, CLOCK, Deadlines.statutory()).generate(40, 3, n -> { });
+            desk.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, false, 15));
+        }
+        CliTest.Run moved = CliTest.run("migrate", "--from", file.toString(), "--to",
+                TestDatabase.url(TestDatabase.newServerDatabase()));
+        assertThat(moved.exit()).as(moved.err()).isZero();
+        assertThat(moved.err()).startsWith("Bringing the database up to date for this ClaimDesk: schema version 16 of"
+                + " 16 (it was at 15)…\n");
+        assertThat(moved.out()).contains("every table's count and checksum match");
+    }
+
+    @Test
     void anOlderTeamDatabaseInUseIsRefusedWithItsSchemaUntouched() {
         Path file = dir.resolve("desk.db");
         try (Database desk = Database.open(file)) {
