@@ -13,6 +13,7 @@ import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
@@ -133,7 +134,14 @@ public final class Workflow {
                             + " (id " + event.aggregateId() + "); use a new key");
                 }
                 Claim claim = load(h, claimId);
-                return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true);
+                if (event.deliveryState() == DeliveryState.ABANDONED || event.deliveryState() == DeliveryState.SUPERSEDED) {
+                    // that submission was given up (or replaced by a corrected one): the key is spent
+                    throw new ConflictException("the key " + key + " carried a submission of claim "
+                            + claim.claimNumber() + " that is now " + event.deliveryState().dbValue() + " (outbox row "
+                            + event.outboxEventId() + "); submitting it again needs a new key");
+                }
+                return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true, claim.status(),
+                        event.deliveryState());
             }
             Claim claim = load(h, claimId);
             conflicts.requireVersion(h, claim, expectedVersion);
@@ -145,7 +153,8 @@ public final class Workflow {
             audit.append(h, now, who, AuditActions.CLAIM_SUBMIT, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
                     null, Json.write(Map.of("outboxEventId", eventId, "idempotencyKey", key, "claimNumber",
                             claim.claimNumber())));
-            return new SubmitResult(claimId, claim.claimNumber(), eventId, key, false);
+            return new SubmitResult(claimId, claim.claimNumber(), eventId, key, false, ClaimStatus.SUBMITTING,
+                    DeliveryState.PENDING);
         });
     }
 

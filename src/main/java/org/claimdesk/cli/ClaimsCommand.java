@@ -251,8 +251,9 @@ final class ClaimsCommand {
                 Claim claim = find(new Queries(db, clock(db)), id);
                 SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current())
                         .submit(claim.claimId(), actor, key, expectVersion);
-                out().printf("%s: SUBMITTING, outbox row %d, key %s%s%n", result.claimNumber(), result.outboxEventId(),
-                        result.idempotencyKey(), result.replayed() ? " [replayed: nothing changed]" : "");
+                out().printf("%s: %s, outbox row %d (%s), key %s%s%n", result.claimNumber(), result.claimStatus(),
+                        result.outboxEventId(), result.rowState().dbValue(), result.idempotencyKey(),
+                        result.replayed() ? " [replayed: nothing changed]" : "");
             }
             return 0;
         }

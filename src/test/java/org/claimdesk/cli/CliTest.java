@@ -121,6 +121,23 @@ class CliTest {
         }
         assertThat(mine.get("claimId").asText()).isEqualTo(id);
         assertThat(mine.get("eventType").asText()).isEqualTo("state_claim_submission_requested");
+
+        // the same key again says where things are now; once its row is given up, the key is spent
+        long row = mine.get("outboxEventId").asLong();
+        Run replay = run("--db", db, "claims", "submit", id, "--actor", "supervisor.kim", "--key", "sub-cli-1");
+        assertThat(replay.out()).contains(": SUBMITTING, outbox row " + row + " (pending), key sub-cli-1 [replayed");
+        try (org.claimdesk.store.Database database = org.claimdesk.store.Database.open(location)) {
+            database.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE"
+                    + " outbox_event_id = ?", row));
+        }
+        assertThat(run("--db", db, "outbox", "abandon", "--id", Long.toString(row), "--actor", "kim", "--reason",
+                "holder gone").exit()).isZero();
+        Run spent = run("--db", db, "claims", "submit", id, "--actor", "supervisor.kim", "--key", "sub-cli-1");
+        assertThat(spent.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(spent.err()).contains("the key sub-cli-1 carried a submission of claim")
+                .contains("that is now abandoned").contains("needs a new key");
+        assertThat(run("--db", db, "claims", "show", id, "--json").json().get("claim").get("status").asText())
+                .isEqualTo("READY_FOR_SUBMISSION");
     }
 
     @Test

@@ -104,7 +104,7 @@ class ResubmitEndToEndCliTest {
             }
         }
         Map<Rule, String> rows = new EnumMap<>(Rule.class);
-        Pattern queued = Pattern.compile("SUBMITTING, outbox row (\\d+), key ");
+        Pattern queued = Pattern.compile("SUBMITTING, outbox row (\\d+) \\(pending\\), key ");
         for (Rule rule : Rule.values()) {
             Matcher m = queued.matcher(ok("claims", "submit", claims.get(rule), "--actor", "supervisor.kim").out());
             assertThat(m.find()).isTrue();
