@@ -113,6 +113,9 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
             if (result.failure() != null) {
                 throw new ClaimDeskException(result.describe());
             }
+            if (result.changed().isEmpty()) {
+                throw new ClaimDeskException("no claim was changed: each changed since the preview, as said above");
+            }
         }
         return ClaimDeskCommand.EXIT_OK;
     }

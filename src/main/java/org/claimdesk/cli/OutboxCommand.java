@@ -148,6 +148,10 @@ final class OutboxCommand {
                             result.unconfirmed() == 0 ? "" : "; " + result.unconfirmed()
                                     + " re-queued without an answer from the state (resending under the same key is safe)");
                 }
+                if (result.changed() == 0 && result.reconciled() == 0) {
+                    throw new ClaimDeskException("nothing was re-queued: every row (or its claim) changed since the"
+                            + " preview");
+                }
             }
             return ClaimDeskCommand.EXIT_OK;
         }
@@ -259,6 +263,9 @@ final class OutboxCommand {
                 }
                 if (result.failure() != null) {
                     throw new ClaimDeskException(result.describe());
+                }
+                if (result.resubmitted().isEmpty()) {
+                    throw new ClaimDeskException("nothing was resubmitted: each row was skipped, as said above");
                 }
             }
             return ClaimDeskCommand.EXIT_OK;
