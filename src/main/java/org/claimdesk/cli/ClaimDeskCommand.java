@@ -176,7 +176,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     private static int failed(Exception ex, PrintWriter err) {
         if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {
             err.println("claimdesk: " + ex.getMessage());
-            LOG.info("refused: {}", ex.getMessage());
+            LOG.info("refused: {}", ex instanceof ClaimDeskException refusal ? refusal.forLog() : ex.getMessage());
             return EXIT_REFUSED;
         }
         LOG.error("command failed", ex);

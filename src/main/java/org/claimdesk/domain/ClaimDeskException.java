@@ -12,4 +12,12 @@ public class ClaimDeskException extends RuntimeException {
     public ClaimDeskException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * The refusal as a log line may hold it: the message, unless it repeats personal data staff see on screen (a
+     * claimant's name), which the log does not keep.
+     */
+    public String forLog() {
+        return getMessage();
+    }
 }

@@ -22,6 +22,12 @@ public final class DuplicateClaimException extends ClaimDeskException {
                 + existing.claimantName();
     }
 
+    /** Without the claimant's name: the claim's number says which claim the log means. */
+    @Override
+    public String forLog() {
+        return "claim " + existingClaimNumber + " already has this jurisdiction, state property id and claimant";
+    }
+
     public long existingClaimId() {
         return existingClaimId;
     }

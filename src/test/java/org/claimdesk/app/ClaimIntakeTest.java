@@ -174,6 +174,9 @@ class ClaimIntakeTest {
                 .isInstanceOfSatisfying(DuplicateClaimException.class, e -> {
                     assertThat(e.existingClaimNumber()).isEqualTo(first.claimNumber());
                     assertThat(e.getMessage()).contains(first.claimNumber()).contains("reason");
+                    // staff see the claimant's name; the log line of the refusal does not keep it
+                    assertThat(e.getMessage()).contains(first.claimantName());
+                    assertThat(e.forLog()).contains(first.claimNumber()).doesNotContain(first.claimantName());
                 });
         assertThat(Sql.count(db, "claim")).isEqualTo(1);
         assertThat(intake.duplicateOf(ClaimDraft.read(again, TODAY).draft())).map(Claim::claimNumber)

@@ -64,6 +64,10 @@ public final class FxTaskRunner implements TaskRunner {
                 } catch (java.util.concurrent.CancellationException e) {
                     LOG.debug("{} cancelled", what);
                     show = () -> onFailure.accept(e);
+                } catch (org.claimdesk.domain.ClaimDeskException refused) {
+                    // a refusal staff are shown: its words (without personal data), not a trace
+                    LOG.info("{} refused: {}", what, refused.forLog());
+                    show = () -> onFailure.accept(refused);
                 } catch (Exception | Error e) {
                     LOG.warn("{} failed: {}", what, e.toString(), e);
                     show = () -> onFailure.accept(e);
