@@ -37,8 +37,11 @@ final class ClaimsExportDialog {
     record Answer(Path file, boolean includeTaxIds, String reason) {
     }
 
-    /** @param claims the current filters' claims, negative when they are not counted yet */
-    static Optional<Answer> ask(Window owner, int claims) {
+    /**
+     * @param claims the current filters' claims, negative when they are not counted yet
+     * @param again an export asked for before that failed, offered again as it was typed; null for none
+     */
+    static Optional<Answer> ask(Window owner, int claims, ClaimsExportViewModel.Request again) {
         Dialog<Answer> dialog = new Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle("Export claims");
@@ -48,8 +51,10 @@ final class ClaimsExportDialog {
         ButtonType ok = new ButtonType("Export", ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
 
-        TextField file = new TextField(Path.of(System.getProperty("user.home"),
+        TextField file = new TextField(again != null ? again.file().toString() : Path.of(System.getProperty("user.home"),
                 "claimdesk-claims-" + LocalDate.now() + ".csv").toString());
+        // the file chooser asks itself before replacing a file it was given; a path typed is asked about at Export
+        Path[] replaceAsked = {null};
         file.setId("exportFileField");
         HBox.setHgrow(file, Priority.ALWAYS);
         Button choose = new Button("Choose…");
@@ -65,6 +70,7 @@ final class ClaimsExportDialog {
             }
             File chosen = chooser.showSaveDialog(dialog.getDialogPane().getScene().getWindow());
             if (chosen != null) {
+                replaceAsked[0] = chosen.toPath().toAbsolutePath();
                 file.setText(chosen.getPath());
             }
         });
@@ -82,6 +88,10 @@ final class ClaimsExportDialog {
         reason.setPromptText("Why are full tax ids exported? (required; written to the audit trail with your name)");
         reason.setPrefRowCount(2);
         reason.setWrapText(true);
+        if (again != null) {
+            include.setSelected(again.includeTaxIds());
+            reason.setText(again.reason() == null ? "" : again.reason());
+        }
         reason.visibleProperty().bind(include.selectedProperty());
         reason.managedProperty().bind(reason.visibleProperty());
         masked.visibleProperty().bind(include.selectedProperty().not());
@@ -92,6 +102,14 @@ final class ClaimsExportDialog {
         dialog.getDialogPane().setContent(box);
         Node okButton = dialog.getDialogPane().lookupButton(ok);
         okButton.setId("dialogOkButton");
+        okButton.addEventFilter(javafx.event.ActionEvent.ACTION, e -> {
+            Path target = path(file.getText()).toAbsolutePath();
+            if (java.nio.file.Files.isRegularFile(target) && !target.equals(replaceAsked[0])
+                    && !Dialogs.confirm(dialog.getDialogPane().getScene().getWindow(), "Replace the file?",
+                            target + " already exists. Replace it with this export?", "Replace")) {
+                e.consume();
+            }
+        });
         okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> path(file.getText()) == null
                 || include.isSelected() && reason.getText().isBlank(),
                 file.textProperty(), include.selectedProperty(), reason.textProperty()));

@@ -27,6 +27,11 @@ public final class ClaimsExportViewModel {
     private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<ClaimExport.Result> result = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    private Request failed;
+
+    /** What staff asked for: the file, and the tax ids whole with a reason, or masked. */
+    public record Request(Path file, boolean includeTaxIds, String reason) {
+    }
 
     public ClaimsExportViewModel(ClaimExport export, Queries queries, TaskRunner tasks, String actor) {
         this.export = export;
@@ -50,6 +55,11 @@ public final class ClaimsExportViewModel {
 
     public ReadOnlyObjectProperty<Notice> noticeProperty() {
         return notice.getReadOnlyProperty();
+    }
+
+    /** The last export asked for that failed, to offer again as it was typed; null after one that worked. */
+    public Request failedRequest() {
+        return failed;
     }
 
     /**
@@ -77,11 +87,13 @@ public final class ClaimsExportViewModel {
         }, done -> {
             exporting.set(false);
             progress.set(null);
+            failed = null;
             result.set(done);
             notice.set(Notice.success(describe(done)));
         }, e -> {
             exporting.set(false);
             progress.set(null);
+            failed = new Request(file, includeTaxIds, reason);
             notice.set(Notice.error("export the claims", e));
         }, update -> {
             if (exporting.get()) {

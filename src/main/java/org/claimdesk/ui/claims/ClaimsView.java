@@ -159,7 +159,7 @@ public final class ClaimsView {
 
     private void bindExport() {
         claimsExportButton.setOnAction(e -> ClaimsExportDialog.ask(claimsTable.getScene().getWindow(),
-                model.pagingProperty().get().total()).ifPresent(a -> exporter.export(a.file(), model.shownFilter(),
+                model.pagingProperty().get().total(), exporter.failedRequest()).ifPresent(a -> exporter.export(a.file(), model.shownFilter(),
                         a.includeTaxIds(), a.reason())));
         claimsExportButton.disableProperty().bind(exporter.exportingProperty());
         claimsExportProgress.visibleProperty().bind(exporter.progressProperty().isNotNull());

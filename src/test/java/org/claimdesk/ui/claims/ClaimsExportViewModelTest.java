@@ -102,6 +102,18 @@ class ClaimsExportViewModelTest {
     }
 
     @Test
+    void aFailedExportIsKeptAsTypedToBeOfferedAgain() {
+        Path nowhere = dir.resolve("no such folder").resolve("claims.csv");
+        exporter.export(nowhere, page.shownFilter(), true, "copy for the auditor");
+        assertThat(exporter.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
+        assertThat(exporter.noticeProperty().get().text()).contains("no folder").doesNotContain("unexpected");
+        assertThat(exporter.failedRequest()).isEqualTo(new ClaimsExportViewModel.Request(nowhere, true,
+                "copy for the auditor"));
+        exporter.export(dir.resolve("claims.csv"), page.shownFilter(), false, null);
+        assertThat(exporter.failedRequest()).as("gone once an export worked").isNull();
+    }
+
+    @Test
     void fullTaxIdsNeedAReasonAndTheExportIsAudited() throws IOException {
         page.jurisdictionProperty().set("NY");
         page.applyFilters();

@@ -184,6 +184,32 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     }
 
     @Test
+    void anExportOverAFileTypedInAsksBeforeReplacingIt() throws Exception {
+        waitReady();
+        java.nio.file.Path existing = java.nio.file.Files.writeString(dir.resolve("holders.csv"), "the holder's report\n");
+        robot.clickOn("#claimsExportButton");
+        waitUntil("the export dialog opens", () -> robot.lookup("#exportFileField").tryQuery().isPresent());
+        TextField file = robot.lookup("#exportFileField").queryAs(TextField.class);
+        fx(() -> file.setText(existing.toString()));
+        robot.clickOn("#dialogOkButton");
+        waitUntil("it asks first", () -> robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
+                .anyMatch(n -> ((Label) n).getText().contains("already exists. Replace it")));
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("back at the export dialog, as typed", () -> robot.lookup("#exportFileField").tryQuery().isPresent()
+                && robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
+                        .noneMatch(n -> ((Label) n).getText().contains("already exists")));
+        assertThat(file.getText()).isEqualTo(existing.toString());
+        assertThat(java.nio.file.Files.readString(existing)).isEqualTo("the holder's report\n");
+
+        robot.clickOn("#dialogOkButton");
+        waitUntil("it asks again", () -> robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
+                .anyMatch(n -> ((Label) n).getText().contains("already exists. Replace it")));
+        robot.clickOn(robot.lookup(".dialog-pane .button").match(LabeledMatchers.hasText("Replace"))
+                .queryAs(javafx.scene.control.Button.class));
+        waitUntil("the export replaced it", () -> java.nio.file.Files.readString(existing).contains("jurisdiction"));
+    }
+
+    @Test
     void aFailedGroupIsReQueuedWithAReasonAndAudited() {
         waitReady();
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
