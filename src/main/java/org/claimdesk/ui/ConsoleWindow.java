@@ -105,6 +105,8 @@ public final class ConsoleWindow {
     private final MainView mainView;
     private javafx.scene.control.Dialog<?> newClaimDialog;
     private NewClaimViewModel newClaimForm;
+    /** The import dialog's view, bound to {@link #importer} once and shown at every opening. */
+    private ClaimImportDialogView importView;
     private final FixFieldViewModel fixes;
     /** Work running longer than this shows in the status bar. */
     private static final long BUSY_AFTER_MS = 1_000;
@@ -198,7 +200,12 @@ public final class ConsoleWindow {
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 () -> stage.fireEvent(new javafx.stage.WindowEvent(stage, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST)));
         mainView.setNewClaimAction(this::newClaim);
-        mainView.setImportAction(() -> ClaimImportDialogView.show(stage, importer));
+        mainView.setImportAction(() -> {
+            if (importView == null) {
+                importView = ClaimImportDialogView.load(importer);
+            }
+            importView.show(stage);
+        });
 
         // Every page, the one on screen first, is built right after the first frame, which shows the window
         // with its navigation, status bar and start-up progress at once.

@@ -87,11 +87,14 @@ public final class ClaimImportDialogView {
 
     /**
      * Shows the dialog over {@code owner}, starting over unless an import runs; it cannot be closed while a preview
-     * or an import runs (Cancel first), so the run's result is never hidden.
+     * or an import runs (Cancel first), so the run's result is never hidden. The same view serves every opening: it
+     * is bound to its model once, as the model lives as long as the console.
      */
-    public static void show(Window owner, ClaimImportViewModel model) {
+    public void show(Window owner) {
         model.reset();
-        ClaimImportDialogView content = load(model);
+        // a path typed and never chosen is the field's alone: the model's reset does not reach it
+        importFileField.setText(model.fileProperty().get() == null ? "" : model.fileProperty().get().toString());
+        ClaimImportDialogView content = this;
         Dialog<ButtonType> dialog = new Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle("Import claims");

@@ -49,6 +49,7 @@ import org.claimdesk.ui.common.Paging;
 public final class OutboxView {
     private final OutboxViewModel model;
     private final FixFieldViewModel fix;
+    private FixFieldDialogView fixContent;
     private final LayoutMemory layout;
 
     @FXML private javafx.scene.layout.BorderPane outboxPage;
@@ -431,7 +432,11 @@ public final class OutboxView {
         OutboxViewModel.Scope scope = bulkScope.getValue();
         model.rowsOf(scope).ifPresent(rows -> {
             fix.open(rows, scope.words());
-            FixFieldDialogView content = FixFieldDialogView.load(fix);
+            // bound to the page's fix model once: a view loaded at every opening would stay bound to it for good
+            if (fixContent == null) {
+                fixContent = FixFieldDialogView.load(fix);
+            }
+            FixFieldDialogView content = fixContent;
             Dialog<ButtonType> dialog = new Dialog<>();
             dialog.initOwner(outboxTable.getScene().getWindow());
             dialog.setTitle("Fix a field on many claims");

@@ -105,6 +105,19 @@ class ClaimImportFxTest extends ConsoleFxTest {
     }
 
     @Test
+    void theDialogOpenedAgainIsTheSameViewStartedOver() {
+        openDialog();
+        javafx.scene.Node first = robot.lookup("#importPane").query();
+        robot.clickOn("#importFileField").write("/no/such/claims.csv");
+        close();
+        openDialog();
+        javafx.scene.Node second = robot.lookup("#importPane").query();
+        assertThat((Object) second).as("not a new view bound to the model again").isSameAs(first);
+        assertThat(robot.lookup("#importFileField").queryAs(javafx.scene.control.TextField.class).getText()).isEmpty();
+        close();
+    }
+
+    @Test
     void theSampleIsPreviewedThenImportedAndShownOnTheClaimsPage() throws Exception {
         int before = queries.countClaims(ClaimQuery.all());
         openDialog();
