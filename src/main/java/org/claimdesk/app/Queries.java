@@ -111,6 +111,39 @@ public final class Queries {
         return database.read(h -> outbox.list(h, query));
     }
 
+    /** Every row {@code query} selects handed to {@code each} as read, on one state of the database, none kept. */
+    public void eachOutbox(OutboxQuery query, java.util.function.Consumer<OutboxEvent> each) {
+        database.snapshot(h -> {
+            outbox.forEach(h, query, each);
+            return null;
+        });
+    }
+
+    /**
+     * Every claim {@code query}'s filters select (its sort and page ignored), by id, handed to {@code each} a page at
+     * a time, at most {@code limit} (0: every one): any number in bounded memory.
+     */
+    public void eachClaimPage(ClaimQuery query, int limit, java.util.function.Consumer<List<Claim>> each) {
+        long after = 0;
+        int left = limit > 0 ? limit : Integer.MAX_VALUE;
+        while (left > 0) {
+            long from = after;
+            int size = Math.min(PAGE, left);
+            List<Claim> page = database.read(h -> claims.listAfter(h, query, from, size));
+            if (!page.isEmpty()) {
+                each.accept(page);
+            }
+            if (page.size() < size) {
+                return;
+            }
+            left -= page.size();
+            after = page.get(page.size() - 1).claimId();
+        }
+    }
+
+    /** Claims a read by pages takes at a time. */
+    static final int PAGE = 1_000;
+
     public int countOutbox(OutboxQuery query) {
         return database.read(h -> outbox.count(h, query));
     }
@@ -143,6 +176,15 @@ public final class Queries {
 
     public List<AuditEntry> audit(String subjectId, String actor, String action, int offset, int limit) {
         return database.read(h -> audit.list(h, subjectId, actor, action, offset, limit));
+    }
+
+    /** {@link #audit}'s entries from the newest, at most {@code limit} (0: every one), handed to {@code each} as read. */
+    public void eachAudit(String subjectId, String actor, String action, int limit,
+            java.util.function.Consumer<AuditEntry> each) {
+        database.snapshot(h -> {
+            audit.forEach(h, subjectId, actor, action, limit, each);
+            return null;
+        });
     }
 
     /** The newest {@code limit} audit entries about one claim, newest first. */

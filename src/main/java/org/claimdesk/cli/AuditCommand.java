@@ -31,15 +31,20 @@ final class AuditCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                List<AuditEntry> entries = new Queries(db, clock(db)).audit(subject, actor, action, 0, limit);
+                Queries queries = new Queries(db, clock(db));
+                // written as read: a trail of millions of entries goes out in bounded memory
                 if (json) {
-                    printJson(entries);
+                    try (JsonArray array = jsonArray()) {
+                        queries.eachAudit(subject, actor, action, limit, array::add);
+                    }
                 } else {
-                    for (AuditEntry e : entries) {
+                    long[] count = {0};
+                    queries.eachAudit(subject, actor, action, limit, e -> {
                         out().printf("%s  %-12s %-22s %s %s%s%n", e.at(), e.actor(), e.action(), e.subjectType(),
                                 e.subjectId(), e.reason() == null ? "" : "  reason: " + e.reason());
-                    }
-                    out().printf("%d entr%s%n", entries.size(), entries.size() == 1 ? "y" : "ies");
+                        count[0]++;
+                    });
+                    out().printf("%d entr%s%n", count[0], count[0] == 1 ? "y" : "ies");
                 }
             }
             return 0;

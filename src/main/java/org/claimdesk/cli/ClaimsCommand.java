@@ -58,24 +58,34 @@ final class ClaimsCommand {
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock(db));
                 LocalDate today = queries.today();
-                ClaimQuery query = filter.query(today).withPage(0, Math.max(limit, 0));
-                List<Claim> found = queries.claims(query);
-                Set<Long> pending = queries.withPendingSubmission(found.stream()
-                        .filter(c -> c.status() == ClaimStatus.SUBMITTING).map(Claim::claimId).toList());
-                List<ClaimView> rows = found.stream()
-                        .map(c -> ClaimView.of(c, today, pending.contains(c.claimId()))).toList();
-                if (json) {
-                    printJson(rows);
-                } else {
+                ClaimQuery query = filter.query(today);
+                // read and written a page at a time: a million claims go out in bounded memory
+                JsonArray array = json ? jsonArray() : null;
+                if (!json) {
                     out().printf("%-8s %-16s %-3s %-24s %-11s %14s %-20s %-14s%n", "ID", "CLAIM", "ST", "CLAIMANT",
                             "TAX ID", "AMOUNT", "STATUS", "CASE");
-                    for (ClaimView c : rows) {
-                        out().printf("%-8d %-16s %-3s %-24s %-11s %14s %-20s %-14s%s%n", c.claimId(), c.claimNumber(),
-                                c.jurisdiction(), clip(c.claimantName(), 24), c.taxIdMasked(),
-                                Amounts.dollars(c.amountCents()), c.status(),
-                                c.stateCaseId() == null ? "" : c.stateCaseId(), c.overdue() ? " OVERDUE" : "");
+                }
+                long[] count = {0};
+                queries.eachClaimPage(query, Math.max(limit, 0), found -> {
+                    Set<Long> pending = queries.withPendingSubmission(found.stream()
+                            .filter(c -> c.status() == ClaimStatus.SUBMITTING).map(Claim::claimId).toList());
+                    for (Claim claim : found) {
+                        ClaimView c = ClaimView.of(claim, today, pending.contains(claim.claimId()));
+                        if (array != null) {
+                            array.add(c);
+                        } else {
+                            out().printf("%-8d %-16s %-3s %-24s %-11s %14s %-20s %-14s%s%n", c.claimId(),
+                                    c.claimNumber(), c.jurisdiction(), clip(c.claimantName(), 24), c.taxIdMasked(),
+                                    Amounts.dollars(c.amountCents()), c.status(),
+                                    c.stateCaseId() == null ? "" : c.stateCaseId(), c.overdue() ? " OVERDUE" : "");
+                        }
+                        count[0]++;
                     }
-                    out().printf("%d claim(s)%n", rows.size());
+                });
+                if (array != null) {
+                    array.close();
+                } else {
+                    out().printf("%d claim(s)%n", count[0]);
                 }
             }
             return 0;

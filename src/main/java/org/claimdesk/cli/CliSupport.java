@@ -44,6 +44,49 @@ abstract class CliSupport {
         return spec.commandLine().getErr();
     }
 
+    /**
+     * A JSON array written element by element as a command reads its rows, so that any number of them goes out in
+     * bounded memory; {@link JsonArray#close} ends the array.
+     */
+    JsonArray jsonArray() {
+        try {
+            // the command's output stays open after the array: more may follow, and it is not the array's to close
+            return new JsonArray(Json.mapper().writerWithDefaultPrettyPrinter()
+                    .without(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                    .writeValues(out()).init(true));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** See {@link #jsonArray()}. */
+    final class JsonArray implements AutoCloseable {
+        private final com.fasterxml.jackson.databind.SequenceWriter writer;
+
+        private JsonArray(com.fasterxml.jackson.databind.SequenceWriter writer) {
+            this.writer = writer;
+        }
+
+        void add(Object value) {
+            try {
+                writer.write(value);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                writer.close();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            out().println();
+            out().flush();
+        }
+    }
+
     void printJson(Object value) {
         try {
             out().println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(value));

@@ -49,16 +49,22 @@ final class OutboxCommand {
             DeliveryState wanted = parseState(state);
             try (Database db = openDatabase()) {
                 OutboxQuery query = filter.narrow(OutboxQuery.all().withState(wanted)).withPage(0, Math.max(0, limit));
-                List<OutboxView> rows = new Queries(db, clock(db)).outbox(query).stream().map(OutboxView::of).toList();
+                Queries queries = new Queries(db, clock(db));
+                // written as read: a million rows go out in bounded memory
                 if (json) {
-                    printJson(rows);
+                    try (JsonArray array = jsonArray()) {
+                        queries.eachOutbox(query, e -> array.add(OutboxView.of(e)));
+                    }
                 } else {
                     out().printf("%-8s %-8s %-10s %8s %-40s %s%n", "ID", "CLAIM", "STATE", "ATTEMPTS", "KEY", "LAST ERROR");
-                    for (OutboxView r : rows) {
+                    long[] count = {0};
+                    queries.eachOutbox(query, e -> {
+                        OutboxView r = OutboxView.of(e);
                         out().printf("%-8d %-8d %-10s %8d %-40s %s%n", r.outboxEventId(), r.claimId(), r.deliveryState(),
                                 r.attempts(), r.idempotencyKey(), r.lastError() == null ? "" : r.lastError());
-                    }
-                    out().printf("%d row(s)%n", rows.size());
+                        count[0]++;
+                    });
+                    out().printf("%d row(s)%n", count[0]);
                 }
             }
             return 0;

@@ -46,7 +46,7 @@ public final class AuditStore {
      * @param action null for every action
      * @param limit 0 or less for every match
      */
-    public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
+    private Query query(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
         boolean bySubject = subjectId != null && !subjectId.isBlank();
         boolean byActor = actor != null && !actor.isBlank();
         boolean byAction = action != null && !action.isBlank();
@@ -63,8 +63,25 @@ public final class AuditStore {
         if (limit > 0) {
             q.bind("limit", limit).bind("offset", offset);
         }
-        return q.map(Rows.AUDIT_ENTRY).list();
+        return q;
     }
+
+    public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
+        return query(handle, subjectId, actor, action, offset, limit).map(Rows.AUDIT_ENTRY).list();
+    }
+
+    /**
+     * {@link #list}'s entries handed to {@code each} as they are read, none kept: any number in bounded memory (on a
+     * team database through a cursor, so {@code handle} must be in a transaction).
+     */
+    public void forEach(Handle handle, String subjectId, String actor, String action, int limit,
+            java.util.function.Consumer<AuditEntry> each) {
+        query(handle, subjectId, actor, action, 0, limit).setFetchSize(FETCH).map(Rows.AUDIT_ENTRY)
+                .useStream(rows -> rows.forEach(each));
+    }
+
+    /** Rows a streamed read fetches from a team database at a time. */
+    static final int FETCH = 1_000;
 
     /**
      * {@link #list}'s statement for the filters given, bound as {@code :subject}, {@code :actor}, {@code :action} and,

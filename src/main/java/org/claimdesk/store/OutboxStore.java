@@ -17,6 +17,7 @@ import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.Query;
 
 /** SQL for {@code outbox_event} and {@code delivery_attempt}. Every method runs on the caller's handle. */
 public final class OutboxStore {
@@ -118,9 +119,21 @@ public final class OutboxStore {
 
     /** The rows {@code query} selects (its page), in id order. */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
+        return listQuery(handle, query).map(Rows.OUTBOX_EVENT).list();
+    }
+
+    /**
+     * {@link #list}'s rows handed to {@code each} as they are read, none kept: any number in bounded memory (on a team
+     * database through a cursor, so {@code handle} must be in a transaction).
+     */
+    public void forEach(Handle handle, OutboxQuery query, java.util.function.Consumer<OutboxEvent> each) {
+        listQuery(handle, query).setFetchSize(AuditStore.FETCH).map(Rows.OUTBOX_EVENT).useStream(rows -> rows.forEach(each));
+    }
+
+    private Query listQuery(Handle handle, OutboxQuery query) {
         OutboxWhere w = OutboxWhere.of(handle, query);
         return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id"
-                + page(query))).map(Rows.OUTBOX_EVENT).list();
+                + page(query)));
     }
 
     /**
