@@ -1,9 +1,7 @@
 package org.claimdesk.cli;
 
-import java.util.List;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.Queries;
-import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,7 +1,6 @@
 package org.claimdesk.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.function.Consumer;
