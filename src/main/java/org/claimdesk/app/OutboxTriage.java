@@ -32,6 +32,7 @@ import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.OutboxStamp;
@@ -145,9 +146,12 @@ public final class OutboxTriage {
      * @param kept abandon only: rows left failed, each with why, because the state may hold their submission (an
      *     attempt ended without its answer) and could not be asked; abandoned, the claim would be submitted again
      *     while the state may hold it as first sent
+     * @param notReachedIds rows not handled because the database stopped the run (their chunk rolled back)
+     * @param failure why the database stopped the run, the chunks before it kept; null when it did not
      */
     public record Result(Action action, List<Long> changedIds, List<Long> reconciledIds, int unconfirmed,
-            List<Long> changedSinceIds, Map<Long, DeliveryState> notFailed, Map<Long, String> kept) {
+            List<Long> changedSinceIds, Map<Long, DeliveryState> notFailed, Map<Long, String> kept,
+            List<Long> notReachedIds, String failure) {
         public int changed() {
             return changedIds.size();
         }
@@ -267,8 +271,14 @@ public final class OutboxTriage {
         int unconfirmed = 0;
         List<OutboxStamp> targets = preview.targets();
         Set<Long> warnedCorrected = new HashSet<>(preview.claimCorrected());
+        List<Long> notReached = List.of();
+        String failure = null;
         for (int from = 0; from < targets.size(); from += CHUNK) {
             List<OutboxStamp> chunk = targets.subList(from, Math.min(targets.size(), from + CHUNK));
+            // what this chunk did, kept only once its transaction commits
+            List<Long> chunkChanged = new ArrayList<>();
+            List<Long> chunkReconciled = new ArrayList<>();
+            List<Long> chunkChangedSince = new ArrayList<>();
             Map<Long, StateAnswer> answers = new LinkedHashMap<>();
             if (reconcile) {
                 for (OutboxStamp t : chunk) {
@@ -277,41 +287,57 @@ public final class OutboxTriage {
             } else if (preview.action() == Action.ABANDON) {
                 askBeforeAbandoning(chunk, answers, kept, cannotAsk);
             }
-            unconfirmed += database.inTransaction(h -> {
-                Instant now = clock.instant();
-                int unanswered = 0;
-                for (OutboxStamp t : chunk) {
-                    StateAnswer answer = answers.get(t.outboxEventId());
-                    boolean done;
-                    if (answer != null && answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
-                        if (reconcileOne(h, t, answer.caseId(), who, why, now)) {
-                            reconciled.add(t.outboxEventId());
-                        } else {
-                            changedSince.add(t.outboxEventId());
-                        }
-                        continue;
-                    } else if (preview.action() == Action.ABANDON) {
-                        if (kept.containsKey(t.outboxEventId())) {
+            int chunkUnanswered;
+            try {
+                chunkUnanswered = database.inTransaction(h -> {
+                    chunkChanged.clear();
+                    chunkReconciled.clear();
+                    chunkChangedSince.clear();
+                    Instant now = clock.instant();
+                    int unanswered = 0;
+                    for (OutboxStamp t : chunk) {
+                        StateAnswer answer = answers.get(t.outboxEventId());
+                        boolean done;
+                        if (answer != null && answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
+                            if (reconcileOne(h, t, answer.caseId(), who, why, now)) {
+                                chunkReconciled.add(t.outboxEventId());
+                            } else {
+                                chunkChangedSince.add(t.outboxEventId());
+                            }
                             continue;
+                        } else if (preview.action() == Action.ABANDON) {
+                            if (kept.containsKey(t.outboxEventId())) {
+                                continue;
+                            }
+                            done = abandonOne(h, t, who, why, now);
+                        } else {
+                            done = requeueOne(h, t, warnedCorrected.contains(t.outboxEventId()), who, why, now,
+                                    answer == null ? null : answer.message());
+                            if (done && answer != null && !answer.notFound()) {
+                                unanswered++;
+                            }
                         }
-                        done = abandonOne(h, t, who, why, now);
-                    } else {
-                        done = requeueOne(h, t, warnedCorrected.contains(t.outboxEventId()), who, why, now,
-                                answer == null ? null : answer.message());
-                        if (done && answer != null && !answer.notFound()) {
-                            unanswered++;
-                        }
+                        (done ? chunkChanged : chunkChangedSince).add(t.outboxEventId());
                     }
-                    (done ? changed : changedSince).add(t.outboxEventId());
-                }
-                return unanswered;
-            });
+                    return unanswered;
+                });
+            } catch (DatabaseException | org.jdbi.v3.core.JdbiException e) {
+                // the chunks before are committed and audited: say what they did, and which rows were not reached
+                failure = Database.failureText(e);
+                notReached = targets.subList(from, targets.size()).stream().map(OutboxStamp::outboxEventId)
+                        .filter(id -> !kept.containsKey(id)).toList();
+                break;
+            }
+            unconfirmed += chunkUnanswered;
+            changed.addAll(chunkChanged);
+            reconciled.addAll(chunkReconciled);
+            changedSince.addAll(chunkChangedSince);
             if (progress != null) {
                 progress.accept(Math.min(targets.size(), from + CHUNK));
             }
         }
         return new Result(preview.action(), List.copyOf(changed), List.copyOf(reconciled), unconfirmed,
-                List.copyOf(changedSince), preview.notFailed(), Collections.unmodifiableMap(kept));
+                List.copyOf(changedSince), preview.notFailed(), Collections.unmodifiableMap(kept), notReached, failure);
     }
 
     /**

@@ -146,6 +146,8 @@ final class OutboxCommand {
                     out.put("requeuedIds", result.changedIds());
                     out.put("reconciledIds", result.reconciledIds());
                     out.put("skippedIds", result.changedSinceIds());
+                    out.put("notReachedIds", result.notReachedIds());
+                    out.put("failure", result.failure());
                     printJson(out);
                 } else {
                     out().printf("re-queued %d row(s), reconciled %d with the state's case id,"
@@ -154,6 +156,7 @@ final class OutboxCommand {
                             result.unconfirmed() == 0 ? "" : "; " + result.unconfirmed()
                                     + " re-queued without an answer from the state (resending under the same key is safe)");
                 }
+                stoppedMidway(result);
                 if (result.changed() == 0 && result.reconciled() == 0) {
                     throw new ClaimDeskException("nothing was re-queued: every row (or its claim) changed since the"
                             + " preview");
@@ -342,11 +345,14 @@ final class OutboxCommand {
                     out.put("abandonedIds", result.changedIds());
                     out.put("reconciledIds", result.reconciledIds());
                     out.put("skippedReasons", skipped);
+                    out.put("notReachedIds", result.notReachedIds());
+                    out.put("failure", result.failure());
                     printJson(out);
                 } else {
                     skipped.values().forEach(r -> err().println(r + "; skipped"));
                     out().printf("abandoned %d row(s); their claims are back in READY_FOR_SUBMISSION%n", result.changed());
                 }
+                stoppedMidway(result);
                 if (result.changed() == 0 && result.reconciled() == 0) {
                     throw new ClaimDeskException("nothing was abandoned: "
                             + (result.notFailed().size() == ids.size() ? "none of the rows is failed"
@@ -354,6 +360,15 @@ final class OutboxCommand {
                 }
             }
             return ClaimDeskCommand.EXIT_OK;
+        }
+    }
+
+    /** A run the database stopped: what it did is printed above; the refusal says so and which rows were not reached. */
+    static void stoppedMidway(OutboxTriage.Result result) {
+        if (result.failure() != null) {
+            throw new ClaimDeskException("the database stopped the run after " + result.changed() + " row(s) were "
+                    + result.action().past() + ": " + result.failure() + "; not reached: " + result.notReachedIds()
+                    + " (run it again for them)");
         }
     }
 

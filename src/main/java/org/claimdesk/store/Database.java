@@ -373,6 +373,22 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * A failure of a database in one line for staff: a known one's sentence, else the database's own first line
+     * (not the driver's class name).
+     */
+    public static String failureText(RuntimeException e) {
+        if (e instanceof DatabaseException) {
+            return e.getMessage();
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLException sql && sql.getMessage() != null) {
+                return sql.getMessage().lines().findFirst().orElse(sql.getMessage());
+            }
+        }
+        return String.valueOf(e.getMessage());
+    }
+
     /** What a failure of this database means for staff: the file's or the server's sentence. */
     RuntimeException translated(RuntimeException e) {
         return path == null ? PostgresDatabase.translate((DatabaseLocation.Postgres) location, e) : translate(path, e);

@@ -106,6 +106,26 @@ class OutboxTriageTest {
     }
 
     @Test
+    void aRunTheDatabaseStopsMidwayReportsWhatItDidAndWhatItDidNotReach() {
+        List<SubmitResult> queued = Outbox.submitted(db, OutboxTriage.CHUNK + 50);
+        queued.forEach(q -> fail(q.outboxEventId(), "503 service unavailable", 1_000));
+        long firstOfSecondChunk = queued.get(OutboxTriage.CHUNK).outboxEventId();
+        org.claimdesk.testing.Triggers.after(db, "disk_full", "outbox_event", "UPDATE",
+                "NEW.outbox_event_id = " + firstOfSecondChunk,
+                db.onServer() ? "RAISE EXCEPTION 'the disk is full'" : "SELECT RAISE(ABORT, 'the disk is full')");
+
+        Result result = triage.apply(triage.preview(Action.REQUEUE, failed()), "m.alvarez", "portal back", false, null);
+
+        assertThat(result.changed()).isEqualTo(OutboxTriage.CHUNK);
+        assertThat(result.notReachedIds()).hasSize(50).contains(firstOfSecondChunk);
+        assertThat(result.failure()).contains("the disk is full");
+        assertThat(Outbox.count(db, DeliveryState.PENDING)).isEqualTo(OutboxTriage.CHUNK);
+        assertThat(Outbox.count(db, DeliveryState.FAILED)).isEqualTo(50);
+        assertThat(queries.audit(null, null, AuditActions.OUTBOX_REQUEUE, 0, 0)).hasSize(OutboxTriage.CHUNK);
+        assertThat(result.changedIds()).doesNotContainAnyElementsOf(result.notReachedIds());
+    }
+
+    @Test
     void aFilterOfEveryStateActsOnItsFailedRowsWithoutReadingTheOthers() {
         List<SubmitResult> queued = Outbox.submitted(db, 4);
         fail(queued.get(0).outboxEventId(), "422 invalid_claim: holder id", 1_000);

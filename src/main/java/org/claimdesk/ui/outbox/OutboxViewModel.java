@@ -583,7 +583,8 @@ public final class OutboxViewModel {
                     busy.set(false);
                     progress.set(null);
                     lastResult.set(result);
-                    notice.set(Notice.success(describe(result)));
+                    notice.set(result.failure() == null ? Notice.success(describe(result))
+                            : Notice.warning(describe(result)));
                     refresh();
                 }, e -> {
                     busy.set(false);
@@ -613,6 +614,10 @@ public final class OutboxViewModel {
                     + " their submission and could not be asked (")
                     .append(r.kept().values().iterator().next().replaceFirst("^.*cannot ask it: ", ""))
                     .append(")");
+        }
+        if (r.failure() != null) {
+            s.append(", then the database stopped the run (").append(Formats.count(r.notReachedIds().size()))
+                    .append(" not reached; act on them again): ").append(r.failure());
         }
         if (r.unconfirmed() > 0) {
             s.append(" (").append(Formats.count(r.unconfirmed())).append(" re-queued without an answer from the state;"
