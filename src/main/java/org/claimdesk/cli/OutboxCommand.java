@@ -15,6 +15,7 @@ import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.DeliveryAttempt;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
@@ -95,6 +96,11 @@ final class OutboxCommand {
         @Option(names = "--reconcile", description = "Ask the state by idempotency key first; complete rows it already holds.")
         boolean reconcile;
 
+        @Option(names = "--send-old-data", description = {"Re-queue rows whose claim was corrected since they were",
+            "queued as they are: with the data first queued, under their old key (refused otherwise: outbox resubmit",
+            "sends the corrections under a new key)."})
+        boolean sendOldData;
+
         @Mixin
         StateOptions state;
 
@@ -123,6 +129,13 @@ final class OutboxCommand {
                 }
                 if (preview.eligible() == 0) {
                     throw new ClaimDeskException("no failed row matches: nothing was re-queued");
+                }
+                if (!preview.claimCorrected().isEmpty() && !sendOldData) {
+                    // the console shows this before staff confirm; here nothing is changed until it is asked for
+                    throw new ClaimDeskException(preview.claimCorrected().size() + " of the rows ("
+                            + preview.claimCorrected() + "): " + KeyPolicy.CORRECTED_REQUEUE_WARNING + ". Resubmit them"
+                            + " (outbox resubmit), or give --send-old-data to re-queue them as they are; nothing was"
+                            + " re-queued");
                 }
                 if (preview.confirmation() != null) {
                     // the required --reason is the confirmation the key policy asks for

@@ -119,6 +119,26 @@ class BulkFixCommandTest {
     }
 
     @Test
+    void reQueueingRowsWhoseClaimWasCorrectedIsRefusedUnlessTheOldDataIsAskedFor() throws Exception {
+        Run set = run("claims", "set", "holderId=" + REGISTERED, "--outbox-signature", signature, "--jurisdiction", "TX",
+                "--actor", "r.okafor", "--reason", "registered id");
+        assertThat(set.exit()).as(set.err()).isZero();
+        JsonNode failedBefore = run("outbox", "list", "--state", "failed", "--json").json();
+
+        Run refused = run("outbox", "requeue", "--all-failed", "--signature", signature, "--jurisdiction", "TX",
+                "--actor", "r.okafor", "--reason", "again");
+        assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(refused.err()).contains("a re-queue sends the old data under the old key")
+                .contains("outbox resubmit").contains("--send-old-data").contains("nothing was re-queued");
+        assertThat(run("outbox", "list", "--state", "failed", "--json").json()).isEqualTo(failedBefore);
+
+        Run asked = run("outbox", "requeue", "--all-failed", "--signature", signature, "--jurisdiction", "TX",
+                "--actor", "r.okafor", "--reason", "the state wants the old record first", "--send-old-data");
+        assertThat(asked.exit()).as(asked.err()).isZero();
+        assertThat(asked.out()).startsWith("re-queued ");
+    }
+
+    @Test
     void aBlankSignatureIsRefusedNotReadAsEveryFailedRow() throws Exception {
         JsonNode failedBefore = run("outbox", "list", "--state", "failed", "--json").json();
         Run set = run("claims", "set", "holderId=" + REGISTERED, "--outbox-signature", "", "--actor", "a", "--reason", "r");
