@@ -514,8 +514,16 @@ public final class ClaimsViewModel {
                     + " or cancel them (Esc) before opening another claim"));
             return;
         }
+        Long before = current == null ? null : current.claimId();
         tasks.submitInteractive("open claim", p -> queries.claim(claimId).map(c -> ClaimRow.of(c, queries.today())),
                 (Optional<ClaimRow> row) -> {
+                    ClaimRow now = selected.get();
+                    if (now != null && now.claimId() != claimId && !Long.valueOf(now.claimId()).equals(before)) {
+                        // staff chose another claim meanwhile: theirs stays (a page read refreshing or clearing the
+                        // selection is not a choice)
+                        pendingFault = null;
+                        return;
+                    }
                     if (row.isEmpty()) {
                         pendingFault = null;
                         notice.set(Notice.warning("There is no claim with id " + claimId));

@@ -42,6 +42,8 @@ public final class FixFieldViewModel {
     private final ReadOnlyObjectWrapper<Resubmission.BulkPreview> resubmitPreview = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Resubmission.BulkResult> resubmitResult = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    /** Previews asked for and not answered yet: busy until the last one is, whichever ends first. */
+    private int previewsRunning;
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
@@ -144,6 +146,12 @@ public final class FixFieldViewModel {
         changed();
     }
 
+    private void previewEnded() {
+        if (--previewsRunning == 0) {
+            busy.set(false);
+        }
+    }
+
     /** A new field or value: the old preview no longer holds, and the value is checked by the field's rule. */
     private void changed() {
         previewRequest++;
@@ -170,16 +178,21 @@ public final class FixFieldViewModel {
             return;
         }
         long request = ++previewRequest;
+        previewsRunning++;
         busy.set(true);
         tasks.submit("preview setting a field on claims", p -> bulk.preview(f.name(), text, rows), found -> {
-            busy.set(false);
+            previewEnded();
+            // a preview of a value changed since is dropped
             if (request == previewRequest) {
                 preview.set(found);
                 notice.set(found.eligible() == 0 ? Notice.warning("Nothing to change: " + found.describe())
                         : Notice.info(found.describe()));
             }
         }, e -> {
-            busy.set(false);
+            previewEnded();
+            if (request != previewRequest) {
+                return;
+            }
             if (e instanceof InvalidFieldsException invalid) {
                 valueError.set(invalid.violations().get(0).message());
             }

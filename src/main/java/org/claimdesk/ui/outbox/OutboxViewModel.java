@@ -464,6 +464,8 @@ public final class OutboxViewModel {
         Detail shown = detail.get();
         selection.set(copy);
         if (copy.isEmpty()) {
+            // a detail still being read for a row no longer selected is dropped when it arrives
+            detailRequest++;
             detail.set(null);
             return;
         }
@@ -496,7 +498,11 @@ public final class OutboxViewModel {
                     if (request == detailRequest) {
                         detail.set(d);
                     }
-                }, e -> notice.set(Notice.error("load the row's attempts", e)));
+                }, e -> {
+                    if (request == detailRequest) {
+                        notice.set(Notice.error("load the row's attempts", e));
+                    }
+                });
     }
 
     // ---- bulk actions -------------------------------------------------------------------------------

@@ -423,6 +423,19 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void aClaimOpenedFromElsewhereDoesNotTakeTheSelectionStaffMadeMeanwhile() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.applyFilters();
+        queued.runAll();
+        ClaimRow clicked = m.rows().get(3);
+        m.openClaim(m.rows().get(7).claimId());
+        m.select(clicked);
+        queued.runAll();
+        assertThat(m.selectedProperty().get().claimId()).isEqualTo(clicked.claimId());
+    }
+
+    @Test
     void aNewFilterIsCountingUntilItsCountsArriveNotTheOldFiltersTotal() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
         ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");

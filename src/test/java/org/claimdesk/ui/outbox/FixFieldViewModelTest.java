@@ -64,6 +64,25 @@ class FixFieldViewModelTest {
     }
 
     @Test
+    void anOlderPreviewAnsweringLateNeitherShowsItselfNorEndsTheNewerOnesWait() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        FixFieldViewModel m = new FixFieldViewModel(new BulkEdit(db, Clock.systemUTC()),
+                new Resubmission(db, Clock.systemUTC()), queued, "r.okafor");
+        m.open(unregistered, "the group");
+        m.valueProperty().set("HLD-100201");
+        m.preview();
+        m.valueProperty().set(REGISTERED);
+        m.preview();
+        assertThat(queued.size()).isEqualTo(2);
+        queued.run(0);
+        assertThat(m.previewProperty().get()).as("the older value's preview is dropped").isNull();
+        assertThat(m.busyProperty().get()).as("the newer preview still runs").isTrue();
+        queued.run(0);
+        assertThat(m.busyProperty().get()).isFalse();
+        assertThat(m.previewProperty().get().shownValue()).isEqualTo(REGISTERED);
+    }
+
+    @Test
     void anErrorGroupIsFixedInOneStepAndItsRowsResubmittedTogether() {
         outbox.load();
         FailureGroup group = outbox.groups().stream().filter(g -> g.signature().contains("holder registry"))

@@ -225,6 +225,19 @@ class OutboxViewModelTest {
     }
 
     @Test
+    void aRowsDetailArrivingAfterTheSelectionWasClearedIsDropped() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = new OutboxViewModel(queries, triage,
+                new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");
+        m.load();
+        queued.runAll();
+        m.select(m.rows().subList(0, 1));
+        m.select(List.of());
+        queued.runAll();
+        assertThat(m.detailProperty().get()).as("nothing selected, nothing shown").isNull();
+    }
+
+    @Test
     void aSecondActionWaitsForTheFirstRatherThanEndingItsBusyState() {
         org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
         OutboxViewModel m = new OutboxViewModel(queries, triage,
