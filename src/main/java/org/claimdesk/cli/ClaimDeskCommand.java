@@ -171,8 +171,16 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return cl;
     }
 
-    /** A command that threw: a refusal is one line, anything else is logged in full; exit 1 either way. */
+    /**
+     * A command that threw: a usage error is one line, exit 2; a refusal one line, exit 1; anything else is logged in
+     * full, exit 1.
+     */
     private static int failed(Exception ex, PrintWriter err) {
+        if (ex instanceof UsageException usage) {
+            err.println("claimdesk: " + usage.getMessage());
+            LOG.info("usage: {}", usage.getMessage());
+            return EXIT_USAGE;
+        }
         if (ex instanceof ClaimDeskException || ex instanceof IllegalArgumentException) {
             err.println("claimdesk: " + ex.getMessage());
             LOG.info("refused: {}", ex instanceof ClaimDeskException refusal ? refusal.forLog() : ex.getMessage());

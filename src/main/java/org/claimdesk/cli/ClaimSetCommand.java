@@ -52,7 +52,7 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
     public Integer call() {
         int equals = assignment.indexOf('=');
         if (equals <= 0) {
-            throw new IllegalArgumentException("write the field and its value as FIELD=VALUE, e.g. holderId=HLD-100200");
+            throw new UsageException("write the field and its value as FIELD=VALUE, e.g. holderId=HLD-100200");
         }
         String field = assignment.substring(0, equals).strip();
         String value = assignment.substring(equals + 1);
@@ -60,10 +60,10 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
         CliSupport.criterion("--outbox-signature", signature);
         CliSupport.criterion("--jurisdiction", jurisdiction);
         if (byId == (signature != null)) {
-            throw new IllegalArgumentException("choose the claims with either --id or --outbox-signature");
+            throw new UsageException("choose the claims with either --id or --outbox-signature");
         }
         if (byId && jurisdiction != null) {
-            throw new IllegalArgumentException("--jurisdiction goes with --outbox-signature, not with --id");
+            throw new UsageException("--jurisdiction goes with --outbox-signature, not with --id");
         }
         try (Database db = openDatabase()) {
             BulkEdit bulk = new BulkEdit(db, clock(db));

@@ -18,7 +18,7 @@ abstract class CliSupport {
      */
     static String criterion(String option, String value) {
         if (value != null && value.isBlank()) {
-            throw new IllegalArgumentException(option + " is empty: give a value, or leave the option out");
+            throw new UsageException(option + " is empty: give a value, or leave the option out");
         }
         return value;
     }

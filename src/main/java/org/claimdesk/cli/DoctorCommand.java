@@ -22,7 +22,7 @@ final class DoctorCommand extends CliSupport implements Callable<Integer> {
     @Override
     public Integer call() {
         if (stuckAfterHours < 1) {
-            throw new IllegalArgumentException("--stuck-after-hours must be at least 1");
+            throw new UsageException("--stuck-after-hours must be at least 1");
         }
         try (Database db = openDatabase()) {
             Doctor.Report report = new Doctor(db, clock(db), Duration.ofHours(stuckAfterHours)).examine();

@@ -58,7 +58,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Override
     public Integer call() {
         if (maxWaitSeconds != null && maxWaitSeconds < 0) {
-            throw new IllegalArgumentException("--max-wait must not be negative");
+            throw new UsageException("--max-wait must not be negative");
         }
         WorkerSettings settings = new WorkerSettings(Duration.ofMillis(intervalMs), concurrency, maxAttempts,
                 Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));

@@ -222,13 +222,13 @@ final class OutboxCommand {
             boolean byIds = ids != null && !ids.isEmpty();
             int ways = (id != null ? 1 : 0) + (byIds ? 1 : 0) + (allFailed ? 1 : 0);
             if (ways != 1) {
-                throw new IllegalArgumentException("choose the rows with one ROW_ID, --id or --all-failed");
+                throw new UsageException("choose the rows with one ROW_ID, --id or --all-failed");
             }
             if (!allFailed && filter.given()) {
-                throw new IllegalArgumentException("filters go with --all-failed, not with a row id");
+                throw new UsageException("filters go with --all-failed, not with a row id");
             }
             if (id != null && dryRun) {
-                throw new IllegalArgumentException("--dry-run goes with --id or --all-failed");
+                throw new UsageException("--dry-run goes with --id or --all-failed");
             }
             try (Database db = openDatabase();
                     StateAdapter adapter = dryRun ? null : state.toAsk()) {
@@ -452,7 +452,7 @@ final class OutboxCommand {
         try {
             return DeliveryState.fromDb(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown delivery state '" + text
+            throw new UsageException("unknown delivery state '" + text
                     + "'; expected pending, sent, failed, abandoned or superseded");
         }
     }

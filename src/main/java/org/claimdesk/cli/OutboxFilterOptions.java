@@ -34,10 +34,10 @@ final class OutboxFilterOptions {
     OutboxQuery rows(List<Long> ids, boolean allFailed) {
         boolean byId = ids != null && !ids.isEmpty();
         if (byId == allFailed) {
-            throw new IllegalArgumentException("choose the rows with either --id or --all-failed");
+            throw new UsageException("choose the rows with either --id or --all-failed");
         }
         if (byId && given()) {
-            throw new IllegalArgumentException("filters go with --all-failed, not with --id");
+            throw new UsageException("filters go with --all-failed, not with --id");
         }
         return byId ? OutboxQuery.byIds(ids) : narrow(OutboxQuery.all().withState(DeliveryState.FAILED));
     }

@@ -78,7 +78,7 @@ final class StateOptions {
     /** A state API named and the simulated state chosen is a usage error, whichever command it is given to. */
     private void requireOneState() {
         if (stateApi != null && simulatedChosen()) {
-            throw new IllegalArgumentException("choose either --state-api or --simulated, not both");
+            throw new UsageException("choose either --state-api or --simulated, not both");
         }
     }
 
@@ -92,7 +92,7 @@ final class StateOptions {
         }
         if (api == null) {
             if (simLatencyMs < 0) {
-                throw new IllegalArgumentException("--sim-latency-ms must not be negative");
+                throw new UsageException("--sim-latency-ms must not be negative");
             }
             return new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
                     .withLatency(Duration.ofMillis(simLatencyMs)).withTransientRate(simFailureRate)));

@@ -42,7 +42,7 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (latencyMs < 0) {
-            throw new IllegalArgumentException("--latency-ms must not be negative");
+            throw new UsageException("--latency-ms must not be negative");
         }
         String token = null;
         if (requireToken) {
@@ -57,7 +57,7 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
         try {
             address = InetAddress.getByName(bind);
         } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("cannot listen on " + bind + ": unknown address");
+            throw new UsageException("cannot listen on " + bind + ": unknown address");
         }
         CountDownLatch stop = new CountDownLatch(1);
         StateSimServer server;

@@ -112,7 +112,7 @@ class BulkFixCommandTest {
         assertThat(tax.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(tax.err()).contains("taxId cannot be set on many claims at once").doesNotContain("6789");
         Run neither = run("claims", "set", "holderId=" + REGISTERED, "--actor", "a", "--reason", "r");
-        assertThat(neither.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(neither.exit()).as("a usage error").isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(neither.err()).contains("either --id or --outbox-signature");
         Run noEquals = run("claims", "set", "holderId", "--id", "1", "--actor", "a", "--reason", "r");
         assertThat(noEquals.err()).contains("FIELD=VALUE");
@@ -142,18 +142,18 @@ class BulkFixCommandTest {
     void aBlankSignatureIsRefusedNotReadAsEveryFailedRow() throws Exception {
         JsonNode failedBefore = run("outbox", "list", "--state", "failed", "--json").json();
         Run set = run("claims", "set", "holderId=" + REGISTERED, "--outbox-signature", "", "--actor", "a", "--reason", "r");
-        assertThat(set.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(set.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(set.err().strip()).isEqualTo("claimdesk: --outbox-signature is empty: give a value, or leave the"
                 + " option out");
         Run blankState = run("claims", "set", "holderId=" + REGISTERED, "--outbox-signature", signature,
                 "--jurisdiction", " ", "--actor", "a", "--reason", "r");
-        assertThat(blankState.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(blankState.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(blankState.err()).contains("--jurisdiction is empty");
         Run requeue = run("outbox", "requeue", "--all-failed", "--signature", "", "--actor", "a", "--reason", "r");
-        assertThat(requeue.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(requeue.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(requeue.err()).contains("--signature is empty");
         Run resubmit = run("outbox", "resubmit", "--all-failed", "--error-like", "", "--actor", "a", "--reason", "r");
-        assertThat(resubmit.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(resubmit.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(resubmit.err()).contains("--error-like is empty");
         assertThat(run("outbox", "list", "--state", "failed", "--json").json()).isEqualTo(failedBefore);
         assertThat(run("audit", "list", "--action", "claim.edit", "--json").json()).isEmpty();

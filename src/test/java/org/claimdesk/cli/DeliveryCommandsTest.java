@@ -180,7 +180,7 @@ class DeliveryCommandsTest {
     void drainRefusalsAreOneLineOnStderrWithExitOne() {
         submitted(2);
         Run both = run("drain", "--simulated", "--state-api", server.baseUrl().toString());
-        assertThat(both.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(both.exit()).as("a usage error").isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(both.err()).isEqualTo("claimdesk: choose either --state-api or --simulated, not both\n");
 
         server.plan((key, n) -> Fault.UNAUTHORIZED_401);
@@ -285,7 +285,7 @@ class DeliveryCommandsTest {
         assertThat(none.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(none.err()).isEqualTo("claimdesk: no failed row matches: nothing was re-queued\n");
         assertThat(run("outbox", "requeue", "--all-failed", "--id", "1", "--actor", "a", "--reason", "b").exit())
-                .isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+                .as("a usage error").isEqualTo(ClaimDeskCommand.EXIT_USAGE);
 
         Run requeue = run("outbox", "requeue", "--id", Long.toString(queued.get(0).outboxEventId()),
                 "--actor", "m.alvarez", "--reason", "holder file reloaded", "--reconcile", "--state-api",
