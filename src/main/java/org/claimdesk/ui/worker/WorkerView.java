@@ -101,6 +101,8 @@ public final class WorkerView {
         startWithConsoleCheck.setSelected(model.startWithConsoleProperty().get());
         model.startWithConsoleProperty().addListener((obs, old, on) -> startWithConsoleCheck.setSelected(on));
         startWithConsoleCheck.setOnAction(e -> model.setStartWithConsole(startWithConsoleCheck.isSelected()));
+        // one change at a time: a second click before the first is kept would race it to the settings and the audit
+        startWithConsoleCheck.disableProperty().bind(model.keepingStartProperty());
 
         drainProgress.progressProperty().bind(model.drainProgressProperty().when(shown));
         drainLabel.textProperty().bind(model.drainTextProperty().when(shown));

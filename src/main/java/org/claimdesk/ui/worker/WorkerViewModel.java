@@ -53,6 +53,8 @@ public final class WorkerViewModel {
     private final ReadOnlyStringWrapper systemPause = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper staffPause = new ReadOnlyStringWrapper();
     private final ReadOnlyBooleanWrapper startWithConsole = new ReadOnlyBooleanWrapper();
+    /** A change of {@link #startWithConsole} being kept and audited: the next waits for it (they would race). */
+    private final ReadOnlyBooleanWrapper keepingStart = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper lastError = new ReadOnlyStringWrapper();
     private final ReadOnlyBooleanWrapper canStart = new ReadOnlyBooleanWrapper(true);
     private final ReadOnlyBooleanWrapper canPause = new ReadOnlyBooleanWrapper();
@@ -281,9 +283,10 @@ public final class WorkerViewModel {
      */
     public void setStartWithConsole(boolean on) {
         boolean before = startWithConsole.get();
-        if (before == on) {
+        if (before == on || keepingStart.get()) {
             return;
         }
+        keepingStart.set(true);
         startWithConsole.set(on);
         tasks.submit("change when the worker starts", p -> {
             keepStartWithConsole.accept(on);
@@ -294,13 +297,21 @@ public final class WorkerViewModel {
                 throw e;
             }
             return on;
-        }, kept -> notice.set(Notice.success(kept
-                ? "The worker will start with the console on this workstation (unless it is paused)"
-                : "The worker will not start with the console on this workstation; Start it here when needed")),
-                e -> {
+        }, kept -> {
+            keepingStart.set(false);
+            notice.set(Notice.success(kept
+                    ? "The worker will start with the console on this workstation (unless it is paused)"
+                    : "The worker will not start with the console on this workstation; Start it here when needed"));
+        }, e -> {
+                    keepingStart.set(false);
                     startWithConsole.set(before);
                     notice.set(Notice.error("change when the worker starts", e));
                 });
+    }
+
+    /** Whether a change of "start with the console" is still being kept; the check box waits for it. */
+    public ReadOnlyBooleanProperty keepingStartProperty() {
+        return keepingStart.getReadOnlyProperty();
     }
 
     public void drainNow() {

@@ -141,6 +141,23 @@ class WorkerViewModelTest {
     }
 
     @Test
+    void aSecondClickWaitsForTheFirstChangeToBeKept() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        WorkerViewModel m = new WorkerViewModel(audited, queued, "tester", true,
+                on -> settings.update(kept -> kept.startWorker = on));
+        m.setStartWithConsole(false);
+        assertThat(m.keepingStartProperty().get()).isTrue();
+        m.setStartWithConsole(true);
+        assertThat(queued.size()).as("the second change is not raced against the first").isEqualTo(1);
+        assertThat(m.startWithConsoleProperty().get()).isFalse();
+        queued.runAll();
+        assertThat(m.keepingStartProperty().get()).isFalse();
+        assertThat(settings.load().startWorker).isFalse();
+        assertThat(audit(AuditActions.SETTINGS_CHANGE)).singleElement()
+                .satisfies(e -> assertThat(e.details()).contains("\"after\":false"));
+    }
+
+    @Test
     void aSettingThatCannotBeKeptIsNotAuditedAndTheCheckBoxGoesBack() throws Exception {
         java.nio.file.Files.writeString(dir.resolve("settings"), "a file where the settings folder should be");
         model.setStartWithConsole(false);
