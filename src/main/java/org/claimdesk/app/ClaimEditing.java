@@ -129,8 +129,9 @@ public final class ClaimEditing {
         claims.lockNewClaims(h);
         Optional<Claim> other = claims.findByKey(h, key).filter(c -> c.claimId() != claim.claimId());
         if (other.isPresent()) {
-            throw new ClaimDeskException(DuplicateClaimException.alreadyHas(other.get()) + ": claim "
-                    + claim.claimNumber() + " would repeat it; nothing was changed");
+            String repeats = ": claim " + claim.claimNumber() + " would repeat it; nothing was changed";
+            throw ClaimDeskException.withLogText(DuplicateClaimException.alreadyHas(other.get()) + repeats,
+                    DuplicateClaimException.alreadyHasForLog(other.get()) + repeats);
         }
     }
 

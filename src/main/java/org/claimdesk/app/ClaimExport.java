@@ -75,8 +75,30 @@ public final class ClaimExport {
         return run(target, filter, taxIds, written -> { });
     }
 
-    /** {@link #run(Path, ClaimQuery, TaxIds)}, telling {@code progress} the claims written after each page. */
+    /** An export refused because its file exists and replacing it was not asked for; nothing was written. */
+    public static final class FileExists extends ClaimDeskException {
+        private final Path file;
+
+        FileExists(Path file) {
+            super(file + " already exists; an export replaces a file only when asked to");
+            this.file = file;
+        }
+
+        public Path file() {
+            return file;
+        }
+    }
+
+    /** {@link #run(Path, ClaimQuery, TaxIds, boolean, LongConsumer)} replacing an existing file. */
     public Result run(Path target, ClaimQuery filter, TaxIds taxIds, LongConsumer progress) {
+        return run(target, filter, taxIds, true, progress);
+    }
+
+    /**
+     * {@link #run(Path, ClaimQuery, TaxIds)}, telling {@code progress} the claims written after each page; an existing
+     * {@code target} is refused ({@link FileExists}) unless {@code replace}. The desk's own database is refused always.
+     */
+    public Result run(Path target, ClaimQuery filter, TaxIds taxIds, boolean replace, LongConsumer progress) {
         String actor = taxIds.include() ? Inputs.actor(taxIds.actor()) : null;
         String reason = taxIds.include() ? Inputs.reason(taxIds.reason(), true) : null;
         if (Files.isDirectory(target)) {
@@ -85,6 +107,9 @@ public final class ClaimExport {
         if (database.location() instanceof DatabaseLocation.SqliteFile desk && isDatabaseFile(target, desk.file())) {
             throw new ClaimDeskException(target + " is this desk's database or one of its files: an export must not"
                     + " replace it; choose another name");
+        }
+        if (!replace && Files.exists(target)) {
+            throw new FileExists(target);
         }
         Path parent = target.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {

@@ -284,11 +284,12 @@ public final class OutboxTriage {
                 for (OutboxStamp t : chunk) {
                     answers.put(t.outboxEventId(), state.lookup(t.idempotencyKey()));
                 }
-            } else if (preview.action() == Action.ABANDON) {
-                askBeforeAbandoning(chunk, answers, kept, cannotAsk);
             }
             int chunkUnanswered;
             try {
+                if (preview.action() == Action.ABANDON) {
+                    askBeforeAbandoning(chunk, answers, kept, cannotAsk);
+                }
                 chunkUnanswered = database.inTransaction(h -> {
                     chunkChanged.clear();
                     chunkReconciled.clear();

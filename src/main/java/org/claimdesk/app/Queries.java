@@ -111,12 +111,24 @@ public final class Queries {
         return database.read(h -> outbox.list(h, query));
     }
 
-    /** Every row {@code query} selects handed to {@code each} as read, on one state of the database, none kept. */
+    /**
+     * Every row {@code query} selects, by id, at most its page's limit (0: every one), handed to {@code each} a page at
+     * a time: any number in bounded memory, each page a short read (no transaction held while {@code each} writes).
+     */
     public void eachOutbox(OutboxQuery query, java.util.function.Consumer<OutboxEvent> each) {
-        database.snapshot(h -> {
-            outbox.forEach(h, query, each);
-            return null;
-        });
+        long after = 0;
+        int left = query.limit() > 0 ? query.limit() : Integer.MAX_VALUE;
+        while (left > 0) {
+            long from = after;
+            int size = Math.min(PAGE, left);
+            List<OutboxEvent> page = database.read(h -> outbox.pageAfter(h, query, from, size));
+            page.forEach(each);
+            if (page.size() < size) {
+                return;
+            }
+            left -= page.size();
+            after = page.get(page.size() - 1).outboxEventId();
+        }
     }
 
     /**
@@ -178,13 +190,25 @@ public final class Queries {
         return database.read(h -> audit.list(h, subjectId, actor, action, offset, limit));
     }
 
-    /** {@link #audit}'s entries from the newest, at most {@code limit} (0: every one), handed to {@code each} as read. */
+    /**
+     * {@link #audit}'s entries from the newest, at most {@code limit} (0: every one), handed to {@code each} a page at a
+     * time, each page a short read.
+     */
     public void eachAudit(String subjectId, String actor, String action, int limit,
             java.util.function.Consumer<AuditEntry> each) {
-        database.snapshot(h -> {
-            audit.forEach(h, subjectId, actor, action, limit, each);
-            return null;
-        });
+        long before = Long.MAX_VALUE;
+        int left = limit > 0 ? limit : Integer.MAX_VALUE;
+        while (left > 0) {
+            long from = before;
+            int size = Math.min(PAGE, left);
+            List<AuditEntry> page = database.read(h -> audit.pageBefore(h, subjectId, actor, action, from, size));
+            page.forEach(each);
+            if (page.size() < size) {
+                return;
+            }
+            left -= page.size();
+            before = page.get(page.size() - 1).auditId();
+        }
     }
 
     /** The newest {@code limit} audit entries about one claim, newest first. */

@@ -134,11 +134,12 @@ public final class Workflow {
                             + " (id " + event.aggregateId() + "); use a new key");
                 }
                 Claim claim = load(h, claimId);
-                if (event.deliveryState() == DeliveryState.ABANDONED || event.deliveryState() == DeliveryState.SUPERSEDED) {
-                    // that submission was given up (or replaced by a corrected one): the key is spent
+                if (event.deliveryState() == DeliveryState.ABANDONED) {
+                    // that submission was given up: the key is spent (a superseded one's claim goes on under the
+                    // row that replaced it, which the replay's row state says)
                     throw new ConflictException("the key " + key + " carried a submission of claim "
-                            + claim.claimNumber() + " that is now " + event.deliveryState().dbValue() + " (outbox row "
-                            + event.outboxEventId() + "); submitting it again needs a new key");
+                            + claim.claimNumber() + " that is now abandoned (outbox row " + event.outboxEventId()
+                            + "); submitting it again needs a new key");
                 }
                 return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true, claim.status(),
                         event.deliveryState());

@@ -32,9 +32,10 @@ final class AuditCommand {
                 Queries queries = new Queries(db, clock(db));
                 // written as read: a trail of millions of entries goes out in bounded memory
                 if (json) {
-                    try (JsonArray array = jsonArray()) {
-                        queries.eachAudit(subject, actor, action, limit, array::add);
-                    }
+                    // closed only once every entry is out: a list cut short by a failure is not valid JSON
+                    JsonArray array = jsonArray();
+                    queries.eachAudit(subject, actor, action, limit, array::add);
+                    array.close();
                 } else {
                     long[] count = {0};
                     queries.eachAudit(subject, actor, action, limit, e -> {

@@ -46,13 +46,13 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
             throw new ClaimDeskException("--actor and --reason go with --include-tax-id: an export without tax ids"
                     + " is not audited");
         }
-        if (!replace && java.nio.file.Files.exists(to) && !java.nio.file.Files.isDirectory(to)) {
-            throw new ClaimDeskException(to + " already exists: choose another name, or give --replace to write over it");
-        }
         ClaimExport.Result result;
         try (Database db = openDatabase()) {
             result = new ClaimExport(db, clock(db)).run(to, filter.query(new Queries(db, clock(db)).today()),
-                    includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked());
+                    includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked(), replace,
+                    written -> { });
+        } catch (ClaimExport.FileExists exists) {
+            throw new ClaimDeskException(to + " already exists: choose another name, or give --replace to write over it");
         }
         if (json) {
             Map<String, Object> out = new LinkedHashMap<>();

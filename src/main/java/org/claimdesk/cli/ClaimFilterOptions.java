@@ -29,7 +29,8 @@ final class ClaimFilterOptions {
         if (statuses != null) {
             statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
         }
-        return ClaimQuery.all().withStatuses(wanted).withJurisdiction(jurisdiction).withSearch(search)
-                .withOverdueOn(overdue ? today : null);
+        return ClaimQuery.all().withStatuses(wanted)
+                .withJurisdiction(CliSupport.criterion("--jurisdiction", jurisdiction))
+                .withSearch(CliSupport.criterion("--search", search)).withOverdueOn(overdue ? today : null);
     }
 }

@@ -46,7 +46,7 @@ abstract class CliSupport {
 
     /**
      * A JSON array written element by element as a command reads its rows, so that any number of them goes out in
-     * bounded memory; {@link JsonArray#close} ends the array.
+     * bounded memory; {@link JsonArray#close} ends the array once all of them are out.
      */
     JsonArray jsonArray() {
         try {
@@ -60,7 +60,7 @@ abstract class CliSupport {
     }
 
     /** See {@link #jsonArray()}. */
-    final class JsonArray implements AutoCloseable {
+    final class JsonArray {
         private final com.fasterxml.jackson.databind.SequenceWriter writer;
 
         private JsonArray(com.fasterxml.jackson.databind.SequenceWriter writer) {
@@ -75,8 +75,8 @@ abstract class CliSupport {
             }
         }
 
-        @Override
-        public void close() {
+        /** Ends the array: called once every element is out, never on a failure (a list cut short does not parse). */
+        void close() {
             try {
                 writer.close();
             } catch (java.io.IOException e) {

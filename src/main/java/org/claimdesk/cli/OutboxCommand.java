@@ -53,9 +53,10 @@ final class OutboxCommand {
                 Queries queries = new Queries(db, clock(db));
                 // written as read: a million rows go out in bounded memory
                 if (json) {
-                    try (JsonArray array = jsonArray()) {
-                        queries.eachOutbox(query, e -> array.add(OutboxView.of(e)));
-                    }
+                    // closed only once every row is out: a list cut short by a failure is not valid JSON
+                    JsonArray array = jsonArray();
+                    queries.eachOutbox(query, e -> array.add(OutboxView.of(e)));
+                    array.close();
                 } else {
                     out().printf("%-8s %-8s %-10s %8s %-40s %s%n", "ID", "CLAIM", "STATE", "ATTEMPTS", "KEY", "LAST ERROR");
                     long[] count = {0};
@@ -124,6 +125,10 @@ final class OutboxCommand {
                     } else {
                         out().printf("would re-queue %d failed row(s)%s%n", preview.eligible(),
                                 reconcile ? " (after asking the state about each)" : "");
+                        if (!preview.claimCorrected().isEmpty() && !sendOldData) {
+                            err().printf("warning: %d of them: %s; without --send-old-data nothing is re-queued%n",
+                                    preview.claimCorrected().size(), KeyPolicy.CORRECTED_REQUEUE_WARNING);
+                        }
                     }
                     return ClaimDeskCommand.EXIT_OK;
                 }
@@ -363,7 +368,10 @@ final class OutboxCommand {
                     printJson(out);
                 } else {
                     skipped.values().forEach(r -> err().println(r + "; skipped"));
-                    out().printf("abandoned %d row(s); their claims are back in READY_FOR_SUBMISSION%n", result.changed());
+                    if (result.changed() > 0) {
+                        out().printf("abandoned %d row(s); their claims are back in READY_FOR_SUBMISSION%n",
+                                result.changed());
+                    }
                 }
                 stoppedMidway(result);
                 if (result.changed() == 0 && result.reconciled() == 0) {
@@ -452,7 +460,7 @@ final class OutboxCommand {
         try {
             return DeliveryState.fromDb(text);
         } catch (IllegalArgumentException e) {
-            throw new UsageException("unknown delivery state '" + text
+            throw new IllegalArgumentException("unknown delivery state '" + text
                     + "'; expected pending, sent, failed, abandoned or superseded");
         }
     }

@@ -5,12 +5,25 @@ package org.claimdesk.domain;
  * says what was refused and why. Anything else that escapes is a defect.
  */
 public class ClaimDeskException extends RuntimeException {
+    /** The refusal as the log keeps it; null when that is the message. */
+    private final String logText;
+
     public ClaimDeskException(String message) {
-        super(message);
+        this(message, null, null);
     }
 
     public ClaimDeskException(String message, Throwable cause) {
+        this(message, cause, null);
+    }
+
+    protected ClaimDeskException(String message, Throwable cause, String logText) {
         super(message, cause);
+        this.logText = logText;
+    }
+
+    /** A refusal whose message shows personal data staff need on screen, and {@code logText} for the log without it. */
+    public static ClaimDeskException withLogText(String message, String logText) {
+        return new ClaimDeskException(message, null, logText);
     }
 
     /**
@@ -18,6 +31,6 @@ public class ClaimDeskException extends RuntimeException {
      * claimant's name), which the log does not keep.
      */
     public String forLog() {
-        return getMessage();
+        return logText != null ? logText : getMessage();
     }
 }

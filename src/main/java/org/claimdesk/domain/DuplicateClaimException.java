@@ -10,7 +10,7 @@ public final class DuplicateClaimException extends ClaimDeskException {
 
     public DuplicateClaimException(Claim existing) {
         super(alreadyHas(existing) + "; to create another claim for them, name " + existing.claimNumber()
-                + " as the claim it repeats and give a reason");
+                + " as the claim it repeats and give a reason", null, alreadyHasForLog(existing));
         this.existingClaimId = existing.claimId();
         this.existingClaimNumber = existing.claimNumber();
     }
@@ -22,10 +22,9 @@ public final class DuplicateClaimException extends ClaimDeskException {
                 + existing.claimantName();
     }
 
-    /** Without the claimant's name: the claim's number says which claim the log means. */
-    @Override
-    public String forLog() {
-        return "claim " + existingClaimNumber + " already has this jurisdiction, state property id and claimant";
+    /** {@link #alreadyHas} for the log: without the claimant's name, the claim's number says which claim it means. */
+    public static String alreadyHasForLog(Claim existing) {
+        return "claim " + existing.claimNumber() + " already has this jurisdiction, state property id and claimant";
     }
 
     public long existingClaimId() {

@@ -39,6 +39,43 @@ public final class AuditStore {
     }
 
     /**
+     * The entries {@link #list} selects that are older than entry {@code beforeId}, newest first, at most {@code limit}:
+     * pages read one after the other this way, each a short read of its own, neither skip nor repeat an entry.
+     */
+    public List<AuditEntry> pageBefore(Handle handle, String subjectId, String actor, String action, long beforeId,
+            int limit) {
+        return bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), false, true)
+                + " LIMIT :limit"), subjectId, actor, action).bind("before", beforeId).bind("limit", limit)
+                .map(Rows.AUDIT_ENTRY).list();
+    }
+
+    private static boolean filled(String value) {
+        return value != null && !value.isBlank();
+    }
+
+    private static Query bound(Query q, String subjectId, String actor, String action) {
+        if (filled(subjectId)) {
+            q.bind("subject", subjectId.trim());
+        }
+        if (filled(actor)) {
+            q.bind("actor", actor.trim());
+        }
+        if (filled(action)) {
+            q.bind("action", action.trim());
+        }
+        return q;
+    }
+
+    private Query query(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
+        Query q = bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), limit > 0)),
+                subjectId, actor, action);
+        if (limit > 0) {
+            q.bind("limit", limit).bind("offset", offset);
+        }
+        return q;
+    }
+
+    /**
      * Newest first.
      *
      * @param subjectId null for every subject
@@ -46,42 +83,9 @@ public final class AuditStore {
      * @param action null for every action
      * @param limit 0 or less for every match
      */
-    private Query query(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
-        boolean bySubject = subjectId != null && !subjectId.isBlank();
-        boolean byActor = actor != null && !actor.isBlank();
-        boolean byAction = action != null && !action.isBlank();
-        Query q = handle.createQuery(listStatement(bySubject, byActor, byAction, limit > 0));
-        if (bySubject) {
-            q.bind("subject", subjectId.trim());
-        }
-        if (byActor) {
-            q.bind("actor", actor.trim());
-        }
-        if (byAction) {
-            q.bind("action", action.trim());
-        }
-        if (limit > 0) {
-            q.bind("limit", limit).bind("offset", offset);
-        }
-        return q;
-    }
-
     public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
         return query(handle, subjectId, actor, action, offset, limit).map(Rows.AUDIT_ENTRY).list();
     }
-
-    /**
-     * {@link #list}'s entries handed to {@code each} as they are read, none kept: any number in bounded memory (on a
-     * team database through a cursor, so {@code handle} must be in a transaction).
-     */
-    public void forEach(Handle handle, String subjectId, String actor, String action, int limit,
-            java.util.function.Consumer<AuditEntry> each) {
-        query(handle, subjectId, actor, action, 0, limit).setFetchSize(FETCH).map(Rows.AUDIT_ENTRY)
-                .useStream(rows -> rows.forEach(each));
-    }
-
-    /** Rows a streamed read fetches from a team database at a time. */
-    static final int FETCH = 1_000;
 
     /**
      * {@link #list}'s statement for the filters given, bound as {@code :subject}, {@code :actor}, {@code :action} and,
@@ -89,6 +93,11 @@ public final class AuditStore {
      * order (schema version 11).
      */
     static String listStatement(boolean bySubject, boolean byActor, boolean byAction, boolean paged) {
+        return listStatement(bySubject, byActor, byAction, paged, false);
+    }
+
+    /** As {@link #listStatement(boolean, boolean, boolean, boolean)}, with {@code before}: older than {@code :before}. */
+    static String listStatement(boolean bySubject, boolean byActor, boolean byAction, boolean paged, boolean before) {
         List<String> clauses = new ArrayList<>();
         if (bySubject) {
             clauses.add("subject_id = :subject");
@@ -98,6 +107,9 @@ public final class AuditStore {
         }
         if (byAction) {
             clauses.add("action = :action");
+        }
+        if (before) {
+            clauses.add("audit_id < :before");
         }
         StringBuilder sql = new StringBuilder("SELECT * FROM audit_log");
         if (!clauses.isEmpty()) {

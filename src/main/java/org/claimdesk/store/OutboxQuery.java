@@ -97,7 +97,6 @@ public record OutboxQuery(
         return new OutboxQuery(state, jurisdiction, errorText, changedBefore, claimId, signature, ids, newOffset, newLimit);
     }
 
-    /** The same rows, without a page. */
     /**
      * The failed rows among those this query selects, unpaged: what a bulk action over a filter, a group or a
      * selection acts on. A query of every state reads only its failed rows (not a million sent ones to set them
@@ -110,6 +109,7 @@ public record OutboxQuery(
         return java.util.Optional.of(withState(DeliveryState.FAILED).unpaged());
     }
 
+    /** The same rows, without a page. */
     public OutboxQuery unpaged() {
         return withPage(0, 0);
     }

@@ -123,11 +123,14 @@ public final class OutboxStore {
     }
 
     /**
-     * {@link #list}'s rows handed to {@code each} as they are read, none kept: any number in bounded memory (on a team
-     * database through a cursor, so {@code handle} must be in a transaction).
+     * The rows {@code query} selects (its page ignored) whose id is above {@code afterId}, by id, at most {@code limit}:
+     * pages read one after the other this way, each a short read of its own, neither skip nor repeat a row.
      */
-    public void forEach(Handle handle, OutboxQuery query, java.util.function.Consumer<OutboxEvent> each) {
-        listQuery(handle, query).setFetchSize(AuditStore.FETCH).map(Rows.OUTBOX_EVENT).useStream(rows -> rows.forEach(each));
+    public List<OutboxEvent> pageAfter(Handle handle, OutboxQuery query, long afterId, int limit) {
+        OutboxWhere w = OutboxWhere.of(handle, query.unpaged());
+        return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + (w.where.isEmpty() ? " WHERE " : " AND ")
+                + "o.outbox_event_id > :after ORDER BY o.outbox_event_id LIMIT :limit"))
+                .bind("after", afterId).bind("limit", limit).map(Rows.OUTBOX_EVENT).list();
     }
 
     private Query listQuery(Handle handle, OutboxQuery query) {

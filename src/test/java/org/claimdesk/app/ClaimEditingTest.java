@@ -237,7 +237,9 @@ class ClaimEditingTest {
                 .isInstanceOf(ClaimDeskException.class)
                 .hasMessage("claim " + other.claimNumber() + " (EVIDENCE_PENDING) already has jurisdiction CA, state"
                         + " property id " + other.statePropertyId() + " and claimant " + other.claimantName() + ": claim "
-                        + before.claimNumber() + " would repeat it; nothing was changed");
+                        + before.claimNumber() + " would repeat it; nothing was changed")
+                .satisfies(e -> assertThat(((ClaimDeskException) e).forLog()).as("the log keeps no claimant's name")
+                        .contains(other.claimNumber()).doesNotContain(other.claimantName()));
         assertThat(queries.claim(second).orElseThrow()).isEqualTo(before);
 
         // one of the three alone is no repeat

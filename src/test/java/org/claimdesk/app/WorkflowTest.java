@@ -272,6 +272,16 @@ class WorkflowTest {
         assertThatThrownBy(() -> workflow.submit(other, "supervisor.kim", "sub-key-2"))
                 .isInstanceOf(ConflictException.class).hasMessageContaining("another claim");
         assertThat(queries.claim(other).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+
+        // the replay says where things are now: a row superseded by a corrected one is still the claim's submission
+        long newer = workflow.submit(TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION), "supervisor.kim", null)
+                .outboxEventId();
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'superseded', superseded_by = ?"
+                + " WHERE outbox_event_id = ?", newer, first.outboxEventId()));
+        SubmitResult later = workflow.submit(id, "supervisor.kim", "sub-key-2");
+        assertThat(later.replayed()).isTrue();
+        assertThat(later.rowState()).isEqualTo(org.claimdesk.domain.DeliveryState.SUPERSEDED);
+        assertThat(later.claimStatus()).isEqualTo(ClaimStatus.SUBMITTING);
     }
 
     /**

@@ -177,7 +177,7 @@ class DeliveryCommandsTest {
     }
 
     @Test
-    void drainRefusalsAreOneLineOnStderrWithExitOne() {
+    void drainRefusalsAreOneLineOnStderr() {
         submitted(2);
         Run both = run("drain", "--simulated", "--state-api", server.baseUrl().toString());
         assertThat(both.exit()).as("a usage error").isEqualTo(ClaimDeskCommand.EXIT_USAGE);

@@ -106,10 +106,6 @@ class MigrateCommandTest {
         assertThat(again.err().strip()).contains("already holds").doesNotContain("\n");
     }
 
-    /**
-     * A team database an older ClaimDesk left in use is refused as it is: its schema is not brought up to date
-     * before the refusal (opening it would), so the office's own upgrade stays IT's to run.
-     */
     @Test
     void aDesksFileOneVersionBehindIsUpgradedAsItOpensAndSaysSo() {
         Path file = dir.resolve("old-desk.db");
@@ -125,6 +121,10 @@ class MigrateCommandTest {
         assertThat(moved.out()).contains("every table's count and checksum match");
     }
 
+    /**
+     * A team database an older ClaimDesk left in use is refused as it is: its schema is not brought up to date
+     * before the refusal (opening it would), so the office's own upgrade stays IT's to run.
+     */
     @Test
     void anOlderTeamDatabaseInUseIsRefusedWithItsSchemaUntouched() {
         Path file = dir.resolve("desk.db");
