@@ -252,6 +252,9 @@ public final class ConsoleWindow {
         if (claims.editor().dirtyProperty().get()) {
             parts.add("the claim being edited has changes not saved");
         }
+        if (claims.editor().busyProperty().get()) {
+            parts.add("a claim's change or evidence file is still being saved");
+        }
         if (newClaimDialog != null && newClaimDialog.isShowing() && newClaimForm.dirty()) {
             parts.add("the new claim's form is filled in and not created");
         }

@@ -34,7 +34,7 @@ final class ClaimsExportDialog {
     }
 
     /** What staff answered: the file, and the tax ids whole with a reason, or masked. */
-    record Answer(Path file, boolean includeTaxIds, String reason) {
+    record Answer(Path file, boolean includeTaxIds, String reason, boolean replace) {
     }
 
     /**
@@ -53,7 +53,8 @@ final class ClaimsExportDialog {
 
         TextField file = new TextField(again != null ? again.file().toString() : Path.of(System.getProperty("user.home"),
                 "claimdesk-claims-" + LocalDate.now() + ".csv").toString());
-        // the file chooser asks itself before replacing a file it was given; a path typed is asked about at Export
+        // the file chooser asks itself before replacing a file it was given; a path typed is asked about once the
+        // export has found it there (off the UI thread: the folder may be a share)
         Path[] replaceAsked = {null};
         file.setId("exportFileField");
         HBox.setHgrow(file, Priority.ALWAYS);
@@ -102,19 +103,12 @@ final class ClaimsExportDialog {
         dialog.getDialogPane().setContent(box);
         Node okButton = dialog.getDialogPane().lookupButton(ok);
         okButton.setId("dialogOkButton");
-        okButton.addEventFilter(javafx.event.ActionEvent.ACTION, e -> {
-            Path target = path(file.getText()).toAbsolutePath();
-            if (java.nio.file.Files.isRegularFile(target) && !target.equals(replaceAsked[0])
-                    && !Dialogs.confirm(dialog.getDialogPane().getScene().getWindow(), "Replace the file?",
-                            target + " already exists. Replace it with this export?", "Replace")) {
-                e.consume();
-            }
-        });
         okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> path(file.getText()) == null
                 || include.isSelected() && reason.getText().isBlank(),
                 file.textProperty(), include.selectedProperty(), reason.textProperty()));
         dialog.setResultConverter(b -> b == ok
-                ? new Answer(path(file.getText()), include.isSelected(), include.isSelected() ? reason.getText().strip() : null)
+                ? new Answer(path(file.getText()), include.isSelected(), include.isSelected() ? reason.getText().strip() : null,
+                        path(file.getText()).toAbsolutePath().equals(replaceAsked[0]))
                 : null);
         Platform.runLater(file::requestFocus);
         return dialog.showAndWait();

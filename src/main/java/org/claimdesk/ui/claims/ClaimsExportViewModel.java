@@ -28,6 +28,9 @@ public final class ClaimsExportViewModel {
     private final ReadOnlyObjectWrapper<ClaimExport.Result> result = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private Request failed;
+    /** An export refused because its file exists, waiting for staff to say whether to replace it; null when none. */
+    private final ReadOnlyObjectWrapper<Request> replaceQuestion = new ReadOnlyObjectWrapper<>();
+    private ClaimQuery questionFilter;
 
     /** What staff asked for: the file, and the tax ids whole with a reason, or masked. */
     public record Request(Path file, boolean includeTaxIds, String reason) {
@@ -57,6 +60,29 @@ public final class ClaimsExportViewModel {
         return notice.getReadOnlyProperty();
     }
 
+    /**
+     * An export whose file exists, waiting for {@link #replaceAnswered}: the view asks staff whether to replace it. The
+     * file's existence is learnt by the export's own background work, never on the UI thread.
+     */
+    public ReadOnlyObjectProperty<Request> replaceQuestionProperty() {
+        return replaceQuestion.getReadOnlyProperty();
+    }
+
+    /** Staff's answer to {@link #replaceQuestionProperty()}: the export again over the file, or nothing written. */
+    public void replaceAnswered(boolean replace) {
+        Request asked = replaceQuestion.get();
+        if (asked == null) {
+            return;
+        }
+        replaceQuestion.set(null);
+        if (replace) {
+            export(asked.file(), questionFilter, asked.includeTaxIds(), asked.reason(), true);
+        } else {
+            failed = asked;
+            notice.set(Notice.warning("Nothing was exported: " + asked.file() + " is kept as it was"));
+        }
+    }
+
     /** The last export asked for that failed, to offer again as it was typed; null after one that worked. */
     public Request failedRequest() {
         return failed;
@@ -67,6 +93,11 @@ public final class ClaimsExportViewModel {
      * tax ids are written whole and the export is audited with {@code reason} (required); otherwise masked.
      */
     public void export(Path file, ClaimQuery filter, boolean includeTaxIds, String reason) {
+        export(file, filter, includeTaxIds, reason, false);
+    }
+
+    /** As {@link #export(Path, ClaimQuery, boolean, String)}; an existing file is replaced only with {@code replace}. */
+    public void export(Path file, ClaimQuery filter, boolean includeTaxIds, String reason, boolean replace) {
         if (exporting.get() || file == null || filter == null) {
             return;
         }
@@ -83,7 +114,7 @@ public final class ClaimsExportViewModel {
         tasks.submit("export claims", p -> {
             int total = queries.countClaims(filter);
             p.update(0, total, "claims written");
-            return export.run(file, filter, taxIds, written -> p.update(written, total, "claims written"));
+            return export.run(file, filter, taxIds, replace, written -> p.update(written, total, "claims written"));
         }, done -> {
             exporting.set(false);
             progress.set(null);
@@ -93,6 +124,13 @@ public final class ClaimsExportViewModel {
         }, e -> {
             exporting.set(false);
             progress.set(null);
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                    ? e.getCause() : e;
+            if (cause instanceof ClaimExport.FileExists) {
+                questionFilter = filter;
+                replaceQuestion.set(new Request(file, includeTaxIds, reason));
+                return;
+            }
             failed = new Request(file, includeTaxIds, reason);
             notice.set(Notice.error("export the claims", e));
         }, update -> {

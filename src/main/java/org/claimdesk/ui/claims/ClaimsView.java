@@ -30,6 +30,7 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.BusyIndicator;
 import org.claimdesk.ui.common.Cells;
+import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
@@ -159,8 +160,14 @@ public final class ClaimsView {
 
     private void bindExport() {
         claimsExportButton.setOnAction(e -> ClaimsExportDialog.ask(claimsTable.getScene().getWindow(),
-                model.pagingProperty().get().total(), exporter.failedRequest()).ifPresent(a -> exporter.export(a.file(), model.shownFilter(),
-                        a.includeTaxIds(), a.reason())));
+                model.pagingProperty().get().total(), exporter.failedRequest()).ifPresent(a -> exporter.export(a.file(),
+                        model.shownFilter(), a.includeTaxIds(), a.reason(), a.replace())));
+        exporter.replaceQuestionProperty().addListener((obs, old, asked) -> {
+            if (asked != null) {
+                exporter.replaceAnswered(Dialogs.confirm(claimsTable.getScene().getWindow(), "Replace the file?",
+                        asked.file() + " already exists. Replace it with this export?", "Replace"));
+            }
+        });
         claimsExportButton.disableProperty().bind(exporter.exportingProperty());
         claimsExportProgress.visibleProperty().bind(exporter.progressProperty().isNotNull());
         claimsExportProgress.managedProperty().bind(claimsExportProgress.visibleProperty());

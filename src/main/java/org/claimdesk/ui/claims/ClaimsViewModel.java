@@ -102,6 +102,8 @@ public final class ClaimsViewModel {
      * of any read, so a live refresh or a page turn keeps showing what the pager counted.
      */
     private String appliedSearch = "";
+    /** The newest {@link #openClaim}: an older one answering later is dropped. */
+    private long openRequest;
     private final ReadOnlyObjectWrapper<Long> lastPageMillis = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyLongWrapper pagesShown = new ReadOnlyLongWrapper();
 
@@ -436,8 +438,11 @@ public final class ClaimsViewModel {
                     Paging before = paging.get();
                     paging.set(before.withTotal(counts.total()));
                     if (paging.get().offset() != before.offset()) {
-                        // the rows shrank under a page past the new end: read the last page there is
+                        // the rows shrank under a page past the new end: read the last page there is (its own
+                        // answer ends the loading)
+                        statusCounts.putAll(counts.perStatus());
                         loadPage(false);
+                        return;
                     }
                     statusCounts.putAll(counts.perStatus());
                     loading.set(false);
@@ -515,13 +520,18 @@ public final class ClaimsViewModel {
             return;
         }
         Long before = current == null ? null : current.claimId();
+        long request = ++openRequest;
         tasks.submitInteractive("open claim", p -> queries.claim(claimId).map(c -> ClaimRow.of(c, queries.today())),
                 (Optional<ClaimRow> row) -> {
                     ClaimRow now = selected.get();
-                    if (now != null && now.claimId() != claimId && !Long.valueOf(now.claimId()).equals(before)) {
-                        // staff chose another claim meanwhile: theirs stays (a page read refreshing or clearing the
-                        // selection is not a choice)
-                        pendingFault = null;
+                    boolean chosenSince = now != null && now.claimId() != claimId
+                            && !Long.valueOf(now.claimId()).equals(before);
+                    if (request != openRequest || chosenSince) {
+                        // another claim was opened, or staff chose one, meanwhile: theirs stays (a page read
+                        // refreshing or clearing the selection is not a choice); a field to mark is this claim's only
+                        if (pendingFault != null && pendingFault.claimId() == claimId) {
+                            pendingFault = null;
+                        }
                         return;
                     }
                     if (row.isEmpty()) {

@@ -64,6 +64,10 @@ public final class FxTaskRunner implements TaskRunner {
                 } catch (java.util.concurrent.CancellationException e) {
                     LOG.debug("{} cancelled", what);
                     show = () -> onFailure.accept(e);
+                } catch (org.claimdesk.store.DatabaseException failed) {
+                    // a database failure is shown to staff in its sentence and kept in the log with its trace
+                    LOG.warn("{} failed: {}", what, failed.getMessage(), failed);
+                    show = () -> onFailure.accept(failed);
                 } catch (org.claimdesk.domain.ClaimDeskException refused) {
                     // a refusal staff are shown: its words (without personal data), not a trace
                     LOG.info("{} refused: {}", what, refused.forLog());

@@ -143,6 +143,16 @@ public final class FixFieldDialogView {
         });
     }
 
+    /**
+     * What the view holds of itself, cleared for a new opening (the model is started over by its {@code open}): the
+     * reasons typed and the claims skipped last time belong to another group's fix.
+     */
+    public void startOver() {
+        fixReasonField.clear();
+        resubmitReasonField.clear();
+        fixSkippedList.getItems().clear();
+    }
+
     private static BooleanBinding blank(ObservableStringValue text) {
         return Bindings.createBooleanBinding(() -> text.get() == null || text.get().isBlank(), text);
     }

@@ -156,6 +156,12 @@ public final class OutboxView {
         });
         outboxErrorFilter.textProperty().bindBidirectional(model.errorTextProperty());
         outboxErrorFilter.setOnAction(e -> model.applyFilters());
+        // emptied, the text filters no more (as the Claims page's search): nothing hidden stays applied
+        outboxErrorFilter.textProperty().addListener((obs, old, text) -> {
+            if ((text == null || text.isEmpty()) && old != null && !old.isEmpty()) {
+                model.applyFilters();
+            }
+        });
         outboxAgeFilter.getItems().setAll(OutboxViewModel.Age.values());
         outboxAgeFilter.setConverter(new StringConverter<>() {
             @Override
@@ -436,6 +442,7 @@ public final class OutboxView {
             if (fixContent == null) {
                 fixContent = FixFieldDialogView.load(fix);
             }
+            fixContent.startOver();
             FixFieldDialogView content = fixContent;
             Dialog<ButtonType> dialog = new Dialog<>();
             dialog.initOwner(outboxTable.getScene().getWindow());

@@ -472,6 +472,9 @@ public final class OutboxViewModel {
         OutboxRow first = copy.get(0);
         if (shown == null || shown.row().id() != first.id() || !shown.row().equals(first)) {
             loadDetail(first);
+        } else {
+            // back to the row shown: a read for a row selected in between is dropped when it arrives
+            detailRequest++;
         }
     }
 

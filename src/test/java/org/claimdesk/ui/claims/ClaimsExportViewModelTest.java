@@ -102,6 +102,27 @@ class ClaimsExportViewModelTest {
     }
 
     @Test
+    void anExistingFileIsReplacedOnlyOnceStaffSaySo() throws IOException {
+        Path existing = Files.writeString(dir.resolve("holders.csv"), "the holder's report\n");
+        exporter.export(existing, page.shownFilter(), false, null);
+        assertThat(exporter.replaceQuestionProperty().get()).isEqualTo(new ClaimsExportViewModel.Request(existing,
+                false, null));
+        assertThat(Files.readString(existing)).isEqualTo("the holder's report\n");
+
+        exporter.replaceAnswered(false);
+        assertThat(exporter.replaceQuestionProperty().get()).isNull();
+        assertThat(exporter.noticeProperty().get().text()).contains("Nothing was exported").contains("kept");
+        assertThat(exporter.failedRequest().file()).isEqualTo(existing);
+        assertThat(Files.readString(existing)).isEqualTo("the holder's report\n");
+
+        exporter.export(existing, page.shownFilter(), false, null);
+        exporter.replaceAnswered(true);
+        assertThat(exporter.resultProperty().get().claims()).isEqualTo(page.pagingProperty().get().total());
+        assertThat(rows(existing)).hasSize(page.pagingProperty().get().total());
+        assertThat(exporter.failedRequest()).isNull();
+    }
+
+    @Test
     void aFailedExportIsKeptAsTypedToBeOfferedAgain() {
         Path nowhere = dir.resolve("no such folder").resolve("claims.csv");
         exporter.export(nowhere, page.shownFilter(), true, "copy for the auditor");

@@ -433,6 +433,15 @@ class ClaimsViewModelTest {
         m.select(clicked);
         queued.runAll();
         assertThat(m.selectedProperty().get().claimId()).isEqualTo(clicked.claimId());
+
+        // two opens in flight: the newer one is shown, whichever answers first
+        long older = m.rows().get(5).claimId();
+        long newer = m.rows().get(9).claimId();
+        m.openClaim(older);
+        m.openClaim(newer);
+        queued.run(1);
+        queued.runAll();
+        assertThat(m.selectedProperty().get().claimId()).isEqualTo(newer);
     }
 
     @Test

@@ -195,12 +195,14 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("it asks first", () -> robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
                 .anyMatch(n -> ((Label) n).getText().contains("already exists. Replace it")));
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
-        waitUntil("back at the export dialog, as typed", () -> robot.lookup("#exportFileField").tryQuery().isPresent()
-                && robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
-                        .noneMatch(n -> ((Label) n).getText().contains("already exists")));
-        assertThat(file.getText()).isEqualTo(existing.toString());
+        waitUntil("the question closes", () -> robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
+                .noneMatch(n -> ((Label) n).getText().contains("already exists")));
         assertThat(java.nio.file.Files.readString(existing)).isEqualTo("the holder's report\n");
 
+        // Export… again offers what was typed
+        robot.clickOn("#claimsExportButton");
+        waitUntil("the export dialog opens as typed", () -> robot.lookup("#exportFileField").tryQuery()
+                .map(n -> ((TextField) n).getText().equals(existing.toString())).orElse(false));
         robot.clickOn("#dialogOkButton");
         waitUntil("it asks again", () -> robot.lookup(".dialog-pane .header-panel .label").queryAll().stream()
                 .anyMatch(n -> ((Label) n).getText().contains("already exists. Replace it")));

@@ -235,6 +235,16 @@ class OutboxViewModelTest {
         m.select(List.of());
         queued.runAll();
         assertThat(m.detailProperty().get()).as("nothing selected, nothing shown").isNull();
+
+        // A shown, B selected and back to A before B's detail arrives: A's stays
+        OutboxRow a = m.rows().get(0);
+        OutboxRow b = m.rows().get(1);
+        m.select(List.of(a));
+        queued.runAll();
+        m.select(List.of(b));
+        m.select(List.of(a));
+        queued.runAll();
+        assertThat(m.detailProperty().get().row().id()).isEqualTo(a.id());
     }
 
     @Test
