@@ -53,6 +53,9 @@ class FixFieldDialogTest {
     private final OutboxQuery unregistered = OutboxQuery.all().withState(DeliveryState.FAILED)
             .withErrorText("holder registry");
 
+    FixFieldDialogView view;
+    FixFieldViewModel fix;
+
     @BeforeEach
     void show() throws Exception {
         db = TestDatabases.demo(dir, 800);
@@ -62,7 +65,9 @@ class FixFieldDialogTest {
         FxToolkit.registerPrimaryStage();
         FxToolkit.setupStage(stage -> {
             model.open(unregistered, "the rows refused for an unregistered holder");
-            stage.setScene(new Scene(FixFieldDialogView.load(model).root()));
+            view = FixFieldDialogView.load(model);
+            fix = model;
+            stage.setScene(new Scene(view.root()));
             stage.show();
         });
         waitUntil(() -> robot.lookup("#fixValueField").tryQuery().isPresent());
@@ -136,5 +141,14 @@ class FixFieldDialogTest {
                 .startsWith(rows + " of " + rows + " row(s) resubmitted under new keys");
         assertThat(queries.outbox(unregistered)).isEmpty();
         assertThat(queries.countOutboxByState().get(DeliveryState.SUPERSEDED)).isGreaterThanOrEqualTo(rows);
+
+        // opened again for another group, the same view starts over: no reason of this fix is offered for the next
+        robot.interact(() -> {
+            fix.open(OutboxQuery.all().withState(DeliveryState.FAILED), "every failed row");
+            view.startOver();
+        });
+        assertThat(robot.lookup("#fixReasonField").queryTextInputControl().getText()).isEmpty();
+        assertThat(robot.lookup("#resubmitReasonField").queryTextInputControl().getText()).isEmpty();
+        assertThat(robot.lookup("#fixSkippedList").queryListView().getItems()).isEmpty();
     }
 }
