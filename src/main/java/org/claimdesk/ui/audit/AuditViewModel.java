@@ -101,9 +101,16 @@ public final class AuditViewModel {
     }
 
     public void applyFilters() {
+        applied = new Filters(subject.get(), actor.get(), action.get());
         offset = 0;
         load();
     }
+
+    /** The filters as last applied: text typed but not applied is part of no page, refresh or export. */
+    private record Filters(String subject, String actor, String action) {
+    }
+
+    private Filters applied = new Filters("", "", null);
 
     public void refresh() {
         load();
@@ -132,9 +139,9 @@ public final class AuditViewModel {
     }
 
     private void load() {
-        String s = subject.get();
-        String a = actor.get();
-        String act = action.get();
+        String s = applied.subject();
+        String a = applied.actor();
+        String act = applied.action();
         int from = offset;
         long mine = ++request;
         tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1),
@@ -157,9 +164,9 @@ public final class AuditViewModel {
 
     /** Writes every entry matching the current filters to {@code file}, newest first. */
     public void exportCsv(Path file) {
-        String s = subject.get();
-        String a = actor.get();
-        String act = action.get();
+        String s = applied.subject();
+        String a = applied.actor();
+        String act = applied.action();
         exporting.set(true);
         tasks.submit("export audit CSV", p -> {
             CsvFile csv = CsvFile.create(file, List.of("audit_id", "at", "actor", "action", "subject_type",
