@@ -99,13 +99,19 @@ class ClaimEditFxTest extends ConsoleFxTest {
         assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
     }
 
-    @Test
-    void quittingWithAnEditNotSavedAsksFirstAndCancelKeepsTheWindowAndWhatWasTyped() {
+    /** The first claim in {@code status}, selected, its edit form open (Ctrl+E). */
+    private Claim editing(ClaimStatus status) {
         waitReady();
-        Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
+        Claim claim = firstClaim(status);
         selectClaim(claim);
         robot.press(KeyCode.CONTROL, KeyCode.E).release(KeyCode.E, KeyCode.CONTROL);
         waitUntil("the edit form shows", () -> visible(robot.lookup("#editForm").query()));
+        return claim;
+    }
+
+    @Test
+    void quittingWithAnEditNotSavedAsksFirstAndCancelKeepsTheWindowAndWhatWasTyped() {
+        Claim claim = editing(ClaimStatus.IDENTITY_PENDING);
         TextField holder = robot.lookup("#edit-holderName").queryAs(TextField.class);
         robot.clickOn(holder).type(KeyCode.END).write(" (successor)");
         javafx.stage.Window main = onFx(() -> window.scene().getWindow());
@@ -130,11 +136,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
 
     @Test
     void aClaimChangedMeanwhileShowsWhoChangedItAndKeepsWhatWasTyped() {
-        waitReady();
-        Claim claim = firstClaim(ClaimStatus.READY_FOR_SUBMISSION);
-        selectClaim(claim);
-        robot.press(KeyCode.CONTROL, KeyCode.E).release(KeyCode.E, KeyCode.CONTROL);
-        waitUntil("the edit form shows", () -> visible(robot.lookup("#editForm").query()));
+        Claim claim = editing(ClaimStatus.READY_FOR_SUBMISSION);
         services.workflow().editing().edit(claim.claimId(), claim.version(), Map.of("holderName", "Other Bank NA"),
                 "r.okafor", "holder merged");
 

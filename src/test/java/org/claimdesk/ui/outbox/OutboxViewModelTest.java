@@ -224,13 +224,19 @@ class OutboxViewModelTest {
         assertThat(model.busyProperty().get()).isFalse();
     }
 
-    @Test
-    void aRowsDetailArrivingAfterTheSelectionWasClearedIsDropped() {
-        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+    /** A page on its own model whose background work runs only when the test says, its first read done. */
+    private OutboxViewModel loaded(org.claimdesk.ui.testing.QueuedTaskRunner queued) {
         OutboxViewModel m = new OutboxViewModel(queries, triage,
                 new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");
         m.load();
         queued.runAll();
+        return m;
+    }
+
+    @Test
+    void aRowsDetailArrivingAfterTheSelectionWasClearedIsDropped() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = loaded(queued);
         m.select(m.rows().subList(0, 1));
         m.select(List.of());
         queued.runAll();
@@ -250,10 +256,7 @@ class OutboxViewModelTest {
     @Test
     void aSecondActionWaitsForTheFirstRatherThanEndingItsBusyState() {
         org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
-        OutboxViewModel m = new OutboxViewModel(queries, triage,
-                new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");
-        m.load();
-        queued.runAll();
+        OutboxViewModel m = loaded(queued);
         m.select(m.rows().subList(0, 2));
         queued.runAll();
         m.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
