@@ -462,9 +462,10 @@ public final class ClaimEditViewModel {
             notices.accept(Notice.success("Evidence added to claim " + claim.claimNumber() + ": "
                     + a.added().kind().label() + ", " + a.added().title()));
         }, e -> {
-            evidenceBusy.set(false);
+            // the error first: the form keeps what was typed when the add ends with one
             Notice refused = Notice.error(doing, e);
             evidenceError.set(refused.text());
+            evidenceBusy.set(false);
             notices.accept(refused);
         });
     }

@@ -470,6 +470,7 @@ public final class ClaimsViewModel {
         for (ClaimRow row : rows) {
             if (row.claimId() == current.claimId()) {
                 if (!row.equals(current)) {
+                    forgetRevealedTaxIdIfChanged(current, row);
                     selected.set(row);
                     actions.setAll(ClaimAction.from(row.status()));
                     if (!detailReadAlongside) {
@@ -481,11 +482,22 @@ public final class ClaimsViewModel {
         }
     }
 
+    /**
+     * A tax id revealed for a claim that changed since (its tax id replaced here or elsewhere, or any edit: a new
+     * number can keep the last four digits) is no longer shown whole: it may not be the claim's any more.
+     */
+    private void forgetRevealedTaxIdIfChanged(ClaimRow before, ClaimRow now) {
+        if (now.version() != before.version()) {
+            revealedTaxId.set(null);
+        }
+    }
+
     /** Shows {@code row} in the detail pane (null clears it). */
     public void select(ClaimRow row) {
         ClaimRow current = selected.get();
         if (row != null && current != null && row.claimId() == current.claimId()) {
             if (!row.equals(current)) {
+                forgetRevealedTaxIdIfChanged(current, row);
                 selected.set(row);
                 actions.setAll(ClaimAction.from(row.status()));
             }

@@ -189,7 +189,15 @@ class ClaimEditViewModelTest {
         assertThat(model.noticeProperty().get().text()).contains("Evidence added to claim " + claim.claimNumber());
 
         assertThat(editor.evidenceErrorProperty().get()).isNull();
+        // the form keeps what was typed when the add ends with an error: the error is there when it ends
+        List<String> errorAtEnd = new java.util.ArrayList<>();
+        editor.evidenceBusyProperty().addListener((obs, was, busy) -> {
+            if (was && !busy) {
+                errorAtEnd.add(String.valueOf(editor.evidenceErrorProperty().get()));
+            }
+        });
         editor.addFile(EvidenceKind.IDENTITY, dir.resolve("missing.pdf"), null);
+        assertThat(errorAtEnd).singleElement().satisfies(e -> assertThat(e).contains("does not exist"));
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
         assertThat(model.noticeProperty().get().text()).contains("does not exist");
         assertThat(editor.evidenceErrorProperty().get()).isEqualTo(model.noticeProperty().get().text());

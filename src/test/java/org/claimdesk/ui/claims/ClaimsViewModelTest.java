@@ -361,6 +361,19 @@ class ClaimsViewModelTest {
 
         model.select(model.rows().get(6));
         assertThat(model.revealedTaxIdProperty().get()).as("a reveal ends when another claim is selected").isNull();
+
+        // revealed, then replaced (here or on another workstation): the number shown whole is no longer the claim's
+        ClaimRow editable = model.rows().stream().filter(r -> r.status() == ClaimStatus.EVIDENCE_PENDING)
+                .findFirst().orElseThrow();
+        model.select(editable);
+        model.revealTaxId("claimant on the phone again");
+        assertThat(model.revealedTaxIdProperty().get()).isEqualTo(
+                queries.claim(editable.claimId()).orElseThrow().taxId());
+        Claim now = queries.claim(editable.claimId()).orElseThrow();
+        workflow.editing().replaceTaxId(editable.claimId(), now.version(), "987-00-6543", "someone.else",
+                "typo in the SSN");
+        model.refreshRows();
+        assertThat(model.revealedTaxIdProperty().get()).as("the old number is not left on screen").isNull();
     }
 
     @Test
