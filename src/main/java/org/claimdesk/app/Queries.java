@@ -88,7 +88,9 @@ public final class Queries {
         if (text.chars().allMatch(Character::isDigit) && !text.isEmpty() && text.length() < 19) {
             return claim(Long.parseLong(text));
         }
-        return database.read(h -> claims.findByNumber(h, text));
+        // claim numbers are written in capitals (ClaimNumbers.FORMAT); "upc-2026-000042" typed names the same claim
+        String number = text.toUpperCase(java.util.Locale.ROOT);
+        return database.read(h -> claims.findByNumber(h, number));
     }
 
     public List<String> jurisdictions() {

@@ -50,6 +50,15 @@ class QueriesTest {
     }
 
     @Test
+    void aClaimIsFoundByItsIdOrItsNumberInAnyCase() {
+        Claim claim = queries.claim(17L).orElseThrow();
+        assertThat(queries.claim("17")).contains(claim);
+        assertThat(queries.claim(claim.claimNumber())).contains(claim);
+        assertThat(queries.claim(" " + claim.claimNumber().toLowerCase(java.util.Locale.ROOT) + " ")).contains(claim);
+        assertThat(queries.claim("UPC-1999-000001")).isEmpty();
+    }
+
+    @Test
     void claimsByIdReadsAPageOfClaimsInOneQueryAsOneByOneWould() {
         List<Long> ids = new ArrayList<>(List.of(5L, 17L, 17L, 250L, 99_999L, 1L));
         Map<Long, Claim> found = queries.claims(ids);
