@@ -118,19 +118,8 @@ public final class Queries {
      * a time: any number in bounded memory, each page a short read (no transaction held while {@code each} writes).
      */
     public void eachOutbox(OutboxQuery query, java.util.function.Consumer<OutboxEvent> each) {
-        long after = 0;
-        int left = query.limit() > 0 ? query.limit() : Integer.MAX_VALUE;
-        while (left > 0) {
-            long from = after;
-            int size = Math.min(PAGE, left);
-            List<OutboxEvent> page = database.read(h -> outbox.pageAfter(h, query, from, size));
-            page.forEach(each);
-            if (page.size() < size) {
-                return;
-            }
-            left -= page.size();
-            after = page.get(page.size() - 1).outboxEventId();
-        }
+        inPages(0, query.limit(), (after, size) -> database.read(h -> outbox.pageAfter(h, query, after, size)),
+                OutboxEvent::outboxEventId, page -> page.forEach(each));
     }
 
     /**
@@ -138,12 +127,27 @@ public final class Queries {
      * a time, at most {@code limit} (0: every one): any number in bounded memory.
      */
     public void eachClaimPage(ClaimQuery query, int limit, java.util.function.Consumer<List<Claim>> each) {
-        long after = 0;
+        inPages(0, limit, (after, size) -> database.read(h -> claims.listAfter(h, query, after, size)),
+                Claim::claimId, each);
+    }
+
+    /** A read of at most {@code size} rows past the key {@code from} (above it, or below it for newest first). */
+    @FunctionalInterface
+    private interface PageRead<T> {
+        List<T> read(long from, int size);
+    }
+
+    /**
+     * Reads pages of {@link #PAGE} rows, each past the last key of the one before (from {@code start}), at most
+     * {@code limit} rows in all (0: every one), and hands each page that holds rows to {@code each}.
+     */
+    private static <T> void inPages(long start, int limit, PageRead<T> read,
+            java.util.function.ToLongFunction<T> key, java.util.function.Consumer<List<T>> each) {
+        long from = start;
         int left = limit > 0 ? limit : Integer.MAX_VALUE;
         while (left > 0) {
-            long from = after;
             int size = Math.min(PAGE, left);
-            List<Claim> page = database.read(h -> claims.listAfter(h, query, from, size));
+            List<T> page = read.read(from, size);
             if (!page.isEmpty()) {
                 each.accept(page);
             }
@@ -151,11 +155,11 @@ public final class Queries {
                 return;
             }
             left -= page.size();
-            after = page.get(page.size() - 1).claimId();
+            from = key.applyAsLong(page.get(page.size() - 1));
         }
     }
 
-    /** Claims a read by pages takes at a time. */
+    /** Rows a read by pages takes at a time. */
     static final int PAGE = 1_000;
 
     public int countOutbox(OutboxQuery query) {
@@ -198,19 +202,9 @@ public final class Queries {
      */
     public void eachAudit(String subjectId, String actor, String action, int limit,
             java.util.function.Consumer<AuditEntry> each) {
-        long before = Long.MAX_VALUE;
-        int left = limit > 0 ? limit : Integer.MAX_VALUE;
-        while (left > 0) {
-            long from = before;
-            int size = Math.min(PAGE, left);
-            List<AuditEntry> page = database.read(h -> audit.pageBefore(h, subjectId, actor, action, from, size));
-            page.forEach(each);
-            if (page.size() < size) {
-                return;
-            }
-            left -= page.size();
-            before = page.get(page.size() - 1).auditId();
-        }
+        inPages(Long.MAX_VALUE, limit,
+                (before, size) -> database.read(h -> audit.pageBefore(h, subjectId, actor, action, before, size)),
+                AuditEntry::auditId, page -> page.forEach(each));
     }
 
     /** The newest {@code limit} audit entries about one claim, newest first. */
