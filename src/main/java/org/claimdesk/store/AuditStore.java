@@ -66,15 +66,6 @@ public final class AuditStore {
         return q;
     }
 
-    private Query query(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
-        Query q = bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), limit > 0)),
-                subjectId, actor, action);
-        if (limit > 0) {
-            q.bind("limit", limit).bind("offset", offset);
-        }
-        return q;
-    }
-
     /**
      * Newest first.
      *
@@ -84,7 +75,12 @@ public final class AuditStore {
      * @param limit 0 or less for every match
      */
     public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
-        return query(handle, subjectId, actor, action, offset, limit).map(Rows.AUDIT_ENTRY).list();
+        Query q = bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), limit > 0)),
+                subjectId, actor, action);
+        if (limit > 0) {
+            q.bind("limit", limit).bind("offset", offset);
+        }
+        return q.map(Rows.AUDIT_ENTRY).list();
     }
 
     /**

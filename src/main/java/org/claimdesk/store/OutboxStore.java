@@ -17,7 +17,6 @@ import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.OutboxEvent;
 import org.jdbi.v3.core.Handle;
-import org.jdbi.v3.core.statement.Query;
 
 /** SQL for {@code outbox_event} and {@code delivery_attempt}. Every method runs on the caller's handle. */
 public final class OutboxStore {
@@ -119,7 +118,9 @@ public final class OutboxStore {
 
     /** The rows {@code query} selects (its page), in id order. */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
-        return listQuery(handle, query).map(Rows.OUTBOX_EVENT).list();
+        OutboxWhere w = OutboxWhere.of(handle, query);
+        return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id"
+                + page(query))).map(Rows.OUTBOX_EVENT).list();
     }
 
     /**
@@ -131,12 +132,6 @@ public final class OutboxStore {
         return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + (w.where.isEmpty() ? " WHERE " : " AND ")
                 + "o.outbox_event_id > :after ORDER BY o.outbox_event_id LIMIT :limit"))
                 .bind("after", afterId).bind("limit", limit).map(Rows.OUTBOX_EVENT).list();
-    }
-
-    private Query listQuery(Handle handle, OutboxQuery query) {
-        OutboxWhere w = OutboxWhere.of(handle, query);
-        return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id"
-                + page(query)));
     }
 
     /**
