@@ -143,9 +143,9 @@ public final class OutboxTriage {
      * @param changedSinceIds rows left alone because they changed since the preview, or (re-queue) because their claim
      *     was corrected since the preview without it saying so
      * @param notFailed rows the preview found not failed, left alone
-     * @param kept abandon only: rows left failed, each with why, because the state may hold their submission (an
-     *     attempt ended without its answer) and could not be asked; abandoned, the claim would be submitted again
-     *     while the state may hold it as first sent
+     * @param kept abandon only: rows left failed because the state may hold their submission (an attempt ended
+     *     without its answer) and could not be asked, each with why it could not ({@link #keptReasons} says it whole);
+     *     abandoned, the claim would be submitted again while the state may hold it as first sent
      * @param notReachedIds rows not handled because the database stopped the run (their chunk rolled back)
      * @param failure why the database stopped the run, the chunks before it kept; null when it did not
      */
@@ -158,6 +158,16 @@ public final class OutboxTriage {
 
         public int reconciled() {
             return reconciledIds.size();
+        }
+
+        /** {@link #kept}, each with the sentence that says why it stays failed and what to do instead. */
+        public Map<Long, String> keptReasons() {
+            Map<Long, String> reasons = new LinkedHashMap<>();
+            kept.forEach((id, cannotAsk) -> reasons.put(id, "an attempt of outbox row " + id + " ended without the"
+                    + " state's answer, so the state may hold its submission, and ClaimDesk cannot ask it: " + cannotAsk
+                    + "; kept failed, as an abandoned claim would be submitted again. Re-queue it instead: sent again"
+                    + " under the same key, the state answers with its case if it holds it"));
+            return reasons;
         }
 
         /** Rows left alone: not failed at the preview, changed since, or kept as the state may hold them. */
@@ -194,9 +204,7 @@ public final class OutboxTriage {
     public Preview preview(Action action, OutboxQuery query) {
         Objects.requireNonNull(query, "query");
         return database.read(h -> {
-            // rows named by id are each looked at (one not failed is reported); a filter's are its failed ones
-            List<OutboxStamp> rows = !query.ids().isEmpty() ? outbox.stamps(h, query.unpaged())
-                    : query.failedAmong().map(failed -> outbox.stamps(h, failed)).orElse(List.of());
+            List<OutboxStamp> rows = query.previewed().map(q -> outbox.stamps(h, q)).orElse(List.of());
             if (!query.ids().isEmpty() && rows.size() < query.ids().size()) {
                 Set<Long> found = rows.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
                 long missing = query.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();
@@ -267,7 +275,7 @@ public final class OutboxTriage {
         List<Long> reconciled = new ArrayList<>();
         List<Long> changedSince = new ArrayList<>();
         Map<Long, String> kept = new LinkedHashMap<>();
-        String[] cannotAsk = {state == null ? "no state is configured" : state.refusal().orElse(null)};
+        String[] cannotAsk = {Resubmission.whyCannotAsk(state)};
         int unconfirmed = 0;
         List<OutboxStamp> targets = preview.targets();
         Set<Long> warnedCorrected = new HashSet<>(preview.claimCorrected());
@@ -345,7 +353,7 @@ public final class OutboxTriage {
      * Before an abandon, asks the state about each row it may hold ({@link KeyPolicy#stateMayHold}: an attempt ended
      * without its answer), as a resubmission does: a row it holds is reconciled (its answer put in {@code answers}),
      * one it does not know is abandoned, and one it cannot be asked about, or does not answer about, is kept failed
-     * with why. After the first silence the rest are not asked.
+     * with why it cannot be. After the first silence the rest are not asked.
      */
     private void askBeforeAbandoning(List<OutboxStamp> chunk, Map<Long, StateAnswer> answers, Map<Long, String> kept,
             String[] cannotAsk) {
@@ -360,7 +368,6 @@ public final class OutboxTriage {
             if (!KeyPolicy.stateMayHold(attempts.get(t.outboxEventId()))) {
                 continue;
             }
-            String row = "outbox row " + t.outboxEventId();
             if (cannotAsk[0] == null) {
                 StateAnswer answer = state.lookup(t.idempotencyKey());
                 if (answer.outcome() == AttemptOutcome.DELIVERED && answer.caseId() != null) {
@@ -370,12 +377,9 @@ public final class OutboxTriage {
                 if (answer.notFound()) {
                     continue;
                 }
-                cannotAsk[0] = "it did not answer about " + row + " (" + answer.message() + ")";
+                cannotAsk[0] = "it did not answer about outbox row " + t.outboxEventId() + " (" + answer.message() + ")";
             }
-            kept.put(t.outboxEventId(), "an attempt of " + row + " ended without the state's answer, so the state may"
-                    + " hold its submission, and ClaimDesk cannot ask it: " + cannotAsk[0] + "; kept failed, as an"
-                    + " abandoned claim would be submitted again. Re-queue it instead: sent again under the same key,"
-                    + " the state answers with its case if it holds it");
+            kept.put(t.outboxEventId(), cannotAsk[0]);
         }
     }
 

@@ -236,9 +236,7 @@ public final class Resubmission {
         Objects.requireNonNull(rows, "rows");
         Set<Long> only = corrected == null ? null : Set.copyOf(corrected);
         return database.read(h -> {
-            // rows named by id are each looked at (one not failed is skipped with why); a filter's are its failed ones
-            List<OutboxStamp> stamps = !rows.ids().isEmpty() ? outbox.stamps(h, rows.unpaged())
-                    : rows.failedAmong().map(failed -> outbox.stamps(h, failed)).orElse(List.of());
+            List<OutboxStamp> stamps = rows.previewed().map(q -> outbox.stamps(h, q)).orElse(List.of());
             if (!rows.ids().isEmpty() && stamps.size() < rows.ids().size()) {
                 Set<Long> found = stamps.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
                 long missing = rows.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();
@@ -314,6 +312,14 @@ public final class Resubmission {
      * when the state may hold its submission and, asked about its key, says it does or does not answer. Asked outside
      * any transaction: no lock is held while the state answers. Returns {@code check}.
      */
+    /**
+     * Why {@code state} cannot be asked whether it holds a submission (none configured, or one that refuses to be
+     * asked); null when it can be. Resubmissions and abandons ask before sending a claim again.
+     */
+    static String whyCannotAsk(StateAdapter state) {
+        return state == null ? "no state is configured" : state.refusal().orElse(null);
+    }
+
     private Check askState(Check check) {
         String refusal = check.refusal();
         if (refusal != null) {
@@ -323,7 +329,7 @@ public final class Resubmission {
             return check;
         }
         String row = "outbox row " + check.outboxEventId();
-        String cannotAsk = state == null ? "no state is configured" : state.refusal().orElse(null);
+        String cannotAsk = whyCannotAsk(state);
         if (cannotAsk != null) {
             throw new ClaimDeskException("the last attempt of " + row + " ended without the state's answer, so the"
                     + " state may hold its first submission, and ClaimDesk cannot ask it: " + cannotAsk

@@ -353,7 +353,7 @@ final class OutboxCommand {
                 result.notFailed().forEach((id, st) -> skipped.put(id,
                         "outbox row " + id + " is " + st.dbValue() + ": only failed rows can be abandoned"));
                 result.changedSinceIds().forEach(id -> skipped.put(id, "outbox row " + id + " changed meanwhile"));
-                skipped.putAll(result.kept());
+                skipped.putAll(result.keptReasons());
                 result.reconciledIds().forEach(id -> err().println("outbox row " + id + " is already at the state:"
                         + " marked sent with its case id, not abandoned"));
                 if (json) {

@@ -109,6 +109,14 @@ public record OutboxQuery(
         return java.util.Optional.of(withState(DeliveryState.FAILED).unpaged());
     }
 
+    /**
+     * The rows a re-queue, abandon or resubmission previews, unpaged: those named by id, each of them (one not failed
+     * is reported), or else the failed ones among the filter's ({@link #failedAmong}).
+     */
+    public java.util.Optional<OutboxQuery> previewed() {
+        return ids.isEmpty() ? failedAmong() : java.util.Optional.of(unpaged());
+    }
+
     /** The same rows, without a page. */
     public OutboxQuery unpaged() {
         return withPage(0, 0);

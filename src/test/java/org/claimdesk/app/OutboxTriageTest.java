@@ -155,7 +155,7 @@ class OutboxTriageTest {
 
         Result blind = abandon(ids, "m.alvarez", "giving up on these");
         assertThat(blind.changed()).isZero();
-        assertThat(blind.kept()).containsOnlyKeys(ids).allSatisfy((id, why) -> assertThat(why)
+        assertThat(blind.keptReasons()).containsOnlyKeys(ids).allSatisfy((id, why) -> assertThat(why)
                 .contains("no state is configured").contains("Re-queue it instead"));
         assertThat(ids).allSatisfy(id -> assertThat(queries.outboxEvent(id).orElseThrow().deliveryState())
                 .isEqualTo(DeliveryState.FAILED));

@@ -621,7 +621,7 @@ public final class OutboxViewModel {
         if (!r.kept().isEmpty()) {
             s.append(", ").append(Formats.count(r.kept().size())).append(" left failed because the state may hold"
                     + " their submission and could not be asked (")
-                    .append(r.kept().values().iterator().next().replaceFirst("^.*cannot ask it: ", ""))
+                    .append(r.kept().values().iterator().next())
                     .append(")");
         }
         if (r.failure() != null) {
