@@ -437,14 +437,13 @@ public final class ClaimsViewModel {
                     }
                     Paging before = paging.get();
                     paging.set(before.withTotal(counts.total()));
+                    statusCounts.putAll(counts.perStatus());
                     if (paging.get().offset() != before.offset()) {
                         // the rows shrank under a page past the new end: read the last page there is (its own
                         // answer ends the loading)
-                        statusCounts.putAll(counts.perStatus());
                         loadPage(false);
                         return;
                     }
-                    statusCounts.putAll(counts.perStatus());
                     loading.set(false);
                 }, e -> {
                     if (request == countRequest && !(e instanceof CancellationException)) {
