@@ -126,6 +126,9 @@ public final class ClaimEditing {
                 (String) changed.getOrDefault(ClaimField.JURISDICTION, claim.jurisdiction()),
                 (String) changed.getOrDefault(ClaimField.STATE_PROPERTY_ID, claim.statePropertyId()),
                 (String) changed.getOrDefault(ClaimField.CLAIMANT_NAME, claim.claimantName()));
+        if (key.equals(ClaimKey.of(claim))) {
+            return; // the claimant's name written another way: the claim keeps its key, a repeat it was or not
+        }
         claims.lockNewClaims(h);
         Optional<Claim> other = claims.findByKey(h, key).filter(c -> c.claimId() != claim.claimId());
         if (other.isPresent()) {

@@ -1,13 +1,42 @@
 package org.claimdesk.domain;
 
+import java.text.Normalizer;
+import java.util.Locale;
+
 /**
- * What makes two claims the same claim for intake: the jurisdiction, the state property id and the claimant's name
- * (as stored: stripped, otherwise exact). A new claim with the key of one present needs a reason; an imported row
- * with it is already present or a conflict.
+ * What makes two claims the same claim for intake: the jurisdiction, the state property id and the claimant, whose
+ * name is compared in its {@linkplain #matchForm match form} — "MARIA GARCIA", "Maria  Garcia", "María García" and a
+ * decomposed "María" are one claimant. A new claim with the key of one present needs a reason; an imported row with
+ * it is already present or a conflict; an edit may not give a claim the key of another.
+ *
+ * @param claimant the claimant's name in its match form, whatever form it was given in
  */
-public record ClaimKey(String jurisdiction, String statePropertyId, String claimantName) {
+public record ClaimKey(String jurisdiction, String statePropertyId, String claimant) {
+
+    public ClaimKey {
+        claimant = matchForm(claimant);
+    }
 
     public static ClaimKey of(Claim claim) {
         return new ClaimKey(claim.jurisdiction(), claim.statePropertyId(), claim.claimantName());
+    }
+
+    /**
+     * A name as intake compares it: compatibility forms folded (full-width letters, ligatures, non-breaking spaces),
+     * accents dropped, case folded, and only letters and digits kept, so that spacing and punctuation ("Mary-Ann",
+     * "Mary Ann", "O'Brien", "OBrien") do not tell two writings of one name apart. Applying it again changes nothing.
+     */
+    public static String matchForm(String name) {
+        if (name == null) {
+            return null;
+        }
+        String folded = Normalizer.normalize(name, Normalizer.Form.NFKD)
+                .toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+        folded = Normalizer.normalize(folded, Normalizer.Form.NFKD);
+        StringBuilder kept = new StringBuilder(folded.length());
+        folded.codePoints()
+                .filter(c -> Character.isLetterOrDigit(c))
+                .forEach(kept::appendCodePoint);
+        return kept.toString();
     }
 }

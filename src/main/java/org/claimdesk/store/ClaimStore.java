@@ -180,17 +180,23 @@ public final class ClaimStore {
         Dialect.of(handle).serialize(handle, "claimdesk.new-claims");
     }
 
-    /** The oldest claim with this key (jurisdiction, state property id and claimant name exactly as stored). */
+    /**
+     * The oldest claim with this key: the claims of its property id and jurisdiction (the property id index finds
+     * the few there are), the claimant's name compared in its {@linkplain ClaimKey#matchForm match form}.
+     */
     public Optional<Claim> findByKey(Handle handle, ClaimKey key) {
-        return handle.createQuery("""
-                SELECT * FROM claim WHERE state_property_id = :spid AND jurisdiction = :j AND claimant_name = :name
-                ORDER BY claim_id LIMIT 1""")
-                .bind("spid", key.statePropertyId()).bind("j", key.jurisdiction()).bind("name", key.claimantName())
-                .map(Rows.CLAIM).findOne();
+        try (var claims = handle.createQuery("""
+                SELECT * FROM claim WHERE state_property_id = :spid AND jurisdiction = :j
+                ORDER BY claim_id""")
+                .bind("spid", key.statePropertyId()).bind("j", key.jurisdiction())
+                .map(Rows.CLAIM).stream()) {
+            return claims.filter(c -> ClaimKey.of(c).equals(key)).findFirst();
+        }
     }
 
     /**
-     * The oldest claim of each of {@code keys} that has one, in one query. The property ids go in as one JSON array
+     * The oldest claim of each of {@code keys} that has one, in one query (names compared as {@link #findByKey} does
+     * them). The property ids go in as one JSON array
      * (SQLite's {@code json_each}): thousands of keys are one parameter, not thousands, each looked up in the
      * property id index.
      */

@@ -81,7 +81,7 @@ public final class SeenKeys implements AutoCloseable {
             insert.run(List.copyOf(keys.entrySet()), null, (ps, p, e) -> {
                 ps.setString(p, e.getKey().jurisdiction());
                 ps.setString(p + 1, e.getKey().statePropertyId());
-                ps.setString(p + 2, e.getKey().claimantName());
+                ps.setString(p + 2, e.getKey().claimant());
                 ps.setString(p + 3, text(e.getValue()));
             }, null);
         } catch (SQLException e) {

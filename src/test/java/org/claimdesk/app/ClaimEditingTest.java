@@ -247,6 +247,39 @@ class ClaimEditingTest {
         assertThat(queries.claim(second).orElseThrow().claimantName()).isEqualTo(other.claimantName());
     }
 
+    /**
+     * The claimant's name is compared in its match form: written in capitals, with other spacing or accents, it is
+     * the claimant of the other claim all the same; respelling a claim's own claimant keeps its key and is no repeat,
+     * even of a claim it was entered as repeating.
+     */
+    @Test
+    void anotherWritingOfAnotherClaimsClaimantIsARepeatAndOfItsOwnIsNot() {
+        long first = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        long second = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        editing.edit(first, 0, Map.of("claimantName", "José María Núñez"), "j.chen", "name per the ID");
+        Claim other = queries.claim(first).orElseThrow();
+        editing.edit(second, 0, Map.of("statePropertyId", other.statePropertyId()), "j.chen", "per the state's letter");
+        Claim before = queries.claim(second).orElseThrow();
+
+        for (String writing : List.of("JOSE MARIA NUNEZ", "  josé   maría núñez ", "Jose\u0301 Mari\u0301a Nun\u0303ez",
+                "José-María Núñez")) {
+            assertThatThrownBy(() -> editing.edit(second, 1, Map.of("claimantName", writing), "j.chen", "per the ID"))
+                    .as(writing).isInstanceOf(ClaimDeskException.class)
+                    .hasMessageContaining("claim " + other.claimNumber() + " (EVIDENCE_PENDING) already has")
+                    .hasMessageEndingWith("claim " + before.claimNumber() + " would repeat it; nothing was changed");
+        }
+        assertThat(queries.claim(second).orElseThrow()).isEqualTo(before);
+
+        // a claim entered as a repeat of the first (same key): its claimant respelled stays that one repeat
+        db.useTransaction(h -> h.execute("UPDATE claim SET claimant_name = ? WHERE claim_id = ?",
+                other.claimantName(), second));
+        editing.edit(second, 1, Map.of("claimantName", "JOSÉ MARÍA NÚÑEZ"), "j.chen", "as on the state's letter");
+        assertThat(queries.claim(second).orElseThrow().claimantName()).isEqualTo("JOSÉ MARÍA NÚÑEZ");
+        // and a name of its own is no repeat either
+        editing.edit(second, 2, Map.of("claimantName", "José Núñez"), "j.chen", "the son, per the ID");
+        assertThat(queries.claim(second).orElseThrow().claimantName()).isEqualTo("José Núñez");
+    }
+
     /** Submitting checks the version staff saw, as moving a claim does: what goes to the state is what they checked. */
     @Test
     void aSubmitAfterSomeoneElseEditedTheClaimIsAConflictAndQueuesNothing() {

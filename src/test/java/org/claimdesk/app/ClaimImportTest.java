@@ -175,6 +175,40 @@ class ClaimImportTest {
         assertThat(after).isEqualTo(before);
     }
 
+    /**
+     * A claimant written another way (capitals, spacing, accents) is the claimant of the claim present or of the
+     * earlier row, in the same batch or an earlier one, dry run or not: a conflict on the name, not a second claim.
+     */
+    @Test
+    void aClaimantWrittenAnotherWayIsAConflictNotASecondClaim() throws Exception {
+        run(write("first.csv", HEADER + "\n" + row(1).replace("Claimant 1", "Zoë Lefèvre") + "\n",
+                StandardCharsets.UTF_8), false, false);
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        text.append(row(1).replace("Claimant 1", "ZOE LEFEVRE")).append('\n');
+        for (int i = 2; i <= ClaimImport.BATCH_ROWS + 1; i++) {
+            text.append(row(i)).append('\n');
+            if (i == 2) {
+                text.append(row(2).replace("Claimant 2", "claimant  2")).append('\n');
+            }
+        }
+        text.append(row(3).replace("Claimant 3", "CLAIMANT 3")).append('\n');
+        Path file = write("respelled.csv", text.toString(), StandardCharsets.UTF_8);
+
+        ClaimImport.Report dry = run(file, true, false);
+        ClaimImport.Report real = run(file, false, false);
+
+        for (ClaimImport.Report r : List.of(dry, real)) {
+            assertThat(r.imported()).isEqualTo(ClaimImport.BATCH_ROWS);
+            assertThat(r.alreadyPresent()).isZero();
+            assertThat(r.conflicts()).extracting(ClaimImport.Conflict::line)
+                    .containsExactly(2L, 4L, ClaimImport.BATCH_ROWS + 4L);
+            assertThat(r.conflicts()).allSatisfy(c -> assertThat(c.fields()).containsExactly("claimantName"));
+        }
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS + 1);
+        assertThat(queries.claims(ClaimQuery.all().withSearch("Lefèvre"))).singleElement()
+                .satisfies(c -> assertThat(c.claimantName()).isEqualTo("Zoë Lefèvre"));
+    }
+
     /** Rows repeating rows of an earlier batch: a dry run counts them as the import then does. */
     @Test
     void aDryRunFindsRowsRepeatingEarlierBatchesAsTheImportDoes() throws Exception {

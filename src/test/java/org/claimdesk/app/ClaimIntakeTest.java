@@ -204,6 +204,26 @@ class ClaimIntakeTest {
                 });
     }
 
+    /** The claimant's name in capitals, with other spacing or decomposed accents is the claimant present. */
+    @Test
+    void aClaimantWrittenAnotherWayIsTheClaimantPresent() {
+        Claim first = intake.create(fields(), null, "j.chen", null, null);
+        for (String writing : List.of("NGUYỄN VĂN AN", "nguyễn  văn an", "Nguyen Van An",
+                java.text.Normalizer.normalize("Nguyễn Văn An", java.text.Normalizer.Form.NFD))) {
+            Map<String, String> again = fields();
+            again.put("claimantName", writing);
+            assertThat(intake.duplicateOf(ClaimDraft.read(again, TODAY).draft())).as(writing)
+                    .map(Claim::claimNumber).contains(first.claimNumber());
+            assertThatThrownBy(() -> intake.create(again, null, "r.okafor", null, null)).as(writing)
+                    .isInstanceOfSatisfying(DuplicateClaimException.class,
+                            e -> assertThat(e.existingClaimNumber()).isEqualTo(first.claimNumber()));
+        }
+        Map<String, String> other = fields();
+        other.put("claimantName", "Nguyễn Văn Anh");
+        assertThat(intake.create(other, null, "r.okafor", null, null).claimNumber()).isNotEqualTo(first.claimNumber());
+        assertThat(Sql.count(db, "claim")).isEqualTo(2);
+    }
+
     @Test
     void aLaterStartNeedsAReasonAndIsAStatusBeforeSubmissionAlongTheTable() {
         assertThat(Transitions.startingStatuses()).containsExactly(ClaimStatus.IDENTITY_PENDING,
