@@ -104,12 +104,19 @@ public final class ClaimEvidence {
         String name = EvidenceRules.title(title, file.getFileName().toString()).orThrow();
         // refuse a claim that cannot take evidence before copying anything
         database.read(h -> editableClaim(h, claimId, false));
-        EvidenceFiles.Stored stored = files.copyIn(file);
+        EvidenceFiles.Stored[] copied = {files.copyIn(file)};
         boolean[] committing = {false};
         try {
             return database.inTransaction(h -> {
                 Claim claim = editableClaim(h, claimId);
+                evidence.lockFiles(h);
                 Instant now = clock.instant();
+                if (!files.isThere(copied[0])) {
+                    // the copy found in the folder was removed by a failed add of the same content before this
+                    // transaction began; from here on no other add removes it until this one's row is in
+                    copied[0] = files.copyIn(file);
+                }
+                EvidenceFiles.Stored stored = copied[0];
                 long id = evidence.insertFile(h, claimId, k, name, stored, who, now);
                 Map<String, Object> details = details(claim, id, k, name);
                 details.put("fileName", stored.originalName());
@@ -123,7 +130,7 @@ public final class ClaimEvidence {
             });
         } catch (RuntimeException e) {
             if (!committing[0]) {
-                discardUnlessNamed(stored);
+                discardUnlessNamed(copied[0]);
             }
             // a failure at the commit leaves the file: the commit may have gone through with its answer lost (a team
             // database's connection cut then), or still be finishing on the server; if not, no row names the file,
@@ -134,21 +141,25 @@ public final class ClaimEvidence {
 
     /**
      * Removes a file this copy put in the folder, after a transaction that failed before its commit, when no
-     * evidence row names it: the folder keeps one file per content, which another claim's row may name. When the
-     * database cannot be asked, the file stays; a file no row names is only space.
+     * evidence row names it: the folder keeps one file per content, which another claim's row may name. The check and
+     * the removal hold {@link EvidenceStore#lockFiles}: an add of the same content under way either has its row in
+     * by then, or finds the file gone in its own transaction and copies it again. When the database cannot be asked,
+     * the file stays; a file no row names is only space.
      */
-    private void discardUnlessNamed(EvidenceFiles.Stored stored) {
+    void discardUnlessNamed(EvidenceFiles.Stored stored) {
         if (!stored.created() || files.isShared()) {
             return;
         }
-        boolean named;
         try {
-            named = database.read(h -> evidence.namesFile(h, stored.storedName()));
+            database.inTransaction(h -> {
+                evidence.lockFiles(h);
+                if (!evidence.namesFile(h, stored.storedName())) {
+                    files.discard(stored);
+                }
+                return null;
+            });
         } catch (RuntimeException unknown) {
-            named = true;
-        }
-        if (!named) {
-            files.discard(stored);
+            // the file stays
         }
     }
 

@@ -344,6 +344,11 @@ public final class EvidenceFiles {
         }
     }
 
+    /** Whether the file {@code stored} names is in the folder (a failed add of the same content may have removed it). */
+    public boolean isThere(Stored stored) {
+        return Files.isRegularFile(path(stored.storedName()));
+    }
+
     /**
      * Removes a file this copy created, when its database row could not be written; in the shared folder, nothing
      * (another workstation may be adding the same content, its row not yet visible here).

@@ -72,6 +72,16 @@ public final class EvidenceStore {
                 + " LIMIT :limit").bind("limit", limit).map(Rows.EVIDENCE).list();
     }
 
+    /**
+     * Makes the caller's transaction the only one, among those that call this, to record or remove evidence files
+     * until it ends: on SQLite every write transaction already is (IMMEDIATE); on a team database an advisory lock.
+     * An add recording a copy it found in the folder and a failed add removing the copy it made take it, so that the
+     * removal's check that no row names the file and the add's check that the file is there do not interleave.
+     */
+    public void lockFiles(Handle handle) {
+        Dialect.of(handle).serialize(handle, "claimdesk.evidence-files");
+    }
+
     /** Whether an evidence row names the stored file {@code storedName} (files are stored by their content). */
     public boolean namesFile(Handle handle, String storedName) {
         return handle.createQuery("SELECT count(*) FROM evidence WHERE stored_name = :name")

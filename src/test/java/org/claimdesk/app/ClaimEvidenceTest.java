@@ -239,6 +239,95 @@ class ClaimEvidenceTest {
         assertThat(evidence.fileOf(again)).hasContent("deed");
     }
 
+    /**
+     * Two adds of one content on a desk (a folder of its own): the first copied the file, the second found it, and
+     * the first failed and removed its copy before the second's row was written. The second copies the file again in
+     * its transaction: its row never names a file that is not there.
+     */
+    @Test
+    void anAddWhoseFoundCopyWasRemovedMeanwhileCopiesTheFileAgain() throws Exception {
+        EvidenceFiles own = EvidenceFiles.own(dir.resolve("own"));
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        EvidenceFiles.Stored firstCopy = own.copyIn(deed);
+        assertThat(firstCopy.created()).isTrue();
+        // the first add's removal lands between the second's copy (which found the file) and its transaction
+        Runnable[] onNow = {() -> {
+            try {
+                Files.delete(own.path(firstCopy.storedName()));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }};
+        Clock removingOnce = new Clock() {
+            @Override
+            public Instant instant() {
+                Runnable run = onNow[0];
+                onNow[0] = null;
+                if (run != null) {
+                    run.run();
+                }
+                return NOW;
+            }
+
+            @Override
+            public java.time.ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+        };
+
+        Evidence added = new ClaimEvidence(db, removingOnce, own).addFile(id, "ownership", deed, null, "j.chen");
+
+        assertThat(onNow[0]).as("the copy was removed while the add was under way").isNull();
+        assertThat(own.path(added.storedName())).hasContent("deed");
+        assertThat(own.presence(added)).isEqualTo(EvidenceCopy.WHOLE);
+    }
+
+    /**
+     * A failed add removing the copy it made waits for an add of the same content whose transaction is under way,
+     * then finds the file named by that add's row and keeps it (both engines: SQLite's write lock, the server's
+     * advisory lock).
+     */
+    @Test
+    void aFailedAddKeepsItsCopyWhenAnAddUnderWayNamesIt() throws Exception {
+        EvidenceFiles own = EvidenceFiles.own(dir.resolve("own"));
+        ClaimEvidence onDesk = new ClaimEvidence(db, clock, own);
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed");
+        EvidenceFiles.Stored copy = own.copyIn(deed);
+        java.util.concurrent.CountDownLatch rowWritten = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch commit = new java.util.concurrent.CountDownLatch(1);
+        var store = new org.claimdesk.store.EvidenceStore();
+        var adding = java.util.concurrent.CompletableFuture.runAsync(() -> db.useTransaction(h -> {
+            store.lockFiles(h);
+            store.insertFile(h, id, EvidenceKind.OWNERSHIP, "deed", copy, "r.okafor", NOW);
+            rowWritten.countDown();
+            try {
+                commit.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+        try {
+            assertThat(rowWritten.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            var removing = java.util.concurrent.CompletableFuture.runAsync(() -> onDesk.discardUnlessNamed(copy));
+            org.awaitility.Awaitility.await().during(java.time.Duration.ofMillis(400))
+                    .atMost(java.time.Duration.ofSeconds(5)).until(() -> !removing.isDone());
+            commit.countDown();
+            removing.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            commit.countDown();
+            adding.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(own.path(copy.storedName())).hasContent("deed");
+        assertThat(onDesk.list(id)).singleElement().satisfies(e -> assertThat(onDesk.fileOf(e)).hasContent("deed"));
+    }
+
     @Test
     void aSharedFolderThatIsNotThereIsRefusedAndNotCreated() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
