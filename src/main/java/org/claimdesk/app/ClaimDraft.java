@@ -89,7 +89,9 @@ public final class ClaimDraft {
                 String text = columnOf[f] < 0 || values[columnOf[f]] == null ? "" : values[columnOf[f]];
                 Checked<?> checked = field.check(text, today);
                 if (checked.isOk()) {
-                    read.put(field, checked.value());
+                    // the claim type comes before the tax id in field order
+                    read.put(field, field == ClaimField.TAX_ID && read.get(ClaimField.CLAIM_TYPE) instanceof ClaimType type
+                            ? ClaimField.taxIdFor(type, text, (String) checked.value()) : checked.value());
                 } else {
                     if (violations == null) {
                         violations = new ArrayList<>(2);
@@ -140,7 +142,7 @@ public final class ClaimDraft {
             if (!fields.contains(field)) {
                 continue;
             }
-            if (!Objects.equals(field.valueOf(claim), values.get(field))) {
+            if (!Objects.equals(field.compared(field.valueOf(claim)), field.compared(values.get(field)))) {
                 differ.add(field.name());
             }
         }
@@ -151,7 +153,8 @@ public final class ClaimDraft {
     public List<String> differences(ClaimDraft other, java.util.Collection<ClaimField<?>> fields) {
         List<String> differ = new ArrayList<>();
         for (ClaimField<?> field : ClaimField.all()) {
-            if (fields.contains(field) && !Objects.equals(values.get(field), other.values.get(field))) {
+            if (fields.contains(field)
+                    && !Objects.equals(field.compared(values.get(field)), field.compared(other.values.get(field)))) {
                 differ.add(field.name());
             }
         }
@@ -166,7 +169,7 @@ public final class ClaimDraft {
      */
     public long[] fingerprint() {
         return ClaimField.all().stream().mapToLong(f -> {
-            Object value = values.get(f);
+            Object value = f.compared(values.get(f));
             return fnv1a(value == null ? "\0" : value.getClass().getName() + ':' + value);
         }).toArray();
     }

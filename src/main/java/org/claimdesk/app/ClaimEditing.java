@@ -64,7 +64,8 @@ public final class ClaimEditing {
         if (changes.isEmpty()) {
             throw new ClaimDeskException("nothing to edit: name at least one field (" + ClaimField.names() + ")");
         }
-        ClaimField.Parsed parsed = ClaimField.parseAll(changes, today());
+        LocalDate today = today();
+        ClaimField.Parsed parsed = ClaimField.parseAll(changes, today);
         if (!parsed.violations().isEmpty()) {
             throw new InvalidFieldsException(parsed.violations());
         }
@@ -75,7 +76,8 @@ public final class ClaimEditing {
             refuseIfNotEditable(h, claim);
             Map<ClaimField<?>, Object> changed = new LinkedHashMap<>();
             List<FieldChange> shown = new ArrayList<>();
-            parsed.values().forEach((field, value) -> {
+            // read again for this claim's type: a tax id of nine bare digits is an EIN on a business claim
+            ClaimField.parseAll(changes, today, claim.claimType()).values().forEach((field, value) -> {
                 Object before = field.valueOf(claim);
                 if (!java.util.Objects.equals(before, value)) {
                     changed.put(field, value);

@@ -237,8 +237,17 @@ public final class ClaimField<T> {
      * included. The values map keeps the order of {@code raw}.
      */
     public static Parsed parseAll(Map<String, String> raw, LocalDate today) {
+        return parseAll(raw, today, null);
+    }
+
+    /**
+     * As {@link #parseAll(Map, LocalDate)}, for a claim whose type is {@code claimType} unless {@code raw} gives
+     * one: the tax id is read for the claim's type ({@link #taxIdFor}).
+     */
+    public static Parsed parseAll(Map<String, String> raw, LocalDate today, ClaimType claimType) {
         Map<ClaimField<?>, Object> values = new LinkedHashMap<>();
         List<FieldViolation> violations = new ArrayList<>();
+        String[] typedTaxId = {null};
         raw.forEach((fieldName, text) -> {
             Optional<ClaimField<?>> field = byName(fieldName);
             if (field.isEmpty()) {
@@ -249,11 +258,41 @@ public final class ClaimField<T> {
             Checked<?> checked = field.get().check(text, today);
             if (checked.isOk()) {
                 values.put(field.get(), checked.value());
+                if (field.get() == TAX_ID) {
+                    typedTaxId[0] = text;
+                }
             } else {
                 violations.addAll(checked.violations());
             }
         });
+        ClaimType type = values.get(CLAIM_TYPE) instanceof ClaimType given ? given : claimType;
+        if (values.get(TAX_ID) instanceof String read) {
+            values.put(TAX_ID, taxIdFor(type, typedTaxId[0], read));
+        }
         return new Parsed(values, violations);
+    }
+
+    /**
+     * The tax id typed as {@code typed} on a claim of {@code type}, as it is kept: nine bare digits are the
+     * business's EIN on a business claim (12-3456789) and an SSN or ITIN on any other (123-45-6789, as the tax id's
+     * own rule reads them where the type is not known); written with its dashes, it stays as written.
+     *
+     * @param read what the tax id's own rule read from {@code typed}
+     */
+    public static String taxIdFor(ClaimType type, String typed, String read) {
+        String text = typed == null ? "" : typed.strip();
+        if (type == ClaimType.BUSINESS && NINE_DIGITS.matcher(text).matches()) {
+            return text.substring(0, 2) + "-" + text.substring(2);
+        }
+        return read;
+    }
+
+    /**
+     * A value as an import compares it with a claim present: the tax id by its digits (one number written as an SSN
+     * or as an EIN is one tax id), every other field as it is.
+     */
+    public Object compared(Object value) {
+        return this == TAX_ID && value instanceof String taxId ? taxId.replace("-", "") : value;
     }
 
     /** Values read by {@link #parseAll} and the rules broken on the way. */

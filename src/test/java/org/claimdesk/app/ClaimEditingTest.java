@@ -280,6 +280,28 @@ class ClaimEditingTest {
         assertThat(queries.claim(second).orElseThrow().claimantName()).isEqualTo("José Núñez");
     }
 
+    /** A tax id replaced by nine bare digits is read for the claim's type: the EIN of a business claim. */
+    @Test
+    void nineBareDigitsReplacingATaxIdAreReadForTheClaimsType() {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        editing.replaceTaxId(id, 0, "941234567", "j.chen", "per the W-9");
+        assertThat(Sql.scalar(db, "SELECT tax_id FROM claim WHERE claim_id = " + id, String.class))
+                .isEqualTo("941-23-4567");
+
+        editing.edit(id, 1, Map.of("claimType", "BUSINESS"), "j.chen", "the claimant is the company");
+        editing.replaceTaxId(id, 2, "941234567", "j.chen", "the company's EIN per the W-9");
+        assertThat(Sql.scalar(db, "SELECT tax_id FROM claim WHERE claim_id = " + id, String.class))
+                .isEqualTo("94-1234567");
+        assertThat(queries.claim(id).orElseThrow().version()).isEqualTo(3);
+
+        Map<String, String> both = new LinkedHashMap<>();
+        both.put("taxId", "123004567");
+        both.put("claimType", "OWNER");
+        editing.edit(id, 3, both, "j.chen", "the owner claims in person");
+        assertThat(Sql.scalar(db, "SELECT tax_id FROM claim WHERE claim_id = " + id, String.class))
+                .isEqualTo("123-00-4567");
+    }
+
     /** Submitting checks the version staff saw, as moving a claim does: what goes to the state is what they checked. */
     @Test
     void aSubmitAfterSomeoneElseEditedTheClaimIsAConflictAndQueuesNothing() {

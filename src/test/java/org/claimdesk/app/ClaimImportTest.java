@@ -209,6 +209,36 @@ class ClaimImportTest {
                 .satisfies(c -> assertThat(c.claimantName()).isEqualTo("Zoë Lefèvre"));
     }
 
+    /**
+     * A business claim's tax id of nine bare digits is its EIN; importing the file again finds the claims present,
+     * as it does a claim whose tax id was kept as an SSN of the same digits (one number, two writings).
+     */
+    @Test
+    void nineBareDigitsOnABusinessClaimAreItsEinAndTheSameDigitsAreTheSameTaxId() throws Exception {
+        String business = row(1).replace(",OWNER,", ",BUSINESS,").replace("100-00-0001", "941234567");
+        String owner = row(2).replace("100-00-0002", "100000002");
+        Path file = write("tax-ids.csv", HEADER + "\n" + business + "\n" + owner + "\n", StandardCharsets.UTF_8);
+        assertThat(run(file, false, false).imported()).isEqualTo(2);
+        assertThat(Sql.scalar(db, "SELECT tax_id FROM claim WHERE claimant_name = 'Claimant 1'", String.class))
+                .isEqualTo("94-1234567");
+        assertThat(Sql.scalar(db, "SELECT tax_id FROM claim WHERE claimant_name = 'Claimant 2'", String.class))
+                .isEqualTo("100-00-0002");
+
+        // kept as an SSN of the same digits (as the rule read bare digits before it knew the claim type)
+        db.useTransaction(h -> h.execute("UPDATE claim SET tax_id = '941-23-4567' WHERE claimant_name = 'Claimant 1'"));
+        for (boolean dryRun : new boolean[] {true, false}) {
+            ClaimImport.Report again = run(file, dryRun, false);
+            assertThat(again.imported()).isZero();
+            assertThat(again.alreadyPresent()).isEqualTo(2);
+            assertThat(again.conflicts()).isEmpty();
+        }
+        // other digits are another tax id
+        Path other = write("other.csv", HEADER + "\n" + business.replace("941234567", "941234568") + "\n",
+                StandardCharsets.UTF_8);
+        assertThat(run(other, false, false).conflicts()).singleElement()
+                .satisfies(c -> assertThat(c.fields()).containsExactly("taxId"));
+    }
+
     /** Rows repeating rows of an earlier batch: a dry run counts them as the import then does. */
     @Test
     void aDryRunFindsRowsRepeatingEarlierBatchesAsTheImportDoes() throws Exception {

@@ -204,6 +204,16 @@ class ClaimIntakeTest {
                 });
     }
 
+    /** Nine bare digits are an SSN on an owner's claim and the EIN on a business's. */
+    @Test
+    void nineBareDigitsAreReadForTheClaimType() {
+        assertThat(intake.create(fields(), null, "j.chen", null, null).taxId()).isEqualTo("512-00-4471");
+        Map<String, String> business = fields();
+        business.put("claimType", "business");
+        business.put("claimantName", "Harbor Dental Group LLC");
+        assertThat(intake.create(business, null, "j.chen", null, null).taxId()).isEqualTo("51-2004471");
+    }
+
     /** The claimant's name in capitals, with other spacing or decomposed accents is the claimant present. */
     @Test
     void aClaimantWrittenAnotherWayIsTheClaimantPresent() {

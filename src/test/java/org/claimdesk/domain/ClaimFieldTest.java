@@ -161,6 +161,32 @@ class ClaimFieldTest {
         assertThat(ClaimField.HOLDER_ID.shown("HLD-1")).isEqualTo("HLD-1");
     }
 
+    /** Nine bare digits are the EIN on a business claim, whether the type is typed beside them or the claim's. */
+    @Test
+    void nineBareDigitsAreTheEinOfABusinessClaimAndAnSsnOnAnyOther() {
+        Map<String, String> raw = new LinkedHashMap<>();
+        raw.put("taxId", " 941234567 ");
+        raw.put("claimType", "business");
+        assertThat(ClaimField.parseAll(raw, TODAY).values().get(ClaimField.TAX_ID)).isEqualTo("94-1234567");
+        raw.put("claimType", "owner");
+        assertThat(ClaimField.parseAll(raw, TODAY, ClaimType.BUSINESS).values().get(ClaimField.TAX_ID))
+                .as("the type typed beside it wins").isEqualTo("941-23-4567");
+        Map<String, String> taxIdAlone = Map.of("taxId", "941234567");
+        assertThat(ClaimField.parseAll(taxIdAlone, TODAY, ClaimType.BUSINESS).values().get(ClaimField.TAX_ID))
+                .isEqualTo("94-1234567");
+        for (ClaimType other : new ClaimType[] {ClaimType.OWNER, ClaimType.HEIR, ClaimType.ON_BEHALF, null}) {
+            assertThat(ClaimField.parseAll(taxIdAlone, TODAY, other).values().get(ClaimField.TAX_ID)).as("%s", other)
+                    .isEqualTo("941-23-4567");
+        }
+        // written with its dashes, a tax id stays as written whatever the claim's type (a sole proprietor's SSN)
+        assertThat(ClaimField.parseAll(Map.of("taxId", "123-00-4567"), TODAY, ClaimType.BUSINESS).values()
+                .get(ClaimField.TAX_ID)).isEqualTo("123-00-4567");
+        assertThat(ClaimField.parseAll(Map.of("taxId", "94-1234567"), TODAY, ClaimType.OWNER).values()
+                .get(ClaimField.TAX_ID)).isEqualTo("94-1234567");
+        assertThat(ClaimField.TAX_ID.compared("94-1234567")).isEqualTo(ClaimField.TAX_ID.compared("941-23-4567"));
+        assertThat(ClaimField.HOLDER_ID.compared("HLD-1")).isEqualTo("HLD-1");
+    }
+
     @Test
     void severalFieldsAreReadByNameWithEveryBrokenRuleReported() {
         Map<String, String> raw = new LinkedHashMap<>();
