@@ -258,7 +258,7 @@ public final class ConsoleWindow {
         if (newClaimDialog != null && newClaimDialog.isShowing() && newClaimForm.dirty()) {
             parts.add("the new claim's form is filled in and not created");
         }
-        if (outbox.busyProperty().get() || fixes.runningProperty().get()) {
+        if (outbox.writingProperty().get() || fixes.runningProperty().get()) {
             parts.add("an action on outbox rows is still running");
         }
         if (importer.running()) {

@@ -129,6 +129,8 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<Resubmission.Check> resubmitCheck = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Resubmission.Result> lastResubmit = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
+    /** An action under way changes rows or writes a file (not a preview or a check, which only read). */
+    private final ReadOnlyBooleanWrapper writing = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<OutboxTriage.Result> lastResult = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
@@ -231,6 +233,22 @@ public final class OutboxViewModel {
 
     public ReadOnlyBooleanProperty busyProperty() {
         return busy.getReadOnlyProperty();
+    }
+
+    /** Whether the action under way changes rows or writes a file: quitting now would stop it where it is. */
+    public ReadOnlyBooleanProperty writingProperty() {
+        return writing.getReadOnlyProperty();
+    }
+
+    /** The page at work on one action; {@code writes}: it changes rows or writes a file. */
+    private void begin(boolean writes) {
+        busy.set(true);
+        writing.set(writes);
+    }
+
+    private void end() {
+        busy.set(false);
+        writing.set(false);
     }
 
     public ReadOnlyObjectProperty<TaskRunner.ProgressUpdate> progressProperty() {
@@ -533,9 +551,9 @@ public final class OutboxViewModel {
             return;
         }
         OutboxQuery rows = chosen.get();
-        busy.set(true);
+        begin(false);
         tasks.submit("preview " + action.verb(), p -> new Plan(scope, triage.preview(action, rows)), p -> {
-            busy.set(false);
+            end();
             if (p.preview().eligible() == 0) {
                 notice.set(Notice.warning("Nothing to " + action.verb().toLowerCase() + " in " + scope.words() + ": "
                         + p.preview().describe()));
@@ -543,7 +561,7 @@ public final class OutboxViewModel {
             }
             plan.set(p);
         }, e -> {
-            busy.set(false);
+            end();
             notice.set(Notice.error("preview " + action.verb().toLowerCase(), e));
         });
     }
@@ -581,7 +599,7 @@ public final class OutboxViewModel {
             notice.set(Notice.warning(confirmed.action().verb() + " needs a reason; nothing was changed"));
             return;
         }
-        busy.set(true);
+        begin(true);
         OutboxTriage.Preview preview = confirmed.preview();
         int total = preview.eligible();
         String doing = preview.action() == OutboxTriage.Action.REQUEUE && reconcile ? "reconciled and re-queued"
@@ -589,14 +607,14 @@ public final class OutboxViewModel {
         progress.set(new TaskRunner.ProgressUpdate(0, total, "starting"));
         tasks.submit(confirmed.action().verb() + " outbox rows",
                 p -> triage.apply(preview, actor, reason, reconcile, done -> p.update(done, total, doing)), result -> {
-                    busy.set(false);
+                    end();
                     progress.set(null);
                     lastResult.set(result);
                     notice.set(result.failure() == null ? Notice.success(describe(result))
                             : Notice.warning(describe(result)));
                     refresh();
                 }, e -> {
-                    busy.set(false);
+                    end();
                     progress.set(null);
                     notice.set(Notice.error(confirmed.action().verb().toLowerCase() + " the rows", e));
                     refresh();
@@ -675,16 +693,16 @@ public final class OutboxViewModel {
         if (refusedWhileBusy("resubmit")) {
             return;
         }
-        busy.set(true);
+        begin(false);
         tasks.submit("check outbox row for resubmission", p -> resubmission.check(id), check -> {
-            busy.set(false);
+            end();
             if (check.state() != DeliveryState.FAILED || (check.refusal() != null && !check.diff().isEmpty())) {
                 notice.set(Notice.warning(check.refusal()));
                 return;
             }
             resubmitCheck.set(check);
         }, e -> {
-            busy.set(false);
+            end();
             notice.set(Notice.error("check the row for resubmission", e));
         });
     }
@@ -700,16 +718,16 @@ public final class OutboxViewModel {
             notice.set(Notice.warning("Resubmit needs a reason; nothing was changed"));
             return;
         }
-        busy.set(true);
+        begin(true);
         tasks.submit("resubmit outbox row", p -> resubmission.resubmit(seen, actor, reason), r -> {
-            busy.set(false);
+            end();
             lastResubmit.set(r);
             notice.set(Notice.success("Row " + r.oldOutboxEventId() + " superseded by row " + r.newOutboxEventId()
                     + " (claim " + r.claimNumber() + ", new key " + r.newKey() + "; changed: "
                     + r.diff().describeFields() + "). Ctrl+Enter: next failed row"));
             refresh();
         }, e -> {
-            busy.set(false);
+            end();
             notice.set(Notice.error("resubmit the row", e));
             refresh();
         });
@@ -721,13 +739,13 @@ public final class OutboxViewModel {
         if (refusedWhileBusy("re-queue")) {
             return;
         }
-        busy.set(true);
+        begin(false);
         tasks.submit("preview re-queue", p -> new Plan(Scope.SELECTION,
                 triage.preview(OutboxTriage.Action.REQUEUE, OutboxQuery.byIds(List.of(check.outboxEventId())))), p -> {
-                    busy.set(false);
+                    end();
                     plan.set(p);
                 }, e -> {
-                    busy.set(false);
+                    end();
                     notice.set(Notice.error("preview re-queue", e));
                 });
     }
@@ -749,7 +767,7 @@ public final class OutboxViewModel {
             return;
         }
         OutboxQuery shown = shown();
-        busy.set(true);
+        begin(true);
         tasks.submit("export outbox CSV", p -> {
             CsvFile csv = CsvFile.create(file, List.of("outbox_event_id", "claim_id", "claim_number", "jurisdiction", "event_type",
                     "delivery_state", "attempts", "last_error", "next_attempt_at", "idempotency_key", "created_at",
@@ -766,11 +784,11 @@ public final class OutboxViewModel {
                 throw e;
             }
         }, n -> {
-            busy.set(false);
+            end();
             progress.set(null);
             notice.set(Notice.success("Exported " + Formats.count(n) + " outbox rows to " + file));
         }, e -> {
-            busy.set(false);
+            end();
             progress.set(null);
             notice.set(Notice.error("export the outbox rows", e));
         }, progress::set);

@@ -260,9 +260,12 @@ class OutboxViewModelTest {
         m.select(m.rows().subList(0, 2));
         queued.runAll();
         m.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
+        assertThat(m.busyProperty().get()).isTrue();
+        assertThat(m.writingProperty().get()).as("a preview only reads: quitting loses nothing").isFalse();
         queued.runAll();
         m.execute(m.planProperty().get(), "state portal back", false);
         assertThat(m.busyProperty().get()).isTrue();
+        assertThat(m.writingProperty().get()).as("the re-queue changes rows").isTrue();
         int waiting = queued.size();
 
         m.preview(OutboxTriage.Action.ABANDON, OutboxViewModel.Scope.SELECTION);
@@ -273,7 +276,17 @@ class OutboxViewModelTest {
         assertThat(m.noticeProperty().get().text()).contains("still at work on the last action");
         queued.runAll();
         assertThat(m.busyProperty().get()).isFalse();
+        assertThat(m.writingProperty().get()).isFalse();
         assertThat(m.noticeProperty().get().text()).contains("2 row(s) re-queued");
+
+        m.prepareResubmit(m.rows().get(0).id());
+        assertThat(m.busyProperty().get()).isTrue();
+        assertThat(m.writingProperty().get()).as("checking a row for resubmission only reads").isFalse();
+        queued.runAll();
+        m.exportCsv(dir.resolve("rows.csv"));
+        assertThat(m.writingProperty().get()).as("an export writes a file").isTrue();
+        queued.runAll();
+        assertThat(m.writingProperty().get()).isFalse();
     }
 
     @Test
