@@ -35,14 +35,9 @@ final class ClaimEditForm {
         FieldForm.build(editor.fields(), grid, FieldForm.Ids.EDIT);
     }
 
-    /** A file reference's copy not whole here, in a word or two. */
+    /** A file reference's copy not whole here, in the CLI's words: "missing here", "damaged here", "unreadable here". */
     static String awayMark(EvidenceCopy presence) {
-        return switch (presence) {
-            case MISSING -> "not here";
-            case DAMAGED -> "damaged here";
-            case UNREADABLE -> "unreadable here";
-            case WHOLE -> "";
-        };
+        return presence == EvidenceCopy.WHOLE ? "" : presence.word() + " here";
     }
 
     private static String awayHint(EvidenceCopy presence, java.nio.file.Path folder) {

@@ -232,8 +232,8 @@ class ClaimEditFxTest extends ConsoleFxTest {
                 java.nio.file.Files.writeString(dir.resolve("deed.pdf"), "deed of trust"), "Deed of trust", "kim");
         java.nio.file.Files.delete(services.workflow().evidence().fileOf(deed));
         fx(() -> window.claimsModel().reloadDetail());
-        waitUntil("the file is listed as not here", () -> robot.lookup("#evidenceTable .table-cell")
-                .match(LabeledMatchers.hasText("not here · file, 13 bytes")).tryQuery().isPresent());
+        waitUntil("the file is listed as missing here", () -> robot.lookup("#evidenceTable .table-cell")
+                .match(LabeledMatchers.hasText("missing here · file, 13 bytes")).tryQuery().isPresent());
         snapshot("claim-evidence-not-here");
     }
 
