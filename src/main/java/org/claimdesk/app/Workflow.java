@@ -123,6 +123,9 @@ public final class Workflow {
             java.util.Set<Long> expectedEvidence) {
         String who = Inputs.actor(actor);
         String givenKey = Inputs.key(idempotencyKey);
+        if (givenKey != null && KeyPolicy.keyRefusal(givenKey) != null) {
+            throw new ClaimDeskException(KeyPolicy.keyRefusal(givenKey) + "; nothing was queued");
+        }
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
         return database.inTransaction(h -> {
             // a key given by the caller may come twice at once (a retried request, two workstations); a new one cannot

@@ -61,7 +61,8 @@ public final class AnswerClassifier {
     /** An answer to POST /v1/submissions. */
     public static StateAnswer submission(int status, Body body, String response, Duration retryAfter) {
         String caseId = blankToNull(body.caseId());
-        if (status == 200 || status == 201) {
+        if (status >= 200 && status < 300) {
+            // any 2xx (a gateway's 202 too): accepted, or not known to be, never a refusal
             if (caseId == null) {
                 return answer(AttemptOutcome.TRANSIENT, status, null,
                         status + ": the state accepted the submission but sent no case id", response, null);
@@ -69,7 +70,8 @@ public final class AnswerClassifier {
             if (!keepable(caseId)) {
                 return unkeepableCaseId(status, caseId, response);
             }
-            String what = status == 201 ? "201 accepted" : "200 replay of an accepted key";
+            String what = status == 201 ? "201 accepted" : status == 200 ? "200 replay of an accepted key"
+                    : status + " accepted";
             return answer(AttemptOutcome.DELIVERED, status, caseId, what + ": case id " + caseId, response, null);
         }
         if (status == 409 && "duplicate_claim".equals(body.error()) && caseId != null) {
@@ -116,17 +118,25 @@ public final class AnswerClassifier {
             return answer(AttemptOutcome.DELIVERED, status, caseId, "200 the state holds this key: case id " + caseId,
                     response, null);
         }
-        if (status == 404) {
+        if (status == 404 && "not_found".equals(body.error())) {
             return answer(AttemptOutcome.PERMANENT, status, null, "404 the state does not hold this key", response, null);
         }
         String line = line(status, body, response);
+        if (status == 404) {
+            // not the contract's answer (a proxy's page, a wrong address): says nothing of the key
+            return answer(AttemptOutcome.TRANSIENT, status, null, line + " (not the state's not_found answer: check the"
+                    + " state API URL)", response, retryAfter);
+        }
         if (status == 401 || status == 403) {
             return answer(AttemptOutcome.SYSTEMIC, status, null, line, response, null);
         }
         return answer(AttemptOutcome.TRANSIENT, status, null, line, response, retryAfter);
     }
 
-    /** Retry-After as delta-seconds or an HTTP date; null when absent or unreadable. */
+    /** The longest wait a Retry-After is taken for, as seconds or as a date: a day. */
+    static final Duration MAX_RETRY_AFTER = Duration.ofDays(1);
+
+    /** Retry-After as delta-seconds or an HTTP date, at most {@link #MAX_RETRY_AFTER}; null when absent or unreadable. */
     public static Duration retryAfter(String header, Instant now) {
         if (header == null || header.isBlank()) {
             return null;
@@ -134,12 +144,12 @@ public final class AnswerClassifier {
         String value = header.strip();
         try {
             long seconds = Long.parseLong(value);
-            return seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, 86_400));
+            return seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, MAX_RETRY_AFTER.toSeconds()));
         } catch (NumberFormatException notSeconds) {
             try {
                 Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
                 Duration wait = Duration.between(now, at);
-                return wait.isNegative() ? Duration.ZERO : wait;
+                return wait.isNegative() ? Duration.ZERO : wait.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : wait;
             } catch (DateTimeParseException notDate) {
                 return null;
             }

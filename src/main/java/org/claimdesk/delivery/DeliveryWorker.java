@@ -110,6 +110,8 @@ public final class DeliveryWorker implements WorkerControl {
     private RunState runState = RunState.STOPPED;
     private String pauseReason;
     private boolean pausedBySystem;
+    /** Whether a lookup answered can end this system pause: not after a refusal only a submission shows. */
+    private boolean probeMayResume;
     private boolean started;
     private boolean closed;
     private ScheduledFuture<?> ticks;
@@ -136,7 +138,7 @@ public final class DeliveryWorker implements WorkerControl {
         this.policy = new OutcomePolicy(() -> this.settings, Objects.requireNonNull(deadlines, "deadlines"),
                 clock.getZone(), Objects.requireNonNull(random, "random"));
         this.publisher = new SnapshotPublisher(workerId, SnapshotPublisher.RowCounts.of(database, store, clock),
-                this::snapshot, System::currentTimeMillis);
+                this::snapshot, () -> System.nanoTime() / 1_000_000);
         this.writer = new WriterConnection(database, store, workerId);
         this.control = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-control"));
         this.publishing = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-publisher"));
@@ -620,6 +622,11 @@ public final class DeliveryWorker implements WorkerControl {
     }
 
     private void probe() {
+        synchronized (lock) {
+            if (!probeMayResume) {
+                return;
+            }
+        }
         StateAnswer answer = state.lookup("claimdesk-probe-" + workerId);
         boolean ok = answer.outcome() == AttemptOutcome.DELIVERED || answer.notFound();
         if (!ok) {
@@ -639,14 +646,21 @@ public final class DeliveryWorker implements WorkerControl {
         requestFill();
     }
 
-    private void pauseBySystem(String reason) {
+    /**
+     * Pauses a running worker; a pause by staff holds (a refusal of a call in flight then changes nothing).
+     *
+     * @param probeMayResume whether a lookup the state answers ends the pause (unreachable, credentials refused);
+     *        else staff resume it once the cause is mended
+     */
+    private void pauseBySystem(String reason, boolean probeMayResume) {
         synchronized (lock) {
-            if (closing || runState == RunState.STOPPED || pausedBySystem) {
+            if (closing || runState != RunState.RUNNING) {
                 return;
             }
             runState = RunState.PAUSED;
             pausedBySystem = true;
             pauseReason = reason;
+            this.probeMayResume = probeMayResume;
         }
         counters.error(reason);
         LOG.warn("delivery worker {} paused itself: {}", workerId, reason);
@@ -657,13 +671,16 @@ public final class DeliveryWorker implements WorkerControl {
     private void deliver(LeasedRow row, long deadlineNanos) {
         DeliveryRecord record;
         counters.callStarted();
+        Instant started = clock.instant();
         try {
-            record = attempt(row, deadlineNanos);
+            record = attempt(row, started, deadlineNanos);
         } catch (RuntimeException e) {
             LOG.error("delivery worker {}: delivering outbox row {} failed unexpectedly", workerId,
                     row.outboxEventId(), e);
-            record = DeliveryRecord.released(row);
-            counters.error("internal error delivering row " + row.outboxEventId() + ": " + e);
+            String message = "internal error delivering row " + row.outboxEventId() + ": " + e;
+            counters.error(message);
+            // counted, with its backoff: given back at once, the row would be taken again and fail again for ever
+            record = policy.internalFailure(row, message, started, clock.instant());
         } finally {
             counters.callEnded();
         }
@@ -674,8 +691,7 @@ public final class DeliveryWorker implements WorkerControl {
      * One call for {@code row}, made only while its lease, ending at {@code deadlineNanos} on the monotonic clock,
      * outlives it.
      */
-    private DeliveryRecord attempt(LeasedRow row, long deadlineNanos) {
-        Instant started = clock.instant();
+    private DeliveryRecord attempt(LeasedRow row, Instant started, long deadlineNanos) {
         OutcomePolicy.Sendable sendable = OutcomePolicy.sendable(row);
         if (sendable.refusal() != null) {
             return OutcomePolicy.refused(row, sendable.refusal(), started);
@@ -702,12 +718,16 @@ public final class DeliveryWorker implements WorkerControl {
             case UNREACHABLE -> {
                 int n = consecutiveUnreachable.incrementAndGet();
                 if (n >= UNREACHABLE_LIMIT) {
-                    pauseBySystem(answer.message() + " (" + n + " calls in a row could not connect)");
+                    pauseBySystem(answer.message() + " (" + n + " calls in a row could not connect)", true);
                 }
             }
             case REFUSING -> {
                 consecutiveUnreachable.set(0);
-                pauseBySystem(answer.message());
+                // a lookup the state answers shows a token it takes again, not that it takes submissions at this
+                // address or with this token's rights (403, 404, 405 to a submission): staff resume then
+                boolean lookupShows = answer.httpStatus() == null || answer.httpStatus() == 401;
+                pauseBySystem(lookupShows ? answer.message()
+                        : answer.message() + "; resume the worker once that is mended", lookupShows);
             }
             case ANSWERED -> consecutiveUnreachable.set(0);
         }

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.domain.Transitions;
@@ -95,6 +96,10 @@ final class OutcomePolicy {
         if (row.jurisdiction() == null) {
             return new Sendable(null, "claim " + row.claimId() + " no longer exists: there is nothing to submit");
         }
+        String keyRefusal = KeyPolicy.keyRefusal(row.idempotencyKey());
+        if (keyRefusal != null) {
+            return new Sendable(null, keyRefusal + " (give the row up and submit the claim again: it gets a new key)");
+        }
         PayloadCheck.Result payload = PayloadCheck.check(row);
         if (payload.error() != null) {
             return new Sendable(null, "malformed payload: " + payload.error());
@@ -106,6 +111,15 @@ final class OutcomePolicy {
     static DeliveryRecord refused(LeasedRow row, String refusal, Instant started) {
         return DeliveryRecord.failed(row, row.retryCount() + 1, refusal,
                 new Attempt(started, 0, AttemptOutcome.PERMANENT, null, refusal));
+    }
+
+    /**
+     * A delivery that failed inside ClaimDesk, before or after its call: counted as a transient failure (backoff,
+     * then failed for good at the attempt limit), so that it neither comes back at once nor goes on for ever; a
+     * resend goes under the same key, which is safe if the call had reached the state.
+     */
+    DeliveryRecord internalFailure(LeasedRow row, String message, Instant started, Instant now) {
+        return transientFailure(row, message, null, null, message, settings.get(), started, 0, now).record();
     }
 
     /**

@@ -70,7 +70,8 @@ final class SnapshotPublisher {
 
     /**
      * @param snapshots builds the snapshot to publish, with {@link #counts()} and {@link #sentTotal()}
-     * @param millis the time in milliseconds ({@link System#currentTimeMillis} but in tests)
+     * @param millis a monotonic clock in milliseconds (from {@link System#nanoTime} but in tests): a wall clock set
+     *        back would hold the counts until it caught up
      */
     SnapshotPublisher(String workerId, RowCounts rows, Supplier<WorkerSnapshot> snapshots, LongSupplier millis) {
         this.workerId = Objects.requireNonNull(workerId, "workerId");

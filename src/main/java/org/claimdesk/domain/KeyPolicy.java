@@ -61,6 +61,29 @@ public final class KeyPolicy {
         return unanswered;
     }
 
+    /** The longest idempotency key the state's contract takes. */
+    public static final int MAX_KEY_CHARS = 200;
+
+    /**
+     * Why {@code key} cannot carry a submission, or null when it can: it travels in the Idempotency-Key header, so it
+     * is 1 to {@value #MAX_KEY_CHARS} printable ASCII characters (letters, digits, punctuation, inner spaces), as the
+     * state's contract and HTTP take them. Never echoes the key: the message may be printed or logged.
+     */
+    public static String keyRefusal(String key) {
+        if (key == null || key.isEmpty()) {
+            return "the idempotency key is empty";
+        }
+        if (key.length() > MAX_KEY_CHARS) {
+            return "the idempotency key is longer than " + MAX_KEY_CHARS + " characters";
+        }
+        if (key.charAt(0) == ' ' || key.charAt(key.length() - 1) == ' '
+                || !key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+            return "the idempotency key may hold only printable ASCII characters (letters, digits, punctuation and"
+                    + " inner spaces): an HTTP header cannot carry it";
+        }
+        return null;
+    }
+
     /** A fresh idempotency key for a new submission of a claim. */
     public static String newKey() {
         return "sub-" + UUID.randomUUID();

@@ -284,6 +284,18 @@ class WorkflowTest {
         assertThat(later.claimStatus()).isEqualTo(ClaimStatus.SUBMITTING);
     }
 
+    /** A key an HTTP header cannot carry is refused before anything is queued: the worker could never send it. */
+    @Test
+    void aSubmitKeyAHeaderCannotCarryIsRefusedAndNothingIsQueued() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", "sub\u20132026-17"))
+                .isInstanceOf(ClaimDeskException.class)
+                .hasMessage("the idempotency key may hold only printable ASCII characters (letters, digits,"
+                        + " punctuation and inner spaces): an HTTP header cannot carry it; nothing was queued");
+        assertThat(queries.countOutbox(OutboxQuery.all())).isZero();
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+    }
+
     /**
      * The same submit sent twice at once (a retried request, or two workstations with one key): one submission, the
      * other call its replay; one key for two claims at once: one submission, the other a conflict saying so.

@@ -225,6 +225,147 @@ class DeliveryWorkerTest {
         assertThat(worker.snapshot().pauseReason()).isNull();
     }
 
+    /** A pause by staff holds: calls in flight refused (401) neither replace it nor let a probe resume the worker. */
+    @Test
+    void aStaffPauseHoldsWhenACallInFlightIsRefused() throws IOException {
+        Outbox.submitted(db, 8);
+        FaultyStateServer server = server((key, n) -> Fault.UNAUTHORIZED_401);
+        server.replyDelayMillis(400);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast());
+
+        worker.start();
+        await().atMost(WAIT).until(() -> server.totalPosts() > 0);
+        worker.pause("the state asked us to hold submissions until Monday");
+        await().atMost(WAIT).until(() -> !worker.busy());
+        server.plan((key, n) -> Fault.NONE);
+        server.replyDelayMillis(0);
+        int posts = server.totalPosts();
+
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5)).until(() -> {
+            WorkerSnapshot s = worker.snapshot();
+            return s.runState() == RunState.PAUSED && !s.pausedBySystem()
+                    && "the state asked us to hold submissions until Monday".equals(s.pauseReason());
+        });
+        assertThat(server.totalPosts()).isEqualTo(posts);
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isZero();
+
+        worker.resume();
+        awaitNoPending();
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(8);
+    }
+
+    /**
+     * A token that may read but not submit (403 to every submission, lookups answered): the worker pauses and stays
+     * paused, without a probe resuming it into the same refusals, until staff resume it; no attempt counts.
+     */
+    @Test
+    void aSubmissionRefusedAsForbiddenPausesTheWorkerUntilStaffResumeIt() throws IOException {
+        List<SubmitResult> queued = Outbox.submitted(db, 10);
+        FaultyStateServer server = server((key, n) -> Fault.FORBIDDEN_403);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast());
+
+        worker.start();
+        await().atMost(WAIT).until(() -> worker.snapshot().runState() == RunState.PAUSED);
+        assertThat(worker.snapshot().pausedBySystem()).isTrue();
+        assertThat(worker.snapshot().pauseReason()).startsWith("403 forbidden: this token may not submit")
+                .endsWith("resume the worker once that is mended");
+        await().atMost(WAIT).until(() -> !worker.busy());
+        int posts = server.totalPosts();
+        assertThat(posts).as("at most the rows in flight when the 403 came").isLessThanOrEqualTo(4);
+
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5))
+                .until(() -> worker.snapshot().runState() == RunState.PAUSED && server.totalPosts() == posts);
+        assertThat(server.lookups()).as("no probe: a lookup answered shows nothing of a 403 to a submission").isZero();
+
+        server.plan((key, n) -> Fault.NONE);
+        worker.resume();
+        awaitNoPending();
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(10);
+        for (SubmitResult q : queued) {
+            assertThat(Outbox.retryCount(db, q.outboxEventId())).isZero();
+        }
+    }
+
+    /**
+     * A row whose key an HTTP header cannot carry (pasted with an en dash) fails before any call, its attempt kept;
+     * sent, the client refused the header, and the row came back at once, for ever.
+     */
+    @Test
+    void aKeyAHeaderCannotCarryFailsItsRowWithoutACallAndTheOthersGoOn() throws IOException {
+        List<SubmitResult> queued = Outbox.submitted(db, 3);
+        long bad = queued.get(1).outboxEventId();
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET idempotency_key = ? WHERE outbox_event_id = ?",
+                "sub\u20132026-17", bad));
+        FaultyStateServer server = server((key, n) -> Fault.NONE);
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        assertThat(queries.outboxEvent(bad).orElseThrow()).satisfies(r -> {
+            assertThat(r.deliveryState()).isEqualTo(DeliveryState.FAILED);
+            assertThat(r.lastError()).startsWith("the idempotency key may hold only printable ASCII")
+                    .contains("submit the claim again");
+        });
+        assertThat(queries.attempts(bad)).singleElement().satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+            assertThat(a.httpStatus()).isNull();
+        });
+        assertThat(server.totalPosts()).isEqualTo(2);
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(2);
+    }
+
+    /** A delivery failing inside ClaimDesk counts as a transient attempt: backoff, then failed at the limit. */
+    @Test
+    void aFailureInsideTheWorkerIsACountedAttemptNotAnEndlessLoop() {
+        List<SubmitResult> queued = Outbox.submitted(db, 1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        StateAdapter broken = new StateAdapter() {
+            @Override
+            public String endpoint() {
+                return "test";
+            }
+
+            @Override
+            public boolean simulated() {
+                return true;
+            }
+
+            @Override
+            public StateAnswer submit(String key, org.claimdesk.domain.SubmissionPayload payload, String json) {
+                calls.incrementAndGet();
+                throw new IllegalStateException("adapter fault");
+            }
+
+            @Override
+            public StateAnswer lookup(String key) {
+                throw new IllegalStateException("adapter fault");
+            }
+
+            @Override
+            public Duration maxCallDuration() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        DeliveryWorker worker = worker(broken, Workers.fast());
+
+        worker.start();
+        long id = queued.get(0).outboxEventId();
+        await().atMost(WAIT).until(() -> queries.outboxEvent(id).orElseThrow().deliveryState() == DeliveryState.FAILED);
+
+        OutboxEvent row = queries.outboxEvent(id).orElseThrow();
+        assertThat(row.lastError()).startsWith("internal error delivering row " + id + ": java.lang.IllegalStateException:"
+                + " adapter fault").endsWith("(gave up after 8 attempts)");
+        assertThat(queries.attempts(id)).hasSize(8)
+                .allSatisfy(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.TRANSIENT));
+        assertThat(calls.get()).isEqualTo(8);
+        assertThat(queries.claim(queued.get(0).claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+    }
+
     @Test
     void anUnreachableStatePausesTheWorkerAndResumeOnCommandDeliversOnceItIsBack() throws IOException {
         List<SubmitResult> queued = Outbox.submitted(db, 10);

@@ -135,6 +135,13 @@ class HttpStateAdapterTest {
             assertThat(a.outcome()).as("accepted without a case id: ask again").isEqualTo(AttemptOutcome.TRANSIENT);
             assertThat(a.message()).contains("no case id");
         });
+        // a gateway's other 2xx: accepted, never a refusal
+        assertThat(post(202, "{\"caseId\":\"CA-7\"}")).satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.DELIVERED);
+            assertThat(a.caseId()).isEqualTo("CA-7");
+            assertThat(a.message()).isEqualTo("202 accepted: case id CA-7");
+        });
+        assertThat(post(204, "").outcome()).isEqualTo(AttemptOutcome.TRANSIENT);
     }
 
     @Test
@@ -146,6 +153,9 @@ class HttpStateAdapterTest {
         Instant now = Instant.parse("2026-11-30T01:00:00Z");
         assertThat(AnswerClassifier.retryAfter("Mon, 30 Nov 2026 01:00:30 GMT", now)).isEqualTo(Duration.ofSeconds(30));
         assertThat(AnswerClassifier.retryAfter("soon", now)).isNull();
+        // a date or a number of seconds years away is a day at most: the row is not parked for good
+        assertThat(AnswerClassifier.retryAfter("Fri, 01 Jan 2100 00:00:00 GMT", now)).isEqualTo(Duration.ofDays(1));
+        assertThat(AnswerClassifier.retryAfter("999999999", now)).isEqualTo(Duration.ofDays(1));
     }
 
     @Test
@@ -164,6 +174,15 @@ class HttpStateAdapterTest {
             status = 404;
             body = "{\"error\":\"not_found\"}";
             assertThat(adapter.lookup("key-8").notFound()).isTrue();
+            // a 404 that is not the contract's (a proxy's page, a wrong address) says nothing of the key
+            body = "<html>Not Found</html>";
+            assertThat(adapter.lookup("key-8")).satisfies(a -> {
+                assertThat(a.notFound()).isFalse();
+                assertThat(a.outcome()).isEqualTo(AttemptOutcome.TRANSIENT);
+                assertThat(a.message()).contains("not the state's not_found answer");
+            });
+            body = "{\"error\":\"no_route\"}";
+            assertThat(adapter.lookup("key-8").notFound()).isFalse();
         }
         assertThat(seenHeaders.get(0)).containsEntry("method", "GET")
                 .containsEntry("path", "/v1/submissions/key%20with%20space%2Fslash");

@@ -26,6 +26,18 @@ class KeyPolicyTest {
                 .isEqualTo("the state refused this data; sent unchanged it will be refused again");
     }
 
+    @Test
+    void aKeyIsPrintableAsciiAsAnHttpHeaderCarriesIt() {
+        assertThat(KeyPolicy.keyRefusal(KeyPolicy.newKey())).isNull();
+        assertThat(KeyPolicy.keyRefusal("office key 7/2026:#1")).isNull();
+        assertThat(KeyPolicy.keyRefusal("k".repeat(KeyPolicy.MAX_KEY_CHARS))).isNull();
+        assertThat(KeyPolicy.keyRefusal("k".repeat(KeyPolicy.MAX_KEY_CHARS + 1))).contains("longer than 200");
+        for (String bad : List.of("sub\u20132026-17", "clé-1", "tab\there", "line\nbreak", " padded", "padded ")) {
+            assertThat(KeyPolicy.keyRefusal(bad)).as(bad).contains("printable ASCII").doesNotContain(bad.strip());
+        }
+        assertThat(KeyPolicy.keyRefusal("")).isNotNull();
+    }
+
     private static DeliveryAttempt attempt(AttemptOutcome outcome, Integer status, String detail) {
         return new DeliveryAttempt(1, 7, 1, java.time.Instant.EPOCH, 10, outcome, status, detail, "w1", null);
     }

@@ -27,7 +27,9 @@ import org.claimdesk.delivery.StateSimServer;
 public final class FaultyStateServer implements AutoCloseable {
 
     public enum Fault {
-        NONE, UNAVAILABLE_503, RATE_LIMITED_429, NO_REPLY, DROP_CONNECTION, ACCEPTED_THEN_503, REJECT_422, UNAUTHORIZED_401
+        NONE, UNAVAILABLE_503, RATE_LIMITED_429, NO_REPLY, DROP_CONNECTION, ACCEPTED_THEN_503, REJECT_422, UNAUTHORIZED_401,
+        /** A token that may read submissions but not make them. */
+        FORBIDDEN_403
     }
 
     /** Decides the fault for the {@code postNumber}-th POST (1-based) of {@code key}. */
@@ -179,6 +181,8 @@ public final class FaultyStateServer implements AutoCloseable {
             case REJECT_422 -> reply(exchange, new SimulatedState.Reply(422, null, "invalid_claim",
                     "holder id not found in the holder's report", null));
             case UNAUTHORIZED_401 -> reply(exchange, new SimulatedState.Reply(401, null, "unauthorized", "token expired", null));
+            case FORBIDDEN_403 -> reply(exchange, new SimulatedState.Reply(403, null, "forbidden",
+                    "this token may not submit", null));
             case NO_REPLY -> {
                 try {
                     TimeUnit.MILLISECONDS.sleep(noReplyFor.toMillis());
