@@ -611,6 +611,8 @@ public final class ClaimsViewModel {
                     editor.focusField(pending.field(), pending.message());
                 }
                 if (d.claim() != null && !d.claim().equals(selected.get())) {
+                    // read again after a change, here or elsewhere, whether or not the page showed the claim
+                    forgetRevealedTaxIdIfChanged(selected.get(), d.claim());
                     selected.set(d.claim());
                     actions.setAll(ClaimAction.from(d.claim().status()));
                 }

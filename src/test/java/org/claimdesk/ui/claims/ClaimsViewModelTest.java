@@ -374,6 +374,24 @@ class ClaimsViewModelTest {
                 "typo in the SSN");
         model.refreshRows();
         assertThat(model.revealedTaxIdProperty().get()).as("the old number is not left on screen").isNull();
+
+        // a claim opened from elsewhere (the Outbox page's Fix), not on the page: its detail read again after
+        // another workstation replaced the tax id
+        ClaimRow offPage = model.rows().stream().filter(r -> r.claimId() != editable.claimId()
+                && (r.status() == ClaimStatus.EVIDENCE_PENDING || r.status() == ClaimStatus.IDENTITY_PENDING))
+                .findFirst().orElseThrow();
+        model.searchProperty().set(editable.claimNumber());
+        model.applyFilters();
+        assertThat(model.rows()).noneMatch(r -> r.claimId() == offPage.claimId());
+        model.openClaim(offPage.claimId());
+        model.revealTaxId("claimant on the phone, a third time");
+        assertThat(model.revealedTaxIdProperty().get()).isNotNull();
+        Claim off = queries.claim(offPage.claimId()).orElseThrow();
+        workflow.editing().edit(offPage.claimId(), off.version(), java.util.Map.of("claimantPhone", "(916) 555-0199"),
+                "someone.else", "new number per the claimant");
+        model.reloadDetail();
+        assertThat(model.selectedProperty().get().version()).isEqualTo(off.version() + 1);
+        assertThat(model.revealedTaxIdProperty().get()).as("read again at a new version, the reveal ends").isNull();
     }
 
     @Test
