@@ -22,6 +22,7 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StaffPauseWatch.class);
 
     private final Database database;
+    private final LiveChanges live;
     private final AutoCloseable subscription;
     private volatile WorkerPause pause;
     private volatile long readAt;
@@ -36,7 +37,7 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     public StaffPauseWatch(Database database) {
         this.database = database;
-        LiveChanges live = new LiveChanges(database);
+        this.live = new LiveChanges(database);
         this.subscription = live.live() ? live.subscribe(this::changed) : null;
         if (subscription != null && !live.awaitListening(LISTENING_WITHIN)) {
             LOG.warn("live updates from {} did not start within {} s: a pause made elsewhere is seen once they do",
@@ -83,10 +84,12 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     /**
      * The pause by staff in force, if any; while the database cannot be read, the last one read, and it is read again
-     * at most once a second.
+     * at most once a second, as it is while a team database's notifications are lost.
      */
     public Optional<WorkerPause> current() {
-        if ((stale || subscription == null) && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
+        // unheard, read: a local file, a failed read, or notifications lost until the feed reconnects
+        boolean unheard = stale || subscription == null || !live.connected();
+        if (unheard && System.nanoTime() - readAt > FILE_CHECK_MILLIS * 1_000_000) {
             try {
                 read();
             } catch (RuntimeException e) {

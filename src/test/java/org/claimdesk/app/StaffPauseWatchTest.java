@@ -55,4 +55,42 @@ class StaffPauseWatchTest {
             }
         }
     }
+
+    /**
+     * While the live updates are lost (the listening connection cut, and no new one let in), a pause made elsewhere
+     * is read at a look, at most once a second, instead of waiting for the feed to come back.
+     */
+    @Test
+    void aPauseMadeWhileTheLiveUpdatesAreLostIsReadAtTheNextLook() throws Exception {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        String staff = "watchlost_" + location.database();
+        try (Database there = Database.open(location)) {
+            DatabaseLocation.Postgres asStaff = TestDatabase.staffRole(there, staff);
+            try (Database here = Database.open(asStaff); StaffPauseWatch watch = new StaffPauseWatch(here)) {
+                assertThat(watch.current()).isEmpty();
+                assertThat(here.changes().connected()).isTrue();
+
+                there.useTransaction(h -> h.execute("ALTER ROLE " + staff + " CONNECTION LIMIT 0"));
+                try {
+                    there.useTransaction(h -> h.createQuery("""
+                            SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                            WHERE usename = :staff AND application_name = 'ClaimDesk live updates'""")
+                            .bind("staff", staff).mapTo(Boolean.class).list());
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !here.changes().connected());
+
+                    try (AuditedWorker theirs = new AuditedWorker(new DeliveryWorker(there,
+                            new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),
+                            Workers.fast(), Clock.systemUTC(), Deadlines.statutory()), there, Clock.systemUTC(),
+                            "m.alvarez")) {
+                        theirs.pause("state maintenance tonight");
+                    }
+                    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> watch.get() != null);
+                    assertThat(here.changes().connected()).as("still lost: read, not heard").isFalse();
+                    assertThat(watch.get()).endsWith(": state maintenance tonight");
+                } finally {
+                    there.useTransaction(h -> h.execute("ALTER ROLE " + staff + " CONNECTION LIMIT -1"));
+                }
+            }
+        }
+    }
 }

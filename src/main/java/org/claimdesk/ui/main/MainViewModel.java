@@ -263,13 +263,15 @@ public final class MainViewModel {
         }, done -> { }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
     }
 
-    private void showLiveUpdates() {
+    /** Shows whether the live updates arrive; true when a team database's are lost. */
+    private boolean showLiveUpdates() {
         if (liveConnected == null) {
-            return;
+            return false;
         }
         boolean up = liveConnected.getAsBoolean();
         liveUpdatesLost.set(!up);
         liveUpdates.set(up ? "● Live" : "Live updates lost: reconnecting; F5 reads the page");
+        return !up;
     }
 
     public ReadOnlyObjectProperty<Notice> noticeProperty() {
@@ -603,8 +605,9 @@ public final class MainViewModel {
         if (!ready.get()) {
             return;
         }
-        showLiveUpdates();
-        if (pauseToFollow) {
+        boolean liveLost = showLiveUpdates();
+        if (pauseToFollow || liveLost) {
+            // while a team database's notifications are lost, a pause made elsewhere is read at every tick instead
             followPause();
         }
         long activity = latest == null ? 0 : latest.attemptsThisRun() + latest.sentTotal() + latest.failedTotal()

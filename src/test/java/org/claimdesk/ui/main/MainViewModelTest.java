@@ -67,6 +67,28 @@ class MainViewModelTest {
         }
     }
 
+    /** While the live updates are lost, a pause made on another workstation is read at each tick, not heard. */
+    @Test
+    void whileTheLiveUpdatesAreLostAPauseMadeElsewhereIsFollowedAtTheTick() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            AuditedWorker mine = audited(new FakeWorker(), db);
+            MainViewModel model = new MainViewModel("a team database", null, TestDatabases.queries(db), mine, false,
+                    new DirectTaskRunner(), "tester", "simulated state");
+            java.util.concurrent.atomic.AtomicBoolean connected = new java.util.concurrent.atomic.AtomicBoolean(true);
+            model.start(() -> { });
+            model.watchLiveUpdates(connected::get);
+
+            audited(new FakeWorker(), db).pause("the state asked us to hold until Monday");
+            model.tick(null);
+            assertThat(mine.staffPause()).as("heard while live: the notification brings it").isEmpty();
+
+            connected.set(false);
+            model.tick(null);
+            assertThat(mine.staffPause()).hasValueSatisfying(
+                    p -> assertThat(p.reason()).isEqualTo("the state asked us to hold until Monday"));
+        }
+    }
+
     @Test
     void anEmptyDatabaseGetsDemoDataWithProgressAndABanner() {
         try (Database db = TestDatabases.demo(dir, 0)) {
