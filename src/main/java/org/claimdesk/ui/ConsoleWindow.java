@@ -192,6 +192,8 @@ public final class ConsoleWindow {
         main.outboxCountsProperty().addListener((obs, old, counts) -> outbox.showStateCounts(counts));
         main.onRefresh(Page.OUTBOX, outbox::refresh);
         main.onRefresh(Page.AUDIT, audit::refresh);
+        // its counts move with another workstation's deliveries and re-queues, whether or not this one's worker runs
+        main.onRefresh(Page.WORKER, worker::shown);
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);
         main.onAuditElsewhere(Page.CLAIMS, claims::reloadDetail);
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
@@ -298,7 +300,7 @@ public final class ConsoleWindow {
             }
             case WORKER -> {
                 ViewFactory.Loaded<WorkerView> l = views.load(Fxml.WORKER);
-                mainView.addPage(page, l.root(), controls(() -> { }, () -> { }));
+                mainView.addPage(page, l.root(), controls(worker::shown, () -> { }));
             }
             case AUDIT -> {
                 ViewFactory.Loaded<AuditView> l = views.load(Fxml.AUDIT);

@@ -106,6 +106,27 @@ class TeamConsoleFxTest extends ConsoleFxTest {
         waitUntil("and groups the failed rows again", () -> groupedShown() == failedBefore - failed.size());
     }
 
+    /** The Worker page's counts follow another workstation's re-queue, this console's own worker off. */
+    @Test
+    void theWorkerPagesCountsFollowRowsReQueuedOnAnotherWorkstation() {
+        waitReady();
+        fx(() -> window.mainModel().show(Page.WORKER));
+        waitUntil("the worker page has its counts", () -> onFx(() -> window.workerModel().snapshotProperty().get())
+                != null && onFx(() -> window.workerModel().snapshotProperty().get().failedTotal()) > 0);
+        long failedBefore = onFx(() -> window.workerModel().snapshotProperty().get().failedTotal());
+        List<OutboxEvent> failed = TestDatabases.queries(otherWorkstation)
+                .outbox(OutboxQuery.all().withState(DeliveryState.FAILED).withPage(0, 2));
+        OutboxTriage triage = new OutboxTriage(otherWorkstation, Clock.systemDefaultZone(), Deadlines.statutory(),
+                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())));
+
+        triage.apply(triage.preview(OutboxTriage.Action.REQUEUE,
+                OutboxQuery.byIds(failed.stream().map(OutboxEvent::outboxEventId).toList())), "m.alvarez",
+                "state portal back", false, null);
+
+        waitUntil("the worker page counts the re-queued rows", () -> onFx(() -> window.workerModel()
+                .snapshotProperty().get().failedTotal()) == failedBefore - failed.size());
+    }
+
     @Test
     void aPauseMadeOnAnotherWorkstationShowsInTheStatusBar() {
         waitReady();
