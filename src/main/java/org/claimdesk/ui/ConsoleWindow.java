@@ -399,7 +399,7 @@ public final class ConsoleWindow {
             liveUpdates = live.subscribe(toPages::offer);
             if (live.live()) {
                 main.watchLiveUpdates(live::connected);
-                main.followPauseOnceHeard(() -> live.awaitListening(LIVE_UPDATES_START_WITHIN));
+                main.catchUpOnceHeard(() -> live.awaitListening(LIVE_UPDATES_START_WITHIN));
             }
             // bound here, off the FX thread, rather than inside the pulse of the first refresh that compares them
             tasks.submit("prepare row comparisons", p -> {

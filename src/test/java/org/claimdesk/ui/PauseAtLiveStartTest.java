@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A console on a team database reads the worker's pause at start, and hears of later pauses once its live updates
- * start: a pause made in between is read again when they do, so the console's worker does not go on delivering.
+ * start: a pause made in between is read again when they do, so the console's worker does not go on delivering, and
+ * so are the rows on screen.
  */
 class PauseAtLiveStartTest {
     @Test
@@ -32,13 +33,20 @@ class PauseAtLiveStartTest {
             DirectTaskRunner tasks = new DirectTaskRunner();
             MainViewModel main = new MainViewModel(here.databaseName(), null, here.queries(), here.worker(), true, tasks,
                     here.actor(), here.endpoint());
+            java.util.concurrent.atomic.AtomicInteger rowsRead = new java.util.concurrent.atomic.AtomicInteger();
+            main.onRefresh(org.claimdesk.ui.main.Page.CLAIMS, () -> { });
+            main.onLiveRefresh(org.claimdesk.ui.main.Page.CLAIMS, rowsRead::incrementAndGet);
             main.start(() -> { });
             assertThat(here.worker().snapshot().runState()).isEqualTo(RunState.RUNNING);
+            main.catchUpOnceHeard(() -> false);
+            assertThat(rowsRead).as("not heard: nothing to catch up on yet").hasValue(0);
 
             // made elsewhere before this console listens: no notification reaches it
             there.worker().pause("state maintenance tonight");
-            main.followPauseOnceHeard(() -> true);
+            main.catchUpOnceHeard(() -> true);
 
+            assertThat(rowsRead).as("the rows on screen read again, as a change made meanwhile went unheard")
+                    .hasValue(1);
             assertThat(here.worker().staffPause()).hasValueSatisfying(p -> assertThat(p.actor()).isEqualTo("m.alvarez"));
             await().atMost(Duration.ofSeconds(10)).until(() -> here.worker().snapshot().runState() == RunState.PAUSED);
         }

@@ -250,17 +250,22 @@ public final class MainViewModel {
     }
 
     /**
-     * Reads the worker's pause again once the live updates are heard ({@code listening}, which may wait, runs on a
-     * background task): a pause made on another workstation between this console's start-up read and the feed's
-     * start would otherwise go unheeded until the worker's next change.
+     * Reads the worker's pause and the rows on screen again once the live updates are heard ({@code listening}, which
+     * may wait, runs on a background task): a pause made, or a claim changed, on another workstation between this
+     * console's start-up reads and the feed's start would otherwise go unheeded until the next change.
      */
-    public void followPauseOnceHeard(java.util.function.BooleanSupplier listening) {
-        tasks.submit("follow the pause once live updates start", p -> {
-            if (listening.getAsBoolean()) {
+    public void catchUpOnceHeard(java.util.function.BooleanSupplier listening) {
+        tasks.submit("catch up once live updates start", p -> {
+            boolean heard = listening.getAsBoolean();
+            if (heard) {
                 worker.followPause();
             }
-            return null;
-        }, done -> { }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
+            return heard;
+        }, heard -> {
+            if (heard && ready.get()) {
+                liveRefreshers.getOrDefault(page.get(), refreshers.getOrDefault(page.get(), () -> { })).run();
+            }
+        }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
     }
 
     /** Shows whether the live updates arrive; true when a team database's are lost. */
