@@ -585,16 +585,20 @@ public final class MainViewModel {
         workerState.set(switch (s.runState()) {
             case STOPPED -> worker.refusal().isPresent() ? "Worker off: no state API set on this workstation"
                     : workerStartup == AuditedWorker.Startup.OFF
+                            || workerStartup == AuditedWorker.Startup.PAUSED && !startWorker
                     ? "Worker off: not started with the console on this workstation" : "Worker not started yet";
             case RUNNING -> "Worker running";
             case PAUSED -> s.pausedBySystem() ? "Worker paused itself"
                     : worker.staffPause().map(p -> "Worker " + pausedBy(p)).orElse("Worker paused");
         });
         workerHeld.set(s.runState() != WorkerSnapshot.RunState.RUNNING);
-        if (bannerSaysPaused && s.runState() == WorkerSnapshot.RunState.RUNNING) {
+        boolean running = s.runState() == WorkerSnapshot.RunState.RUNNING;
+        // resumed (here, or elsewhere while this console's worker stays off): the banner no longer says paused
+        if (bannerSaysPaused && (running || worker.staffPause().isEmpty() && s.runState() != WorkerSnapshot.RunState.PAUSED)) {
             bannerSaysPaused = false;
             if (banner.get() != null) {
-                banner.set(demoText == null ? null : demoText + " The delivery worker is running.");
+                banner.set(demoText == null ? null : demoText + (running ? " The delivery worker is running."
+                        : " The delivery worker was resumed; it is not running on this workstation (Worker page)."));
             }
         }
     }

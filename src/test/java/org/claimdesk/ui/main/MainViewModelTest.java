@@ -190,6 +190,30 @@ class MainViewModelTest {
         }
     }
 
+    /** Resumed on another workstation while this console's worker stays off: the banner no longer says paused. */
+    @Test
+    void aPauseLiftedElsewhereLeavesNoBannerSayingPausedWhenThisWorkerStaysOff() {
+        try (Database db = TestDatabases.demo(dir, 50)) {
+            audited(new FakeWorker(), db).as("r.okafor").pause("state asked us to hold submissions until Monday");
+            FakeWorker worker = new FakeWorker();
+            AuditedWorker audited = audited(worker, db);
+            MainViewModel model = new MainViewModel(db.path().toString(), TestDatabases.demoData(db),
+                    TestDatabases.queries(db), audited, false, new DirectTaskRunner(), "tester", "simulated state");
+            model.start(() -> { });
+            assertThat(model.bannerProperty().get()).startsWith("The delivery worker is paused by r.okafor");
+
+            audited(new FakeWorker(), db).as("m.alvarez").resume("the state is back");
+            model.changedElsewhere(java.util.EnumSet.of(org.claimdesk.domain.DataChange.WORKER));
+            model.applyWorker(audited.snapshot());
+
+            assertThat(worker.commands).as("this workstation does not start its worker with the console")
+                    .doesNotContain("start");
+            assertThat(model.bannerProperty().get()).as("resumed elsewhere: no pause left to tell of").isNull();
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker off: not started with the console on"
+                    + " this workstation");
+        }
+    }
+
     @Test
     void aPauseMadeElsewhereWhoseReadFailedIsFollowedAtTheNextTick() {
         try (Database db = TestDatabases.demo(dir, 0)) {
