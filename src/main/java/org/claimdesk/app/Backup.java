@@ -7,6 +7,7 @@ import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.LeftoverFiles;
 import org.claimdesk.store.OwnerOnly;
 import org.claimdesk.store.PostgresDump;
@@ -24,7 +25,12 @@ public final class Backup {
         this.database = database;
     }
 
-    public record Result(Path file, long bytes, int claims, long millis) {
+    /**
+     * @param evidence the evidence files the database's rows name, which the copy does not hold (they are kept in
+     *        {@code evidenceFolder}, beside the database)
+     */
+    public record Result(Path file, long bytes, int claims, long millis, EvidenceStore.FileTally evidence,
+            Path evidenceFolder) {
     }
 
     public Result to(Path target) {
@@ -77,7 +83,9 @@ public final class Backup {
         }
         syncFolder(file.getParent());
         try {
-            return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000);
+            EvidenceStore.FileTally evidence = database.read(new EvidenceStore()::fileTally);
+            return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000, evidence,
+                    DataDirectory.evidence(database));
         } catch (IOException e) {
             throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + e.getMessage(), e);
         }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.Backup;
+import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.store.PostgresDump;
@@ -38,10 +39,14 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
             check(action.check.toAbsolutePath().normalize());
             return 0;
         }
-        try (Database db = openDatabase()) {
+        try (Database db = openExistingDatabase()) {
             Backup.Result result = new Backup(db).to(action.to);
             out().printf("backup written to %s: %d claims, %,d bytes, %d ms, integrity check passed%n", result.file(),
                     result.claims(), result.bytes(), result.millis());
+            if (result.evidence().files() > 0) {
+                out().printf("evidence files are not in this copy: back up %s as well (%,d file(s), %s)%n",
+                        result.evidenceFolder(), result.evidence().files(), EvidenceRules.size(result.evidence().bytes()));
+            }
         }
         return 0;
     }

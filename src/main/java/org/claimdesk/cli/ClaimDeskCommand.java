@@ -89,6 +89,18 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return Database.open(databasePath(), upgradeNotice(spec.commandLine().getErr()));
     }
 
+    /**
+     * As {@link #openDatabase()}, for a command that looks at a database (a backup, a check): a desk file that is not
+     * there is refused (exit 1) rather than made new and empty, which would be backed up or found healthy.
+     */
+    Database openExistingDatabase() {
+        if (databasePath() instanceof DatabaseLocation.SqliteFile desk && !java.nio.file.Files.isRegularFile(desk.file())) {
+            throw new ClaimDeskException("no database file " + desk.file() + ": name the desk's file with --db or"
+                    + " CLAIMDESK_DB (nothing was created)");
+        }
+        return openDatabase();
+    }
+
     /** Says on {@code err} which schema upgrade a database opened by a command is given, as it begins. */
     static SchemaProgress upgradeNotice(PrintWriter err) {
         return (found, version, latest) -> {

@@ -31,6 +31,11 @@ abstract class CliSupport {
         return root().openDatabase();
     }
 
+    /** {@link ClaimDeskCommand#openExistingDatabase()}: a desk file that is not there is refused, not made. */
+    Database openExistingDatabase() {
+        return root().openExistingDatabase();
+    }
+
     /** The time a command works in on {@code db}: the root command's clock where one was given, else the database's. */
     Clock clock(Database db) {
         return root().clock != null ? root().clock : db.clock();

@@ -56,6 +56,24 @@ class BackupTest {
         }
     }
 
+    /** The copy holds the evidence rows, not their files: the result says which folder holds them, and how many. */
+    @Test
+    void aBackupSaysWhereTheEvidenceFilesItDoesNotHoldAreKept() throws Exception {
+        try (Database db = Database.open(dir.resolve("desk.db"))) {
+            assertThat(new Backup(db).to(dir.resolve("empty.db")).evidence().files()).isZero();
+            long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+            ClaimEvidence evidence = new ClaimEvidence(db, Clock.systemUTC());
+            evidence.addFile(id, "ownership", Files.writeString(dir.resolve("deed.pdf"), "deed"), null, "j.chen");
+            evidence.addFile(id, "identity", Files.writeString(dir.resolve("id.png"), "photo id"), null, "j.chen");
+
+            Backup.Result result = new Backup(db).to(dir.resolve("copy.db"));
+
+            assertThat(result.evidence().files()).isEqualTo(2);
+            assertThat(result.evidence().bytes()).isEqualTo(12);
+            assertThat(result.evidenceFolder()).isEqualTo(dir.resolve("evidence")).isDirectory();
+        }
+    }
+
     @Test
     void backupRefusesToOverwrite() throws Exception {
         try (Database db = Database.open(dir.resolve("db.db"))) {
