@@ -1,12 +1,18 @@
 package org.claimdesk.app;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.WorkerPause;
+import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.DatabaseMove;
+import org.claimdesk.store.Json;
+import org.claimdesk.store.WorkerPauseStore;
 import org.jdbi.v3.core.Handle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,12 +48,22 @@ public final class MoveIn {
         }
     }
 
-    /** What was moved: each table's rows and checksum, the same on both sides. */
-    public record Result(List<DatabaseMove.Digest> tables) {
+    /**
+     * What was moved: each table's rows and checksum, the same on both sides; and whether the desk's file was marked
+     * moved (its worker paused, saying where its claims went), or why not.
+     */
+    public record Result(List<DatabaseMove.Digest> tables, String deskNotMarked) {
         public Result {
             tables = List.copyOf(tables);
         }
+
+        public boolean deskMarked() {
+            return deskNotMarked == null;
+        }
     }
+
+    /** Who pauses the moved desk's worker, in its pause and audit trail. */
+    public static final String ACTOR = "claimdesk-migrate";
 
     private final Database from;
     private final Database to;
@@ -76,11 +92,35 @@ public final class MoveIn {
     public Result run(Progress progress) {
         // the desk's file read as one state: no console or drain writes it between the copy and the check
         try (DatabaseMove.Hold desk = DatabaseMove.holdWriters(from)) {
-            return moveHeld(progress);
+            List<DatabaseMove.Digest> digests = moveHeld(progress);
+            return new Result(digests, markMoved(desk));
         }
     }
 
-    private Result moveHeld(Progress progress) {
+    /**
+     * Pauses the desk's worker, in the same hold, once the team database has the move: a console or drain left on
+     * the old file would otherwise deliver the rows the team's workers deliver, and staff would go on working on a
+     * copy. The pause says where the claims went; its audit entry too. Null when marked, else why not (the move
+     * stands either way).
+     */
+    private String markMoved(DatabaseMove.Hold desk) {
+        Instant now = Instant.now();
+        String reason = "this desk's claims were moved into " + to.location().describe() + " at " + now
+                + ": work there (--db or CLAIMDESK_DB), not on this file";
+        try {
+            boolean marked = desk.commit(h -> {
+                new WorkerPauseStore().put(h, new WorkerPause(ACTOR, now, reason));
+                new AuditStore().append(h, now, ACTOR, AuditActions.WORKER_PAUSE, AuditActions.SUBJECT_WORKER,
+                        AuditActions.WORKER_ID, reason, Json.write(java.util.Map.of("movedTo", to.location().describe())));
+            });
+            return marked ? null : "the desk's file cannot be written here";
+        } catch (RuntimeException e) {
+            LOG.warn("the moved desk's file {} could not be marked moved", from.location().describe(), e);
+            return e.getMessage();
+        }
+    }
+
+    private List<DatabaseMove.Digest> moveHeld(Progress progress) {
         List<DatabaseMove.Digest> digests;
         // the move's transaction on the server, once every row is copied and checked: a failure after that is its
         // commit's, which the server may have made
@@ -119,7 +159,7 @@ public final class MoveIn {
             LOG.warn("the planner's statistics of {} could not be gathered after the move", to.location().describe(), e);
             progress.statisticsNotGathered(e.getMessage());
         }
-        return new Result(digests);
+        return digests;
     }
 
     private ClaimDeskException notEmpty() {
@@ -128,7 +168,9 @@ public final class MoveIn {
 
     private static ClaimDeskException notEmpty(DatabaseLocation target) {
         return new ClaimDeskException(target.describe() + " already holds claims, outbox rows or audit entries:"
-                + " moving in needs an empty team database; nothing was copied");
+                + " moving in needs an empty team database, one no console has used yet (a console's first start"
+                + " audits its operator, and the audit trail is never emptied): create a new database to move into;"
+                + " nothing was copied");
     }
 
     /**
@@ -158,8 +200,14 @@ public final class MoveIn {
                     + target + " made it cannot be told now: look with claimdesk --db … doctor before moving in"
                     + " again (a team database that holds the claims has the move)", e);
         }
+        String then = switch (DatabaseMove.retry(e)) {
+            case AS_IS -> ": move in again";
+            case AFTER_THE_DESK_ROW_IS_CORRECTED -> "";
+            case AS_THE_OWNER_ROLE -> ": run migrate as the team database's owner role (docs/operations.md: roles),"
+                    + " not a staff role, whose privileges stay as they are";
+        };
         return new ClaimDeskException("the move stopped (" + e.getMessage() + "); nothing of it was kept, "
-                + target + " is as it was: move in again", e);
+                + target + " is as it was" + then, e);
     }
 
     /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */

@@ -81,6 +81,11 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                 out().printf("%-22s %,10d rows  sha256 %s%n", d.table(), d.rows(), d.sha256());
             }
             out().printf("moved %s into %s: every table's count and checksum match%n", from, team.location().describe());
+            out().println(result.deskMarked()
+                    ? "the desk's file is marked moved: its worker is paused, saying where its claims went; point the"
+                            + " workstation at the team database: CLAIMDESK_DB=" + to
+                    : "the desk's file could not be marked moved (" + result.deskNotMarked() + "): do not work on it"
+                            + " any more; point the workstation at the team database: CLAIMDESK_DB=" + to);
             EvidenceStore.FileTally files = team.read(h -> new EvidenceStore().fileTally(h));
             if (files.files() > 0) {
                 out().println(evidenceToCopy(files, DataDirectory.evidence(from),
@@ -100,7 +105,7 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
         String command = ShellWords.windows()
                 ? "robocopy " + ShellWords.word(deskFolder.toString()) + " " + ShellWords.word(share) + " /XF .incoming-*"
                 : "find " + ShellWords.word(deskFolder.toString()) + " -maxdepth 1 -type f ! -name '.incoming-*' -exec"
-                        + " install -m 640 -t " + ShellWords.word(share) + " {} +";
+                        + " install -m 640 {} " + ShellWords.word(share) + " \\;";
         return String.format("%,d evidence file(s) (%s) are named by the moved rows: copy the files in %s (not the"
                 + " folder itself) into the team's shared evidence folder, e.g. %s (docs/operations.md: moving in)",
                 files.files(), EvidenceRules.size(files.bytes()), deskFolder, command);

@@ -110,8 +110,47 @@ public final class DatabaseMove {
                 .mapTo(Integer.class).findOne().isEmpty();
     }
 
+    /** What a move that stopped before its commit needs before it is run again. */
+    public enum Retry {
+        /** Nothing: run it again (the network, the server, a lock). */
+        AS_IS,
+        /** A row the server cannot store as the desk keeps it: corrected on the desk first (the message names it). */
+        AFTER_THE_DESK_ROW_IS_CORRECTED,
+        /** The role may not lock the tables or set the sequences: run by the team database's owner role. */
+        AS_THE_OWNER_ROLE
+    }
+
+    /** What the move {@code stopped} by this needs before it is run again. */
+    public static Retry retry(Throwable stopped) {
+        for (Throwable t = stopped; t != null; t = t.getCause()) {
+            if (t instanceof CopyRefused refused) {
+                return refused.retry;
+            }
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                switch (sql.getSQLState()) {
+                    case "42501" -> {
+                        return Retry.AS_THE_OWNER_ROLE;
+                    }
+                    case "22021", "22P05", "54000" -> {
+                        return Retry.AFTER_THE_DESK_ROW_IS_CORRECTED;
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+        return Retry.AS_IS;
+    }
+
     /** What {@link #holdWriters} holds until closed. */
     public interface Hold extends AutoCloseable {
+        /**
+         * Writes {@code work} in the held transaction and commits it, ending the hold; false when the file cannot be
+         * written here (read-only), nothing done.
+         */
+        boolean commit(java.util.function.Consumer<Handle> work);
+
+        /** Ends the hold; what it held is rolled back unless committed. */
         @Override
         void close();
     }
@@ -137,15 +176,43 @@ public final class DatabaseMove {
             }
             if (code.startsWith("SQLITE_READONLY")) {
                 // a file no one can write here (its permissions, a read-only mount) changes under no move
-                return () -> { };
+                return new Hold() {
+                    @Override
+                    public boolean commit(java.util.function.Consumer<Handle> work) {
+                        return false;
+                    }
+
+                    @Override
+                    public void close() {
+                    }
+                };
             }
             throw Database.translate(desk.path(), e);
         }
-        return () -> {
-            try {
-                hold.execute("ROLLBACK");
-            } finally {
-                hold.close();
+        return new Hold() {
+            private boolean ended;
+
+            @Override
+            public boolean commit(java.util.function.Consumer<Handle> work) {
+                try {
+                    work.accept(hold);
+                    hold.execute("COMMIT");
+                    ended = true;
+                    return true;
+                } catch (RuntimeException e) {
+                    throw Database.translate(desk.path(), e);
+                }
+            }
+
+            @Override
+            public void close() {
+                try {
+                    if (!ended) {
+                        hold.execute("ROLLBACK");
+                    }
+                } finally {
+                    hold.close();
+                }
             }
         };
     }
@@ -314,7 +381,22 @@ public final class DatabaseMove {
                 default -> "";
             };
             // not the driver's exception as the cause: its message, logged with it, holds the values
-            throw new DatabaseException("cannot copy " + rowsNamed + ": " + reason + " [" + state + "]" + what);
+            throw new CopyRefused("cannot copy " + rowsNamed + ": " + reason + " [" + state + "]" + what,
+                    switch (state) {
+                        case "22021", "22P05", "54000" -> Retry.AFTER_THE_DESK_ROW_IS_CORRECTED;
+                        case "42501" -> Retry.AS_THE_OWNER_ROLE;
+                        default -> Retry.AS_IS;
+                    });
+        }
+    }
+
+    /** A batch the server refused, said without the driver's exception (whose message holds the values). */
+    private static final class CopyRefused extends DatabaseException {
+        private final transient Retry retry;
+
+        CopyRefused(String message, Retry retry) {
+            super(message);
+            this.retry = retry;
         }
     }
 

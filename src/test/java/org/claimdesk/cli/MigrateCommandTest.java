@@ -61,10 +61,31 @@ class MigrateCommandTest {
                 .contains("2 evidence file(s) (17 bytes) are named by the moved rows: copy the files in "
                         + dir.resolve("evidence") + " (not the folder itself) into the team's shared evidence folder,"
                         + " e.g. find " + dir.resolve("evidence") + " -maxdepth 1 -type f ! -name '.incoming-*' -exec"
-                        + " install -m 640 -t ");
+                        + " install -m 640 {} ");
+        assertThat(moved.out().lines().filter(l -> l.contains("evidence file(s)")).findFirst().orElseThrow())
+                .as("one file at a time, as BSD's and macOS's install take it: no GNU -t").endsWith(" \\;"
+                        + " (docs/operations.md: moving in)");
         assertThat(moved.err()).contains("audit_log:").contains("gathering the planner's statistics")
                 .contains("checking claim: its rows read again on both sides, counts and checksums compared");
         assertThat(moved.err().lines().filter("claim: 1,000 of 1,000 rows"::equals)).hasSize(1);
+        assertThat(moved.out()).contains("the desk's file is marked moved: its worker is paused, saying where its claims"
+                + " went; point the workstation at the team database: CLAIMDESK_DB=" + url);
+        // a console or drain left on the old file would deliver the rows the team's workers deliver: held
+        try (Database desk = Database.open(file)) {
+            java.util.Optional<org.claimdesk.domain.WorkerPause> pause =
+                    desk.read(h -> new org.claimdesk.store.WorkerPauseStore().find(h));
+            assertThat(pause).hasValueSatisfying(p -> {
+                assertThat(p.actor()).isEqualTo(org.claimdesk.app.MoveIn.ACTOR);
+                assertThat(p.reason()).startsWith("this desk's claims were moved into " + team.describe())
+                        .endsWith(": work there (--db or CLAIMDESK_DB), not on this file");
+            });
+            long pauses = desk.read(h -> h.createQuery("SELECT count(*) FROM audit_log WHERE action = 'worker.pause'"
+                    + " AND actor = :a").bind("a", org.claimdesk.app.MoveIn.ACTOR).mapTo(Long.class).one());
+            assertThat(pauses).isEqualTo(1);
+            CliTest.Run drain = CliTest.run("--db", file.toString(), "drain", "--until-idle");
+            assertThat(drain.exit()).as(drain.out() + drain.err()).isEqualTo(1);
+            assertThat(drain.out() + drain.err()).contains("moved into");
+        }
 
         try (Database db = Database.open(team)) {
             for (int i = 0; i < counts.length; i++) {
@@ -139,7 +160,9 @@ class MigrateCommandTest {
 
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(refused.err().strip()).isEqualTo("claimdesk: " + team.describe() + " already holds claims, outbox rows or audit"
-                + " entries: moving in needs an empty team database; nothing was copied");
+                + " entries: moving in needs an empty team database, one no console has used yet (a console's first"
+                + " start audits its operator, and the audit trail is never emptied): create a new database to move"
+                + " into; nothing was copied");
         assertThat(OlderTeamDatabases.recordedVersion(team)).as("the schema version the older ClaimDesk left")
                 .isEqualTo(10);
     }
@@ -164,7 +187,9 @@ class MigrateCommandTest {
 
         assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(refused.err().strip()).startsWith("claimdesk: the move stopped (the role " + asStaff.role()
-                + " may not do this").contains("nothing of it was kept").doesNotContain("\n");
+                + " may not do this").contains("nothing of it was kept").doesNotContain("\n")
+                .endsWith(": run migrate as the team database's owner role (docs/operations.md: roles), not a staff"
+                        + " role, whose privileges stay as they are").doesNotContain("move in again");
         try (Database db = Database.open(owned)) {
             assertThat(Sql.count(db, "claim")).isZero();
             assertThat(Sql.count(db, "audit_log")).isZero();
