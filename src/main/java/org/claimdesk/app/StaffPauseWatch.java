@@ -101,8 +101,13 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     @Override
     public String get() {
-        return current().map(p -> "the delivery worker was paused by " + p.actor() + " at " + p.at() + ": " + p.reason())
-                .orElse(null);
+        return current().map(p -> "the delivery worker was paused by " + byWhomWhenWhy(p)).orElse(null);
+    }
+
+    /** "NAME at yyyy-MM-dd HH:mm (this computer's time): reason", as a command prints a pause. */
+    public static String byWhomWhenWhy(WorkerPause p) {
+        return p.actor() + " at " + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
+                .format(p.at().atZone(java.time.ZoneId.systemDefault())) + ": " + p.reason();
     }
 
     @Override

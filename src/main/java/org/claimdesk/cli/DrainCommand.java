@@ -68,8 +68,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
              StaffPauseWatch pause = evenIfPaused ? null : new StaffPauseWatch(db)) {
             if (pause != null) {
                 pause.current().ifPresent(p -> {
-                    throw new ClaimDeskException("the delivery worker is paused by " + p.actor() + " since " + p.at()
-                            + ": " + p.reason() + "; resume it on the console's Worker page, or pass --even-if-paused");
+                    throw new ClaimDeskException("the delivery worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
+                            + "; resume it on the console's Worker page, or pass --even-if-paused");
                 });
             }
             // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a console's

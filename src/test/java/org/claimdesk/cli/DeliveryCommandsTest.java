@@ -207,7 +207,8 @@ class DeliveryCommandsTest {
 
         Run paused = run("drain", "--simulated");
         assertThat(paused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-        assertThat(paused.err()).startsWith("claimdesk: the delivery worker is paused by r.okafor since ")
+        assertThat(paused.err()).startsWith("claimdesk: the delivery worker is paused by r.okafor at ")
+                .containsPattern("r\\.okafor at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}: state asked")
                 .contains(": state asked us to hold submissions until Monday; resume it on the console's Worker page")
                 .hasLineCount(1);
         assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
@@ -236,6 +237,7 @@ class DeliveryCommandsTest {
         Run stopped = drain.get(60, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(stopped.exit()).as(stopped.out()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(stopped.err()).startsWith("claimdesk: delivery stopped: the delivery worker was paused by r.okafor at ")
+                .containsPattern("r\\.okafor at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}: state asked")
                 .contains(": state asked us to hold submissions until Monday; the deliveries under way finished, ")
                 .hasLineCount(1);
         long sent = count(DeliveryState.SENT);

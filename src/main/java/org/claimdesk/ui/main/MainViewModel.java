@@ -68,6 +68,11 @@ public final class MainViewModel {
     private final ReadOnlyBooleanWrapper liveUpdatesLost = new ReadOnlyBooleanWrapper();
     /** Whether a team database's live updates arrive; null on a local file. */
     private java.util.function.BooleanSupplier liveConnected;
+    /** How long a console's live updates may take to start before the status bar says they are lost. */
+    static final long LIVE_CONNECTING_MS = 10_000;
+    private long liveWatchedSince;
+    /** Whether the live updates have arrived once since the console started. */
+    private boolean liveHeard;
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
@@ -246,6 +251,7 @@ public final class MainViewModel {
      */
     public void watchLiveUpdates(java.util.function.BooleanSupplier connected) {
         liveConnected = connected;
+        liveWatchedSince = System.nanoTime();
         showLiveUpdates();
     }
 
@@ -268,14 +274,20 @@ public final class MainViewModel {
         }, e -> notice.set(Notice.error("follow the pause made on another workstation", e)));
     }
 
-    /** Shows whether the live updates arrive; true when a team database's are lost. */
+    /**
+     * Shows whether the live updates arrive: while the feed first connects (at most {@value #LIVE_CONNECTING_MS} ms)
+     * "connecting", not "lost". True when a team database's do not arrive now.
+     */
     private boolean showLiveUpdates() {
         if (liveConnected == null) {
             return false;
         }
         boolean up = liveConnected.getAsBoolean();
-        liveUpdatesLost.set(!up);
-        liveUpdates.set(up ? "● Live" : "Live updates lost: reconnecting; F5 reads the page");
+        liveHeard |= up;
+        boolean connecting = !up && !liveHeard && System.nanoTime() - liveWatchedSince < LIVE_CONNECTING_MS * 1_000_000;
+        liveUpdatesLost.set(!up && !connecting);
+        liveUpdates.set(up ? "● Live" : connecting ? "Live updates: connecting…"
+                : "Live updates lost: reconnecting; F5 reads the page");
         return !up;
     }
 

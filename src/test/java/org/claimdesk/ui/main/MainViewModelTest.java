@@ -53,10 +53,15 @@ class MainViewModelTest {
             MainViewModel model = new MainViewModel("a file", null, TestDatabases.queries(db),
                     audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
             assertThat(model.liveUpdatesProperty().get()).as("a local file has none").isNull();
-            java.util.concurrent.atomic.AtomicBoolean connected = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.concurrent.atomic.AtomicBoolean connected = new java.util.concurrent.atomic.AtomicBoolean(false);
             model.start(() -> { });
 
             model.watchLiveUpdates(connected::get);
+            assertThat(model.liveUpdatesProperty().get()).as("not yet connected at start: not lost")
+                    .isEqualTo("Live updates: connecting…");
+            assertThat(model.liveUpdatesLostProperty().get()).isFalse();
+            connected.set(true);
+            model.tick(null);
             assertThat(model.liveUpdatesProperty().get()).isEqualTo("● Live");
             assertThat(model.liveUpdatesLostProperty().get()).isFalse();
 
