@@ -437,8 +437,11 @@ public final class OutboxTriage {
         PayloadDiff notSent = Resubmission.diff(h, row, claim);
         boolean completed = false;
         if (claim.status() == ClaimStatus.SUBMITTING) {
-            LocalDate dueOn = claim.decisionDueOn() == null
-                    ? deadlines.dueDate(claim.jurisdiction(), LocalDate.ofInstant(now, ZoneId.systemDefault())) : null;
+            // a new filing (an amended claim's old date is not its own); counted from the row's first attempt, the
+            // earliest the state can have received it: the day it accepted is not known
+            Instant filed = outbox.attempts(h, row.outboxEventId()).stream().map(DeliveryAttempt::startedAt)
+                    .min(Instant::compareTo).orElse(now);
+            LocalDate dueOn = deadlines.dueDate(claim.jurisdiction(), LocalDate.ofInstant(filed, ZoneId.systemDefault()));
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTED_TO_STATE, caseId, dueOn, who,
                     "reconciled: the state already holds this submission as case " + caseId
                             + (notSent.isEmpty() ? "" : ", as queued: it does not have the corrections made since ("

@@ -171,10 +171,11 @@ public final class DeliveryStore {
                     AND delivery_state = 'pending'
                 RETURNING outbox_event_id""", 2, 5);
             // ?1 now; rows (claim_id, case id, decision due on)
-            // the status change is Transitions.DELIVERED, checked against the table when it was made
+            // the status change is Transitions.DELIVERED, checked against the table when it was made; a delivery is
+            // always a new filing (an amended claim's too, rejected before), so its decision date is set anew
             this.claims = new MultiRowStatement(c, """
                 UPDATE claim SET status = '%2$s', state_case_id = v.column2,
-                    decision_due_on = coalesce(decision_due_on, v.column3), version = version + 1, updated_at = ?1
+                    decision_due_on = v.column3, version = version + 1, updated_at = ?1
                 FROM (VALUES %%s) AS v
                 WHERE claim_id = v.column1 AND status = '%1$s'
                 RETURNING claim_id""".formatted(DELIVERED.from().name(), DELIVERED.to().name()), 1, 3);

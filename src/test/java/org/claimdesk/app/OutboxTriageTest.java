@@ -295,6 +295,13 @@ class OutboxTriageTest {
         drain(Workers.fast().withMaxAttempts(1));
         assertThat(Outbox.count(db, DeliveryState.FAILED)).isEqualTo(2);
         int postsBefore = server.totalPosts();
+        // the row first went out 20 days ago; the claim still holds the date of a filing before it (amended since)
+        Instant firstTry = Instant.now().minus(java.time.Duration.ofDays(20));
+        db.useTransaction(h -> {
+            h.execute("UPDATE delivery_attempt SET started_at = ? WHERE outbox_event_id = ?", firstTry.toEpochMilli(),
+                    lostReply.outboxEventId());
+            h.execute("UPDATE claim SET decision_due_on = '2026-04-05' WHERE claim_id = ?", lostReply.claimId());
+        });
 
         Preview preview = triage.preview(Action.REQUEUE, failed());
         Result result;
@@ -313,7 +320,9 @@ class OutboxTriageTest {
         assertThat(queries.claim(lostReply.claimId()).orElseThrow()).satisfies(c -> {
             assertThat(c.status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
             assertThat(c.stateCaseId()).isEqualTo(stateCase);
-            assertThat(c.decisionDueOn()).isNotNull();
+            assertThat(c.decisionDueOn()).as("a new filing's date, from the row's first attempt").isEqualTo(
+                    Deadlines.statutory().dueDate(c.jurisdiction(), java.time.LocalDate.ofInstant(firstTry,
+                            java.time.ZoneId.systemDefault())));
         });
         assertThat(queries.history(lostReply.claimId())).last().satisfies(h -> assertThat(h.actor()).isEqualTo("supervisor.kim"));
         assertThat(queries.audit(Long.toString(lostReply.outboxEventId()), "supervisor.kim", AuditActions.OUTBOX_RECONCILE, 0, 0))

@@ -225,6 +225,27 @@ class DeliveryWorkerTest {
         assertThat(worker.snapshot().pauseReason()).isNull();
     }
 
+    /**
+     * An amended claim, rejected after a first filing and submitted again, keeps no date of that filing: its delivery
+     * is a new filing, dated from its acknowledgment.
+     */
+    @Test
+    void aResubmittedAmendedClaimGetsTheDecisionDateOfItsNewFiling() {
+        List<SubmitResult> queued = Outbox.submitted(db, 1);
+        db.useTransaction(h -> h.execute("UPDATE claim SET decision_due_on = '2026-04-05' WHERE claim_id = ?",
+                queued.get(0).claimId()));
+        DeliveryWorker worker = worker(new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),
+                Workers.fast());
+
+        worker.start();
+        awaitNoPending();
+
+        Claim claim = queries.claim(queued.get(0).claimId()).orElseThrow();
+        assertThat(claim.status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+        assertThat(claim.decisionDueOn()).isEqualTo(Deadlines.statutory().dueDate(claim.jurisdiction(),
+                LocalDate.now(ZoneId.systemDefault())));
+    }
+
     /** A pause by staff holds: calls in flight refused (401) neither replace it nor let a probe resume the worker. */
     @Test
     void aStaffPauseHoldsWhenACallInFlightIsRefused() throws IOException {
