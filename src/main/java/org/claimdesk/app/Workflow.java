@@ -144,6 +144,14 @@ public final class Workflow {
                             + claim.claimNumber() + " that is now abandoned (outbox row " + event.outboxEventId()
                             + "); submitting it again needs a new key");
                 }
+                if (Transitions.startingStatuses().contains(claim.status())) {
+                    // that submission ended (sent, then the claim rejected and amended): replayed, the call would say
+                    // all is well while the claim waits unqueued
+                    throw new ConflictException("the key " + key + " carried an earlier submission of claim "
+                            + claim.claimNumber() + " (outbox row " + event.outboxEventId() + ", "
+                            + event.deliveryState().dbValue() + "); the claim is "
+                            + claim.status() + " again: submitting it again needs a new key");
+                }
                 return new SubmitResult(claimId, claim.claimNumber(), event.outboxEventId(), key, true, claim.status(),
                         event.deliveryState());
             }

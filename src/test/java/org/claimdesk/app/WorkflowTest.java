@@ -284,6 +284,29 @@ class WorkflowTest {
         assertThat(later.claimStatus()).isEqualTo(ClaimStatus.SUBMITTING);
     }
 
+    /**
+     * A key whose submission went to the state, the claim since rejected, amended and ready again: replayed, the
+     * submit would say all is well while nothing is queued; it is refused, as an abandoned row's key is.
+     */
+    @Test
+    void aKeyWhoseSubmissionEndedIsRefusedOnceTheClaimIsBeforeSubmissionAgain() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        SubmitResult first = workflow.submit(id, "supervisor.kim", "sub-UPC-17");
+        db.useTransaction(h -> {
+            h.execute("UPDATE outbox_event SET delivery_state = 'sent', state_case_id = 'CA-9' WHERE outbox_event_id = ?",
+                    first.outboxEventId());
+            h.execute("UPDATE claim SET status = 'READY_FOR_SUBMISSION', state_case_id = 'CA-9', version = version + 1"
+                    + " WHERE claim_id = ?", id);
+        });
+
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", "sub-UPC-17"))
+                .isInstanceOf(ConflictException.class)
+                .hasMessageEndingWith("(outbox row " + first.outboxEventId() + ", sent); the claim is READY_FOR_SUBMISSION"
+                        + " again: submitting it again needs a new key");
+        assertThat(queries.countOutbox(OutboxQuery.all())).isEqualTo(1);
+        assertThat(workflow.submit(id, "supervisor.kim", "sub-UPC-17-amended").replayed()).isFalse();
+    }
+
     /** A key an HTTP header cannot carry is refused before anything is queued: the worker could never send it. */
     @Test
     void aSubmitKeyAHeaderCannotCarryIsRefusedAndNothingIsQueued() {
