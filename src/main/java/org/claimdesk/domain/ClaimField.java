@@ -375,9 +375,11 @@ public final class ClaimField<T> {
         return Long.parseLong(text);
     }
 
+    /** At least a cent, as the state's contract takes a submission ({@code amountCents minimum: 1}). */
     private static String amountInRange(Long cents, LocalDate today) {
-        return cents < 0 || cents > MAX_AMOUNT_CENTS
-                ? "must be from 0 to " + MAX_AMOUNT_CENTS + " cents (" + Amounts.dollars(MAX_AMOUNT_CENTS) + ")"
+        return cents < 1 || cents > MAX_AMOUNT_CENTS
+                ? "must be from 1 to " + MAX_AMOUNT_CENTS + " cents (" + Amounts.dollars(1) + " to "
+                        + Amounts.dollars(MAX_AMOUNT_CENTS) + ")"
                 : null;
     }
 

@@ -108,14 +108,17 @@ class ClaimFieldTest {
     }
 
     @Test
-    void amountsAreWholeCentsFromZeroToTenMillionDollars() {
-        assertThat(ok(ClaimField.AMOUNT_CENTS, "0")).isZero();
+    void amountsAreWholeCentsFromOneCentToTenMillionDollars() {
+        // the state's contract takes no claim of nothing: refused at entry, not by the state after submission
+        assertThat(broken(ClaimField.AMOUNT_CENTS, "0").rule())
+                .isEqualTo("must be from 1 to 1000000000 cents ($0.01 to $10,000,000.00)");
+        assertThat(ok(ClaimField.AMOUNT_CENTS, "1")).isEqualTo(1L);
         assertThat(ok(ClaimField.AMOUNT_CENTS, "500")).isEqualTo(500L);
         assertThat(ok(ClaimField.AMOUNT_CENTS, "25000000")).isEqualTo(25_000_000L);
         assertThat(ok(ClaimField.AMOUNT_CENTS, "1000000000")).isEqualTo(ClaimField.MAX_AMOUNT_CENTS);
         assertThat(broken(ClaimField.AMOUNT_CENTS, "1000000001").rule())
-                .isEqualTo("must be from 0 to 1000000000 cents ($10,000,000.00)");
-        assertThat(broken(ClaimField.AMOUNT_CENTS, "-1").rule()).startsWith("must be from 0");
+                .isEqualTo("must be from 1 to 1000000000 cents ($0.01 to $10,000,000.00)");
+        assertThat(broken(ClaimField.AMOUNT_CENTS, "-1").rule()).startsWith("must be from 1");
         for (String bad : new String[] {"12.50", "$125", "1,000", "12e3", "abc", "99999999999999999999"}) {
             assertThat(broken(ClaimField.AMOUNT_CENTS, bad).rule()).startsWith("must be a whole number of cents");
         }
@@ -218,7 +221,7 @@ class ClaimFieldTest {
                 "claimantName must not be blank",
                 "holderId must not be blank",
                 "statePropertyId must be 7 to 9 digits",
-                "amountCents must be from 0 to 1000000000 cents ($10,000,000.00)",
+                "amountCents must be from 1 to 1000000000 cents ($0.01 to $10,000,000.00)",
                 "filedOn must not be in the future (today is 2026-11-02)",
                 "taxId must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789");
     }
