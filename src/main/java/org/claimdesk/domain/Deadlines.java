@@ -66,10 +66,22 @@ public final class Deadlines {
                 throw new IllegalArgumentException("decision deadline setting '" + pair.strip()
                         + "': the days must be a whole number");
             }
-            result = result.with(parts[0].strip(), days);
+            String jurisdiction = parts[0].strip().toUpperCase(Locale.ROOT);
+            if (!jurisdiction.equals("*") && !ClaimField.JURISDICTIONS.contains(jurisdiction)) {
+                throw new IllegalArgumentException("decision deadline setting '" + pair.strip() + "': " + jurisdiction
+                        + " is no jurisdiction (two letters, e.g. NY, or * for every other jurisdiction)");
+            }
+            if (STATUTE.daysByJurisdiction.containsKey(jurisdiction)) {
+                throw new IllegalArgumentException("decision deadline setting '" + pair.strip() + "': " + jurisdiction
+                        + "'s " + STATUTE.daysFor(jurisdiction) + " days are set by statute; the setting is for other"
+                        + " jurisdictions");
+            }
+            result = result.with(jurisdiction, days);
         }
         return result;
     }
+
+    private static final Deadlines STATUTE = statutory();
 
     public int daysFor(String jurisdiction) {
         return daysByJurisdiction.getOrDefault(jurisdiction.toUpperCase(Locale.ROOT), defaultDays);

@@ -69,6 +69,13 @@ class DomainRulesTest {
                 .hasMessageContaining("'NY:150' is not JURISDICTION=DAYS");
         assertThatThrownBy(() -> Deadlines.statutory().withOverrides("NY=soon"))
                 .hasMessageContaining("'NY=soon': the days must be a whole number");
+        // the statute's figures are not the office's to change, and a code no claim has would change nothing
+        assertThatThrownBy(() -> Deadlines.statutory().withOverrides("NY=150,CA=365"))
+                .hasMessage("decision deadline setting 'CA=365': CA's 180 days are set by statute; the setting is for"
+                        + " other jurisdictions");
+        assertThatThrownBy(() -> Deadlines.statutory().withOverrides("NYC=150"))
+                .hasMessageContaining("'NYC=150': NYC is no jurisdiction");
+        assertThat(Deadlines.statutory().withOverrides("ny=150").daysFor("NY")).isEqualTo(150);
     }
 
     @Test
