@@ -21,24 +21,25 @@ final class AuditCommand {
         String action;
 
         @Option(names = "--limit", paramLabel = "N", description = "At most N entries.")
-        int limit;
+        Integer limit;
 
         @Option(names = "--json", description = "One JSON array.")
         boolean json;
 
         @Override
         public Integer call() {
+            int max = limit(limit);
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock(db));
                 // written as read: a trail of millions of entries goes out in bounded memory
                 if (json) {
                     // closed only once every entry is out: a list cut short by a failure is not valid JSON
                     JsonArray array = jsonArray();
-                    queries.eachAudit(subject, actor, action, limit, array::add);
+                    queries.eachAudit(subject, actor, action, max, array::add);
                     array.close();
                 } else {
                     long[] count = {0};
-                    queries.eachAudit(subject, actor, action, limit, e -> {
+                    queries.eachAudit(subject, actor, action, max, e -> {
                         out().printf("%s  %-12s %-22s %s %s%s%n", e.at(), e.actor(), e.action(), e.subjectType(),
                                 e.subjectId(), e.reason() == null ? "" : "  reason: " + e.reason());
                         count[0]++;

@@ -48,13 +48,14 @@ final class ClaimsCommand {
         ClaimFilterOptions filter;
 
         @Option(names = "--limit", paramLabel = "N", description = "At most N claims.")
-        int limit;
+        Integer limit;
 
         @Option(names = "--json", description = "One JSON array.")
         boolean json;
 
         @Override
         public Integer call() {
+            int max = limit(limit);
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock(db));
                 LocalDate today = queries.today();
@@ -66,7 +67,7 @@ final class ClaimsCommand {
                             "TAX ID", "AMOUNT", "STATUS", "CASE");
                 }
                 long[] count = {0};
-                queries.eachClaimPage(query, Math.max(limit, 0), found -> {
+                queries.eachClaimPage(query, max, found -> {
                     Set<Long> pending = queries.withPendingSubmission(found.stream()
                             .filter(c -> c.status() == ClaimStatus.SUBMITTING).map(Claim::claimId).toList());
                     for (Claim claim : found) {

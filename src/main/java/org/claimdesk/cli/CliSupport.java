@@ -23,6 +23,17 @@ abstract class CliSupport {
         return value;
     }
 
+    /** A list's {@code --limit}: left out, 0 (every row); given, at least 1. */
+    static int limit(Integer given) {
+        if (given == null) {
+            return 0;
+        }
+        if (given < 1) {
+            throw new UsageException("--limit must be at least 1 (leave it out for every row)");
+        }
+        return given;
+    }
+
     ClaimDeskCommand root() {
         return (ClaimDeskCommand) spec.root().userObject();
     }

@@ -40,7 +40,7 @@ final class OutboxCommand {
         OutboxFilterOptions filter;
 
         @Option(names = "--limit", paramLabel = "N", description = "At most N rows.")
-        int limit;
+        Integer limit;
 
         @Option(names = "--json", description = "One JSON array.")
         boolean json;
@@ -48,8 +48,9 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             DeliveryState wanted = parseState(state);
+            int max = limit(limit);
             try (Database db = openDatabase()) {
-                OutboxQuery query = filter.narrow(OutboxQuery.all().withState(wanted)).withPage(0, Math.max(0, limit));
+                OutboxQuery query = filter.narrow(OutboxQuery.all().withState(wanted)).withPage(0, max);
                 Queries queries = new Queries(db, clock(db));
                 // written as read: a million rows go out in bounded memory
                 if (json) {

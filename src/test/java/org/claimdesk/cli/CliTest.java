@@ -164,6 +164,15 @@ class CliTest {
         assertThat(run("--db", db, "claims", "list", "--frobnicate").exit()).isEqualTo(2);
         assertThat(run("--db", db, "nonsense").exit()).isEqualTo(2);
         assertThat(run("--db", db, "claims", "list", "--limit", "many").exit()).isEqualTo(2);
+        // a limit of none or fewer listed every row: refused, as the list would not be what was asked for
+        for (String[] list : new String[][] {{"claims", "list"}, {"outbox", "list"}, {"audit", "list"}}) {
+            for (String limit : new String[] {"0", "-5"}) {
+                Run run = run("--db", db, list[0], list[1], "--limit", limit);
+                assertThat(run.exit()).as(list[0] + " " + limit).isEqualTo(2);
+                assertThat(run.out()).isEmpty();
+                assertThat(run.err()).contains("--limit must be at least 1 (leave it out for every row)");
+            }
+        }
     }
 
     @Test
