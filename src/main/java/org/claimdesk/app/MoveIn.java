@@ -63,7 +63,7 @@ public final class MoveIn {
     }
 
     /** Who pauses the moved desk's worker, in its pause and audit trail. */
-    public static final String ACTOR = "claimdesk-migrate";
+    public static final String ACTOR = DatabaseMove.MOVED_BY;
 
     private final Database from;
     private final Database to;
@@ -92,8 +92,25 @@ public final class MoveIn {
     public Result run(Progress progress) {
         // the desk's file read as one state: no console or drain writes it between the copy and the check
         try (DatabaseMove.Hold desk = DatabaseMove.holdWriters(from)) {
-            List<DatabaseMove.Digest> digests = moveHeld(progress);
+            List<DatabaseMove.Digest> digests;
+            try {
+                digests = moveHeld(progress);
+            } catch (MadeUnanswered made) {
+                // the server has the move though its answer was lost: the desk is marked as after any move
+                String notMarked = markMoved(desk);
+                throw new ClaimDeskException(made.getMessage() + (notMarked == null
+                        ? "; the desk's file is marked moved (its worker paused, saying where its claims went)"
+                        : "; the desk's file could not be marked moved (" + notMarked + "): do not work on it any"
+                                + " more"), made.getCause());
+            }
             return new Result(digests, markMoved(desk));
+        }
+    }
+
+    /** A move the server committed though the answer to its commit was lost. */
+    private static final class MadeUnanswered extends ClaimDeskException {
+        MadeUnanswered(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -105,13 +122,17 @@ public final class MoveIn {
      */
     private String markMoved(DatabaseMove.Hold desk) {
         Instant now = Instant.now();
-        String reason = "this desk's claims were moved into " + to.location().describe() + " at " + now
-                + ": work there (--db or CLAIMDESK_DB), not on this file";
+        // where, not as whom: the move runs as the owner role, staff work there as theirs
+        String where = to.location() instanceof DatabaseLocation.Postgres server
+                ? "database " + server.database() + " on " + server.address() : to.location().describe();
+        String reason = "this desk's claims were moved into " + where + " at "
+                + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(now.atZone(
+                        java.time.ZoneId.systemDefault())) + ": work there (--db or CLAIMDESK_DB), not on this file";
         try {
             boolean marked = desk.commit(h -> {
                 new WorkerPauseStore().put(h, new WorkerPause(ACTOR, now, reason));
                 new AuditStore().append(h, now, ACTOR, AuditActions.WORKER_PAUSE, AuditActions.SUBJECT_WORKER,
-                        AuditActions.WORKER_ID, reason, Json.write(java.util.Map.of("movedTo", to.location().describe())));
+                        AuditActions.WORKER_ID, reason, Json.write(java.util.Map.of("movedTo", where)));
             });
             return marked ? null : "the desk's file cannot be written here";
         } catch (RuntimeException e) {
@@ -190,7 +211,7 @@ public final class MoveIn {
             }
         }
         if ("committed".equals(status)) {
-            return new ClaimDeskException("the answer to the move's commit was lost (" + e.getMessage() + "), but "
+            return new MadeUnanswered("the answer to the move's commit was lost (" + e.getMessage() + "), but "
                     + target + " committed it: every row was copied and its counts and checksums matched before the"
                     + " commit; the move is made: look with claimdesk --db … doctor, and copy the evidence files as"
                     + " docs/operations.md says (moving in)", e);

@@ -81,11 +81,14 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                 out().printf("%-22s %,10d rows  sha256 %s%n", d.table(), d.rows(), d.sha256());
             }
             out().printf("moved %s into %s: every table's count and checksum match%n", from, team.location().describe());
-            out().println(result.deskMarked()
-                    ? "the desk's file is marked moved: its worker is paused, saying where its claims went; point the"
-                            + " workstation at the team database: CLAIMDESK_DB=" + to
+            // as the staff role, not the owner role the move ran as (which may drop the audit trail's guards)
+            String staffUrl = ShellWords.word(server.url("STAFF-ROLE"));
+            out().println((result.deskMarked()
+                    ? "the desk's file is marked moved: its worker is paused, saying where its claims went; "
                     : "the desk's file could not be marked moved (" + result.deskNotMarked() + "): do not work on it"
-                            + " any more; point the workstation at the team database: CLAIMDESK_DB=" + to);
+                            + " any more; ")
+                    + "point the workstation at the team database as its staff role (docs/operations.md: roles):"
+                    + " CLAIMDESK_DB=" + staffUrl);
             EvidenceStore.FileTally files = team.read(h -> new EvidenceStore().fileTally(h));
             if (files.files() > 0) {
                 out().println(evidenceToCopy(files, DataDirectory.evidence(from),

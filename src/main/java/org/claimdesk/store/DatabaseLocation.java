@@ -49,7 +49,17 @@ public sealed interface DatabaseLocation {
 
         /** The driver's URL, without user or password (those go as properties). */
         public String jdbcUrl() {
-            StringBuilder url = new StringBuilder("jdbc:postgresql://").append(address()).append('/').append(database);
+            return "jdbc:postgresql://" + server();
+        }
+
+        /** The address as {@code --db} takes it, logging in as {@code role} (no password: never in an address). */
+        public String url(String role) {
+            return "postgresql://" + role + "@" + server();
+        }
+
+        /** {@code host:port/database} with the address's settings. */
+        private String server() {
+            StringBuilder url = new StringBuilder(address()).append('/').append(database);
             String separator = "?";
             for (Map.Entry<String, String> p : new java.util.TreeMap<>(parameters).entrySet()) {
                 url.append(separator).append(p.getKey()).append('=')

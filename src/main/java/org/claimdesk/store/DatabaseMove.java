@@ -28,6 +28,9 @@ public final class DatabaseMove {
      * The tables, parents first, each with its key (the copy's and the checksum's order). Outbox rows go newest first:
      * a superseded row names its successor, which is always newer.
      */
+    /** Who pauses the worker of a desk file a move has moved ({@code app.MoveIn}). */
+    public static final String MOVED_BY = "claimdesk-migrate";
+
     public static final List<Table> TABLES = List.of(
             new Table("claim", "claim_id", false),
             new Table("claim_status_history", "history_id", false),
@@ -36,7 +39,9 @@ public final class DatabaseMove {
             new Table("delivery_attempt", "attempt_id", false),
             new Table("evidence", "evidence_id", false),
             new Table("audit_log", "audit_id", false),
-            new Table("worker_pause", "id", false),
+            // the pause a move leaves on the desk it moved (MOVED_BY's) is the desk's own: a later move of the same
+            // file into another database does not take it along
+            new Table("worker_pause", "id", false, "paused_by <> '" + MOVED_BY + "'"),
             new Table("claim_number_sequence", "id", false));
 
     private static final int BATCH = 1_000;
@@ -51,8 +56,19 @@ public final class DatabaseMove {
      */
     static final Set<String> DERIVED_COLUMNS = Set.of("search_text");
 
-    /** A table and the column its rows are ordered by. */
-    public record Table(String name, String key, boolean newestFirst) {
+    /**
+     * A table, the column its rows are ordered by, and which of its rows move ({@code moved}: a condition, or null for
+     * every row).
+     */
+    public record Table(String name, String key, boolean newestFirst, String moved) {
+        public Table(String name, String key, boolean newestFirst) {
+            this(name, key, newestFirst, null);
+        }
+
+        /** The rows that move, as a query's FROM and WHERE. */
+        String from() {
+            return name + (moved == null ? "" : " WHERE " + moved);
+        }
     }
 
     /** One table's rows and the SHA-256 of their values in key order. */
@@ -247,7 +263,7 @@ public final class DatabaseMove {
 
     /** Rows of {@code table} in {@code database}. */
     public static long count(Database database, Table table) {
-        return database.read(h -> h.createQuery("SELECT count(*) FROM " + table.name()).mapTo(Long.class).one());
+        return database.read(h -> h.createQuery("SELECT count(*) FROM " + table.from()).mapTo(Long.class).one());
     }
 
     /** The tables whose rows count the outbox per delivery state and the claims per status on a team database. */
@@ -313,7 +329,7 @@ public final class DatabaseMove {
         long copied = 0;
         try (Statement select = source.createStatement()) {
             select.setFetchSize(BATCH);
-            ResultSet rows = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key()
+            ResultSet rows = select.executeQuery("SELECT * FROM " + table.from() + " ORDER BY " + table.key()
                     + (table.newestFirst() ? " DESC" : ""));
             ResultSetMetaData meta = rows.getMetaData();
             List<String> names = new ArrayList<>();
@@ -424,7 +440,7 @@ public final class DatabaseMove {
         try (Statement select = h.getConnection().createStatement()) {
             // on PostgreSQL, inside a transaction, a fetch size reads through a cursor instead of all at once
             select.setFetchSize(BATCH);
-            ResultSet rs = select.executeQuery("SELECT * FROM " + table.name() + " ORDER BY " + table.key());
+            ResultSet rs = select.executeQuery("SELECT * FROM " + table.from() + " ORDER BY " + table.key());
             ResultSetMetaData meta = rs.getMetaData();
             List<String> names = new ArrayList<>();
             for (int c = 1; c <= meta.getColumnCount(); c++) {

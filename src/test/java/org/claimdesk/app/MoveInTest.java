@@ -136,9 +136,13 @@ class MoveInTest {
                     .hasMessage("the answer to the move's commit was lost (" + org.claimdesk.testing.CommitFault.MESSAGE
                             + "), but " + team.describe() + " committed it: every row was copied and its counts and"
                             + " checksums matched before the commit; the move is made: look with claimdesk --db …"
-                            + " doctor, and copy the evidence files as docs/operations.md says (moving in)");
+                            + " doctor, and copy the evidence files as docs/operations.md says (moving in); the desk's"
+                            + " file is marked moved (its worker paused, saying where its claims went)");
             assertThat(fault.struck()).isTrue();
             assertThat(DatabaseMove.count(to, DatabaseMove.TABLES.get(0))).isEqualTo(60);
+            assertThat(pauseOf(from)).hasValueSatisfying(p -> assertThat(p.reason())
+                    .startsWith("this desk's claims were moved into database " + team.database() + " on "
+                            + team.address() + " at "));
         }
         // the same failure at a commit the server did not make: nothing was kept
         DatabaseLocation.Postgres other = TestDatabase.newServerDatabase();
@@ -151,7 +155,22 @@ class MoveInTest {
                     .hasMessageEndingWith("nothing of it was kept, " + other.describe() + " is as it was: move in"
                             + " again");
             assertThat(DatabaseMove.isEmpty(to)).isTrue();
+            assertThat(pauseOf(from)).as("the desk as it was").hasValueSatisfying(p -> assertThat(p.reason())
+                    .contains("database " + team.database() + " on "));
         }
+        // moved once more (the first team database was a trial): the first move's pause stays the desk's own
+        DatabaseLocation.Postgres third = TestDatabase.newServerDatabase();
+        try (Database from = Database.open(file); Database to = Database.open(third)) {
+            MoveIn.Result moved = new MoveIn(from, to).run((table, rows, ofRows) -> { });
+            assertThat(moved.deskMarked()).isTrue();
+            assertThat(pauseOf(to)).as("the team database's worker is not held by the desk's move").isEmpty();
+            assertThat(pauseOf(from)).hasValueSatisfying(p -> assertThat(p.reason())
+                    .contains("database " + third.database() + " on "));
+        }
+    }
+
+    private static java.util.Optional<org.claimdesk.domain.WorkerPause> pauseOf(Database db) {
+        return db.read(h -> new org.claimdesk.store.WorkerPauseStore().find(h));
     }
 
     /**

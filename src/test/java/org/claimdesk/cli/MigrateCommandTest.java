@@ -69,14 +69,17 @@ class MigrateCommandTest {
                 .contains("checking claim: its rows read again on both sides, counts and checksums compared");
         assertThat(moved.err().lines().filter("claim: 1,000 of 1,000 rows"::equals)).hasSize(1);
         assertThat(moved.out()).contains("the desk's file is marked moved: its worker is paused, saying where its claims"
-                + " went; point the workstation at the team database: CLAIMDESK_DB=" + url);
+                + " went; point the workstation at the team database as its staff role (docs/operations.md: roles):"
+                + " CLAIMDESK_DB=postgresql://STAFF-ROLE@" + team.address() + "/" + team.database())
+                .as("never the owner role the move ran as").doesNotContain("CLAIMDESK_DB=" + url);
         // a console or drain left on the old file would deliver the rows the team's workers deliver: held
         try (Database desk = Database.open(file)) {
             java.util.Optional<org.claimdesk.domain.WorkerPause> pause =
                     desk.read(h -> new org.claimdesk.store.WorkerPauseStore().find(h));
             assertThat(pause).hasValueSatisfying(p -> {
                 assertThat(p.actor()).isEqualTo(org.claimdesk.app.MoveIn.ACTOR);
-                assertThat(p.reason()).startsWith("this desk's claims were moved into " + team.describe())
+                assertThat(p.reason()).startsWith("this desk's claims were moved into database " + team.database()
+                        + " on " + team.address() + " at ")
                         .endsWith(": work there (--db or CLAIMDESK_DB), not on this file");
             });
             long pauses = desk.read(h -> h.createQuery("SELECT count(*) FROM audit_log WHERE action = 'worker.pause'"

@@ -137,6 +137,8 @@ public final class MainViewModel {
     private long lastActivity = -1;
     /** True after a read of a pause made elsewhere failed: the next tick reads it again. FX thread. */
     private boolean pauseToFollow;
+    /** A read of the pause is under way (FX thread). */
+    private boolean pauseFollowRunning;
     /** True from a failed read of a pause made elsewhere, which staff were told of, until a read succeeds. */
     private boolean pauseFollowFailing;
     /** How the worker came up; null until it has. */
@@ -568,10 +570,21 @@ public final class MainViewModel {
      */
     private void followPause() {
         pauseToFollow = false;
+        if (pauseFollowRunning) {
+            // one read at a time: ticks while the last one waits (for a connection, say) add none behind it; a change
+            // heard meanwhile may be newer than what it reads, so the next tick reads again
+            pauseToFollow = true;
+            return;
+        }
+        pauseFollowRunning = true;
         tasks.submit("follow the worker's pause", p -> {
             worker.followPause();
             return null;
-        }, done -> pauseFollowFailing = false, e -> {
+        }, done -> {
+            pauseFollowRunning = false;
+            pauseFollowFailing = false;
+        }, e -> {
+            pauseFollowRunning = false;
             pauseToFollow = true;
             if (!pauseFollowFailing) {
                 pauseFollowFailing = true;
@@ -626,9 +639,10 @@ public final class MainViewModel {
         if (!ready.get()) {
             return;
         }
-        boolean liveLost = showLiveUpdates();
-        if (pauseToFollow || liveLost) {
-            // while a team database's notifications are lost, a pause made elsewhere is read at every tick instead
+        boolean unheard = showLiveUpdates() || liveConnected == null;
+        if (pauseToFollow || unheard) {
+            // a pause made elsewhere is read at every tick where no notification brings it: a desk's file (another
+            // program on it, a move into a team database) or a team database whose notifications are lost
             followPause();
         }
         long activity = latest == null ? 0 : latest.attemptsThisRun() + latest.sentTotal() + latest.failedTotal()

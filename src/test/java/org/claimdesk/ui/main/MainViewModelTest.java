@@ -72,6 +72,31 @@ class MainViewModelTest {
         }
     }
 
+    /**
+     * On a desk's file nothing notifies a pause made by another program (a second console, a move into a team
+     * database): it is read at every tick, one read at a time however many ticks pass while it waits.
+     */
+    @Test
+    void onADesksFileAPauseMadeByAnotherProgramIsFollowedAtTheTickOneReadAtATime() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            AuditedWorker mine = audited(new FakeWorker(), db);
+            org.claimdesk.ui.testing.QueuedTaskRunner tasks = new org.claimdesk.ui.testing.QueuedTaskRunner();
+            MainViewModel model = new MainViewModel("a file", null, TestDatabases.queries(db), mine, false, tasks,
+                    "tester", "simulated state");
+            model.start(() -> { });
+            tasks.runAll();
+
+            audited(new FakeWorker(), db).as("claimdesk-migrate").pause("moved into the team database");
+            model.tick(null);
+            model.tick(null);
+            model.tick(null);
+            assertThat(tasks.names()).filteredOn("follow the worker's pause"::equals).hasSize(1);
+            tasks.runAll();
+            assertThat(mine.staffPause()).hasValueSatisfying(
+                    p -> assertThat(p.reason()).isEqualTo("moved into the team database"));
+        }
+    }
+
     /** While the live updates are lost, a pause made on another workstation is read at each tick, not heard. */
     @Test
     void whileTheLiveUpdatesAreLostAPauseMadeElsewhereIsFollowedAtTheTick() {
