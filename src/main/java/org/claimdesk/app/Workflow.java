@@ -174,13 +174,26 @@ public final class Workflow {
      * Returns the claim's whole tax id and records who asked and why. Nothing else in ClaimDesk shows it.
      */
     public String revealTaxId(long claimId, String actor, String reason) {
+        return reveal(claimId, actor, reason).taxId();
+    }
+
+    /** A tax id revealed, and the version of the claim it was read from. */
+    public record Revealed(String taxId, long version) {
+        @Override
+        public String toString() {
+            return "Revealed[version=" + version + "]";
+        }
+    }
+
+    /** As {@link #revealTaxId}, with the version of the claim the tax id was read from. */
+    public Revealed reveal(long claimId, String actor, String reason) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         return database.inTransaction(h -> {
             Claim claim = load(h, claimId);
             audit.append(h, clock.instant(), who, AuditActions.TAX_ID_REVEAL, AuditActions.SUBJECT_CLAIM,
                     Long.toString(claimId), why, Json.write(Map.of("claimNumber", claim.claimNumber())));
-            return claim.taxId();
+            return new Revealed(claim.taxId(), claim.version());
         });
     }
 

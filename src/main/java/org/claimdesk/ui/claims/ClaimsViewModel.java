@@ -77,6 +77,8 @@ public final class ClaimsViewModel {
     private final ReadOnlyObjectWrapper<ClaimDetail> detail = new ReadOnlyObjectWrapper<>();
     private final ObservableList<ClaimAction> actions = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper revealedTaxId = new ReadOnlyStringWrapper();
+    /** The version of the claim the revealed tax id was read from. */
+    private long revealedVersion;
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final ClaimEvidence evidence;
     private final ClaimEditViewModel editor;
@@ -486,7 +488,8 @@ public final class ClaimsViewModel {
      * number can keep the last four digits) is no longer shown whole: it may not be the claim's any more.
      */
     private void forgetRevealedTaxIdIfChanged(ClaimRow before, ClaimRow now) {
-        if (now.version() != before.version()) {
+        // against the version the tax id was read from: a row shown behind it when it was revealed is no change
+        if (revealedTaxId.get() != null && now.version() > revealedVersion) {
             revealedTaxId.set(null);
         }
     }
@@ -721,11 +724,12 @@ public final class ClaimsViewModel {
             return;
         }
         busy.set(true);
-        tasks.submit("reveal tax id", p -> workflow.revealTaxId(row.claimId(), actor, reason), taxId -> {
+        tasks.submit("reveal tax id", p -> workflow.reveal(row.claimId(), actor, reason), revealed -> {
             busy.set(false);
             ClaimRow now = selected.get();
             if (now != null && now.claimId() == row.claimId()) {
-                revealedTaxId.set(taxId);
+                revealedVersion = revealed.version();
+                revealedTaxId.set(revealed.taxId());
             }
             notice.set(Notice.info("Tax id of claim " + row.claimNumber() + " revealed; the reveal is in the audit trail"));
             loadDetail(row.claimId());

@@ -392,6 +392,16 @@ class ClaimsViewModelTest {
         model.reloadDetail();
         assertThat(model.selectedProperty().get().version()).isEqualTo(off.version() + 1);
         assertThat(model.revealedTaxIdProperty().get()).as("read again at a new version, the reveal ends").isNull();
+
+        // the row shown behind the claim when staff reveal (changed elsewhere, not yet read again): the reveal reads
+        // the claim as it is, and the detail read after it, at that version, leaves it on screen
+        Claim behind = queries.claim(offPage.claimId()).orElseThrow();
+        workflow.editing().edit(offPage.claimId(), behind.version(), java.util.Map.of("claimantPhone", "(916) 555-0142"),
+                "someone.else", "the old number after all");
+        model.revealTaxId("claimant on the phone, a fourth time");
+        assertThat(model.selectedProperty().get().version()).isEqualTo(behind.version() + 1);
+        assertThat(model.revealedTaxIdProperty().get()).as("revealed at the version read, not hidden by it")
+                .isEqualTo(queries.claim(offPage.claimId()).orElseThrow().taxId());
     }
 
     @Test
