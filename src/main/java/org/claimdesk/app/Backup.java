@@ -58,9 +58,11 @@ public final class Backup {
         Path partial = partial(file);
         createPrivate(partial);
         int claims;
+        EvidenceStore.FileTally evidence;
         try {
             DatabaseCopy.write(database, partial);
             claims = DatabaseCopy.check(partial);
+            evidence = DatabaseCopy.evidenceIn(partial);
             sync(partial);
         } catch (RuntimeException | IOException e) {
             try {
@@ -83,7 +85,6 @@ public final class Backup {
         }
         syncFolder(file.getParent());
         try {
-            EvidenceStore.FileTally evidence = database.read(new EvidenceStore()::fileTally);
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000, evidence,
                     DataDirectory.evidence(database));
         } catch (IOException e) {

@@ -560,15 +560,14 @@ public final class ClaimImport {
         if (options.dryRun()) {
             database.read(h -> {
                 List<ClaimKey> keys = batch.stream().map(v -> v.draft.key()).toList();
-                Map<ClaimKey, Claim> present = claims.findByKeys(h, keys);
+                Map<ClaimKey, List<Claim>> present = claims.findByKeys(h, keys);
                 Map<ClaimKey, long[]> earlierBatches = seenDry.find(keys);
                 Map<ClaimKey, long[]> counted = new LinkedHashMap<>();
                 for (Valid v : batch) {
                     ClaimKey key = v.draft.key();
                     long[] earlier = earlierBatches.containsKey(key) ? earlierBatches.get(key) : counted.get(key);
                     if (present.containsKey(key)) {
-                        classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
-                                conflicts, counts);
+                        classify(v, present.get(key), fields, conflicts, counts);
                     } else if (earlier != null) {
                         classify(v, v.draft.differences(earlier, fields), "(an earlier row of this file)", conflicts,
                                 counts);
@@ -586,14 +585,13 @@ public final class ClaimImport {
         int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
         writer.inTransaction(h -> {
             claims.lockNewClaims(h);
-            Map<ClaimKey, Claim> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
+            Map<ClaimKey, List<Claim>> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());
             Map<ClaimKey, Valid> created = new LinkedHashMap<>();
             List<Valid> repeats = new ArrayList<>();
             for (Valid v : batch) {
                 ClaimKey key = v.draft.key();
                 if (present.containsKey(key)) {
-                    classify(v, v.draft.differences(present.get(key), fields), present.get(key).claimNumber(),
-                            conflicts, counts);
+                    classify(v, present.get(key), fields, conflicts, counts);
                 } else if (created.containsKey(key)) {
                     repeats.add(v);
                 } else {
@@ -627,6 +625,22 @@ public final class ClaimImport {
             }
             return null;
         });
+    }
+
+    /**
+     * A row whose key claims present share: already present when one of them has its values, else a conflict with
+     * the oldest.
+     */
+    private static void classify(Valid v, List<Claim> present, List<ClaimField<?>> fields, List<Conflict> conflicts,
+            long[] counts) {
+        for (Claim claim : present) {
+            List<String> differ = v.draft.differences(claim, fields);
+            if (differ.isEmpty()) {
+                classify(v, differ, claim.claimNumber(), conflicts, counts);
+                return;
+            }
+        }
+        classify(v, v.draft.differences(present.get(0), fields), present.get(0).claimNumber(), conflicts, counts);
     }
 
     private static void classify(Valid v, List<String> differ, String claimNumber, List<Conflict> conflicts,

@@ -23,8 +23,10 @@ public record ClaimKey(String jurisdiction, String statePropertyId, String claim
 
     /**
      * A name as intake compares it: compatibility forms folded (full-width letters, ligatures, non-breaking spaces),
-     * accents dropped, case folded, and only letters and digits kept, so that spacing and punctuation ("Mary-Ann",
-     * "Mary Ann", "O'Brien", "OBrien") do not tell two writings of one name apart. Applying it again changes nothing.
+     * case folded, accents on Latin, Greek and Cyrillic letters dropped (a name written with or without them), and
+     * only letters, digits and the marks other scripts spell with kept (a Devanagari vowel sign, a kana voicing mark:
+     * "राम" is not "रमा"), so that spacing and punctuation ("Mary-Ann", "Mary Ann", "O'Brien", "OBrien") do not tell
+     * two writings of one name apart. Applying it again changes nothing.
      */
     public static String matchForm(String name) {
         if (name == null) {
@@ -34,9 +36,25 @@ public record ClaimKey(String jurisdiction, String statePropertyId, String claim
                 .toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
         folded = Normalizer.normalize(folded, Normalizer.Form.NFKD);
         StringBuilder kept = new StringBuilder(folded.length());
-        folded.codePoints()
-                .filter(c -> Character.isLetterOrDigit(c))
-                .forEach(kept::appendCodePoint);
+        boolean accentsDropped = false;
+        for (int i = 0; i < folded.length(); ) {
+            int c = folded.codePointAt(i);
+            i += Character.charCount(c);
+            if (Character.isLetterOrDigit(c)) {
+                Character.UnicodeScript script = Character.UnicodeScript.of(c);
+                accentsDropped = script == Character.UnicodeScript.LATIN || script == Character.UnicodeScript.GREEK
+                        || script == Character.UnicodeScript.CYRILLIC;
+                kept.appendCodePoint(c);
+            } else if (isMark(c) && !accentsDropped && kept.length() > 0) {
+                kept.appendCodePoint(c);
+            }
+        }
         return kept.toString();
+    }
+
+    private static boolean isMark(int c) {
+        int type = Character.getType(c);
+        return type == Character.NON_SPACING_MARK || type == Character.COMBINING_SPACING_MARK
+                || type == Character.ENCLOSING_MARK;
     }
 }

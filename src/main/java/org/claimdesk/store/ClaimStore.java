@@ -195,13 +195,13 @@ public final class ClaimStore {
     }
 
     /**
-     * The oldest claim of each of {@code keys} that has one, in one query (names compared as {@link #findByKey} does
-     * them). The property ids go in as one JSON array
+     * The claims of each of {@code keys} that has any, oldest first, in one query (names compared as {@link #findByKey}
+     * does them: claims entered before as repeats, or written two ways before names were so compared, share a key). The property ids go in as one JSON array
      * (SQLite's {@code json_each}): thousands of keys are one parameter, not thousands, each looked up in the
      * property id index.
      */
-    public Map<ClaimKey, Claim> findByKeys(Handle handle, Collection<ClaimKey> keys) {
-        Map<ClaimKey, Claim> found = new HashMap<>();
+    public Map<ClaimKey, List<Claim>> findByKeys(Handle handle, Collection<ClaimKey> keys) {
+        Map<ClaimKey, List<Claim>> found = new HashMap<>();
         if (keys.isEmpty()) {
             return found;
         }
@@ -214,7 +214,7 @@ public final class ClaimStore {
                 .forEach(c -> {
                     ClaimKey key = ClaimKey.of(c);
                     if (wanted.contains(key)) {
-                        found.putIfAbsent(key, c);
+                        found.computeIfAbsent(key, k -> new ArrayList<>(1)).add(c);
                     }
                 });
         return found;

@@ -38,6 +38,16 @@ public final class DatabaseCopy {
     }
 
     /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
+    /** The evidence files the rows of the copy {@code file} name ({@link EvidenceStore#fileTally}), read from it. */
+    public static EvidenceStore.FileTally evidenceIn(Path file) {
+        try (Connection c = DriverManager.getConnection(Database.sqliteUrl(file.toAbsolutePath()), readOnly());
+             org.jdbi.v3.core.Handle h = org.jdbi.v3.core.Jdbi.open(c)) {
+            return new EvidenceStore().fileTally(h);
+        } catch (SQLException | RuntimeException e) {
+            throw new ClaimDeskException("the backup " + file + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
     public static int check(Path file) {
         try (Connection c = DriverManager.getConnection(Database.sqliteUrl(file.toAbsolutePath()), readOnly());
              Statement s = c.createStatement()) {

@@ -239,6 +239,36 @@ class ClaimImportTest {
                 .satisfies(c -> assertThat(c.fields()).containsExactly("taxId"));
     }
 
+    /**
+     * Two claims present whose names are one claimant in their match form (imported before names were so compared,
+     * or entered as a repeat): a file with each row as it is finds each present, not a conflict with the older one.
+     */
+    @Test
+    void rowsMatchingEachOfTwoClaimsThatShareAKeyAreAlreadyPresent() throws Exception {
+        String upper = row(1).replace("Claimant 1", "MARIA GARCIA");
+        String lower = row(1).replace("Claimant 1", "Maria Garcia");
+        run(write("first.csv", HEADER + "\n" + upper + "\n", StandardCharsets.UTF_8), false, false);
+        // the second, entered as a repeat of the first (as the import kept it when it compared names exactly)
+        String first = queries.claims(ClaimQuery.all().withSearch("MARIA GARCIA")).get(0).claimNumber();
+        java.util.Map<String, String> second = new java.util.LinkedHashMap<>();
+        String[] columns = HEADER.split(",", -1);
+        String[] values = lower.split(",", -1);
+        for (int c = 0; c < columns.length; c++) {
+            second.put(columns[c], values[c]);
+        }
+        new ClaimIntake(db, java.time.Clock.systemUTC()).create(second, null, "j.chen", "the holder reported it twice",
+                first);
+        Path again = write("again.csv", HEADER + "\n" + upper + "\n" + lower + "\n", StandardCharsets.UTF_8);
+
+        for (boolean dryRun : new boolean[] {true, false}) {
+            ClaimImport.Report r = run(again, dryRun, false);
+            assertThat(r.imported()).isZero();
+            assertThat(r.alreadyPresent()).as("dry run %s", dryRun).isEqualTo(2);
+            assertThat(r.conflicts()).isEmpty();
+        }
+        assertThat(Sql.count(db, "claim")).isEqualTo(2);
+    }
+
     /** Rows repeating rows of an earlier batch: a dry run counts them as the import then does. */
     @Test
     void aDryRunFindsRowsRepeatingEarlierBatchesAsTheImportDoes() throws Exception {

@@ -27,11 +27,21 @@ class ClaimKeyTest {
         assertThat(ClaimKey.matchForm("Harbor Dental Group LLC 2")).isNotEqualTo(
                 ClaimKey.matchForm("Harbor Dental Group LLC"));
         assertThat(ClaimKey.matchForm("王小明")).isNotEqualTo(ClaimKey.matchForm("王小红")).isEqualTo("王小明");
+        // the marks other scripts spell with stay: a vowel sign, a voicing mark
+        assertThat(ClaimKey.matchForm("राम")).isNotEqualTo(ClaimKey.matchForm("रमा"));
+        assertThat(ClaimKey.matchForm("ガルシア")).isNotEqualTo(ClaimKey.matchForm("カルシア"));
+        assertThat(ClaimKey.matchForm("สมชาย")).isNotEqualTo(ClaimKey.matchForm("สมชย"));
+        // and are one however they were typed (composed or not)
+        assertThat(ClaimKey.matchForm(Normalizer.normalize("ガルシア", Normalizer.Form.NFD)))
+                .isEqualTo(ClaimKey.matchForm("ガルシア"));
+        assertThat(ClaimKey.matchForm("Ελένη Παπαδοπούλου")).isEqualTo(ClaimKey.matchForm("ΕΛΕΝΗ ΠΑΠΑΔΟΠΟΥΛΟΥ"));
+        assertThat(ClaimKey.matchForm("Иван Ёлкин")).isEqualTo(ClaimKey.matchForm("ИВАН ЕЛКИН"));
     }
 
     @Test
     void theMatchFormIsItsOwnMatchFormAndTheKeyComparesIt() {
-        for (String name : List.of("Nguyễn Văn An", "ǅemal Ǉubić", "Ⅻ Ｌｅｏ ﬁnn", "İstanbul Ltd")) {
+        for (String name : List.of("Nguyễn Văn An", "ǅemal Ǉubić", "Ⅻ Ｌｅｏ ﬁnn", "İstanbul Ltd", "राम", "ガルシア",
+                "สมชาย")) {
             String form = ClaimKey.matchForm(name);
             assertThat(ClaimKey.matchForm(form)).as(name).isEqualTo(form);
         }
