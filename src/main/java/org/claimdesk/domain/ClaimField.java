@@ -126,6 +126,11 @@ public final class ClaimField<T> {
             if (CONTROL.matcher(t).find()) {
                 throw new IllegalArgumentException("must be one line without tabs or control characters");
             }
+            if ("=+-@".indexOf(t.charAt(0)) >= 0) {
+                // a spreadsheet opening an export would run it (=HYPERLINK(…) sending the cells beside it away)
+                throw new IllegalArgumentException("must not start with =, +, - or @ (a spreadsheet would take it for"
+                        + " a formula)");
+            }
             return t;
         }, Function.identity(), (v, today) -> null);
     }

