@@ -796,8 +796,9 @@ public final class OutboxViewModel {
 
     /** The rows of {@code shown}, page by page, into {@code csv}; how many. */
     private long writeRows(CsvFile csv, OutboxQuery shown, TaskRunner.Progress p) {
+        // the count is for the progress only (a state's count comes from its tally): the rows end at a short page
         int total = queries.countOutbox(shown);
-        for (int offset = 0; offset < total; offset += EXPORT_BATCH) {
+        for (int offset = 0; ; offset += EXPORT_BATCH) {
             List<OutboxEvent> batch = queries.outbox(shown.withPage(offset, EXPORT_BATCH));
             for (OutboxRow r : withClaims(batch)) {
                 OutboxEvent e = r.event();
@@ -806,8 +807,8 @@ public final class OutboxViewModel {
                         e.idempotencyKey(), nz(e.createdAt()), nz(e.sentAt()), nz(e.stateCaseId()), nz(e.updatedAt()),
                         e.supersededBy() == null ? "" : e.supersededBy()));
             }
-            p.update(csv.rows(), total, "exporting");
-            if (batch.isEmpty()) {
+            p.update(csv.rows(), Math.max(total, csv.rows()), "exporting");
+            if (batch.size() < EXPORT_BATCH) {
                 break;
             }
         }
