@@ -196,6 +196,11 @@ public final class Queries {
         return database.read(h -> audit.list(h, subjectId, actor, action, offset, limit));
     }
 
+    /** As {@link #audit}, among the entries up to {@code atMostId} (null: every one), newest first. */
+    public List<AuditEntry> audit(String subjectId, String actor, String action, Long atMostId, int offset, int limit) {
+        return database.read(h -> audit.list(h, subjectId, actor, action, atMostId, offset, limit));
+    }
+
     /**
      * {@link #audit}'s entries from the newest, at most {@code limit} (0: every one), handed to {@code each} a page at a
      * time, each page a short read.

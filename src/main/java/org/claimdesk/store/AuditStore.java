@@ -75,8 +75,20 @@ public final class AuditStore {
      * @param limit 0 or less for every match
      */
     public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, int offset, int limit) {
-        Query q = bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), limit > 0)),
-                subjectId, actor, action);
+        return list(handle, subjectId, actor, action, null, offset, limit);
+    }
+
+    /**
+     * As {@link #list(Handle, String, String, String, int, int)}, among the entries up to {@code atMostId} (null:
+     * every one): pages counted from an entry pinned when the first was read do not move as entries are added.
+     */
+    public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, Long atMostId, int offset,
+            int limit) {
+        Query q = bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), limit > 0,
+                atMostId != null)), subjectId, actor, action);
+        if (atMostId != null) {
+            q.bind("before", atMostId + 1);
+        }
         if (limit > 0) {
             q.bind("limit", limit).bind("offset", offset);
         }

@@ -38,6 +38,8 @@ public final class AuditViewModel {
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private int offset;
+    /** The newest entry the first page showed: later pages are counted among the entries up to it. */
+    private Long pinnedTop;
     private long request;
 
     public AuditViewModel(Queries queries, TaskRunner tasks) {
@@ -143,8 +145,11 @@ public final class AuditViewModel {
         String a = applied.actor();
         String act = applied.action();
         int from = offset;
+        // the first page reads the newest entries and pins the newest it shows; the pages after it count from that
+        // entry, so that entries added meanwhile (another workstation's) neither repeat nor skip entries on Next
+        Long top = from == 0 ? null : pinnedTop;
         long mine = ++request;
-        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, from, PAGE_SIZE + 1),
+        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, top, from, PAGE_SIZE + 1),
                 page -> showPage(mine, from, page),
                 e -> notice.set(Notice.error("load the audit trail", e)));
     }
@@ -152,6 +157,9 @@ public final class AuditViewModel {
     private void showPage(long mine, int from, List<AuditEntry> page) {
         if (mine != request) {
             return;
+        }
+        if (from == 0) {
+            pinnedTop = page.isEmpty() ? null : page.get(0).auditId();
         }
         boolean more = page.size() > PAGE_SIZE;
         rows.showInPlace(more ? page.subList(0, PAGE_SIZE) : page);

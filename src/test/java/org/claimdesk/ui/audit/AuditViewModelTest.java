@@ -77,6 +77,22 @@ class AuditViewModelTest {
         assertThat(model.hasPreviousProperty().get()).isTrue();
     }
 
+    /** Entries added elsewhere while staff page back: Next shows the entries after the page, none again. */
+    @Test
+    void entriesAddedMeanwhileNeitherRepeatNorSkipEntriesOnNext() {
+        List<AuditEntry> first = List.copyOf(model.rows());
+        Workflow workflow = TestDatabases.workflow(db);
+        for (long id = 1; id <= 3; id++) {
+            workflow.revealTaxId(id, "dana", "added meanwhile " + id);
+        }
+        model.nextPage();
+        assertThat(model.rows().get(0).auditId()).as("the entry after the first page's last")
+                .isEqualTo(first.get(first.size() - 1).auditId() - 1);
+        model.previousPage();
+        assertThat(model.rows()).as("back on the first page: the newest again, the added ones first")
+                .first().satisfies(e -> assertThat(e.reason()).isEqualTo("added meanwhile 3"));
+    }
+
     @Test
     void filtersBySubjectActorAndAction() {
         model.showSubject("4");
