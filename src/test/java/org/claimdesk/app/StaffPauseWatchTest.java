@@ -37,12 +37,7 @@ class StaffPauseWatchTest {
                 // the read the pause's notification sets off fails (here: refused; as well a pool with no free
                 // connection or a server that stopped answering)
                 there.useTransaction(h -> h.execute("REVOKE SELECT ON worker_pause FROM " + staff));
-                try (AuditedWorker theirs = new AuditedWorker(new DeliveryWorker(there,
-                        new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),
-                        Workers.fast(), Clock.systemUTC(), Deadlines.statutory()), there, Clock.systemUTC(),
-                        "m.alvarez")) {
-                    theirs.pause("state maintenance tonight");
-                }
+                pauseFrom(there);
                 Awaitility.await().atMost(Duration.ofSeconds(10))
                         .until(() -> heard.stream().anyMatch(s -> s.contains(DataChange.WORKER)));
                 assertThat(watch.current()).as("still refused: the last pause read").isEmpty();
@@ -78,12 +73,7 @@ class StaffPauseWatchTest {
                             .bind("staff", staff).mapTo(Boolean.class).list());
                     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !here.changes().connected());
 
-                    try (AuditedWorker theirs = new AuditedWorker(new DeliveryWorker(there,
-                            new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),
-                            Workers.fast(), Clock.systemUTC(), Deadlines.statutory()), there, Clock.systemUTC(),
-                            "m.alvarez")) {
-                        theirs.pause("state maintenance tonight");
-                    }
+                    pauseFrom(there);
                     Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> watch.get() != null);
                     assertThat(here.changes().connected()).as("still lost: read, not heard").isFalse();
                     assertThat(watch.get()).endsWith(": state maintenance tonight");
@@ -91,6 +81,15 @@ class StaffPauseWatchTest {
                     there.useTransaction(h -> h.execute("ALTER ROLE " + staff + " CONNECTION LIMIT -1"));
                 }
             }
+        }
+    }
+
+    /** m.alvarez pauses the worker from {@code there}, another workstation. */
+    private static void pauseFrom(Database there) {
+        try (AuditedWorker theirs = new AuditedWorker(new DeliveryWorker(there,
+                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())),
+                Workers.fast(), Clock.systemUTC(), Deadlines.statutory()), there, Clock.systemUTC(), "m.alvarez")) {
+            theirs.pause("state maintenance tonight");
         }
     }
 }

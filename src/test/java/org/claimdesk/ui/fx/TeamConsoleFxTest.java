@@ -93,17 +93,22 @@ class TeamConsoleFxTest extends ConsoleFxTest {
         int failedBefore = failedShown();
         waitUntil("the error groups hold the failed rows", () -> groupedShown() == failedBefore);
         waitUntil("the switch's reads are over", () -> onFx(window::idle));
+        int requeued = requeueTwoFailedRowsElsewhere();
+
+        waitUntil("the outbox page counts the re-queued rows", () -> failedShown() == failedBefore - requeued);
+        waitUntil("and groups the failed rows again", () -> groupedShown() == failedBefore - requeued);
+    }
+
+    /** Another workstation re-queues two failed rows; how many. */
+    private int requeueTwoFailedRowsElsewhere() {
         List<OutboxEvent> failed = TestDatabases.queries(otherWorkstation)
                 .outbox(OutboxQuery.all().withState(DeliveryState.FAILED).withPage(0, 2));
         OutboxTriage triage = new OutboxTriage(otherWorkstation, Clock.systemDefaultZone(), Deadlines.statutory(),
                 new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())));
-
         triage.apply(triage.preview(OutboxTriage.Action.REQUEUE,
                 OutboxQuery.byIds(failed.stream().map(OutboxEvent::outboxEventId).toList())), "m.alvarez",
                 "state portal back", false, null);
-
-        waitUntil("the outbox page counts the re-queued rows", () -> failedShown() == failedBefore - failed.size());
-        waitUntil("and groups the failed rows again", () -> groupedShown() == failedBefore - failed.size());
+        return failed.size();
     }
 
     /** The Worker page's counts follow another workstation's re-queue, this console's own worker off. */
@@ -114,17 +119,10 @@ class TeamConsoleFxTest extends ConsoleFxTest {
         waitUntil("the worker page has its counts", () -> onFx(() -> window.workerModel().snapshotProperty().get())
                 != null && onFx(() -> window.workerModel().snapshotProperty().get().failedTotal()) > 0);
         long failedBefore = onFx(() -> window.workerModel().snapshotProperty().get().failedTotal());
-        List<OutboxEvent> failed = TestDatabases.queries(otherWorkstation)
-                .outbox(OutboxQuery.all().withState(DeliveryState.FAILED).withPage(0, 2));
-        OutboxTriage triage = new OutboxTriage(otherWorkstation, Clock.systemDefaultZone(), Deadlines.statutory(),
-                new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable())));
-
-        triage.apply(triage.preview(OutboxTriage.Action.REQUEUE,
-                OutboxQuery.byIds(failed.stream().map(OutboxEvent::outboxEventId).toList())), "m.alvarez",
-                "state portal back", false, null);
+        int requeued = requeueTwoFailedRowsElsewhere();
 
         waitUntil("the worker page counts the re-queued rows", () -> onFx(() -> window.workerModel()
-                .snapshotProperty().get().failedTotal()) == failedBefore - failed.size());
+                .snapshotProperty().get().failedTotal()) == failedBefore - requeued);
     }
 
     @Test
