@@ -32,8 +32,9 @@ public record ClaimKey(String jurisdiction, String statePropertyId, String claim
         if (name == null) {
             return null;
         }
+        // a final sigma is lowercased as ς at a word's end and σ inside one: the form has no spaces, so one letter
         String folded = Normalizer.normalize(name, Normalizer.Form.NFKD)
-                .toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+                .toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT).replace('ς', 'σ');
         folded = Normalizer.normalize(folded, Normalizer.Form.NFKD);
         StringBuilder kept = new StringBuilder(folded.length());
         boolean accentsDropped = false;

@@ -35,13 +35,15 @@ class ClaimKeyTest {
         assertThat(ClaimKey.matchForm(Normalizer.normalize("ガルシア", Normalizer.Form.NFD)))
                 .isEqualTo(ClaimKey.matchForm("ガルシア"));
         assertThat(ClaimKey.matchForm("Ελένη Παπαδοπούλου")).isEqualTo(ClaimKey.matchForm("ΕΛΕΝΗ ΠΑΠΑΔΟΠΟΥΛΟΥ"));
+        assertThat(ClaimKey.matchForm("Νίκος Παπαδόπουλος")).isEqualTo(ClaimKey.matchForm("ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ"))
+                .isEqualTo("νικοσπαπαδοπουλοσ");
         assertThat(ClaimKey.matchForm("Иван Ёлкин")).isEqualTo(ClaimKey.matchForm("ИВАН ЕЛКИН"));
     }
 
     @Test
     void theMatchFormIsItsOwnMatchFormAndTheKeyComparesIt() {
         for (String name : List.of("Nguyễn Văn An", "ǅemal Ǉubić", "Ⅻ Ｌｅｏ ﬁnn", "İstanbul Ltd", "राम", "ガルシア",
-                "สมชาย")) {
+                "สมชาย", "Νίκος Παπαδόπουλος", "ΝΙΚΟΣ ΠΑΠΑΔΟΠΟΥΛΟΣ")) {
             String form = ClaimKey.matchForm(name);
             assertThat(ClaimKey.matchForm(form)).as(name).isEqualTo(form);
         }
