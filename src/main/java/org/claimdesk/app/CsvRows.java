@@ -93,19 +93,34 @@ final class CsvRows implements AutoCloseable {
         }
     }
 
-    /** The next record, or null at the end of the file. */
+    /**
+     * The next record, or null at the end of the file. A record of blank values only (",,,,", what a spreadsheet
+     * saves for a row it cleared) is skipped as an empty line is.
+     */
     Row next() {
         try {
-            if (!rows.hasNextValue()) {
-                return null;
+            while (rows.hasNextValue()) {
+                // the parser counts rows from 0, a line break inside quotes not starting a new one
+                long line = rows.getParser().currentTokenLocation().getLineNr() + 1;
+                lastLine = line;
+                String[] values = rows.nextValue();
+                if (!allBlank(values)) {
+                    return new Row(line, values);
+                }
             }
-            // the parser counts rows from 0, a line break inside quotes not starting a new one
-            long line = rows.getParser().currentTokenLocation().getLineNr() + 1;
-            lastLine = line;
-            return new Row(line, rows.nextValue());
+            return null;
         } catch (IOException e) {
             throw problem(e);
         }
+    }
+
+    private static boolean allBlank(String[] values) {
+        for (String v : values) {
+            if (v != null && !v.isBlank()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The bytes of the file read so far (the decoder reads ahead, so a little past the last row returned). */

@@ -36,10 +36,16 @@ final class ErrorsFile {
     void write(String[] values, List<ClaimImport.Rejected> broken) throws IOException {
         String error = broken.stream().map(r -> r.column() + " " + r.reason()).collect(Collectors.joining("; "));
         List<String> row = new ArrayList<>(List.of(values));
-        if (errorIndex >= 0 && values.length == columns) {
+        // the reason always in the error column, which the import ignores: after a short row's values it would sit
+        // under a field a spreadsheet round trip then fills with it (a spreadsheet saves every row to its width)
+        while (row.size() < columns) {
+            row.add("");
+        }
+        if (errorIndex >= 0) {
             row.set(errorIndex, error);
         } else {
-            row.add(error);
+            // right after the header's columns; a long row's extra values follow it, kept
+            row.add(columns, error);
         }
         try {
             csv.row(row);
