@@ -203,6 +203,14 @@ public final class ClaimImport {
     }
 
     /** Thrown inside an import when its monitor asks it to stop while checking. */
+    /** A file refused because it is UTF-8 text read as another encoding: the console names its own choice. */
+    public static final class Utf8Text extends ClaimDeskException {
+        Utf8Text(String fileName, String why, String charset) {
+            super(fileName + " was not imported: it is UTF-8 text (" + why + "), not " + charset
+                    + ": import it without --encoding");
+        }
+    }
+
     private static final class Stopped extends RuntimeException {
         Stopped() {
             super(null, null, false, false);
@@ -761,7 +769,9 @@ public final class ClaimImport {
 
         SampleRow sample(CsvRows.Row row, LocalDate today) {
             Map<String, String> values = new LinkedHashMap<>();
-            for (int i = 0; i < names.length && i < row.values().length; i++) {
+            // a row of another width (an unquoted comma in a name) has its values under other columns: a tax id
+            // would show whole under another field, so such a row shows its reason only
+            for (int i = 0; i < names.length && row.values().length == names.length; i++) {
                 if (!names[i].equals(ERROR_COLUMN)) {
                     values.put(names[i], ClaimField.byName(names[i]).map(ClaimField::personal).orElse(false)
                             ? TaxIds.mask(row.values()[i]) : row.values()[i]);

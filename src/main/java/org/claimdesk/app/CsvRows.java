@@ -71,8 +71,8 @@ final class CsvRows implements AutoCloseable {
             byte[] head = in.readNBytes(3);
             if (head.length == 3 && (head[0] & 0xFF) == 0xEF && (head[1] & 0xFF) == 0xBB && (head[2] & 0xFF) == 0xBF
                     && !charset.equals(StandardCharsets.UTF_8)) {
-                throw new ClaimDeskException(file.getFileName() + " was not imported: it is UTF-8 text (it starts with"
-                        + " UTF-8's byte order mark), not " + charset.name() + ": import it without --encoding");
+                throw new ClaimImport.Utf8Text(file.getFileName().toString(), "it starts with UTF-8's byte order mark",
+                        charset.name());
             }
             Reader decoded = new InputStreamReader(new SequenceInputStream(new ByteArrayInputStream(head), in),
                     charset.newDecoder()
@@ -107,6 +107,12 @@ final class CsvRows implements AutoCloseable {
                 if (!allBlank(values)) {
                     return new Row(line, values);
                 }
+            }
+            if (!charset.equals(StandardCharsets.UTF_8) && utf8.wrote()) {
+                // UTF-8 without a byte order mark read as Windows-1252 decodes without an error, every accented
+                // letter as two wrong ones ("MarÃ­a"), which would be imported as such
+                throw new ClaimImport.Utf8Text(file.getFileName().toString(), "its letters beyond ASCII are"
+                        + " written as UTF-8", charset.name());
             }
             return null;
         } catch (IOException e) {
@@ -149,11 +155,46 @@ final class CsvRows implements AutoCloseable {
                 int n = super.read(buffer, offset, length);
                 if (n > 0) {
                     bytesRead += n;
+                    utf8.feed(buffer, offset, n);
                 }
                 return n;
             }
         };
     }
+
+    /** Whether the bytes read are UTF-8 with at least one letter beyond ASCII (read only to be told apart). */
+    private static final class Utf8Bytes {
+        private int continuations;
+        private boolean valid = true;
+        private boolean multibyte;
+
+        void feed(byte[] bytes, int offset, int length) {
+            for (int i = offset; i < offset + length && valid; i++) {
+                int b = bytes[i] & 0xFF;
+                if (continuations > 0) {
+                    if (b < 0x80 || b > 0xBF) {
+                        valid = false;
+                    } else if (--continuations == 0) {
+                        multibyte = true;
+                    }
+                } else if (b >= 0xC2 && b <= 0xDF) {
+                    continuations = 1;
+                } else if (b >= 0xE0 && b <= 0xEF) {
+                    continuations = 2;
+                } else if (b >= 0xF0 && b <= 0xF4) {
+                    continuations = 3;
+                } else if (b >= 0x80) {
+                    valid = false;
+                }
+            }
+        }
+
+        boolean wrote() {
+            return valid && multibyte && continuations == 0;
+        }
+    }
+
+    private final Utf8Bytes utf8 = new Utf8Bytes();
 
     /** The SHA-256 of the bytes read: the file's, once {@link #next} has returned null. */
     String sha256() {

@@ -828,6 +828,29 @@ class ClaimImportTest {
         assertThat(run(file, false, false).imported()).isEqualTo(1);
     }
 
+    /**
+     * UTF-8 without a byte order mark read as Windows-1252 decodes without an error, "María" as "MarÃ­a": refused once
+     * the check has read it, nothing imported; a Windows-1252 file's accents are no UTF-8 and import as they are.
+     */
+    @Test
+    void aUtf8FileWithoutAByteOrderMarkGivenWindows1252IsRefusedNotGarbled() throws Exception {
+        Charset windows = Charset.forName("windows-1252");
+        String text = HEADER + "\n" + row(1).replace("Claimant 1", "María García") + "\n" + row(2) + "\n";
+        Path file = write("sheets.csv", text, StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", new ClaimImport.Options(false, false, windows)))
+                .isInstanceOf(ClaimImport.Utf8Text.class)
+                .hasMessage("sheets.csv was not imported: it is UTF-8 text (its letters beyond ASCII are written as"
+                        + " UTF-8), not windows-1252: import it without --encoding");
+        assertThat(Sql.count(db, "claim")).isZero();
+
+        Path excel = write("excel.csv", text, windows);
+        assertThat(importer.run(excel, "s.patel", new ClaimImport.Options(false, false, windows)).imported())
+                .isEqualTo(2);
+        assertThat(queries.claims(ClaimQuery.all().withSearch("García"))).singleElement()
+                .satisfies(c -> assertThat(c.claimantName()).isEqualTo("María García"));
+    }
+
     @Test
     void aByteOrderMarkCrlfAndQuotedCommasQuotesAndLineBreaksAreKeptExactly() throws Exception {
         String text = "\uFEFF" + HEADER + "\r\n"
@@ -1010,6 +1033,16 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim")).isZero();
         assertThat(Sql.count(db, "audit_log")).isZero();
         assertThat(ClaimImport.errorsFileOf(file)).doesNotExist();
+
+        // an unquoted comma in the holder's name moves every value after it a column right: the tax id would show
+        // whole under another field, so the row shows its reason alone
+        Path shifted = write("shifted.csv", HEADER + "\n" + row(5).replace("Wells Fargo Bank NA", "Wells Fargo, NA")
+                + "\n", StandardCharsets.UTF_8);
+        ClaimImport.SampleRow moved = importer.preview(shifted, "s.patel", null, 1, ClaimImport.Monitor.NONE)
+                .sample().get(0);
+        assertThat(moved.values()).isEmpty();
+        assertThat(moved.rejected()).singleElement()
+                .satisfies(r -> assertThat(r.column()).isEqualTo(ClaimImport.WHOLE_ROW));
     }
 
     static List<String[]> readCsv(Path file) throws IOException {

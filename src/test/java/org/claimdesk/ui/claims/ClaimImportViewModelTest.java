@@ -91,6 +91,15 @@ class ClaimImportViewModelTest {
         assertThat(model.reportProperty().get().imported()).isEqualTo(2);
         assertThat(queries.claims(ClaimQuery.all().withSearch("Núñez"))).singleElement()
                 .satisfies(c -> assertThat(c.claimantName()).isEqualTo("José Núñez"));
+
+        // the choice is kept for the next file: a UTF-8 one (no byte order mark) is refused, not garbled, naming the
+        // choice to make in this dialog
+        Path sheets = ImportFiles.write(dir, "sheets.csv", ImportFiles.HEADER + "\n"
+                + ImportFiles.row(3).replace("Imported Claimant 3", "María García") + "\n",
+                java.nio.charset.StandardCharsets.UTF_8);
+        model.fileProperty().set(sheets);
+        assertThat(model.problemProperty().get()).isEqualTo("sheets.csv is UTF-8 text, not Windows-1252 (Excel \"CSV\"),"
+                + " so nothing was imported. Choose the encoding UTF-8 above.");
     }
 
     @Test
