@@ -175,6 +175,16 @@ public final class Database implements AutoCloseable {
             }
             return false;
         }
+        try {
+            // owner-only from its first byte: SQLite gives its -wal and -shm files the database file's mode when it
+            // makes them (during the migrations, holding the first claims), which the umask would leave readable
+            OwnerOnly.create(file, false);
+        } catch (java.nio.file.FileAlreadyExistsException meanwhile) {
+            return false;
+        } catch (IOException | UnsupportedOperationException e) {
+            // SQLite makes the file itself, and it is restricted once the schema is in (permissions are best effort
+            // on file systems that do not keep them)
+        }
         return true;
     }
 

@@ -161,6 +161,15 @@ class DatabaseTest {
         Path file = dir.resolve("private/claims.db");
         try (Database db = Database.open(file)) {
             assertThat(db.schemaVersion()).isPositive();
+            // its write-ahead log and shared memory too, made while the first session's claims go in
+            db.useTransaction(h -> h.execute("CREATE TEMP TABLE touch (x INTEGER)"));
+            TestClaims.insert(db, org.claimdesk.domain.ClaimStatus.IDENTITY_PENDING);
+            for (String side : new String[] {"-wal", "-shm"}) {
+                Path sideFile = file.resolveSibling(file.getFileName() + side);
+                assertThat(sideFile).exists();
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(sideFile))).as(side)
+                        .isEqualTo("rw-------");
+            }
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent()))).isEqualTo("rwx------");
