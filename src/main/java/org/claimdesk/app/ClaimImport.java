@@ -202,7 +202,6 @@ public final class ClaimImport {
         }
     }
 
-    /** Thrown inside an import when its monitor asks it to stop while checking. */
     /** A file refused because it is UTF-8 text read as another encoding: the console names its own choice. */
     public static final class Utf8Text extends ClaimDeskException {
         Utf8Text(String fileName, String why, String charset) {
@@ -210,6 +209,8 @@ public final class ClaimImport {
                     + ": import it without --encoding");
         }
     }
+
+    /** Thrown inside an import when its monitor asks it to stop while checking. */
 
     private static final class Stopped extends RuntimeException {
         Stopped() {
@@ -463,7 +464,7 @@ public final class ClaimImport {
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         boolean cancelled = false;
         long committed = 0;
-        try (CsvRows source = new CsvRows(file, options.charset());
+        try (CsvRows source = new CsvRows(file, options.charset(), false);
                 BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database);
                 SeenKeys seenDry = options.dryRun() ? SeenKeys.open(database) : null) {
             // a header changed since the check (columns swapped, say) would put every row's values in other fields

@@ -53,9 +53,22 @@ final class CsvRows implements AutoCloseable {
     private long bytesRead;
     private long lastLine = 1;
 
+    /** Whether a UTF-8 file read as another encoding is refused at its end (the check pass; not the import pass). */
+    private final boolean refuseUtf8;
+
     CsvRows(Path file, Charset charset) {
+        this(file, charset, true);
+    }
+
+    /**
+     * @param refuseUtf8 refuse at the end a file whose letters beyond ASCII are UTF-8 read as another encoding: the
+     *        check pass does; the import pass after it does not (a file re-saved between the passes is told by its
+     *        changed hash, not as a file nothing of which was imported)
+     */
+    CsvRows(Path file, Charset charset, boolean refuseUtf8) {
         this.file = file;
         this.charset = charset;
+        this.refuseUtf8 = refuseUtf8;
         digest = Sha256.digest();
         try {
             size = Files.size(file);
@@ -108,7 +121,7 @@ final class CsvRows implements AutoCloseable {
                     return new Row(line, values);
                 }
             }
-            if (!charset.equals(StandardCharsets.UTF_8) && utf8.wrote()) {
+            if (refuseUtf8 && !charset.equals(StandardCharsets.UTF_8) && utf8.wrote()) {
                 // UTF-8 without a byte order mark read as Windows-1252 decodes without an error, every accented
                 // letter as two wrong ones ("MarÃ­a"), which would be imported as such
                 throw new ClaimImport.Utf8Text(file.getFileName().toString(), "its letters beyond ASCII are"

@@ -41,11 +41,12 @@ final class ErrorsFile {
         while (row.size() < columns) {
             row.add("");
         }
-        if (errorIndex >= 0) {
+        if (errorIndex >= 0 && values.length <= columns) {
             row.set(errorIndex, error);
         } else {
-            // right after the header's columns; a long row's extra values follow it, kept
-            row.add(columns, error);
+            // right after the header's columns (a long row's extra values follow it, kept), or, for a long row of a
+            // file that has the error column, after every value: none of its values is overwritten
+            row.add(errorIndex >= 0 ? row.size() : columns, error);
         }
         try {
             csv.row(row);

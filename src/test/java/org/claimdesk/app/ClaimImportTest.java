@@ -417,6 +417,38 @@ class ClaimImportTest {
     }
 
     /**
+     * A Windows-1252 file re-saved as UTF-8 while it is imported (what staff do on seeing the wrong encoding): the
+     * import says the file changed and how many claims are in, not that it "was not imported" as UTF-8 text.
+     */
+    @Test
+    void aFileResavedAsUtf8WhileItIsImportedSaysItChanged() throws Exception {
+        int rows = ClaimImport.BATCH_ROWS * 2 + 500;
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
+        for (int i = 1; i <= rows; i++) {
+            text.append(i == rows ? row(i).replace("Claimant " + i, "José " + i) : row(i)).append('\n');
+        }
+        Charset windows = Charset.forName("windows-1252");
+        Path file = write("resaved.csv", text.toString(), windows);
+        byte[] bytes = Files.readAllBytes(file);
+        int accent = 0;
+        while ((bytes[accent] & 0xFF) != 0xE9) {
+            accent++;
+        }
+        long at = accent - 1;
+        // "sé" (two bytes in Windows-1252) becomes "é" in UTF-8 (two bytes): the file the same length, all UTF-8 now
+        ClaimImport.Monitor resave = changingAt(ClaimImport.Phase.IMPORTING, file, out -> {
+            out.seek(at);
+            out.write(new byte[] {(byte) 0xC3, (byte) 0xA9});
+        });
+
+        assertThatThrownBy(() -> importer.run(file, "s.patel", new ClaimImport.Options(false, false, windows), resave))
+                .isNotInstanceOf(ClaimImport.Utf8Text.class)
+                .hasMessage("resaved.csv changed while it was imported; " + ClaimImport.BATCH_ROWS * 2
+                        + " claim(s) were imported before that: import the file again to complete it");
+        assertThat(Sql.count(db, "claim")).isEqualTo(ClaimImport.BATCH_ROWS * 2);
+    }
+
+    /**
      * A database failure after some batches were committed (the disk full, a lock not granted) says how many claims
      * are in, as a changed file does, and the same import completes the file afterwards.
      */
@@ -691,6 +723,25 @@ class ClaimImportTest {
         assertThat(fixed.rejected()).as("the short row: the field it lacks, to fill in")
                 .extracting(ClaimImport.Rejected::column).containsExactly("filedOn");
         assertThat(Sql.count(db, "claim")).isEqualTo(3);
+    }
+
+    /**
+     * An errors file imported again with one of its rows a value too long (an unquoted comma typed into a name): its
+     * new errors file keeps every value of that row, the last field's under the error column included, the reason
+     * after them.
+     */
+    @Test
+    void aLongRowOfAnErrorsFileKeepsEveryValueInTheNextOne() throws Exception {
+        String longRow = row(1).replace("Wells Fargo Bank NA", "Wells Fargo, NA") + ",the old reason";
+        Path file = write("again.csv.errors.csv", HEADER + ",error\n" + longRow + "\n", StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, false);
+        assertThat(report.rejected()).singleElement()
+                .satisfies(r -> assertThat(r.column()).isEqualTo(ClaimImport.WHOLE_ROW));
+
+        List<String[]> rows = readCsv(ClaimImport.errorsFileOf(file));
+        String[] kept = longRow.split(",", -1);
+        assertThat(rows.get(1)).hasSize(kept.length + 1).startsWith(kept);
+        assertThat(rows.get(1)[kept.length]).startsWith("(row) has 13 value(s)");
     }
 
     @Test

@@ -323,11 +323,12 @@ public final class ClaimImportViewModel {
     /** A file-level problem in words staff can act on in this dialog. */
     static String problem(Path file, Encoding enc, Throwable e) {
         String name = file.getFileName() == null ? file.toString() : file.getFileName().toString();
+        if (e instanceof ClaimImport.Utf8Text) {
+            // the check's refusal, before anything was imported
+            return name + " is UTF-8 text, not " + enc.label() + ", so nothing was imported. Choose the encoding "
+                    + Encoding.UTF_8.label() + " above.";
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ClaimImport.Utf8Text) {
-                return name + " is UTF-8 text, not " + enc.label() + ", so nothing was imported. Choose the encoding "
-                        + Encoding.UTF_8.label() + " above.";
-            }
             if (t instanceof CharacterCodingException) {
                 return name + " is not " + enc.label() + " text, so nothing was imported. " + (enc == Encoding.UTF_8
                         ? "Excel saves plain \"CSV\" on Windows as Windows-1252: choose the encoding "
