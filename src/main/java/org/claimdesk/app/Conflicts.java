@@ -26,6 +26,11 @@ import org.jdbi.v3.core.Handle;
 final class Conflicts {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
 
+    /** {@code at} to the minute in this computer's time zone, as staff are told when something happened. */
+    static String localMinute(java.time.Instant at) {
+        return WHEN.format(at.atZone(ZoneId.systemDefault()));
+    }
+
     private final ClaimStore claims = new ClaimStore();
     private final AuditStore audit = new AuditStore();
     private final EvidenceStore evidence = new EvidenceStore();
@@ -63,7 +68,7 @@ final class Conflicts {
         }
         List<String> added = now.stream().filter(e -> !seen.contains(e.evidenceId()))
                 .map(e -> e.kind().label() + " \"" + e.title() + "\" added by " + e.addedBy() + " at "
-                        + WHEN.format(e.addedAt().atZone(ZoneId.systemDefault())))
+                        + localMinute(e.addedAt()))
                 .toList();
         throw new ConflictException("claim " + claim.claimNumber() + " has evidence you did not see when you opened it"
                 + (added.isEmpty() ? "" : ": " + String.join("; ", added))
@@ -98,7 +103,7 @@ final class Conflicts {
             what = "changed it";
         }
         return new ConflictException("claim " + current.claimNumber() + " was changed by " + who + " at "
-                + WHEN.format(when.atZone(ZoneId.systemDefault())) + " (" + what + ") after you opened it: you saw"
+                + localMinute(when) + " (" + what + ") after you opened it: you saw"
                 + " version " + expectedVersion + ", it is now at version " + current.version()
                 + "; nothing was saved: reload the claim and make your change again");
     }
@@ -116,13 +121,13 @@ final class Conflicts {
             Instant nowUpdatedAt) {
         Optional<AuditEntry> last = audit.latest(h, AuditActions.SUBJECT_OUTBOX, Long.toString(rowId), ROW_CHANGES)
                 .filter(e -> !e.at().isBefore(seenUpdatedAt));
-        String change = last.map(e -> e.actor() + " at " + WHEN.format(e.at().atZone(ZoneId.systemDefault())) + " ("
+        String change = last.map(e -> e.actor() + " at " + localMinute(e.at()) + " ("
                 + switch (e.action()) {
                     case AuditActions.OUTBOX_REQUEUE -> "re-queued it";
                     case AuditActions.OUTBOX_RECONCILE -> "reconciled it";
                     case AuditActions.OUTBOX_ABANDON -> "abandoned it";
                     default -> "resubmitted it";
-                } + ")").orElse("the delivery worker at " + WHEN.format(nowUpdatedAt.atZone(ZoneId.systemDefault())));
+                } + ")").orElse("the delivery worker at " + localMinute(nowUpdatedAt));
         return new ConflictException("outbox row " + rowId + " of claim " + claimNumber + " was changed by " + change
                 + " after you opened it; nothing was changed: look at the row again and resubmit again");
     }
@@ -136,7 +141,7 @@ final class Conflicts {
                 List.of(AuditActions.EVIDENCE_ADD));
         return new ConflictException("what would be sent for claim " + claimNumber + " changed after you opened it"
                 + added.map(e -> " (evidence added by " + e.actor() + " at "
-                        + WHEN.format(e.at().atZone(ZoneId.systemDefault())) + ")").orElse("")
+                        + localMinute(e.at()) + ")").orElse("")
                 + "; nothing was changed: look at the new diff and resubmit again");
     }
 

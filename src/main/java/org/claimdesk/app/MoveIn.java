@@ -125,9 +125,8 @@ public final class MoveIn {
         // where, not as whom: the move runs as the owner role, staff work there as theirs
         String where = to.location() instanceof DatabaseLocation.Postgres server
                 ? "database " + server.database() + " on " + server.address() : to.location().describe();
-        String reason = "this desk's claims were moved into " + where + " at "
-                + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm").format(now.atZone(
-                        java.time.ZoneId.systemDefault())) + ": work there (--db or CLAIMDESK_DB), not on this file";
+        String reason = "this desk's claims were moved into " + where + " at " + Conflicts.localMinute(now)
+                + ": work there (--db or CLAIMDESK_DB), not on this file";
         try {
             boolean marked = desk.commit(h -> {
                 new WorkerPauseStore().put(h, new WorkerPause(ACTOR, now, reason));

@@ -106,8 +106,7 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     /** "NAME at yyyy-MM-dd HH:mm (this computer's time): reason", as a command prints a pause. */
     public static String byWhomWhenWhy(WorkerPause p) {
-        return p.actor() + " at " + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")
-                .format(p.at().atZone(java.time.ZoneId.systemDefault())) + ": " + p.reason();
+        return p.actor() + " at " + Conflicts.localMinute(p.at()) + ": " + p.reason();
     }
 
     @Override

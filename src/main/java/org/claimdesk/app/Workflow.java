@@ -123,8 +123,9 @@ public final class Workflow {
             java.util.Set<Long> expectedEvidence) {
         String who = Inputs.actor(actor);
         String givenKey = Inputs.key(idempotencyKey);
-        if (givenKey != null && KeyPolicy.keyRefusal(givenKey) != null) {
-            throw new ClaimDeskException(KeyPolicy.keyRefusal(givenKey) + "; nothing was queued");
+        String keyRefusal = givenKey == null ? null : KeyPolicy.keyRefusal(givenKey);
+        if (keyRefusal != null) {
+            throw new ClaimDeskException(keyRefusal + "; nothing was queued");
         }
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
         return database.inTransaction(h -> {

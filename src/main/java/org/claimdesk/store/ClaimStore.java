@@ -180,25 +180,17 @@ public final class ClaimStore {
         Dialect.of(handle).serialize(handle, "claimdesk.new-claims");
     }
 
-    /**
-     * The oldest claim with this key: the claims of its property id and jurisdiction (the property id index finds
-     * the few there are), the claimant's name compared in its {@linkplain ClaimKey#matchForm match form}.
-     */
+    /** The oldest claim with this key, as {@link #findByKeys} finds it. */
     public Optional<Claim> findByKey(Handle handle, ClaimKey key) {
-        try (var claims = handle.createQuery("""
-                SELECT * FROM claim WHERE state_property_id = :spid AND jurisdiction = :j
-                ORDER BY claim_id""")
-                .bind("spid", key.statePropertyId()).bind("j", key.jurisdiction())
-                .map(Rows.CLAIM).stream()) {
-            return claims.filter(c -> ClaimKey.of(c).equals(key)).findFirst();
-        }
+        return findByKeys(handle, List.of(key)).getOrDefault(key, List.of()).stream().findFirst();
     }
 
     /**
-     * The claims of each of {@code keys} that has any, oldest first, in one query (names compared as {@link #findByKey}
-     * does them: claims entered before as repeats, or written two ways before names were so compared, share a key). The property ids go in as one JSON array
-     * (SQLite's {@code json_each}): thousands of keys are one parameter, not thousands, each looked up in the
-     * property id index.
+     * The claims of each of {@code keys} that has any, oldest first, in one query: the claims of the keys' property ids
+     * (the property id index finds the few there are), the claimant's name compared in its {@linkplain
+     * ClaimKey#matchForm match form} (claims entered as repeats, or written two ways before names were so compared,
+     * share a key). The property ids go in as one JSON array (SQLite's {@code json_each}): thousands of keys are one
+     * parameter, not thousands.
      */
     public Map<ClaimKey, List<Claim>> findByKeys(Handle handle, Collection<ClaimKey> keys) {
         Map<ClaimKey, List<Claim>> found = new HashMap<>();
