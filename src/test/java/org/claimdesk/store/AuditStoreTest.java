@@ -49,6 +49,26 @@ class AuditStoreTest {
         }
     }
 
+    /** Pages counted among the entries up to one pinned: entries added after it do not move them. */
+    @Test
+    void pagesUpToAPinnedEntryDoNotMoveAsEntriesAreAdded() {
+        try (Database db = TestDatabase.open(engine, dir)) {
+            Instant at = Instant.parse("2026-12-06T09:00:00Z");
+            db.useTransaction(h -> {
+                for (int i = 1; i <= 5; i++) {
+                    audit.append(h, at, "j.chen", "claim.edit", "claim", "7", "entry " + i, null);
+                }
+            });
+            long pinned = db.read(h -> audit.list(h, null, null, null, 0, 1)).get(0).auditId();
+            db.useTransaction(h -> audit.append(h, at, "j.chen", "claim.edit", "claim", "7", "added later", null));
+
+            List<AuditEntry> second = db.read(h -> audit.list(h, null, "j.chen", null, pinned, 2, 2));
+            assertThat(second).extracting(AuditEntry::reason).containsExactly("entry 3", "entry 2");
+            List<AuditEntry> newest = db.read(h -> audit.list(h, null, "j.chen", null, null, 0, 1));
+            assertThat(newest).extracting(AuditEntry::reason).containsExactly("added later");
+        }
+    }
+
     @Test
     void eachFilterAloneAndTogetherFindsItsEntriesNewestFirstAPageAtATime() {
         try (Database db = TestDatabase.open(engine, dir)) {
