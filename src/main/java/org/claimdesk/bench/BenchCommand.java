@@ -67,6 +67,7 @@ public final class BenchCommand {
     }
 
     @Command(name = "drain", description = {
+        "Measure the delivery worker's rate against a plain JDBC loop.",
         "Drain N pending rows against the simulated state on a temporary database, and run a plain JDBC loop doing",
         "the same two updates per event (100 per transaction) on an identical one, for comparison. Warm-up rounds",
         "of the same size come first; the last round is the one reported.",
@@ -176,6 +177,7 @@ public final class BenchCommand {
     }
 
     @Command(name = "ui", description = {
+        "Measure the console's start, filters, page switches and stalls during a drain.",
         "Run the real console (headless Monocle, or the X display in $DISPLAY) on a temporary database with",
         "the given claims and outbox rows, drain rows with live refresh, and report firstFrameMs, maxFxStallMs,",
         "filterMs and rssMb. The console's JVM gets the launcher's options (javaOptions in the report): those of",
@@ -214,6 +216,7 @@ public final class BenchCommand {
     }
 
     @Command(name = "live", description = {
+        "Measure how soon a change on one workstation shows on another (team database).",
         "On the empty team database --db names (postgresql://…): add demo claims, then edit claims as one workstation",
         "while another hears each change through its live updates and reads the Claims page again. Reports the time",
         "from the start of each save to the change being heard (heard*) and to the page read again (pageRead*)."})
@@ -239,6 +242,7 @@ public final class BenchCommand {
     }
 
     @Command(name = "import", description = {
+        "Measure claims import: its time and peak memory over a generated file.",
         "Write a claims file of N rows (names in many scripts, quoted fields with commas, one row in 200 invalid) to a",
         "temporary folder and run claims import on it into a new database, in a child JVM with the launcher's options",
         "(javaOptions in the report; CLAIMDESK_BENCH_JAVA_OPTIONS gives others). Reports the import's seconds (writing",

@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
 
 /** {@code claims export --to FILE}: the claims {@code claims list} selects, in the import's format. */
 @Command(name = "export", description = {
-    "Write the claims the filters select (those of claims list) to a CSV file in the import's format",
-    "(docs/import.md), UTF-8. Tax ids are masked to their last four digits: such a file is for reading, and an",
+    "Write the claims the filters select (those of claims list) to a CSV file.",
+    "The file is in the import's format (docs/import.md), UTF-8. Tax ids are masked to their last four digits: such a file is for reading, and an",
     "import rejects its rows at taxId. With --include-tax-id (and --actor, --reason) tax ids are written whole,",
     "the export is audited, and the file imports into another database as it is. The file is owner-only."})
 final class ClaimExportCommand extends CliSupport implements Callable<Integer> {

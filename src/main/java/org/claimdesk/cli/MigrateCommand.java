@@ -18,10 +18,10 @@ import picocli.CommandLine.Option;
 
 /** {@code migrate --from FILE.db --to postgresql://…}: a workstation's database moved into an empty team database. */
 @Command(name = "migrate", description = {
-    "Copy a workstation's database file (claims, history, outbox rows with their attempts, audit trail, evidence",
-    "records) into an empty team database, ids kept; then count and checksum every table on both sides. A target",
-    "that already holds claims, outbox rows or audit entries is refused (exit 1). Evidence files are copied to the",
-    "team's evidence folder by IT (docs/operations.md)."})
+    "Copy a workstation's database file into an empty team database.",
+    "Claims, history, outbox rows with their attempts, audit trail and evidence records are copied, ids kept; then",
+    "every table is counted and checksummed on both sides. A target that already holds claims, outbox rows or audit",
+    "entries is refused (exit 1). Evidence files are copied to the team's evidence folder by IT (docs/operations.md)."})
 final class MigrateCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--from", required = true, paramLabel = "FILE", description = "The workstation's database file.")
     Path from;
