@@ -39,7 +39,7 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
             check(action.check.toAbsolutePath().normalize());
             return 0;
         }
-        try (Database db = openExistingDatabase()) {
+        try (Database db = openDatabase()) {
             Backup.Result result = new Backup(db).to(action.to);
             out().printf("backup written to %s: %d claims, %,d bytes, %d ms, integrity check passed%n", result.file(),
                     result.claims(), result.bytes(), result.millis());

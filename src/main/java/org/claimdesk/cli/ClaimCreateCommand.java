@@ -66,7 +66,7 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
     public Integer call() {
         Map<String, String> fields = source.sets != null ? source.sets : readJson(source.jsonFile);
         ClaimStatus start = status == null ? null : ClaimStatus.parse(status);
-        try (Database db = openDatabase()) {
+        try (Database db = openOrCreateDatabase()) {
             ClaimIntake intake = new ClaimIntake(db, clock(db));
             Claim claim;
             try {

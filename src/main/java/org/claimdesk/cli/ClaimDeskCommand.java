@@ -84,21 +84,27 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         return DataDirectory.database(db);
     }
 
-    /** Opens the database; an upgrade of its schema, which may take a while on a large one, is said on stderr first. */
-    Database openDatabase() {
+    /**
+     * Opens the database for a command that makes a desk's file when it is not there ({@code demo}, {@code claims
+     * create}, {@code claims import}); an upgrade of its schema, which may take a while on a large one, is said on
+     * stderr first.
+     */
+    Database openOrCreateDatabase() {
         return Database.open(databasePath(), upgradeNotice(spec.commandLine().getErr()));
     }
 
     /**
-     * As {@link #openDatabase()}, for a command that looks at a database (a backup, a check): a desk file that is not
-     * there is refused (exit 1) rather than made new and empty, which would be backed up or found healthy.
+     * As {@link #openOrCreateDatabase()}, for every other command: a desk file that is not there is refused (exit 1)
+     * rather than made new and empty, where a mistyped path would list no claims, back up or check an empty database,
+     * or leave a stray file behind a refusal.
      */
-    Database openExistingDatabase() {
+    Database openDatabase() {
         if (databasePath() instanceof DatabaseLocation.SqliteFile desk && !java.nio.file.Files.isRegularFile(desk.file())) {
-            throw new ClaimDeskException("no database file " + desk.file() + ": name the desk's file with --db or"
-                    + " CLAIMDESK_DB (nothing was created)");
+            throw new ClaimDeskException("no database file " + desk.file() + " (nothing was created): name the desk's"
+                    + " file with --db or CLAIMDESK_DB; a new desk's file is made by the console, demo, claims create"
+                    + " or claims import");
         }
-        return openDatabase();
+        return openOrCreateDatabase();
     }
 
     /** Says on {@code err} which schema upgrade a database opened by a command is given, as it begins. */

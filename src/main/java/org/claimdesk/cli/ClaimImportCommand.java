@@ -46,7 +46,7 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
     public Integer call() {
         ClaimImport.Options options = new ClaimImport.Options(dryRun, strict, charset(encoding));
         ClaimImport.Report report;
-        try (Database db = openDatabase()) {
+        try (Database db = dryRun ? openDatabase() : openOrCreateDatabase()) {
             report = new ClaimImport(db, clock(db)).run(file, actor, options, progressOnTerminal());
         }
         if (System.console() != null) {

@@ -38,13 +38,14 @@ abstract class CliSupport {
         return (ClaimDeskCommand) spec.root().userObject();
     }
 
+    /** {@link ClaimDeskCommand#openDatabase()}: a desk file that is not there is refused, not made. */
     Database openDatabase() {
         return root().openDatabase();
     }
 
-    /** {@link ClaimDeskCommand#openExistingDatabase()}: a desk file that is not there is refused, not made. */
-    Database openExistingDatabase() {
-        return root().openExistingDatabase();
+    /** {@link ClaimDeskCommand#openOrCreateDatabase()}: for the commands that make a desk's file. */
+    Database openOrCreateDatabase() {
+        return root().openOrCreateDatabase();
     }
 
     /** The time a command works in on {@code db}: the root command's clock where one was given, else the database's. */

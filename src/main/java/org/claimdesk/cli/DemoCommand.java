@@ -27,7 +27,7 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
             // a day in the future is refused before the database is opened (or created)
             DemoData.asOf(today, root().clockOrSystem());
         }
-        try (Database db = openDatabase()) {
+        try (Database db = openOrCreateDatabase()) {
             Clock asOf = today != null ? DemoData.asOf(today, clock(db)) : clock(db);
             int[] lastPercent = {-1};
             DemoData.Summary summary = new DemoData(db, asOf, DeadlineSettings.current()).generate(claims, seed, written -> {

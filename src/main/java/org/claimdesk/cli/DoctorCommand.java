@@ -24,7 +24,7 @@ final class DoctorCommand extends CliSupport implements Callable<Integer> {
         if (stuckAfterHours < 1) {
             throw new UsageException("--stuck-after-hours must be at least 1");
         }
-        try (Database db = openExistingDatabase()) {
+        try (Database db = openDatabase()) {
             Doctor.Report report = new Doctor(db, clock(db), Duration.ofHours(stuckAfterHours)).examine();
             if (json) {
                 printJson(report);

@@ -28,27 +28,6 @@ class BackupCheckCliTest {
     @TempDir
     Path dir;
 
-    /**
-     * A backup or a doctor of a desk file that is not there (a typo in --db, a service account without one) is
-     * refused: opened, it would be made new and empty, backed up as "0 claims … passed" or found healthy.
-     */
-    @Test
-    void aBackupOrDoctorOfADeskFileThatIsNotThereIsRefusedAndCreatesNothing() {
-        Path missing = dir.resolve("office").resolve("claimdesk.db");
-        Path copy = dir.resolve("nightly.db");
-        for (String[] args : List.of(new String[] {"--db", missing.toString(), "backup", "--to", copy.toString()},
-                new String[] {"--db", missing.toString(), "doctor"})) {
-            CliTest.Run run = CliTest.run(args);
-
-            assertThat(run.exit()).as(args[2]).isEqualTo(1);
-            assertThat(run.out()).isEmpty();
-            assertThat(run.err().strip()).isEqualTo("claimdesk: no database file " + missing + ": name the desk's file"
-                    + " with --db or CLAIMDESK_DB (nothing was created)");
-        }
-        assertThat(missing.getParent()).doesNotExist();
-        assertThat(copy).doesNotExist();
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"claimdesk-pg14.dump", "claimdesk-pg14-uncompressed.dump", "claimdesk-pg14.sql"})
     void aWholeDumpShowsItsOriginSchemaVersionAndTheRowsOfEveryTable(String name) {

@@ -1,0 +1,56 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A desk file that is not there (a typo in --db or CLAIMDESK_DB, a service account without one) is made only by the
+ * commands that put claims in; any other command refuses it: opened, it would be made new and empty, listed as
+ * "0 claim(s)", backed up as "0 claims … passed", found healthy, or left behind a refusal.
+ */
+class MissingDeskFileTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCommandThatDoesNotPutClaimsInRefusesADeskFileThatIsNotThereAndCreatesNothing() throws Exception {
+        Path missing = dir.resolve("office").resolve("claimdesk.db");
+        Path copy = dir.resolve("nightly.db");
+        Path claims = Files.writeString(dir.resolve("claims.csv"), "claimantName\n");
+        for (List<String> command : List.of(List.of("backup", "--to", copy.toString()), List.of("doctor"),
+                List.of("claims", "list"), List.of("claims", "show", "UPC-2026-000001"), List.of("audit", "list"),
+                List.of("outbox", "list"), List.of("outbox", "failures"), List.of("drain", "--until-idle"),
+                List.of("claims", "import", "--dry-run", "--actor", "kim", claims.toString()))) {
+            CliTest.Run run = CliTest.run(args(missing, command));
+
+            assertThat(run.exit()).as(command.toString()).isEqualTo(1);
+            assertThat(run.out()).as(command.toString()).isEmpty();
+            assertThat(run.err().strip()).as(command.toString()).isEqualTo("claimdesk: no database file " + missing
+                    + " (nothing was created): name the desk's file with --db or CLAIMDESK_DB; a new desk's file is"
+                    + " made by the console, demo, claims create or claims import");
+        }
+        assertThat(missing.getParent()).doesNotExist();
+        assertThat(copy).doesNotExist();
+    }
+
+    @Test
+    void demoMakesANewDeskFile() {
+        Path desk = dir.resolve("new").resolve("claimdesk.db");
+
+        CliTest.Run run = CliTest.run("--db", desk.toString(), "demo", "--claims", "10", "--seed", "1");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(desk).isRegularFile();
+        assertThat(CliTest.run("--db", desk.toString(), "claims", "list").out()).contains("10 claim(s)");
+    }
+
+    private static String[] args(Path db, List<String> command) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of("--db", db.toString()), command.stream())
+                .toArray(String[]::new);
+    }
+}
