@@ -20,6 +20,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.DatabaseException;
 import org.claimdesk.store.DatabaseLocation;
+import org.claimdesk.store.IoErrors;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.store.OwnerOnly;
@@ -41,10 +42,11 @@ class ArchitectureTest {
 
     /**
      * What ui may use from store besides the composition root: query records, where the database is, the failure
-     * type, the listener told of schema upgrades while the database opens, two helpers.
+     * type, the listener told of schema upgrades while the database opens, three helpers (JSON, owner-only files, a
+     * file system failure in words).
      */
     static final Class<?>[] UI_MAY_USE_FROM_STORE = {ClaimQuery.class, OutboxQuery.class, DatabaseLocation.class,
-        DatabaseException.class, SchemaProgress.class, Json.class, OwnerOnly.class};
+        DatabaseException.class, SchemaProgress.class, Json.class, OwnerOnly.class, IoErrors.class};
 
     @ArchTest
     static final ArchRule nothingOutsideUiUsesJavaFx = noClasses()

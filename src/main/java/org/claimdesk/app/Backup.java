@@ -8,6 +8,7 @@ import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.EvidenceStore;
+import org.claimdesk.store.IoErrors;
 import org.claimdesk.store.LeftoverFiles;
 import org.claimdesk.store.OwnerOnly;
 import org.claimdesk.store.PostgresDump;
@@ -73,7 +74,8 @@ public final class Backup {
             if (e instanceof RuntimeException r) {
                 throw r;
             }
-            throw new ClaimDeskException("cannot write the backup " + file + ": " + e.getMessage(), e);
+            throw new ClaimDeskException("cannot write the backup " + file + ": "
+                    + (e instanceof IOException io ? IoErrors.describe(io) : e.getMessage()), e);
         }
         try {
             // no option: a file that took the name meanwhile is not replaced
@@ -81,14 +83,14 @@ public final class Backup {
         } catch (IOException e) {
             // a checked copy is kept (a virus scanner or a share may hold the new file a moment on Windows)
             throw new ClaimDeskException("the backup was written and checked as " + partial + " but could not be"
-                    + " named " + file.getFileName() + " (" + e.getMessage() + "): rename it yourself", e);
+                    + " named " + file.getFileName() + " (" + IoErrors.describe(e) + "): rename it yourself", e);
         }
         syncFolder(file.getParent());
         try {
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000, evidence,
                     DataDirectory.evidence(database));
         } catch (IOException e) {
-            throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + e.getMessage(), e);
+            throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + IoErrors.describe(e), e);
         }
     }
 
@@ -184,7 +186,7 @@ public final class Backup {
         try {
             OwnerOnly.create(file, false);
         } catch (IOException e) {
-            throw new ClaimDeskException("cannot create the backup file " + file + ": " + e.getMessage(), e);
+            throw new ClaimDeskException("cannot create the backup file " + file + ": " + IoErrors.describe(e), e);
         }
     }
 }

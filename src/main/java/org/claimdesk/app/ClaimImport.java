@@ -30,6 +30,7 @@ import org.claimdesk.domain.ClaimNumbers;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.TaxIds;
 import org.claimdesk.domain.Transitions;
+import org.claimdesk.store.IoErrors;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.BatchWriter;
 import org.claimdesk.store.ClaimStore;

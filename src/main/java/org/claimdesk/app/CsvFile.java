@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import org.claimdesk.store.IoErrors;
 import org.claimdesk.store.OwnerOnly;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

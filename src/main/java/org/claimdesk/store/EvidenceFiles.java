@@ -153,7 +153,7 @@ public final class EvidenceFiles {
             throw new ClaimDeskException("the evidence file " + source + " disappeared while it was copied", e);
         } catch (IOException e) {
             throw new ClaimDeskException("cannot copy the evidence file " + source + " into " + folder + ": "
-                    + e.getMessage(), e);
+                    + IoErrors.describe(e), e);
         } finally {
             if (temp != null) {
                 deleteQuietly(temp);

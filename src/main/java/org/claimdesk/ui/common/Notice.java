@@ -1,7 +1,7 @@
 package org.claimdesk.ui.common;
 
 import java.util.concurrent.CompletionException;
-import org.claimdesk.app.IoErrors;
+import org.claimdesk.store.IoErrors;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.DatabaseException;
 

@@ -57,7 +57,7 @@ public final class UiSettingsStore {
             write(kept);
         } catch (IOException e) {
             throw new ClaimDeskException("cannot save the console settings to " + file + ": "
-                    + org.claimdesk.app.IoErrors.describe(e), e);
+                    + org.claimdesk.store.IoErrors.describe(e), e);
         }
     }
 

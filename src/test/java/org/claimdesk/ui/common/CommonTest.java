@@ -124,7 +124,7 @@ class CommonTest {
         assertThat(Notice.error("load", new NullPointerException()).text()).contains("details are in the log");
         // a file system failure says what went wrong with which file, not the exception's name
         assertThat(Notice.error("export the outbox rows", new java.io.UncheckedIOException("cannot write /x/rows.csv: "
-                + org.claimdesk.app.IoErrors.describe(new java.nio.file.AccessDeniedException("/x/.rows.csv.part")),
+                + org.claimdesk.store.IoErrors.describe(new java.nio.file.AccessDeniedException("/x/.rows.csv.part")),
                 new java.nio.file.AccessDeniedException("/x/.rows.csv.part"))).text())
                 .isEqualTo("Could not export the outbox rows: cannot write /x/rows.csv: no permission for"
                         + " /x/.rows.csv.part (check the folder's and the file's permissions)");

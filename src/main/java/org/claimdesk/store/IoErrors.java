@@ -1,4 +1,4 @@
-package org.claimdesk.app;
+package org.claimdesk.store;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
