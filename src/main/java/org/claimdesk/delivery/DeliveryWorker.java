@@ -592,7 +592,7 @@ public final class DeliveryWorker implements WorkerControl {
         List<LeasedRow> rows;
         try {
             rows = database.read(h -> store.leased(h, workerId, ids));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.warn("delivery worker {}: reading {} leased row(s) failed; their leases are given back", workerId,
                     ids.size(), e);
             counters.error("cannot read leased rows: " + e.getMessage());
@@ -668,13 +668,17 @@ public final class DeliveryWorker implements WorkerControl {
 
     // ---- sender threads ---------------------------------------------------------------------------
 
+    /**
+     * Sends one row and hands its outcome to the committer, whatever happens: a row without an outcome would stay
+     * leased and counted as outstanding for as long as the worker runs (and {@code drain} would never end).
+     */
     private void deliver(LeasedRow row, long deadlineNanos) {
-        DeliveryRecord record;
+        DeliveryRecord record = null;
         counters.callStarted();
         Instant started = clock.instant();
         try {
             record = attempt(row, started, deadlineNanos);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.error("delivery worker {}: delivering outbox row {} failed unexpectedly", workerId,
                     row.outboxEventId(), e);
             String message = "internal error delivering row " + row.outboxEventId() + ": " + e;
@@ -683,8 +687,8 @@ public final class DeliveryWorker implements WorkerControl {
             record = policy.internalFailure(row, message, started, clock.instant());
         } finally {
             counters.callEnded();
+            outcomes.add(record != null ? record : DeliveryRecord.released(row));
         }
-        outcomes.add(record);
     }
 
     /**
@@ -772,7 +776,7 @@ public final class DeliveryWorker implements WorkerControl {
                     return room <= 0 ? Leased.NONE : leaseMore(session, s, room);
                 });
                 applied = result[0];
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
                         attempt, COMMIT_TRIES, e);
                 counters.error("cannot record delivery outcomes: " + e.getMessage());

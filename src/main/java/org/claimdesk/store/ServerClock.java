@@ -80,7 +80,7 @@ public final class ServerClock extends Clock {
                 LOG.info("this workstation's clock moved against the server's: {} ms ahead of it, {} ms before",
                         -measured, -before);
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             LOG.debug("cannot read the server's clock; the distance measured before stays", e);
         }
     }

@@ -73,7 +73,7 @@ public final class WalCheckpointer implements AutoCloseable {
         try {
             checkpointOnce(database);
             failing = false;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             if (!failing) {
                 LOG.warn("background checkpoint of {} failed; the writer's own checkpoints still keep the log"
                         + " bounded", database.path(), e);

@@ -40,6 +40,8 @@ import org.claimdesk.testing.TestDatabase;
 import org.claimdesk.testing.Triggers;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 @ParameterizedClass
@@ -336,9 +338,13 @@ class DeliveryWorkerTest {
         assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(2);
     }
 
-    /** A delivery failing inside ClaimDesk counts as a transient attempt: backoff, then failed at the limit. */
-    @Test
-    void aFailureInsideTheWorkerIsACountedAttemptNotAnEndlessLoop() {
+    /**
+     * A delivery failing inside ClaimDesk, with an exception or an error (a full heap), counts as a transient attempt:
+     * backoff, then failed at the limit.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aFailureInsideTheWorkerIsACountedAttemptNotAnEndlessLoop(boolean error) {
         List<SubmitResult> queued = Outbox.submitted(db, 1);
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         StateAdapter broken = new StateAdapter() {
@@ -355,6 +361,9 @@ class DeliveryWorkerTest {
             @Override
             public StateAnswer submit(String key, org.claimdesk.domain.SubmissionPayload payload, String json) {
                 calls.incrementAndGet();
+                if (error) {
+                    throw new OutOfMemoryError("adapter fault");
+                }
                 throw new IllegalStateException("adapter fault");
             }
 
@@ -379,8 +388,8 @@ class DeliveryWorkerTest {
         await().atMost(WAIT).until(() -> queries.outboxEvent(id).orElseThrow().deliveryState() == DeliveryState.FAILED);
 
         OutboxEvent row = queries.outboxEvent(id).orElseThrow();
-        assertThat(row.lastError()).startsWith("internal error delivering row " + id + ": java.lang.IllegalStateException:"
-                + " adapter fault").endsWith("(gave up after 8 attempts)");
+        assertThat(row.lastError()).startsWith("internal error delivering row " + id + ": java.lang."
+                + (error ? "OutOfMemoryError" : "IllegalStateException") + ": adapter fault").endsWith("(gave up after 8 attempts)");
         assertThat(queries.attempts(id)).hasSize(8)
                 .allSatisfy(a -> assertThat(a.outcome()).isEqualTo(AttemptOutcome.TRANSIENT));
         assertThat(calls.get()).isEqualTo(8);

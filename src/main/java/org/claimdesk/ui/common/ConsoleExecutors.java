@@ -49,7 +49,8 @@ public final class ConsoleExecutors implements AutoCloseable {
         scheduler.scheduleWithFixedDelay(() -> {
             try {
                 tick.run();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // an exception out of a scheduleWithFixedDelay task would cancel every later tick, silently
                 LOG.warn("periodic task {} failed: {}", name, e.toString(), e);
             }
         }, periodMs, periodMs, TimeUnit.MILLISECONDS);
@@ -64,7 +65,7 @@ public final class ConsoleExecutors implements AutoCloseable {
             scheduler.schedule(() -> {
                 try {
                     task.run();
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     LOG.warn("scheduled task failed: {}", e.toString(), e);
                 }
             }, delayMs, TimeUnit.MILLISECONDS);

@@ -81,6 +81,20 @@ class CommonTest {
         }
     }
 
+    /** A tick that failed with an error (a full heap) does not cancel the ticks after it, as it would on its own. */
+    @Test
+    void aPeriodicTickStillRunsAfterOneFailedWithAnError() {
+        java.util.concurrent.atomic.AtomicInteger ticks = new java.util.concurrent.atomic.AtomicInteger();
+        try (ConsoleExecutors executors = new ConsoleExecutors()) {
+            executors.every(10, "test", () -> {
+                if (ticks.incrementAndGet() == 1) {
+                    throw new OutOfMemoryError("test");
+                }
+            });
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> ticks.get() >= 3);
+        }
+    }
+
     @Test
     void coalescerHandsOverOnlyTheNewestValue() {
         List<Runnable> scheduled = new ArrayList<>();
