@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.store.Json;
 
@@ -227,7 +228,7 @@ public final class AnswerClassifier {
      * the case id it holds, so the row is tried again, its attempts counting toward its limit, and staff see why.
      */
     private static StateAnswer unkeepableCaseId(int status, String caseId, String response) {
-        String why = caseId.length() > MAX_CASE_ID_CHARS ? String.format("%,d characters", caseId.length())
+        String why = caseId.length() > MAX_CASE_ID_CHARS ? String.format(Locale.ROOT, "%,d characters", caseId.length())
                 : "a control character";
         return answer(AttemptOutcome.TRANSIENT, status, null, status + ": the state holds the submission but sent a"
                 + " case id ClaimDesk cannot keep (" + why + ")", response, null);
