@@ -173,6 +173,11 @@ public sealed interface DatabaseLocation {
                 if (key.equalsIgnoreCase("password")) {
                     throw passwordRefused();
                 }
+                if (key.equalsIgnoreCase("sslpassword")) {
+                    // the client key's passphrase: on a command line or in CLAIMDESK_DB, and printed by migrate
+                    throw new DatabaseException("the client key's passphrase (sslpassword) does not go in the database"
+                            + " address: give a key without one, readable by its owner only (docs/operations.md)");
+                }
                 if (key.equalsIgnoreCase("user")) {
                     user = val;
                 } else {
@@ -231,12 +236,13 @@ public sealed interface DatabaseLocation {
      * valid URI, and it must be refused as a password, not echoed as an unreadable address.
      */
     private static boolean carriesPassword(String text) {
-        int start = text.indexOf("//");
-        int at = text.lastIndexOf('@');
-        if (start < 0 || at < start) {
+        // with or without the slashes: postgresql:kim:pw@db1/claims is no URI with a server, and was echoed whole
+        String afterScheme = text.replaceFirst("^(?i)(?:jdbc:)?postgres(?:ql)?:/*", "");
+        int at = afterScheme.lastIndexOf('@');
+        if (at < 0) {
             return false;
         }
-        String userInfo = text.substring(start + 2, at);
+        String userInfo = afterScheme.substring(0, at);
         // a '?' there is a parameter's (user@host/db?application_name=a@b), which the URI reading checks
         return userInfo.indexOf(':') >= 0 && userInfo.indexOf('?') < 0;
     }
@@ -246,7 +252,8 @@ public sealed interface DatabaseLocation {
      * messages.
      */
     private static String withoutPassword(String text) {
-        return text.replaceAll("//([^/@:]*):.*@", "//$1:***@").replaceAll("(?i)(password\\s*=\\s*)[^&]*", "$1***");
+        return text.replaceAll("^(?i)((?:jdbc:)?postgres(?:ql)?:/*)([^/@:]*):.*@", "$1$2:***@")
+                .replaceAll("(?i)(password\\s*=\\s*)[^&]*", "$1***");
     }
 
     /** Percent-decoding only, as libpq reads an address: a {@code +} stays a plus sign (a role may hold one). */

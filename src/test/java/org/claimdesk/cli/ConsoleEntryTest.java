@@ -55,7 +55,8 @@ class ConsoleEntryTest {
     void anAddressWithAPasswordThatIsNoValidUriIsRefusedWithoutShowingIt() {
         for (String address : List.of("postgresql://bob:Xy7/s3cret@db.office.lan/claims",
                 "postgresql://bob:Xy7@s3cret@db.office.lan:5432/claims", "jdbc:postgresql://bob:a:s3cret/x@db/claims",
-                "postgres://bob:s3cret?@db.office.lan/claims")) {
+                "postgres://bob:s3cret?@db.office.lan/claims", "postgresql:bob:s3cret@db.office.lan/claims",
+                "postgresql:/bob:s3cret@db.office.lan/claims", "jdbc:postgresql:bob:Xy7/s3cret@db/claims")) {
             java.io.StringWriter err = new java.io.StringWriter();
             picocli.CommandLine cl = ClaimDeskCommand.newCommandLine(location -> { });
             cl.setErr(new java.io.PrintWriter(err));
@@ -64,6 +65,11 @@ class ConsoleEntryTest {
         }
         assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://bob:Xy7/s3cret@db.office.lan/claims"))
                 .hasMessageContaining("PGPASSWORD").hasMessageNotContaining("s3cret");
+        assertThatThrownBy(() -> DatabaseLocation.parse("postgresql:bob:s3cret@db.office.lan/claims"))
+                .hasMessageContaining("PGPASSWORD").hasMessageNotContaining("s3cret");
+        // a client key's passphrase is refused as a password is: migrate prints the address back
+        assertThatThrownBy(() -> DatabaseLocation.parse("postgresql://bob@db.office.lan/claims?sslkey=/k&sslpassword=s3cret"))
+                .hasMessageContaining("sslpassword").hasMessageNotContaining("s3cret");
         // an IPv6 address in brackets, and a '+' in a role, as libpq reads them
         DatabaseLocation.Postgres v6 = (DatabaseLocation.Postgres) DatabaseLocation.parse(
                 "postgresql://claim+desk@[::1]:6543/claims");
