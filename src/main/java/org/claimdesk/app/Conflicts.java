@@ -70,9 +70,12 @@ final class Conflicts {
                 .map(e -> e.kind().label() + " \"" + e.title() + "\" added by " + e.addedBy() + " at "
                         + localMinute(e.addedAt()))
                 .toList();
+        // an evidence title is often the file's name ("Maria Lopez SSN card.pdf"): on screen, not in the log
         throw new ConflictException("claim " + claim.claimNumber() + " has evidence you did not see when you opened it"
                 + (added.isEmpty() ? "" : ": " + String.join("; ", added))
-                + "; nothing was queued: look at its evidence and submit again");
+                + "; nothing was queued: look at its evidence and submit again",
+                "claim " + claim.claimNumber() + " has evidence not seen when it was opened (" + added.size()
+                        + " reference(s) added, " + (seen.size() + added.size() - now.size()) + " removed); nothing was queued");
     }
 
     /**

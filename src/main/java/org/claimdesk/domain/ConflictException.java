@@ -5,4 +5,9 @@ public final class ConflictException extends ClaimDeskException {
     public ConflictException(String message) {
         super(message);
     }
+
+    /** A conflict whose message names what staff need on screen, and {@code logText} for the log without it. */
+    public ConflictException(String message, String logText) {
+        super(message, null, logText);
+    }
 }
