@@ -448,19 +448,26 @@ public final class ClaimEditViewModel {
         evidenceError.set(null);
         tasks.submit("add evidence", p -> {
             Evidence added = add.get();
-            List<Evidence> all = evidenceCases.list(claim.claimId());
-            // the add went to the folder already: the look at its files' copies goes along
-            return new Added(added, all, filesAway(evidenceCases, all));
+            try {
+                List<Evidence> all = evidenceCases.list(claim.claimId());
+                // the add went to the folder already: the look at its files' copies goes along
+                return new Added(added, all, filesAway(evidenceCases, all), null);
+            } catch (RuntimeException listNotRead) {
+                // the reference is saved: told as a failure, it would be added again, a second reference
+                return new Added(added, null, null, Notice.error("read the claim's evidence again", listNotRead));
+            }
         }, (Added a) -> {
             evidenceBusy.set(false);
-            if (shown != null && shown.claimId() == claim.claimId()) {
+            if (a.all() != null && shown != null && shown.claimId() == claim.claimId()) {
                 showEvidence(a.all(), a.away());
             }
             if (fault.get() != null && fault.get().evidenceKind().filter(a.added().kind()::equals).isPresent()) {
                 fault.set(null);
             }
-            notices.accept(Notice.success("Evidence added to claim " + claim.claimNumber() + ": "
-                    + a.added().kind().label() + ", " + a.added().title()));
+            String added = "Evidence added to claim " + claim.claimNumber() + ": " + a.added().kind().label() + ", "
+                    + a.added().title();
+            notices.accept(a.listNotRead() == null ? Notice.success(added)
+                    : Notice.warning(added + ". " + a.listNotRead().text() + "; refresh (F5) to see it"));
         }, e -> {
             // the error first: the form keeps what was typed when the add ends with one
             Notice refused = Notice.error(doing, e);
@@ -470,7 +477,8 @@ public final class ClaimEditViewModel {
         });
     }
 
-    private record Added(Evidence added, List<Evidence> all, Map<Long, EvidenceCopy> away) {
+    /** An add saved; {@code all} and {@code away} null, and {@code listNotRead} said, when the list was not read again. */
+    private record Added(Evidence added, List<Evidence> all, Map<Long, EvidenceCopy> away, Notice listNotRead) {
     }
 
     private void showEvidence(List<Evidence> references, Map<Long, EvidenceCopy> away) {
