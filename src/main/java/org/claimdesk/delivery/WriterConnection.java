@@ -20,20 +20,28 @@ import org.slf4j.LoggerFactory;
  */
 final class WriterConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriterConnection.class);
+    static final long CLOSE_WAIT_SECONDS = 5;
 
     private final Database database;
     private final DeliveryStore store;
     private final String workerId;
     private final ReentrantLock lock = new ReentrantLock();
-    /** Guarded by {@link #lock}. */
-    private Handle handle;
+    private final java.time.Duration answerWithin;
+    /** Written under {@link #lock}; read without it by a {@link #close} that cannot take the lock. */
+    private volatile Handle handle;
     /** Guarded by {@link #lock}. */
     private DeliveryStore.Session session;
 
     WriterConnection(Database database, DeliveryStore store, String workerId) {
+        this(database, store, workerId, DeliveryStore.WRITER_ANSWER_WITHIN);
+    }
+
+    /** @param answerWithin how long a write waits for a team server's answer before its connection is given up */
+    WriterConnection(Database database, DeliveryStore store, String workerId, java.time.Duration answerWithin) {
         this.database = database;
         this.store = store;
         this.workerId = workerId;
+        this.answerWithin = answerWithin;
     }
 
     /**
@@ -46,7 +54,7 @@ final class WriterConnection implements AutoCloseable {
         try {
             if (session == null) {
                 handle = database.jdbi().open();
-                DeliveryStore.prepareWriter(handle);
+                DeliveryStore.prepareWriter(handle, answerWithin);
                 session = store.session(handle);
             }
             try {
@@ -61,10 +69,33 @@ final class WriterConnection implements AutoCloseable {
         }
     }
 
-    /** Gives the connection back with its settings restored; the next {@link #write} opens a new one. */
+    /**
+     * Gives the connection back with its settings restored; the next {@link #write} opens a new one. A write that does
+     * not end within {@link #CLOSE_WAIT_SECONDS} s (a server gone silent) has its connection cut, which ends it with a
+     * failure: quitting does not wait for it.
+     */
     @Override
     public void close() {
-        lock.lock();
+        boolean locked;
+        try {
+            locked = lock.tryLock(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            locked = false;
+        }
+        if (!locked) {
+            Handle stuck = handle;
+            LOG.warn("delivery worker {}: its database write did not end within {} s; its connection is cut", workerId,
+                    CLOSE_WAIT_SECONDS);
+            if (stuck != null) {
+                try {
+                    DeliveryStore.cutWriter(stuck);
+                } catch (RuntimeException e) {
+                    LOG.warn("delivery worker {}: cutting its database connection failed", workerId, e);
+                }
+            }
+            return;
+        }
         try {
             if (session != null) {
                 session.close();

@@ -100,7 +100,21 @@ public final class DeliveryStore {
      * goes back to the pool.
      */
     public static void prepareWriter(Handle handle) {
+        prepareWriter(handle, WRITER_ANSWER_WITHIN);
+    }
+
+    /**
+     * How long a worker's write on a team database waits for the server's answer before its connection is given up:
+     * a server gone silent mid-statement (a crash, a failover, a session a firewall dropped) would otherwise hold the
+     * worker's writes, and its quitting, for the two hours and more of the system's keepalive. The worker's
+     * statements take milliseconds, and a wait for a row's lock ends sooner ({@code lock_timeout}).
+     */
+    public static final java.time.Duration WRITER_ANSWER_WITHIN = java.time.Duration.ofSeconds(60);
+
+    /** As {@link #prepareWriter(Handle)}, a team server's answer awaited {@code answerWithin} at most. */
+    public static void prepareWriter(Handle handle, java.time.Duration answerWithin) {
         if (Dialect.of(handle) != Dialect.SQLITE) {
+            answerWithin(handle, (int) answerWithin.toMillis());
             return;
         }
         WalCheckpointer.setAutocheckpoint(handle, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
@@ -110,6 +124,7 @@ public final class DeliveryStore {
 
     public static void restoreWriter(Handle handle) {
         if (Dialect.of(handle) != Dialect.SQLITE) {
+            answerWithin(handle, 0);
             return;
         }
         WalCheckpointer.setAutocheckpoint(handle, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
@@ -534,10 +549,35 @@ public final class DeliveryStore {
 
     /** Gives back every pending row {@code owner} still holds. */
     public int releaseAll(Handle handle, String owner) {
+        if (Dialect.of(handle) != Dialect.SQLITE) {
+            // at a worker's end, quitting among them: a silent server lets the leases expire instead
+            answerWithin(handle, (int) WRITER_ANSWER_WITHIN.toMillis());
+        }
         return handle.createUpdate("""
                 UPDATE outbox_event SET lease_owner = NULL, lease_expires_at = NULL
                 WHERE delivery_state = 'pending' AND lease_owner = :owner""")
                 .bind("owner", owner).execute();
+    }
+
+    /** The driver's read timeout of {@code handle}'s team connection, in ms (0: none); the pool resets it on return. */
+    private static void answerWithin(Handle handle, int millis) {
+        try {
+            handle.getConnection().setNetworkTimeout(Runnable::run, millis);
+        } catch (java.sql.SQLException e) {
+            throw new org.jdbi.v3.core.ConnectionException(e);
+        }
+    }
+
+    /**
+     * Cuts {@code handle}'s connection from another thread than the one using it: a statement waiting on it for a
+     * silent server's answer ends with a failure.
+     */
+    public static void cutWriter(Handle handle) {
+        try {
+            handle.getConnection().abort(Runnable::run);
+        } catch (java.sql.SQLException e) {
+            throw new org.jdbi.v3.core.ConnectionException(e);
+        }
     }
 
     /** Row counts for the worker's snapshot. */
