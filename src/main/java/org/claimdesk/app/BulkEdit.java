@@ -2,7 +2,6 @@ package org.claimdesk.app;
 
 import java.time.Clock;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -154,7 +153,7 @@ public final class BulkEdit {
     }
 
     private <T> Checked<String> asText(ClaimField<T> field, String value) {
-        Checked<T> checked = field.check(value, LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault()));
+        Checked<T> checked = field.check(value, LocalDate.ofInstant(clock.instant(), clock.getZone()));
         return checked.isOk() ? Checked.ok(field.text(checked.value())) : new Checked<>(null, checked.violations());
     }
 

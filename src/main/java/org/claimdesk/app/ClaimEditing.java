@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +45,7 @@ public final class ClaimEditing {
     }
 
     public LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        return LocalDate.ofInstant(clock.instant(), clock.getZone());
     }
 
     /**

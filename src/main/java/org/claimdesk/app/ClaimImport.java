@@ -252,7 +252,7 @@ public final class ClaimImport {
     /** {@link #run(Path, String, Options)}, telling {@code monitor} its progress and stopping when it asks. */
     public Report run(Path file, String actor, Options options, Monitor monitor) {
         String who = Inputs.actor(actor);
-        LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        LocalDate today = LocalDate.ofInstant(clock.instant(), clock.getZone());
         Path errorsFile = options.dryRun() ? null : errorsFileOf(file);
         String name = file.getFileName().toString();
         Check check;
@@ -293,7 +293,7 @@ public final class ClaimImport {
      * and a dry run's report. A file-level problem is a {@link ClaimDeskException}, as for {@link #run}.
      */
     public Preview preview(Path file, String actor, Charset charset, int sampleRows, Monitor monitor) {
-        LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        LocalDate today = LocalDate.ofInstant(clock.instant(), clock.getZone());
         List<SampleRow> sample = new ArrayList<>();
         Header header;
         try (CsvRows source = new CsvRows(file, charset == null ? StandardCharsets.UTF_8 : charset)) {
@@ -592,7 +592,7 @@ public final class ClaimImport {
             return;
         }
         Instant now = clock.instant();
-        int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
+        int year = LocalDate.ofInstant(now, clock.getZone()).getYear();
         writer.inTransaction(h -> {
             claims.lockNewClaims(h);
             Map<ClaimKey, List<Claim>> present = claims.findByKeys(h, batch.stream().map(v -> v.draft.key()).toList());

@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +41,7 @@ public final class ClaimIntake {
     }
 
     public LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        return LocalDate.ofInstant(clock.instant(), clock.getZone());
     }
 
     /** The claim already present with the draft's jurisdiction, state property id and claimant, if any. */
@@ -87,7 +86,7 @@ public final class ClaimIntake {
         }
         ClaimDraft draft = read.draft();
         Instant now = clock.instant();
-        int year = LocalDate.ofInstant(now, ZoneId.systemDefault()).getYear();
+        int year = LocalDate.ofInstant(now, clock.getZone()).getYear();
         return database.inTransaction(h -> {
             claims.lockNewClaims(h);
             Optional<Claim> present = claims.findByKey(h, draft.key());

@@ -12,6 +12,7 @@ import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.HealthStore;
 import org.claimdesk.store.Migrations;
+import org.claimdesk.store.OfficeZone;
 import org.claimdesk.store.ServerClock;
 import org.claimdesk.store.ServerHealthStore;
 import org.jdbi.v3.core.Handle;
@@ -76,6 +77,7 @@ public final class Doctor {
                 if (database.clock() instanceof ServerClock serverClock) {
                     findings.add(clockDistance(serverClock.offsetMillis()));
                 }
+                findings.add(officeZone(server, database.officeZone()));
             } else {
                 integrity(h, findings);
             }
@@ -89,6 +91,18 @@ public final class Doctor {
             findings.add(evidenceFiles(database, files, evidence.newestFiles(h, EVIDENCE_SAMPLE)));
             return new Report(database.location().describe(), database.schemaVersion(), findings);
         });
+    }
+
+    /** The zone a team database's days are counted in: the office's, set on the database, or each workstation's own. */
+    static Finding officeZone(DatabaseLocation.Postgres server, OfficeZone office) {
+        if (office.set()) {
+            return new Finding(Level.OK, "time zone", "the office's time zone is " + office.configured() + ": due"
+                    + " dates, today and overdue are counted in it on every workstation");
+        }
+        return new Finding(Level.WARN, "time zone", office.problem() + ": each workstation counts due dates, today and"
+                + " overdue in its own zone (this one: " + java.time.ZoneId.systemDefault() + "), so they differ by a"
+                + " day between workstations in other zones; IT sets the office's, e.g. ALTER DATABASE "
+                + server.database() + " SET timezone TO 'America/Los_Angeles' (docs/operations.md)");
     }
 
     private void integrity(Handle h, List<Finding> findings) {

@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -441,7 +440,7 @@ public final class OutboxTriage {
             // earliest the state can have received it: the day it accepted is not known
             Instant filed = outbox.attempts(h, row.outboxEventId()).stream().map(DeliveryAttempt::startedAt)
                     .min(Instant::compareTo).orElse(now);
-            LocalDate dueOn = deadlines.dueDate(claim.jurisdiction(), LocalDate.ofInstant(filed, ZoneId.systemDefault()));
+            LocalDate dueOn = deadlines.dueDate(claim.jurisdiction(), LocalDate.ofInstant(filed, clock.getZone()));
             claims.changeStatus(h, claim, ClaimStatus.SUBMITTED_TO_STATE, caseId, dueOn, who,
                     "reconciled: the state already holds this submission as case " + caseId
                             + (notSent.isEmpty() ? "" : ", as queued: it does not have the corrections made since ("

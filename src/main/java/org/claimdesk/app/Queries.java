@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +42,7 @@ public final class Queries {
     }
 
     public LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        return LocalDate.ofInstant(clock.instant(), clock.getZone());
     }
 
     public List<Claim> claims(ClaimQuery query) {

@@ -3,7 +3,6 @@ package org.claimdesk.app;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.util.Map;
 import java.util.Optional;
 import org.claimdesk.domain.Claim;
@@ -220,7 +219,7 @@ public final class Workflow {
     }
 
     private LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), ZoneId.systemDefault());
+        return LocalDate.ofInstant(clock.instant(), clock.getZone());
     }
 
     private Optional<AdvanceResult> replay(Handle h, String key, long claimId, ClaimStatus target) {

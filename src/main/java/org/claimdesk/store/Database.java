@@ -52,6 +52,8 @@ public final class Database implements AutoCloseable {
     private String session;
     /** The time this workstation writes and reads against ({@link #clock}). */
     private Clock clock = Clock.systemDefaultZone();
+    /** The zone {@link #clock} counts days in ({@link OfficeZone}). */
+    private OfficeZone officeZone = OfficeZone.workstation();
     /** On a team database, what measures the clock's distance from the server's again; null on a file. */
     private ScheduledExecutorService clockMeasures;
 
@@ -90,7 +92,8 @@ public final class Database implements AutoCloseable {
             database.session = session;
             try {
                 PostgresDatabase.migrate(pool, server, progress);
-                ServerClock clock = ServerClock.measured(database.jdbi, Clock.systemDefaultZone());
+                database.officeZone = OfficeZone.of(database.jdbi);
+                ServerClock clock = ServerClock.measured(database.jdbi, Clock.system(database.officeZone.zone()));
                 database.clock = clock;
                 database.clockMeasures = clock.remeasureEvery(database.jdbi);
                 return database;
@@ -521,12 +524,18 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * The time this workstation writes and reads against, in the system's zone: on a file the system's clock; on a
-     * team database the system's clock moved by how far it is from the server's ({@link ServerClock}), so that every
-     * workstation of an office keeps one time. Reading it never touches the database.
+     * The time this workstation writes and reads against: on a file the system's clock in the system's zone; on a
+     * team database the system's clock moved by how far it is from the server's ({@link ServerClock}), in the
+     * office's zone ({@link #officeZone}), so that every workstation of an office keeps one time and counts the same
+     * calendar days. Reading it never touches the database.
      */
     public Clock clock() {
         return clock;
+    }
+
+    /** The zone {@link #clock()} counts days in, and whether the team database names it. */
+    public OfficeZone officeZone() {
+        return officeZone;
     }
 
     /**

@@ -51,6 +51,8 @@ class TeamSetupFromTheGuideTest {
             s.execute("CREATE DATABASE " + database + " OWNER " + owner + " ENCODING 'UTF8' TEMPLATE template0");
             // a hardened server: temporary tables only where granted, as the guide's TEMPORARY grant then gives them
             s.execute("REVOKE TEMPORARY ON DATABASE " + database + " FROM PUBLIC");
+            s.execute(guidesLine("ALTER DATABASE claimdesk SET timezone").replace("DATABASE claimdesk ",
+                    "DATABASE " + database + " "));
         }
         DatabaseLocation.Postgres asOwner = new DatabaseLocation.Postgres(admin.host(), admin.port(), database, owner,
                 Map.of());
@@ -79,6 +81,9 @@ class TeamSetupFromTheGuideTest {
             Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
             assertThat(report.findings()).filteredOn(f -> f.check().equals("role")).singleElement()
                     .satisfies(f -> assertThat(f.level()).isEqualTo(Doctor.Level.OK));
+            assertThat(db.clock().getZone()).isEqualTo(java.time.ZoneId.of("America/Los_Angeles"));
+            assertThat(report.findings()).filteredOn(f -> f.check().equals("time zone")).singleElement()
+                    .satisfies(f -> assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK));
             assertThat(report.findings()).filteredOn(f -> f.check().equals("tally")).allSatisfy(
                     f -> assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK));
 
@@ -93,6 +98,12 @@ class TeamSetupFromTheGuideTest {
                         .hasStackTraceContaining("permission denied");
             }
         }
+    }
+
+    /** The guide's statement beginning with {@code start}, without its semicolon. */
+    private static String guidesLine(String start) throws Exception {
+        return Files.readAllLines(Path.of("docs", "operations.md")).stream().filter(l -> l.startsWith(start))
+                .findFirst().orElseThrow().replaceAll(";\\s*$", "");
     }
 
     /** The statements of the guide's block that gives staff their grants, one per line. */

@@ -1,0 +1,70 @@
+package org.claimdesk.store;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.Locale;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The office's time zone on a team database: the one whose calendar days a decision's due date, "today" and
+ * "overdue" are counted in, whichever workstation counts them. Workstations of one office may keep other zones (a
+ * colleague working from another state, {@code claimdesk drain} on a server left at UTC): counted in each one's own,
+ * one claim's due date would depend on the worker that delivered it, and a list of overdue claims on the workstation
+ * that asked.
+ *
+ * <p>IT sets it on the database ({@code ALTER DATABASE claimdesk SET timezone TO 'America/Los_Angeles'},
+ * docs/operations.md). It is read from the database's settings, not from the session: the PostgreSQL driver gives
+ * every session the workstation's own zone.
+ */
+public record OfficeZone(ZoneId zone, String configured, String problem) {
+    private static final Logger LOG = LoggerFactory.getLogger(OfficeZone.class);
+
+    /** Whether the database names a zone this workstation counts in. */
+    public boolean set() {
+        return configured != null && problem == null;
+    }
+
+    /** A desk's file: its one workstation's zone. */
+    static OfficeZone workstation() {
+        return new OfficeZone(ZoneId.systemDefault(), null, null);
+    }
+
+    /**
+     * The zone the database names, else the workstation's, with {@link #problem} saying why: none named, or a name
+     * Java does not know.
+     */
+    static OfficeZone of(Jdbi jdbi) {
+        Optional<String> configured = configured(jdbi);
+        if (configured.isEmpty()) {
+            return new OfficeZone(ZoneId.systemDefault(), null, "the team database names no time zone");
+        }
+        try {
+            return new OfficeZone(ZoneId.of(configured.get(), ZoneId.SHORT_IDS), configured.get(), null);
+        } catch (DateTimeException e) {
+            LOG.warn("the team database's time zone {} is not one this workstation knows; it counts days in its own ({})",
+                    configured.get(), ZoneId.systemDefault());
+            return new OfficeZone(ZoneId.systemDefault(), configured.get(),
+                    "the team database's time zone " + configured.get() + " is not one ClaimDesk knows");
+        }
+    }
+
+    /** The {@code timezone} the database itself sets for its sessions ({@code ALTER DATABASE … SET}), if any. */
+    static Optional<String> configured(Jdbi jdbi) {
+        return jdbi.withHandle(h -> h.createQuery("""
+                SELECT setting FROM pg_db_role_setting s CROSS JOIN LATERAL unnest(s.setconfig) AS setting
+                WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())""")
+                .mapTo(String.class).list().stream()
+                .filter(setting -> setting.toLowerCase(Locale.ROOT).startsWith("timezone="))
+                .map(setting -> unquoted(setting.substring("timezone=".length()).strip()))
+                .filter(zone -> !zone.isEmpty())
+                .findFirst());
+    }
+
+    private static String unquoted(String value) {
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                ? value.substring(1, value.length() - 1) : value;
+    }
+}
