@@ -37,11 +37,12 @@ public final class ClaimField<T> {
             "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
             "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
             "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
-            "DC", "PR", "VI");
+            "DC", "PR", "VI", "GU", "AS", "MP");
 
     private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
     private static final Pattern DIGITS_7_TO_9 = Pattern.compile("[0-9]{7,9}");
-    private static final Pattern HOLDER_ID_PATTERN = Pattern.compile("[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}[A-Za-z0-9])?");
+    /** The state's contract's holder id (resources/state-api.yaml, {@code Submission.holderId}): another is refused. */
+    private static final Pattern HOLDER_ID_PATTERN = Pattern.compile("HLD-[0-9]{6}");
     /** Control characters excluded as from names: a NUL cannot be stored on a team database. */
     private static final Pattern EMAIL = Pattern.compile(
             "[^@\\s\\p{Cntrl}]+@[^@\\s.\\p{Cntrl}]+(?:\\.[^@\\s.\\p{Cntrl}]+)+");
@@ -64,8 +65,8 @@ public final class ClaimField<T> {
     public static final ClaimField<String> HOLDER_NAME = text("holderName", "Holder name", true, MAX_NAME,
             Claim::holderName);
     public static final ClaimField<String> HOLDER_ID = new ClaimField<>("holderId", "Holder id", true,
-            Claim::holderId, t -> matching(t, HOLDER_ID_PATTERN,
-                    "must be 1 to 40 letters, digits or inner dashes (e.g. HLD-100200)"),
+            Claim::holderId, t -> matching(t.toUpperCase(Locale.ROOT), HOLDER_ID_PATTERN,
+                    "must be HLD- and six digits, as the state's holder registry numbers holders (e.g. HLD-100200)"),
             Function.identity(), (v, today) -> null);
     public static final ClaimField<String> STATE_PROPERTY_ID = new ClaimField<>("statePropertyId",
             "State property id", true, Claim::statePropertyId,

@@ -153,7 +153,7 @@ class BulkEditTest {
     void aValueThatBreaksTheRuleIsRefusedNamingTheFieldAndTheRuleAndTheTaxIdIsNeverSetInBulk() {
         assertThatThrownBy(() -> bulk.preview("holderId", "HLD 100200", refusedClaims))
                 .isInstanceOf(InvalidFieldsException.class)
-                .hasMessage("holderId must be 1 to 40 letters, digits or inner dashes (e.g. HLD-100200)");
+                .hasMessage("holderId must be HLD- and six digits, as the state's holder registry numbers holders (e.g. HLD-100200)");
         assertThatThrownBy(() -> bulk.preview("amountCents", "12.50", refusedClaims))
                 .hasMessageStartingWith("amountCents must be a whole number of cents");
         assertThatThrownBy(() -> bulk.preview("holderRef", "x", refusedClaims))

@@ -181,9 +181,9 @@ class ClaimEditingTest {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
         Instant earlier = NOW.minusSeconds(600);
         new ClaimEditing(db, Clock.fixed(earlier, ZoneOffset.UTC))
-                .edit(id, 0, fields("holderId", "HLD-777"), "r.okafor", "holder merged");
+                .edit(id, 0, fields("holderId", "HLD-777111"), "r.okafor", "holder merged");
 
-        assertThatThrownBy(() -> editing.edit(id, 0, fields("holderId", "HLD-888", "amountCents", "1"), "j.chen",
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("holderId", "HLD-888888", "amountCents", "1"), "j.chen",
                 "typo"))
                 .isInstanceOf(ConflictException.class)
                 .hasMessageContaining("was changed by r.okafor at "
@@ -193,7 +193,7 @@ class ClaimEditingTest {
                 .hasMessageContaining("nothing was saved");
 
         Claim stored = queries.claim(id).orElseThrow();
-        assertThat(stored.holderId()).isEqualTo("HLD-777");
+        assertThat(stored.holderId()).isEqualTo("HLD-777111");
         assertThat(stored.amountCents()).isEqualTo(12_345);
         assertThat(stored.version()).isEqualTo(1);
         assertThat(auditOf(id)).hasSize(1);
@@ -205,7 +205,7 @@ class ClaimEditingTest {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
         Instant edited = NOW.minusSeconds(900);
         new ClaimEditing(db, Clock.fixed(edited, ZoneOffset.UTC))
-                .edit(id, 0, fields("holderId", "HLD-777"), "r.okafor", "holder merged");
+                .edit(id, 0, fields("holderId", "HLD-777111"), "r.okafor", "holder merged");
         Clock later = Clock.fixed(NOW.minusSeconds(300), ZoneOffset.UTC);
         new ClaimEvidence(db, later, EvidenceFiles.own(dir.resolve("evidence")))
                 .addUrl(id, "address", "https://records.example.gov/utility/2024-03", null, "m.alvarez");

@@ -106,8 +106,8 @@ class BulkFixCommandTest {
     void aRefusedValueTheTaxIdAndAMissingChoiceOfClaimsAreOneLineRefusals() {
         Run bad = run("claims", "set", "holderId=HLD 1", "--outbox-signature", signature, "--actor", "a", "--reason", "r");
         assertThat(bad.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-        assertThat(bad.err().strip()).isEqualTo("claimdesk: holderId must be 1 to 40 letters, digits or inner dashes"
-                + " (e.g. HLD-100200)");
+        assertThat(bad.err().strip()).isEqualTo("claimdesk: holderId must be HLD- and six digits, as the state's"
+                + " holder registry numbers holders (e.g. HLD-100200)");
         Run tax = run("claims", "set", "taxId=123-45-6789", "--id", "1,2", "--actor", "a", "--reason", "r");
         assertThat(tax.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(tax.err()).contains("taxId cannot be set on many claims at once").doesNotContain("6789");

@@ -166,10 +166,10 @@ class ClaimEditCliTest {
         String id = firstWithStatus("READY_FOR_SUBMISSION");
         long version = run("claims", "show", id, "--json").json().get("claim").get("version").asLong();
         assertThat(run("claims", "edit", id, "--actor", "r.okafor", "--reason", "holder merged",
-                "--set", "holderId=HLD-1").exit()).isZero();
+                "--set", "holderId=HLD-100001").exit()).isZero();
 
         Run stale = run("claims", "edit", id, "--actor", "j.chen", "--reason", "typo", "--expect-version",
-                Long.toString(version), "--set", "holderId=HLD-2");
+                Long.toString(version), "--set", "holderId=HLD-100002");
         assertThat(stale.exit()).isEqualTo(1);
         assertThat(stale.err()).contains("was changed by r.okafor").contains("edited holderId")
                 .contains("nothing was saved");

@@ -153,9 +153,9 @@ class ClaimEditViewModelTest {
     void aClaimChangedMeanwhileIsAConflictNamingWhoAndNothingIsOverwritten() {
         Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
         editor.startEdit();
-        workflow.editing().edit(claim.claimId(), claim.version(), Map.of("holderId", "HLD-777"), "r.okafor",
+        workflow.editing().edit(claim.claimId(), claim.version(), Map.of("holderId", "HLD-777111"), "r.okafor",
                 "holder merged");
-        field(ClaimField.HOLDER_ID).textProperty().set("HLD-888");
+        field(ClaimField.HOLDER_ID).textProperty().set("HLD-888888");
         editor.reasonProperty().set("typo");
 
         editor.save();
@@ -164,12 +164,12 @@ class ClaimEditViewModelTest {
                 .contains("nothing was saved");
         assertThat(editor.activeProperty().get()).isTrue();
         assertThat(editor.canSaveProperty().get()).isFalse();
-        assertThat(queries.claim(claim.claimId()).orElseThrow().holderId()).isEqualTo("HLD-777");
+        assertThat(queries.claim(claim.claimId()).orElseThrow().holderId()).isEqualTo("HLD-777111");
 
         editor.reloadAfterConflict();
         assertThat(editor.activeProperty().get()).isFalse();
         assertThat(editor.conflictProperty().get()).isNull();
-        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-777");
+        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-777111");
     }
 
     @Test

@@ -93,7 +93,7 @@ class FixFieldViewModelTest {
         assertThat(model.fields()).doesNotContain(ClaimField.TAX_ID);
 
         model.valueProperty().set("HLD 1");
-        assertThat(model.valueErrorProperty().get()).startsWith("Holder id must be 1 to 40 letters");
+        assertThat(model.valueErrorProperty().get()).startsWith("Holder id must be HLD- and six digits");
         model.preview();
         assertThat(model.previewProperty().get()).isNull();
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
