@@ -12,6 +12,7 @@ import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.Database;
@@ -193,7 +194,7 @@ public final class AuditedWorker implements WorkerControl {
         WorkerPause pause = new WorkerPause(actor, clock.instant(), why);
         synchronized (shared.lock) {
             database.useTransaction(h -> {
-                Optional<WorkerPause> before = pauses.find(h);
+                Optional<WorkerPause> before = pauses.findForChange(h);
                 pauses.put(h, pause);
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("running", shared.started);
@@ -226,13 +227,26 @@ public final class AuditedWorker implements WorkerControl {
             WorkerSnapshot now = shared.worker.snapshot();
             String systemPause = now.runState() == RunState.PAUSED && now.pausedBySystem() ? now.pauseReason() : null;
             boolean resumed = database.inTransaction(h -> {
-                Optional<WorkerPause> held = pauses.find(h);
-                if (held.isEmpty() && shared.pause == null && systemPause == null) {
-                    return false;
+                Optional<WorkerPause> held = pauses.findForChange(h);
+                if (held.isPresent() && !samePause(held.get(), shared.pause)) {
+                    // paused again elsewhere since this workstation read the pause: staff resume what they saw
+                    WorkerPause other = held.get();
+                    shared.pause = other;
+                    if (shared.started) {
+                        shared.worker.pause(other.reason());
+                    }
+                    String again = "the worker was paused again by " + other.actor() + " at "
+                            + Conflicts.localMinute(other.at());
+                    throw new ConflictException(again + " (\"" + other.reason() + "\"); nothing was resumed: look at"
+                            + " that pause and resume again", again + "; nothing was resumed");
+                }
+                if (held.isEmpty() && systemPause == null) {
+                    // ended elsewhere already (its audit entry is there): followed here, nothing to write
+                    return shared.pause != null;
                 }
                 pauses.clear(h);
                 Map<String, Object> details = new LinkedHashMap<>();
-                held.or(() -> Optional.ofNullable(shared.pause)).ifPresent(p -> details.put("ends", describe(p)));
+                held.ifPresent(p -> details.put("ends", describe(p)));
                 if (systemPause != null) {
                     details.put("pausedBySystem", systemPause);
                 }

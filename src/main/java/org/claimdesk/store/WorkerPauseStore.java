@@ -15,6 +15,15 @@ public final class WorkerPauseStore {
                 .findOne();
     }
 
+    /**
+     * As {@link #find}, with the caller's transaction the only one pausing or resuming until it ends: two
+     * workstations deciding on the same pause one after the other, never both on the one they read first.
+     */
+    public Optional<WorkerPause> findForChange(Handle handle) {
+        Dialect.of(handle).serialize(handle, "claimdesk.worker-pause");
+        return find(handle);
+    }
+
     /** Records {@code pause}, replacing the one held before if any. */
     public void put(Handle handle, WorkerPause pause) {
         handle.createUpdate("""

@@ -67,6 +67,42 @@ class PauseElsewhereTest {
         }
     }
 
+    /**
+     * Staff resume the pause they saw: one made meanwhile on another workstation is not ended with it (a conflict
+     * naming who paused), and a pause ended elsewhere is followed here without a second audit entry.
+     */
+    @Test
+    void aResumeEndsOnlyThePauseItsStaffSawAndAPauseEndedElsewhereIsNotEndedTwice() {
+        DatabaseLocation location = TestDatabase.location(engine, dir, "shared");
+        try (Database here = Database.open(location); Database there = Database.open(location);
+             AuditedWorker mine = worker(here, "r.okafor"); AuditedWorker theirs = worker(there, "m.alvarez")) {
+            mine.startWithConsole(true);
+            theirs.startWithConsole(true);
+            mine.pause("state portal slow");
+            theirs.followPause();
+            theirs.pause("state portal rejecting every claim: stop");
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> mine.resume("portal fine again"))
+                    .isInstanceOf(org.claimdesk.domain.ConflictException.class)
+                    .hasMessageContaining("paused again by m.alvarez").hasMessageContaining("nothing was resumed");
+            assertThat(theirs.staffPause()).hasValueSatisfying(p -> assertThat(p.actor()).isEqualTo("m.alvarez"));
+            assertThat(mine.staffPause()).hasValueSatisfying(p -> assertThat(p.actor()).isEqualTo("m.alvarez"));
+            mine.followPause();
+            java.util.Optional<org.claimdesk.domain.WorkerPause> held =
+                    here.read(h -> new org.claimdesk.store.WorkerPauseStore().find(h));
+            assertThat(held).hasValueSatisfying(p -> assertThat(p.actor()).isEqualTo("m.alvarez"));
+
+            mine.resume("checked with m.alvarez: portal fine again");
+            theirs.resume("portal fine again");
+            theirs.followPause();
+
+            assertThat(theirs.staffPause()).isEmpty();
+            List<AuditEntry> entries = new Queries(here, Clock.systemUTC()).audit("worker", null, null, 0, 0);
+            assertThat(entries).extracting(AuditEntry::action)
+                    .containsExactly("worker.resume", "worker.pause", "worker.pause");
+        }
+    }
+
     @Test
     void aConsoleThatCameUpPausedStartsWhenThePauseEndsElsewhereOnlyIfItStartsItsWorkerWithTheConsole() {
         DatabaseLocation location = TestDatabase.location(engine, dir, "shared");
