@@ -228,7 +228,8 @@ public final class AuditedWorker implements WorkerControl {
             String systemPause = now.runState() == RunState.PAUSED && now.pausedBySystem() ? now.pauseReason() : null;
             boolean resumed = database.inTransaction(h -> {
                 Optional<WorkerPause> held = pauses.findForChange(h);
-                if (held.isPresent() && !samePause(held.get(), shared.pause)) {
+                if (held.isPresent() && (shared.pause != null || systemPause != null)
+                        && !samePause(held.get(), shared.pause)) {
                     // paused again elsewhere since this workstation read the pause: staff resume what they saw
                     WorkerPause other = held.get();
                     shared.pause = other;
