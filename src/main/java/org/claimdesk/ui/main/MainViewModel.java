@@ -74,6 +74,13 @@ public final class MainViewModel {
     /** Whether the live updates have arrived once since the console started. */
     private boolean liveHeard;
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    /** How often a failed start-up step is tried again by itself (after 2, 4, … up to 60 s), before F5 is asked for. */
+    static final int START_RETRIES = 10;
+    /** Whether the start-up step runs or is to be tried again. */
+    private boolean starting;
+    private int startTries;
+    /** The notice of the start-up step's last failure, cleared once it succeeds. */
+    private Notice startFailure;
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> auditReaders = new EnumMap<>(Page.class);
@@ -324,7 +331,13 @@ public final class MainViewModel {
         page.set(p);
     }
 
+    /** Refreshes the page on screen and the counts; before start-up could prepare the database, tries that again. */
     public void refreshCurrent() {
+        if (!ready.get() && !starting && onReady != null) {
+            startTries = 0;
+            start(onReady);
+            return;
+        }
         refreshInFull();
         refreshCounts();
     }
@@ -351,6 +364,7 @@ public final class MainViewModel {
      */
     public void start(Runnable whenReady) {
         this.onReady = whenReady;
+        starting = true;
         tasks.submit("prepare the database", p -> {
             boolean hasClaims = queries.hasClaims();
             emptyAtStart = !hasClaims;
@@ -366,6 +380,11 @@ public final class MainViewModel {
                     + Formats.count(summary.claims()) + " synthetic claims and " + Formats.count(summary.outboxRows())
                     + " outbox rows (fake names, non-issuable tax ids). Deliveries go to the simulated state.";
             filledAtStart = summary != null;
+            starting = false;
+            if (startFailure != null && notice.get() == startFailure) {
+                notice.set(null);
+            }
+            startFailure = null;
             banner.set(demo != null ? demo : emptyAtStart ? EMPTY_TEAM_DATABASE : null);
             startupProgress.set(1);
             startupText.set("");
@@ -374,8 +393,21 @@ public final class MainViewModel {
             onReady.run();
             bringUpWorker(demo);
         }, e -> {
-            startupText.set("");
-            notice.set(Notice.error("prepare the database " + databaseFile, e));
+            // nothing starts without this step (the worker, the live refresh, the pages' reads): it is tried again
+            String why = Notice.error("prepare the database " + databaseFile, e).text();
+            startTries++;
+            if (startTries <= START_RETRIES) {
+                long seconds = Math.min(60, 1L << startTries);
+                startFailure = new Notice(Notice.Kind.ERROR, why + "; trying again in " + seconds + " s");
+                notice.set(startFailure);
+                startupText.set("Could not prepare the database; trying again in " + seconds + " s");
+                tasks.after(Duration.ofSeconds(seconds), () -> start(onReady));
+            } else {
+                starting = false;
+                startFailure = new Notice(Notice.Kind.ERROR, why + "; press F5 (Refresh) to try again");
+                notice.set(startFailure);
+                startupText.set("Could not prepare the database; press F5 (Refresh) to try again");
+            }
         }, update -> {
             startupProgress.set(update.fraction());
             startupText.set(update.message() + " (" + Formats.count(update.done()) + " of "

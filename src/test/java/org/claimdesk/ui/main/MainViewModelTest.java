@@ -47,6 +47,58 @@ class MainViewModelTest {
         }
     }
 
+    /**
+     * Nothing starts without the start-up step (the worker, the live refresh, the pages' reads): one that failed (a
+     * full disk while the demo data were written, a team server restarting) is tried again by itself, then on F5.
+     */
+    @Test
+    void aFailedStartUpStepIsTriedAgainByItselfThenOnRefresh() throws Exception {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            Queries queries = TestDatabases.queries(db);
+            java.util.concurrent.atomic.AtomicInteger failuresLeft = new java.util.concurrent.atomic.AtomicInteger(1);
+            java.util.function.Function<java.time.LocalDate, org.claimdesk.app.DemoData> demo = today -> {
+                if (failuresLeft.getAndDecrement() > 0) {
+                    throw new org.claimdesk.store.DatabaseException("the disk holding the database is full; free space"
+                            + " and try again (nothing was written)");
+                }
+                return new org.claimdesk.app.DemoData(db, today, org.claimdesk.domain.Deadlines.statutory());
+            };
+            MainViewModel model = new MainViewModel("a file", demo, queries, audited(new FakeWorker(), db), false,
+                    new DirectTaskRunner(), "tester", "simulated state");
+            List<String> notices = new ArrayList<>();
+            model.noticeProperty().addListener((obs, old, n) -> notices.add(n == null ? null : n.text()));
+            List<String> ready = new ArrayList<>();
+
+            model.start(() -> ready.add("ready"));
+
+            assertThat(notices).first().asString().contains("the disk holding the database is full")
+                    .endsWith("trying again in 2 s");
+            assertThat(model.readyProperty().get()).isTrue();
+            assertThat(ready).containsExactly("ready");
+            assertThat(model.noticeProperty().get()).as("the failure's notice goes once it succeeds").isNull();
+            assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(MainViewModel.DEMO_CLAIMS);
+        }
+        try (Database db = TestDatabases.demo(java.nio.file.Files.createDirectories(dir.resolve("again")), 0)) {
+            java.util.concurrent.atomic.AtomicBoolean serverBack = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.function.Function<java.time.LocalDate, org.claimdesk.app.DemoData> demo = today -> {
+                if (!serverBack.get()) {
+                    throw new org.claimdesk.store.DatabaseException("cannot reach the team database");
+                }
+                return new org.claimdesk.app.DemoData(db, today, org.claimdesk.domain.Deadlines.statutory());
+            };
+            MainViewModel model = new MainViewModel("a file", demo, TestDatabases.queries(db),
+                    audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
+
+            model.start(() -> { });
+
+            assertThat(model.readyProperty().get()).isFalse();
+            assertThat(model.noticeProperty().get().text()).endsWith("press F5 (Refresh) to try again");
+            serverBack.set(true);
+            model.refreshCurrent();
+            assertThat(model.readyProperty().get()).isTrue();
+        }
+    }
+
     @Test
     void theStatusBarSaysWhetherATeamDatabasesLiveUpdatesArrive() {
         try (Database db = TestDatabases.demo(dir, 0)) {
