@@ -69,7 +69,10 @@ public final class HttpStateAdapter implements StateAdapter {
             throw new IllegalArgumentException("the state API must be reached over https (plain http is accepted only"
                     + " for a local simulated state on 127.0.0.1, or when explicitly allowed), got " + baseUrl);
         }
-        this.baseUrl = URI.create(baseUrl.toString().replaceAll("/+$", ""));
+        // the server's address: given with the contract's path (as the contract shows it), a lookup would go to
+        // …/v1/submissions/v1/submissions/KEY, whose 404 would read as "not held"
+        this.baseUrl = URI.create(baseUrl.toString().replaceAll("/+$", "")
+                .replaceFirst(java.util.regex.Pattern.quote(StateSimServer.PATH) + "$", ""));
         this.connectTimeout = positive(connectTimeout, "connect timeout");
         this.requestTimeout = positive(requestTimeout, "request timeout");
         this.token = token == null || token.isBlank() ? null : token.strip();

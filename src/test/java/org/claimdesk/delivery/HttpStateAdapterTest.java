@@ -186,6 +186,16 @@ class HttpStateAdapterTest {
         }
         assertThat(seenHeaders.get(0)).containsEntry("method", "GET")
                 .containsEntry("path", "/v1/submissions/key%20with%20space%2Fslash");
+
+        // an address given with the contract's path, as the contract shows it, reaches the same resources
+        status = 200;
+        body = "{\"caseId\":\"CA-3\"}";
+        try (HttpStateAdapter adapter = new HttpStateAdapter(base().resolve("v1/submissions/"), Duration.ofSeconds(1),
+                Duration.ofSeconds(2), null)) {
+            assertThat(adapter.endpoint()).isEqualTo("http://127.0.0.1:" + server.getAddress().getPort());
+            assertThat(adapter.lookup("key-9").caseId()).isEqualTo("CA-3");
+        }
+        assertThat(seenHeaders.get(seenHeaders.size() - 1)).containsEntry("path", "/v1/submissions/key-9");
     }
 
     @Test
