@@ -229,7 +229,8 @@ public final class StateRules {
         if (!value.isTextual()) {
             return invalid(field, field + " must be text");
         }
-        if (value.asText().length() > maxChars) {
+        // characters as the contract's JSON Schema counts them: code points, not UTF-16 units
+        if (value.asText().codePointCount(0, value.asText().length()) > maxChars) {
             return invalid(field, field + " must be at most " + maxChars + " characters");
         }
         return null;

@@ -27,6 +27,8 @@ class StateRulesTest {
     void aCompleteOrdinaryClaimIsAccepted() {
         assertThat(RULES.judge(StatePayloads.valid(1))).isEmpty();
         assertThat(RULES.judge(StatePayloads.valid(1).putNull("evidence"))).isEmpty();
+        // 200 characters as the contract counts them, each outside the basic plane (two UTF-16 units)
+        assertThat(RULES.judge(StatePayloads.valid(1).put("claimantName", "\uD842\uDFB7".repeat(200)))).isEmpty();
         assertThat(RULES.judge(Json.mapper().createArrayNode())).get().extracting(Refusal::error).isEqualTo("invalid_body");
     }
 
