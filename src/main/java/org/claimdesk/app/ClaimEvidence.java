@@ -3,11 +3,13 @@ package org.claimdesk.app;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
@@ -85,16 +87,8 @@ public final class ClaimEvidence {
         EvidenceKind k = EvidenceRules.kind(kind).orThrow();
         String address = EvidenceRules.url(url).orThrow();
         String name = EvidenceRules.title(title, address).orThrow();
-        return database.inTransaction(h -> {
-            Claim claim = editableClaim(h, claimId);
-            Instant now = clock.instant();
-            long id = evidence.insertUrl(h, claimId, k, name, address, who, now);
-            Map<String, Object> details = details(claim, id, k, name);
-            details.put("url", address);
-            audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
-                    null, Json.write(details));
-            return evidence.find(h, id).orElseThrow();
-        });
+        return database.inTransaction(h -> insertUrl(h, editableClaim(h, claimId), k, name, address, who,
+                clock.instant()));
     }
 
     public Evidence addFile(long claimId, String kind, Path file, String title, String actor) {
@@ -110,21 +104,7 @@ public final class ClaimEvidence {
             return database.inTransaction(h -> {
                 Claim claim = editableClaim(h, claimId);
                 evidence.lockFiles(h);
-                Instant now = clock.instant();
-                if (!files.isThere(copied[0])) {
-                    // the copy found in the folder was removed by a failed add of the same content before this
-                    // transaction began; from here on no other add removes it until this one's row is in
-                    copied[0] = files.copyIn(file);
-                }
-                EvidenceFiles.Stored stored = copied[0];
-                long id = evidence.insertFile(h, claimId, k, name, stored, who, now);
-                Map<String, Object> details = details(claim, id, k, name);
-                details.put("fileName", stored.originalName());
-                details.put("sizeBytes", stored.sizeBytes());
-                details.put("sha256", stored.sha256());
-                audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
-                        Long.toString(claimId), null, Json.write(details));
-                Evidence added = evidence.find(h, id).orElseThrow();
+                Evidence added = insertFile(h, claim, k, name, file, copied, who, clock.instant());
                 committing[0] = true;
                 return added;
             });
@@ -137,6 +117,107 @@ public final class ClaimEvidence {
             // which is only space
             throw e;
         }
+    }
+
+    /** A reference staff give with a claim they create: a web address ({@code url}) or a {@code file}. */
+    public record Draft(String kind, String url, Path file, String title) {
+    }
+
+    /**
+     * What {@link #createWith} made: the claim, the references written with it, and the drafts refused before it was
+     * written (a file gone, an address no rule takes), by their index among the drafts.
+     */
+    public record Created(Claim claim, List<Evidence> added, Map<Integer, RuntimeException> refused) {
+    }
+
+    /** A draft checked, its file (if any) copied into the folder; {@code copied} may be copied again. */
+    private record Prepared(EvidenceKind kind, String title, String url, Path file, EvidenceFiles.Stored[] copied) {
+    }
+
+    /**
+     * Creates a claim ({@link ClaimIntake#create}) and its evidence references in one transaction: no other
+     * workstation sees the claim without the evidence staff entered with it (a claim created ready for submission
+     * could otherwise be submitted elsewhere before its references are in). Each draft is checked, and its file
+     * copied, first: a draft refused there is left out and named in {@link Created#refused}; a failure while writing
+     * leaves neither the claim nor any reference.
+     */
+    public Created createWith(ClaimIntake intake, Map<String, String> fields, ClaimStatus start, String actor,
+            String reason, String repeats, List<Draft> drafts) {
+        String who = Inputs.actor(actor);
+        Map<Integer, RuntimeException> refused = new LinkedHashMap<>();
+        List<Prepared> ready = new ArrayList<>();
+        for (int i = 0; i < drafts.size(); i++) {
+            try {
+                ready.add(prepare(drafts.get(i)));
+            } catch (RuntimeException e) {
+                refused.put(i, e);
+            }
+        }
+        boolean[] committing = {false};
+        List<Evidence> added = new ArrayList<>();
+        try {
+            Claim claim = intake.create(fields, start, who, reason, repeats, (h, created, now) -> {
+                ClaimEditing.refuseIfNotEditable(h, created);
+                if (ready.stream().anyMatch(p -> p.file() != null)) {
+                    evidence.lockFiles(h);
+                }
+                for (Prepared p : ready) {
+                    added.add(p.file() == null ? insertUrl(h, created, p.kind(), p.title(), p.url(), who, now)
+                            : insertFile(h, created, p.kind(), p.title(), p.file(), p.copied(), who, now));
+                }
+                committing[0] = true;
+            });
+            return new Created(claim, List.copyOf(added), refused);
+        } catch (RuntimeException e) {
+            if (!committing[0]) {
+                ready.stream().filter(p -> p.copied() != null).forEach(p -> discardUnlessNamed(p.copied()[0]));
+            }
+            throw e;
+        }
+    }
+
+    private Prepared prepare(Draft draft) {
+        EvidenceKind k = EvidenceRules.kind(draft.kind()).orThrow();
+        if (draft.file() == null) {
+            String address = EvidenceRules.url(draft.url()).orThrow();
+            return new Prepared(k, EvidenceRules.title(draft.title(), address).orThrow(), address, null, null);
+        }
+        EvidenceFiles.checkSource(draft.file());
+        String name = EvidenceRules.title(draft.title(), draft.file().getFileName().toString()).orThrow();
+        return new Prepared(k, name, null, draft.file(), new EvidenceFiles.Stored[] {files.copyIn(draft.file())});
+    }
+
+    /** Writes an address reference of {@code claim}, held by the caller's transaction, and its audit entry. */
+    private Evidence insertUrl(Handle h, Claim claim, EvidenceKind k, String name, String address, String who,
+            Instant now) {
+        long id = evidence.insertUrl(h, claim.claimId(), k, name, address, who, now);
+        Map<String, Object> details = details(claim, id, k, name);
+        details.put("url", address);
+        audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
+                Long.toString(claim.claimId()), null, Json.write(details));
+        return evidence.find(h, id).orElseThrow();
+    }
+
+    /**
+     * Writes a file reference of {@code claim} and its audit entry; the caller's transaction holds the claim and
+     * {@link EvidenceStore#lockFiles}. {@code copied[0]} is copied again when it went meanwhile.
+     */
+    private Evidence insertFile(Handle h, Claim claim, EvidenceKind k, String name, Path file,
+            EvidenceFiles.Stored[] copied, String who, Instant now) {
+        if (!files.isThere(copied[0])) {
+            // the copy found in the folder was removed by a failed add of the same content before this
+            // transaction began; from here on no other add removes it until this one's row is in
+            copied[0] = files.copyIn(file);
+        }
+        EvidenceFiles.Stored stored = copied[0];
+        long id = evidence.insertFile(h, claim.claimId(), k, name, stored, who, now);
+        Map<String, Object> details = details(claim, id, k, name);
+        details.put("fileName", stored.originalName());
+        details.put("sizeBytes", stored.sizeBytes());
+        details.put("sha256", stored.sha256());
+        audit.append(h, now, who, AuditActions.EVIDENCE_ADD, AuditActions.SUBJECT_CLAIM,
+                Long.toString(claim.claimId()), null, Json.write(details));
+        return evidence.find(h, id).orElseThrow();
     }
 
     /**

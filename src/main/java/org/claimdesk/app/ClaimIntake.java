@@ -20,6 +20,7 @@ import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
+import org.jdbi.v3.core.Handle;
 
 /**
  * Entering one claim by hand. Every field is read by its rule ({@link ClaimDraft}); the claim gets the next claim
@@ -69,6 +70,17 @@ public final class ClaimIntake {
      *     names, or no reason is given
      */
     public Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats) {
+        return create(fields, start, actor, reason, repeats, (h, claim, now) -> { });
+    }
+
+    /** Work done in the transaction that creates a claim, once the claim is written: {@link ClaimEvidence#createWith}. */
+    interface AlsoWritten {
+        void write(Handle handle, Claim claim, Instant now);
+    }
+
+    /** As {@link #create(Map, ClaimStatus, String, String, String)}, {@code also} written in the same transaction. */
+    Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats,
+            AlsoWritten also) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, false);
         ClaimStatus status = start == null ? Transitions.FIRST : start;
@@ -104,7 +116,9 @@ public final class ClaimIntake {
             present.ifPresent(p -> details.put("duplicateOf", p.claimNumber()));
             audit.append(h, now, who, AuditActions.CLAIM_CREATE, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
                     why, Json.write(details));
-            return claims.find(h, claimId).orElseThrow();
+            Claim created = claims.find(h, claimId).orElseThrow();
+            also.write(h, created, now);
+            return created;
         });
     }
 }

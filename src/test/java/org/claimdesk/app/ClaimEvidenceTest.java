@@ -81,6 +81,39 @@ class ClaimEvidenceTest {
         db.close();
     }
 
+    /**
+     * A claim created with evidence is written with it in one transaction: no other workstation sees it (and may
+     * submit it, when it starts ready for submission) without the references staff entered. A reference that cannot
+     * be written leaves no claim; one refused before writing (a file gone) is left out and named.
+     */
+    @Test
+    void aClaimCreatedWithEvidenceIsWrittenWithItOrNotAtAll() throws Exception {
+        ClaimIntake intake = new ClaimIntake(db, clock);
+        Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed of the property");
+        List<ClaimEvidence.Draft> drafts = List.of(
+                new ClaimEvidence.Draft("address", "https://records.example.gov/u/1", null, "Utility bill"),
+                new ClaimEvidence.Draft("ownership", null, deed, null),
+                new ClaimEvidence.Draft("identity", null, dir.resolve("gone.pdf"), null));
+        Triggers.failing(db, "no_evidence", "evidence", "INSERT", "evidence cannot be written");
+
+        assertThatThrownBy(() -> evidence.createWith(intake, ClaimIntakeTest.fields(), ClaimStatus.READY_FOR_SUBMISSION,
+                "j.chen", "documents checked at the counter", null, drafts))
+                .hasStackTraceContaining("evidence cannot be written");
+        assertThat(Sql.count(db, "claim")).as("no claim without its evidence").isZero();
+        assertThat(Sql.count(db, "audit_log")).isZero();
+
+        Triggers.drop(db, "no_evidence", "evidence");
+        ClaimEvidence.Created made = evidence.createWith(intake, ClaimIntakeTest.fields(),
+                ClaimStatus.READY_FOR_SUBMISSION, "j.chen", "documents checked at the counter", null, drafts);
+
+        assertThat(made.claim().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+        assertThat(made.added()).extracting(Evidence::kind).containsExactly(EvidenceKind.ADDRESS, EvidenceKind.OWNERSHIP);
+        assertThat(evidence.list(made.claim().claimId())).hasSize(2);
+        assertThat(made.refused()).containsOnlyKeys(2);
+        assertThat(made.refused().get(2)).hasMessageContaining("does not exist");
+        assertThat(Sql.count(db, "audit_log")).isEqualTo(3);
+    }
+
     @Test
     void anAddressIsRecordedAndAudited() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);

@@ -341,8 +341,9 @@ public final class NewClaimViewModel {
     }
 
     /**
-     * Creates the claim, then adds its evidence references; or, once the claim exists, adds the references that
-     * failed. Ends with the form done (and the claim opened), or with what went wrong shown in the form.
+     * Creates the claim with its evidence references, in one transaction; or, once the claim exists, adds the
+     * references that were refused. Ends with the form done (and the claim opened), or with what went wrong shown in
+     * the form.
      */
     public void create() {
         if (!canCreate.get()) {
@@ -368,9 +369,11 @@ public final class NewClaimViewModel {
         String repeats = seen == null ? null : seen.claimNumber();
         ClaimKey key = key();
         tasks.submit("create claim", p -> {
-            Claim claim;
+            ClaimEvidence.Created made;
             try {
-                claim = intake.create(typed, start, actor, why, repeats);
+                made = evidenceCases.createWith(intake, typed, start, actor, why, repeats,
+                        refs.stream().map(r -> new ClaimEvidence.Draft(r.kind().code(), r.url(), r.file(), r.title()))
+                                .toList());
             } catch (InvalidFieldsException e) {
                 return new Outcome(null, Map.of(), e.violations(), null);
             } catch (DuplicateClaimException e) {
@@ -378,7 +381,9 @@ public final class NewClaimViewModel {
                 return new Outcome(null, Map.of(), List.of(), present.map(Duplicate::of)
                         .orElse(new Duplicate(e.existingClaimId(), e.existingClaimNumber(), null)));
             }
-            return new Outcome(claim, addAll(claim, refs), List.of(), null);
+            Map<Integer, String> refused = new LinkedHashMap<>();
+            made.refused().forEach((i, e) -> refused.put(refs.get(i).index(), Notice.error("add this reference", e).text()));
+            return new Outcome(made.claim(), refused, List.of(), null);
         }, (Outcome o) -> {
             if (o.claim() != null) {
                 created.set(o.claim());

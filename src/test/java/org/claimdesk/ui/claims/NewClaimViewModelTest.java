@@ -82,6 +82,28 @@ class NewClaimViewModelTest {
         return queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.EVIDENCE_PENDING)).withPage(0, 1)).get(0);
     }
 
+    /**
+     * The claim and its evidence are written together: with the evidence refused by the database, no claim is left
+     * that another workstation could see, and submit, without it; the form keeps what was typed.
+     */
+    @Test
+    void aClaimWhoseEvidenceCannotBeWrittenIsNotCreated() {
+        long before = queries.countClaims(ClaimQuery.all());
+        NewClaimViewModel form = form();
+        type(form, valid());
+        NewClaimViewModel.EvidenceDraft address = form.addEvidence();
+        address.kindProperty().set(EvidenceKind.ADDRESS);
+        address.urlProperty().set("https://records.example.gov/u/1");
+        org.claimdesk.testing.Triggers.failing(db, "no_evidence", "evidence", "INSERT", "evidence cannot be written");
+
+        form.create();
+
+        assertThat(form.createdProperty().get()).isNull();
+        assertThat(queries.countClaims(ClaimQuery.all())).isEqualTo(before);
+        assertThat(form.doneProperty().get()).isFalse();
+        assertThat(form.field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-351016");
+    }
+
     @Test
     void aValidClaimIsCreatedWithItsEvidenceThenOpened() throws Exception {
         NewClaimViewModel form = form();
