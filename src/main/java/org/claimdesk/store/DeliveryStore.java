@@ -124,7 +124,7 @@ public final class DeliveryStore {
 
     public static void restoreWriter(Handle handle) {
         if (Dialect.of(handle) != Dialect.SQLITE) {
-            answerWithin(handle, 0);
+            // the pool sets a connection's answer time back to its own as the connection returns
             return;
         }
         WalCheckpointer.setAutocheckpoint(handle, WalCheckpointer.DEFAULT_AUTOCHECKPOINT_PAGES);
@@ -559,7 +559,7 @@ public final class DeliveryStore {
                 .bind("owner", owner).execute();
     }
 
-    /** The driver's read timeout of {@code handle}'s team connection, in ms (0: none); the pool resets it on return. */
+    /** The driver's read timeout of {@code handle}'s team connection, in ms; the pool sets its own back on return. */
     private static void answerWithin(Handle handle, int millis) {
         try {
             handle.getConnection().setNetworkTimeout(Runnable::run, millis);

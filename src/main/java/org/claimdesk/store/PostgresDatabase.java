@@ -31,6 +31,8 @@ import org.flywaydb.core.api.callback.Event;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.JdbiException;
 import org.postgresql.PGConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Opening a team database on a PostgreSQL server: the pool, the schema (Flyway, which holds a lock while it
@@ -39,6 +41,7 @@ import org.postgresql.PGConnection;
  * file ({@link PasswordFile}); it is never part of the location, a message or a log.
  */
 final class PostgresDatabase {
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresDatabase.class);
     /** Where the PostgreSQL migrations are; version numbers follow the SQLite schema's. */
     static final String MIGRATIONS = "classpath:org/claimdesk/store/migrations/postgresql";
     /** How long a statement waits for a row another workstation holds before it gives up, in ms. */
@@ -53,6 +56,9 @@ final class PostgresDatabase {
      * session after six unanswered questions; a session left idle inside a transaction for 5 minutes is ended too
      * (no ClaimDesk transaction waits on staff; a move, which is one long transaction, turns it off for itself).
      */
+    /** How long a pooled connection's statement waits for the server's answer (the driver's socketTimeout). */
+    static final java.time.Duration POOL_ANSWER_WITHIN = java.time.Duration.ofMinutes(5);
+
     static final String GONE_CLIENT_OPTIONS = "-c tcp_keepalives_idle=60 -c tcp_keepalives_interval=10"
             + " -c tcp_keepalives_count=6 -c idle_in_transaction_session_timeout=300000";
     private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -78,6 +84,11 @@ final class PostgresDatabase {
         properties.setProperty("options", LOCK_TIMEOUT_OPTION + " -c claimdesk.session=" + session
                 + " -c max_parallel_workers_per_gather=0 " + GONE_CLIENT_OPTIONS);
         properties.setProperty("tcpKeepAlive", "true");
+        // a server gone silent mid-statement (a crash, a failover, a session a firewall dropped) fails the statement
+        // after this long instead of the system's keepalive, two hours and more: a page's read ends with an error
+        // staff see, and the pool's next connection is a new one. Far above any statement of a workstation's; a
+        // schema upgrade lifts it for its own connection; an address's socketTimeout replaces it.
+        properties.setProperty("socketTimeout", Long.toString(POOL_ANSWER_WITHIN.toSeconds()));
         // the pool's logged configuration masks the password among these
         pool.setDataSourceProperties(properties);
         pool.setPoolName("claimdesk-db");
@@ -193,6 +204,12 @@ final class PostgresDatabase {
 
         @Override
         public void handle(Event event, Context context) {
+            try {
+                // an index built over millions of rows may take the server longer than the pool's answer time
+                context.getConnection().setNetworkTimeout(Runnable::run, 0);
+            } catch (SQLException e) {
+                LOG.debug("could not lift the answer time of the schema upgrade's connection", e);
+            }
             MigrationInfo migration = context.getMigrationInfo();
             if (migration != null && migration.isVersioned()) {
                 progress.applying(found, Integer.parseInt(migration.getVersion().getVersion()), Migrations.latestVersion());
