@@ -32,7 +32,7 @@ public final class ClaimField<T> {
     public static final long MAX_AMOUNT_CENTS = 1_000_000_000L;
     public static final LocalDate EARLIEST_FILING = LocalDate.of(1900, 1, 1);
 
-    /** The two-letter codes of the 50 states, the District of Columbia, Puerto Rico and the US Virgin Islands. */
+    /** The two-letter codes of the 50 states, the District of Columbia and the territories the state's contract takes. */
     public static final Set<String> JURISDICTIONS = Set.of(
             "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IN", "IA", "KS", "KY",
             "LA", "ME", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",

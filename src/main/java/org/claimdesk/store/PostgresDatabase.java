@@ -56,11 +56,10 @@ final class PostgresDatabase {
      * session after six unanswered questions; a session left idle inside a transaction for 5 minutes is ended too
      * (no ClaimDesk transaction waits on staff; a move, which is one long transaction, turns it off for itself).
      */
-    /** How long a pooled connection's statement waits for the server's answer (the driver's socketTimeout). */
-    static final java.time.Duration POOL_ANSWER_WITHIN = java.time.Duration.ofMinutes(5);
-
     static final String GONE_CLIENT_OPTIONS = "-c tcp_keepalives_idle=60 -c tcp_keepalives_interval=10"
             + " -c tcp_keepalives_count=6 -c idle_in_transaction_session_timeout=300000";
+    /** How long a pooled connection's statement waits for the server's answer (the driver's socketTimeout). */
+    static final java.time.Duration POOL_ANSWER_WITHIN = java.time.Duration.ofMinutes(5);
     private static final ScheduledExecutorService CANCELLER = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "claimdesk-query-canceller");
         t.setDaemon(true);

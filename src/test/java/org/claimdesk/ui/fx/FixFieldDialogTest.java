@@ -103,7 +103,7 @@ class FixFieldDialogTest {
         robot.clickOn("#fixValueField").write("HLD 1");
         waitUntil(() -> visible("#fixValueError"));
         assertThat(robot.lookup("#fixValueError").queryAs(Label.class).getText())
-                .startsWith("Holder id must be 1 to 40 letters");
+                .startsWith("Holder id must be HLD- and six digits");
         assertThat(disabled("#fixPreviewButton")).isTrue();
 
         robot.interact(() -> robot.lookup("#fixValueField").queryTextInputControl().clear());
