@@ -29,6 +29,8 @@ final class WriterConnection implements AutoCloseable {
     private final java.time.Duration answerWithin;
     /** Written under {@link #lock}; read without it by a {@link #close} that cannot take the lock. */
     private volatile Handle handle;
+    /** Set by {@link #close}: no write opens a connection after it. */
+    private volatile boolean closed;
     /** Guarded by {@link #lock}. */
     private DeliveryStore.Session session;
 
@@ -52,6 +54,10 @@ final class WriterConnection implements AutoCloseable {
     <T> T write(Function<DeliveryStore.Session, T> work, Runnable failed) {
         lock.lock();
         try {
+            if (closed) {
+                // a transaction cut by close() is tried again by its thread: no new connection after the end
+                throw new IllegalStateException("delivery worker " + workerId + " has stopped writing");
+            }
             if (session == null) {
                 handle = database.jdbi().open();
                 DeliveryStore.prepareWriter(handle, answerWithin);
@@ -60,7 +66,7 @@ final class WriterConnection implements AutoCloseable {
             try {
                 return handle.inTransaction(h -> work.apply(session));
             } catch (RuntimeException e) {
-                close();
+                giveBack();
                 failed.run();
                 throw e;
             }
@@ -70,18 +76,25 @@ final class WriterConnection implements AutoCloseable {
     }
 
     /**
-     * Gives the connection back with its settings restored; the next {@link #write} opens a new one. A write that does
-     * not end within {@link #CLOSE_WAIT_SECONDS} s (a server gone silent) has its connection cut, which ends it with a
-     * failure: quitting does not wait for it.
+     * Ends this connection's writing: the connection is given back and no later {@link #write} opens another. On a
+     * team database a write that does not end within {@link #CLOSE_WAIT_SECONDS} s (a server gone silent) has its
+     * connection cut, which ends it with a failure: quitting does not wait for it. A desk's file is waited on (its
+     * writes end within SQLite's busy timeout).
      */
     @Override
     public void close() {
+        closed = true;
         boolean locked;
-        try {
-            locked = lock.tryLock(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            locked = false;
+        if (database.onServer()) {
+            try {
+                locked = lock.tryLock(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                locked = false;
+            }
+        } else {
+            lock.lock();
+            locked = true;
         }
         if (!locked) {
             Handle stuck = handle;
@@ -97,26 +110,31 @@ final class WriterConnection implements AutoCloseable {
             return;
         }
         try {
-            if (session != null) {
-                session.close();
-                session = null;
-            }
-            if (handle != null) {
-                try {
-                    DeliveryStore.restoreWriter(handle);
-                } catch (RuntimeException e) {
-                    LOG.debug("delivery worker {}: could not restore the settings of a connection that is being"
-                            + " closed", workerId, e);
-                }
-                try {
-                    handle.close();
-                } catch (RuntimeException e) {
-                    LOG.warn("delivery worker {}: closing its database connection failed", workerId, e);
-                }
-                handle = null;
-            }
+            giveBack();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Gives the connection back with its settings restored; the next {@link #write} opens a new one. Under the lock. */
+    private void giveBack() {
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+        if (handle != null) {
+            try {
+                DeliveryStore.restoreWriter(handle);
+            } catch (RuntimeException e) {
+                LOG.debug("delivery worker {}: could not restore the settings of a connection that is being"
+                        + " closed", workerId, e);
+            }
+            try {
+                handle.close();
+            } catch (RuntimeException e) {
+                LOG.warn("delivery worker {}: closing its database connection failed", workerId, e);
+            }
+            handle = null;
         }
     }
 }

@@ -100,7 +100,7 @@ public final class DeliveryStore {
      * goes back to the pool.
      */
     public static void prepareWriter(Handle handle) {
-        prepareWriter(handle, WRITER_ANSWER_WITHIN);
+        prepareWriter(handle, null);
     }
 
     /**
@@ -111,10 +111,15 @@ public final class DeliveryStore {
      */
     public static final java.time.Duration WRITER_ANSWER_WITHIN = java.time.Duration.ofSeconds(60);
 
-    /** As {@link #prepareWriter(Handle)}, a team server's answer awaited {@code answerWithin} at most. */
+    /**
+     * As {@link #prepareWriter(Handle)}, a team server's answer awaited {@code answerWithin} at most (null: the
+     * pool's own time, as an import's batches take it).
+     */
     public static void prepareWriter(Handle handle, java.time.Duration answerWithin) {
         if (Dialect.of(handle) != Dialect.SQLITE) {
-            answerWithin(handle, (int) answerWithin.toMillis());
+            if (answerWithin != null) {
+                answerWithin(handle, (int) answerWithin.toMillis());
+            }
             return;
         }
         WalCheckpointer.setAutocheckpoint(handle, WalCheckpointer.WRITER_AUTOCHECKPOINT_PAGES);
