@@ -144,6 +144,8 @@ public final class ClaimEvidence {
     public Created createWith(ClaimIntake intake, Map<String, String> fields, ClaimStatus start, String actor,
             String reason, String repeats, List<Draft> drafts) {
         String who = Inputs.actor(actor);
+        // refused as the create would refuse it, before any file is copied in (a shared folder keeps its copies)
+        intake.checkAgainstPresent(fields, start, who, reason, repeats);
         Map<Integer, RuntimeException> refused = new LinkedHashMap<>();
         List<Prepared> ready = new ArrayList<>();
         for (int i = 0; i < drafts.size(); i++) {

@@ -73,14 +73,15 @@ public final class ClaimIntake {
         return create(fields, start, actor, reason, repeats, (h, claim, now) -> { });
     }
 
-    /** Work done in the transaction that creates a claim, once the claim is written: {@link ClaimEvidence#createWith}. */
-    interface AlsoWritten {
-        void write(Handle handle, Claim claim, Instant now);
+    /** What {@link #check} found: who creates, why, in which status, and the claim's fields read by their rules. */
+    record Checked(String who, String why, ClaimStatus status, ClaimDraft draft) {
     }
 
-    /** As {@link #create(Map, ClaimStatus, String, String, String)}, {@code also} written in the same transaction. */
-    Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats,
-            AlsoWritten also) {
+    /**
+     * Everything {@link #create} refuses before it writes, without the database: the actor, the starting status and
+     * its reason, a repeat's reason, each field's rule.
+     */
+    Checked check(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, false);
         ClaimStatus status = start == null ? Transitions.FIRST : start;
@@ -96,7 +97,36 @@ public final class ClaimIntake {
         if (!read.isOk()) {
             throw new InvalidFieldsException(read.violations());
         }
-        ClaimDraft draft = read.draft();
+        return new Checked(who, why, status, read.draft());
+    }
+
+    /**
+     * As {@link #check}, and the claim already present with the draft's key, refused unless {@code repeats} names
+     * it: what {@link #create} would refuse as the database stands now, read before any work it is not worth doing
+     * for a claim that will not be written (copying its evidence files in).
+     */
+    void checkAgainstPresent(Map<String, String> fields, ClaimStatus start, String actor, String reason,
+            String repeats) {
+        ClaimDraft draft = check(fields, start, actor, reason, repeats).draft();
+        Optional<Claim> present = duplicateOf(draft);
+        if (present.isPresent() && (repeats == null || !present.get().claimNumber().equalsIgnoreCase(repeats.strip()))) {
+            throw new DuplicateClaimException(present.get());
+        }
+    }
+
+    /** Work done in the transaction that creates a claim, once the claim is written: {@link ClaimEvidence#createWith}. */
+    interface AlsoWritten {
+        void write(Handle handle, Claim claim, Instant now);
+    }
+
+    /** As {@link #create(Map, ClaimStatus, String, String, String)}, {@code also} written in the same transaction. */
+    Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats,
+            AlsoWritten also) {
+        Checked checked = check(fields, start, actor, reason, repeats);
+        String who = checked.who();
+        String why = checked.why();
+        ClaimStatus status = checked.status();
+        ClaimDraft draft = checked.draft();
         Instant now = clock.instant();
         int year = LocalDate.ofInstant(now, clock.getZone()).getYear();
         return database.inTransaction(h -> {

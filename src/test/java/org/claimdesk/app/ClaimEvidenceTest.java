@@ -94,6 +94,14 @@ class ClaimEvidenceTest {
                 new ClaimEvidence.Draft("address", "https://records.example.gov/u/1", null, "Utility bill"),
                 new ClaimEvidence.Draft("ownership", null, deed, null),
                 new ClaimEvidence.Draft("identity", null, dir.resolve("gone.pdf"), null));
+        // a claim the create would refuse copies no file in (a team's shared folder would keep it)
+        Map<String, String> broken = new java.util.LinkedHashMap<>(ClaimIntakeTest.fields());
+        broken.put("holderId", "ACME-7");
+        assertThatThrownBy(() -> evidence.createWith(intake, broken, ClaimStatus.READY_FOR_SUBMISSION, "j.chen",
+                "documents checked at the counter", null, drafts)).isInstanceOf(InvalidFieldsException.class);
+        assertThatThrownBy(() -> evidence.createWith(intake, ClaimIntakeTest.fields(), ClaimStatus.READY_FOR_SUBMISSION,
+                "j.chen", null, null, drafts)).hasMessageContaining("needs a reason");
+        assertThat(filesIn(folder)).isEmpty();
         Triggers.failing(db, "no_evidence", "evidence", "INSERT", "evidence cannot be written");
 
         assertThatThrownBy(() -> evidence.createWith(intake, ClaimIntakeTest.fields(), ClaimStatus.READY_FOR_SUBMISSION,
@@ -112,6 +120,13 @@ class ClaimEvidenceTest {
         assertThat(made.refused()).containsOnlyKeys(2);
         assertThat(made.refused().get(2)).hasMessageContaining("does not exist");
         assertThat(Sql.count(db, "audit_log")).isEqualTo(3);
+
+        // the same claim again, seen by nobody: refused before any copy
+        Path other = Files.writeString(dir.resolve("lease.pdf"), "a lease, another content");
+        assertThatThrownBy(() -> evidence.createWith(intake, ClaimIntakeTest.fields(), null, "j.chen", null, null,
+                List.of(new ClaimEvidence.Draft("address", null, other, null))))
+                .isInstanceOf(org.claimdesk.domain.DuplicateClaimException.class);
+        assertThat(filesIn(folder)).hasSize(1);
     }
 
     @Test
