@@ -7,6 +7,7 @@ import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.DemoData;
 import org.claimdesk.store.BulkLoader;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,8 +24,9 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (today != null) {
-            // a day in the future is refused before the database is opened (or created)
+        if (today != null && root().databasePath() instanceof DatabaseLocation.SqliteFile) {
+            // a day in the future is refused before a desk's file is made; a team database's day is the office's,
+            // checked once it is open
             DemoData.asOf(today, root().clockOrSystem());
         }
         try (Database db = openOrCreateDatabase()) {

@@ -1,6 +1,5 @@
 package org.claimdesk.store;
 
-import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
@@ -41,14 +40,24 @@ public record OfficeZone(ZoneId zone, String configured, String problem) {
         if (configured.isEmpty()) {
             return new OfficeZone(ZoneId.systemDefault(), null, "the team database names no time zone");
         }
-        try {
-            return new OfficeZone(ZoneId.of(configured.get(), ZoneId.SHORT_IDS), configured.get(), null);
-        } catch (DateTimeException e) {
-            LOG.warn("the team database's time zone {} is not one this workstation knows; it counts days in its own ({})",
-                    configured.get(), ZoneId.systemDefault());
-            return new OfficeZone(ZoneId.systemDefault(), configured.get(),
-                    "the team database's time zone " + configured.get() + " is not one ClaimDesk knows");
+        Optional<ZoneId> region = region(configured.get());
+        if (region.isPresent()) {
+            return new OfficeZone(region.get(), configured.get(), null);
         }
+        LOG.warn("the team database's time zone {} is not a region ClaimDesk reads; this workstation counts days in its"
+                + " own ({})", configured.get(), ZoneId.systemDefault());
+        return new OfficeZone(ZoneId.systemDefault(), configured.get(), "the team database's time zone "
+                + configured.get() + " is not a region name ClaimDesk reads (such as America/Los_Angeles)");
+    }
+
+    /**
+     * A region of the time zone database by its name, in any case, as PostgreSQL reads it: an offset or POSIX form
+     * ({@code UTC+5}, {@code +5}) is none, since PostgreSQL counts its hours west of Greenwich where Java counts them
+     * east, ten hours apart.
+     */
+    static Optional<ZoneId> region(String name) {
+        return ZoneId.getAvailableZoneIds().stream().filter(id -> id.equalsIgnoreCase(name)).findFirst()
+                .filter(id -> !id.matches("(?i)(UTC|GMT|UT)[+-].*")).map(ZoneId::of);
     }
 
     /** The {@code timezone} the database itself sets for its sessions ({@code ALTER DATABASE … SET}), if any. */
