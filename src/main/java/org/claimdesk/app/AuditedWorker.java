@@ -108,6 +108,31 @@ public final class AuditedWorker implements WorkerControl {
         return shared.worker.refusal();
     }
 
+    /**
+     * For a drain told to deliver although staff paused the worker: the pause held, which it overrides (the pause
+     * stays for every other worker), audited with {@code actor} and {@code reason} in one transaction; empty when none
+     * is held. A desk file whose claims were moved to a team database is refused: its rows are the team's to deliver.
+     */
+    public static Optional<WorkerPause> overridePause(Database database, Clock clock, String actor, String reason) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        return database.inTransaction(h -> {
+            Optional<WorkerPause> held = new WorkerPauseStore().findForChange(h);
+            if (held.isPresent()) {
+                if (held.get().actor().equals(MoveIn.ACTOR)) {
+                    throw new ClaimDeskException("this desk's claims were moved to a team database (" + held.get()
+                            .reason() + "): deliver them from there; this desk's pause holds, --even-if-paused"
+                            + " included");
+                }
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("overrides", describe(held.get()));
+                new AuditStore().append(h, clock.instant(), who, AuditActions.WORKER_PAUSE_OVERRIDE,
+                        AuditActions.SUBJECT_WORKER, AuditActions.WORKER_ID, why, Json.write(details));
+            }
+            return held;
+        });
+    }
+
     /** The pause by staff recorded in {@code database}, if any: what holds every worker on it. */
     public static Optional<WorkerPause> pauseIn(Database database) {
         WorkerPauseStore store = new WorkerPauseStore();
@@ -228,9 +253,8 @@ public final class AuditedWorker implements WorkerControl {
             String systemPause = now.runState() == RunState.PAUSED && now.pausedBySystem() ? now.pauseReason() : null;
             boolean resumed = database.inTransaction(h -> {
                 Optional<WorkerPause> held = pauses.findForChange(h);
-                if (held.isPresent() && (shared.pause != null || systemPause != null)
-                        && !samePause(held.get(), shared.pause)) {
-                    // paused again elsewhere since this workstation read the pause: staff resume what they saw
+                if (held.isPresent() && !samePause(held.get(), shared.pause)) {
+                    // paused (again) elsewhere since this workstation read the pause: staff resume what they saw
                     WorkerPause other = held.get();
                     shared.pause = other;
                     if (shared.started) {
@@ -296,15 +320,22 @@ public final class AuditedWorker implements WorkerControl {
 
     // ---- settings -------------------------------------------------------------------------------------
 
+    /**
+     * Applies {@code next} to this workstation's worker, audited first: settings the audit trail could not record are
+     * not applied (they are this console's, kept nowhere else, so nothing is left to undo).
+     */
     @Override
     public void updateSettings(WorkerSettings next) {
         WorkerSettings before = shared.worker.settings();
-        shared.worker.updateSettings(next);
         if (!before.equals(next)) {
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("workstation", Operators.workstation());
+            details.put("before", describe(before));
+            details.put("after", describe(next));
             database.useTransaction(h -> new AuditStore().append(h, clock.instant(), actor, AuditActions.SETTINGS_CHANGE,
-                    AuditActions.SUBJECT_SETTINGS, AuditActions.WORKER_ID, null,
-                    Json.write(Map.of("before", describe(before), "after", describe(next)))));
+                    AuditActions.SUBJECT_SETTINGS, AuditActions.WORKER_ID, null, Json.write(details)));
         }
+        shared.worker.updateSettings(next);
     }
 
     private static Map<String, Object> describe(WorkerSettings s) {

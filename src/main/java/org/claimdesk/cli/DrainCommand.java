@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.StaffPauseWatch;
 import org.claimdesk.delivery.Drain;
@@ -49,8 +50,16 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--lease-seconds", paramLabel = "S", defaultValue = "60", description = "How long a taken row stays reserved (default ${DEFAULT-VALUE}).")
     long leaseSeconds;
 
-    @Option(names = "--even-if-paused", description = "Deliver even though staff paused the worker (the pause stays).")
+    @Option(names = "--even-if-paused", description = "Deliver even though staff paused the worker (the pause stays"
+            + " for every other worker; audited with --actor and --reason). A desk whose claims were moved to a team"
+            + " database is refused.")
     boolean evenIfPaused;
+
+    @Option(names = "--actor", paramLabel = "NAME", description = "Who overrides staff's pause (with --even-if-paused).")
+    String actor;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why the pause is overridden (with --even-if-paused).")
+    String reason;
 
     @Option(names = "--json", description = "Print the summary as JSON.")
     boolean json;
@@ -63,9 +72,20 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
         WorkerSettings settings = new WorkerSettings(Duration.ofMillis(intervalMs), concurrency, maxAttempts,
                 Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));
         Duration maxWait = maxWaitSeconds == null ? null : Duration.ofMillis(Math.round(maxWaitSeconds * 1000));
+        if (evenIfPaused && (actor == null || reason == null)) {
+            throw new UsageException("--even-if-paused needs --actor and --reason: overriding staff's pause is audited");
+        }
+        if (!evenIfPaused && (actor != null || reason != null)) {
+            throw new UsageException("--actor and --reason go with --even-if-paused");
+        }
         Drain.Summary summary;
         try (Database db = openDatabase();
              StaffPauseWatch pause = evenIfPaused ? null : new StaffPauseWatch(db)) {
+            if (evenIfPaused) {
+                AuditedWorker.overridePause(db, clock(db), actor, reason).ifPresent(p -> err().println(
+                        "warning: delivering although the worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
+                                + " (the pause stays; this override is audited)"));
+            }
             if (pause != null) {
                 pause.current().ifPresent(p -> {
                     throw new ClaimDeskException("the delivery worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)

@@ -28,6 +28,8 @@ public final class AuditActions {
     public static final String SETTINGS_CHANGE = "settings.change";
     public static final String WORKER_PAUSE = "worker.pause";
     public static final String WORKER_RESUME = "worker.resume";
+    /** A drain told to deliver although staff paused the worker ({@code drain --even-if-paused}); the pause stays. */
+    public static final String WORKER_PAUSE_OVERRIDE = "worker.pause_override";
 
     public static final String SUBJECT_CLAIM = "claim";
     public static final String SUBJECT_OUTBOX = "outbox_event";
@@ -46,7 +48,7 @@ public final class AuditActions {
      */
     public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
             CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, OUTBOX_REQUEUE, OUTBOX_ABANDON,
-            OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, SETTINGS_CHANGE);
+            OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, WORKER_PAUSE_OVERRIDE, SETTINGS_CHANGE);
 
     private AuditActions() {
     }

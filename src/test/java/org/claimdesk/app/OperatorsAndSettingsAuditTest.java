@@ -63,7 +63,8 @@ class OperatorsAndSettingsAuditTest {
             assertThat(entries).as("an unchanged apply writes nothing").singleElement().satisfies(e -> {
                 assertThat(e.actor()).isEqualTo("s.patel");
                 assertThat(e.action()).isEqualTo(AuditActions.SETTINGS_CHANGE);
-                assertThat(e.details()).contains("\"before\":{\"intervalMs\":2000,\"concurrency\":8")
+                assertThat(e.details()).contains("\"workstation\":\"" + Operators.workstation() + "\"")
+                        .contains("\"before\":{\"intervalMs\":2000,\"concurrency\":8")
                         .contains("\"after\":{\"intervalMs\":5000,\"concurrency\":3");
             });
         }

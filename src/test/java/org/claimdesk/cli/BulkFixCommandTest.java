@@ -92,7 +92,8 @@ class BulkFixCommandTest {
         List<Long> newRows = new ArrayList<>();
         resubmit.json().get("rows").forEach(r -> newRows.add(r.get("newOutboxEventId").asLong()));
 
-        Run drain = run("drain", "--simulated", "--until-idle", "--even-if-paused");
+        Run drain = run("drain", "--simulated", "--until-idle", "--even-if-paused", "--actor", "r.okafor", "--reason",
+                "deliver the corrected rows now");
         assertThat(drain.exit()).as(drain.err()).isZero();
         JsonNode sent = run("outbox", "list", "--state", "sent", "--json").json();
         List<Long> sentIds = new ArrayList<>();

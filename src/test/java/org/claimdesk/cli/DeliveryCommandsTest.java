@@ -196,7 +196,7 @@ class DeliveryCommandsTest {
     }
 
     @Test
-    void drainRefusesWhileStaffHaveTheWorkerPausedUnlessToldToGoOn() {
+    void drainRefusesWhileStaffHaveTheWorkerPausedUnlessToldToGoOn() throws Exception {
         submitted(2);
         try (Database db = Database.open(file);
              SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
@@ -213,9 +213,22 @@ class DeliveryCommandsTest {
                 .hasLineCount(1);
         assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
 
-        Run anyway = run("drain", "--simulated", "--even-if-paused");
+        assertThat(run("drain", "--simulated", "--even-if-paused").err().strip())
+                .isEqualTo("claimdesk: --even-if-paused needs --actor and --reason: overriding staff's pause is audited");
+        Run anyway = run("drain", "--simulated", "--even-if-paused", "--actor", "m.alvarez", "--reason",
+                "the state's deadline for these is today");
         assertThat(anyway.exit()).as(anyway.err()).isZero();
+        assertThat(anyway.err()).contains("warning: delivering although the worker is paused by r.okafor");
         assertThat(count(DeliveryState.SENT)).isEqualTo(2);
+        assertThat(run("audit", "list", "--action", "worker.pause_override", "--json").json()).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.get("actor").asText()).isEqualTo("m.alvarez");
+                    assertThat(e.get("reason").asText()).isEqualTo("the state's deadline for these is today");
+                    assertThat(e.get("details").toString()).contains("r.okafor");
+                });
+        try (Database db = Database.open(file)) {
+            assertThat(org.claimdesk.app.AuditedWorker.pauseIn(db)).as("the pause stays").isPresent();
+        }
     }
 
     @Test

@@ -88,6 +88,11 @@ class MigrateCommandTest {
             CliTest.Run drain = CliTest.run("--db", file.toString(), "drain", "--until-idle");
             assertThat(drain.exit()).as(drain.out() + drain.err()).isEqualTo(1);
             assertThat(drain.out() + drain.err()).contains("moved into");
+            CliTest.Run anyway = CliTest.run("--db", file.toString(), "drain", "--until-idle", "--even-if-paused",
+                    "--actor", "s.patel", "--reason", "urgent");
+            assertThat(anyway.exit()).as(anyway.out() + anyway.err()).isEqualTo(1);
+            assertThat(anyway.err()).contains("this desk's claims were moved to a team database")
+                    .contains("--even-if-paused included");
         }
 
         try (Database db = Database.open(team)) {

@@ -284,7 +284,10 @@ class MainViewModelTest {
             model.start(() -> { });
             assertThat(model.bannerProperty().get()).startsWith("The delivery worker is paused by r.okafor");
 
-            audited(new FakeWorker(), db).as("m.alvarez").resume("the state is back");
+            // another workstation's console, which has read the pause as every console does
+            AuditedWorker elsewhere = audited(new FakeWorker(), db).as("m.alvarez");
+            elsewhere.followPause();
+            elsewhere.resume("the state is back");
             model.changedElsewhere(java.util.EnumSet.of(org.claimdesk.domain.DataChange.WORKER));
             model.applyWorker(audited.snapshot());
 
