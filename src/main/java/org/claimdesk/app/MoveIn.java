@@ -162,6 +162,7 @@ public final class MoveIn {
                     DatabaseMove.copy(from, target, table, rows -> progress.copied(table.name(), rows, total));
                 }
                 List<DatabaseMove.Digest> matched = checked(target, progress);
+                recordMoveIn(target, matched);
                 committing[0] = xid;
                 return matched;
             });
@@ -231,6 +232,22 @@ public final class MoveIn {
     }
 
     /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */
+    /**
+     * The team database's own record of the move, in the move's transaction, after the copy is checked (the copied
+     * audit trail is the desk's, entry for entry): which file came in, whose account ran the move, and each
+     * table's rows.
+     */
+    private void recordMoveIn(Handle target, List<DatabaseMove.Digest> copied) {
+        java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
+        details.put("from", from.location().describe());
+        details.put("systemUser", System.getProperty("user.name"));
+        java.util.Map<String, Long> rows = new java.util.LinkedHashMap<>();
+        copied.forEach(d -> rows.put(d.table(), d.rows()));
+        details.put("rows", rows);
+        new AuditStore().append(target, Instant.now(), ACTOR, AuditActions.DATABASE_MOVE_IN,
+                AuditActions.SUBJECT_DATABASE, "move-in", "a workstation's database moved in", Json.write(details));
+    }
+
     private List<DatabaseMove.Digest> checked(Handle target, Progress progress) {
         List<DatabaseMove.Digest> digests = new ArrayList<>();
         List<String> differ = new ArrayList<>();

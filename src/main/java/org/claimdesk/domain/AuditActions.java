@@ -26,6 +26,8 @@ public final class AuditActions {
     public static final String OUTBOX_RECONCILE = "outbox.reconcile";
     public static final String OUTBOX_RESUBMIT = "outbox.resubmit";
     public static final String SETTINGS_CHANGE = "settings.change";
+    /** A workstation's database file moved into this team database ({@code migrate}): the file and the rows copied. */
+    public static final String DATABASE_MOVE_IN = "database.move_in";
     public static final String WORKER_PAUSE = "worker.pause";
     public static final String WORKER_RESUME = "worker.resume";
     /** A drain told to deliver although staff paused the worker ({@code drain --even-if-paused}); the pause stays. */
@@ -39,16 +41,18 @@ public final class AuditActions {
     /** The subject of an export's entry: the file written, by its name. */
     public static final String SUBJECT_EXPORT = "export";
     public static final String SUBJECT_WORKER = "worker";
+    public static final String SUBJECT_DATABASE = "database";
     /** The subject id of every entry about the delivery worker: its settings, pauses and resumptions. */
     public static final String WORKER_ID = "worker";
 
     /**
-     * Every action above, in the order the audit page offers them: claims, outbox, worker and settings. A new
+     * Every action above, in the order the audit page offers them: claims, outbox, worker, settings and database. A new
      * action goes here too (DomainRulesTest checks that none is missing).
      */
     public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
             CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, OUTBOX_REQUEUE, OUTBOX_ABANDON,
-            OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, WORKER_PAUSE_OVERRIDE, SETTINGS_CHANGE);
+            OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, WORKER_PAUSE_OVERRIDE, SETTINGS_CHANGE,
+            DATABASE_MOVE_IN);
 
     private AuditActions() {
     }

@@ -97,9 +97,17 @@ class MigrateCommandTest {
 
         try (Database db = Database.open(team)) {
             for (int i = 0; i < counts.length; i++) {
+                // the team database's audit trail is the desk's, and the move's own entry after it
+                boolean audit = DatabaseMove.TABLES.get(i).name().equals("audit_log");
                 assertThat(DatabaseMove.count(db, DatabaseMove.TABLES.get(i))).as(DatabaseMove.TABLES.get(i).name())
-                        .isEqualTo(counts[i]);
+                        .isEqualTo(counts[i] + (audit ? 1 : 0));
             }
+            List<org.claimdesk.domain.AuditEntry> movedIn = new org.claimdesk.app.Queries(db, CLOCK)
+                    .audit(null, null, org.claimdesk.domain.AuditActions.DATABASE_MOVE_IN, 0, 0);
+            assertThat(movedIn).singleElement().satisfies(e -> {
+                assertThat(e.actor()).isEqualTo(org.claimdesk.app.MoveIn.ACTOR);
+                assertThat(e.details()).contains(file.toString()).contains("\"claim\":1000");
+            });
             assertThat(counts[0]).isEqualTo(1_000);
             for (DatabaseMove.Table table : List.of(DatabaseMove.TABLES.get(0), DatabaseMove.TABLES.get(3))) {
                 long columnsWithStatistics = db.read(h -> h.createQuery("SELECT count(*) FROM pg_stats WHERE tablename = :t")
