@@ -464,6 +464,7 @@ public final class ClaimImport {
         String name = file.getFileName().toString();
         List<Valid> batch = new ArrayList<>(BATCH_ROWS);
         boolean cancelled = false;
+        boolean begun = false;
         long committed = 0;
         try (CsvRows source = new CsvRows(file, options.charset(), false);
                 BatchWriter writer = options.dryRun() ? null : BatchWriter.open(database);
@@ -490,8 +491,11 @@ public final class ClaimImport {
                 }
                 batch.add(new Valid(row.line(), parsed.draft()));
                 if (batch.size() == BATCH_ROWS) {
+                    // an import of several batches is audited as it begins, with its first batch: one stopped
+                    // halfway (killed, the power cut) leaves no claim of it without an entry
                     flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts,
-                            null);
+                            null, begun ? null : auditDetails(name, options, check));
+                    begun = true;
                     committed = counts[0];
                     batch.clear();
                 }
@@ -503,7 +507,7 @@ public final class ClaimImport {
             if (cancelled) {
                 details.put("cancelled", true);
             }
-            flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details);
+            flush(writer, batch, name, actor, options, check.header.fields(), seenDry, conflicts, counts, details, null);
             committed = -1;
         } catch (RuntimeException e) {
             // committed is -1 once the last batch and its audit entry are in: closing a resource may still fail
@@ -560,13 +564,14 @@ public final class ClaimImport {
 
     /**
      * Writes one batch in one transaction (a dry run only reads); with {@code auditDetails} (the last batch), the
-     * import's audit entry too. Each row is looked up by its key among the claims present, then among the rows of
+     * import's audit entry too, and with {@code beginDetails} (the first of several) the entry saying it began. Each row is looked up by its key among the claims present, then among the rows of
      * the batch before it: a row repeating a claim present or an earlier row is already present or a conflict. A dry
      * run remembers the rows it counted by key and fingerprint in a temporary table ({@link SeenKeys}), not in the
      * heap.
      */
     private void flush(BatchWriter writer, List<Valid> batch, String fileName, String actor, Options options, List<ClaimField<?>> fields,
-            SeenKeys seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails) {
+            SeenKeys seenDry, List<Conflict> conflicts, long[] counts, Map<String, Object> auditDetails,
+            Map<String, Object> beginDetails) {
         if (options.dryRun()) {
             database.read(h -> {
                 List<ClaimKey> keys = batch.stream().map(v -> v.draft.key()).toList();
@@ -625,6 +630,11 @@ public final class ClaimImport {
             for (Valid v : repeats) {
                 ClaimKey key = v.draft.key();
                 classify(v, v.draft.differences(created.get(key).draft, fields), numbers.get(key), conflicts, counts);
+            }
+            if (beginDetails != null) {
+                audit.append(h, now, actor, AuditActions.CLAIMS_IMPORT_BEGIN, AuditActions.SUBJECT_IMPORT,
+                        (String) beginDetails.get("sha256"), "import of " + fileName + " begun; its claims come in"
+                                + " batches of " + BATCH_ROWS, Json.write(beginDetails));
             }
             if (auditDetails != null) {
                 auditDetails.put("imported", counts[0]);

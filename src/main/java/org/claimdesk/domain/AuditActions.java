@@ -11,6 +11,11 @@ public final class AuditActions {
     public static final String CLAIM_CREATE = "claim.create";
     /** One import of a claims file: details carry the file's name, SHA-256 and counts. */
     public static final String CLAIMS_IMPORT = "claims.import";
+    /**
+     * An import of several batches begun, written with its first batch's claims: what an import stopped halfway
+     * (killed, the power cut) leaves in the audit trail. Details as {@link #CLAIMS_IMPORT}'s, without the counts.
+     */
+    public static final String CLAIMS_IMPORT_BEGIN = "claims.import_begin";
     /** An export of claims with their tax ids whole: details carry the file's name, the filters and the count. */
     public static final String CLAIMS_EXPORT_TAX_IDS = "claims.export_tax_ids";
     public static final String CLAIM_ADVANCE = "claim.advance";
@@ -49,7 +54,7 @@ public final class AuditActions {
      * Every action above, in the order the audit page offers them: claims, outbox, worker, settings and database. A new
      * action goes here too (DomainRulesTest checks that none is missing).
      */
-    public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
+    public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT_BEGIN, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
             CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, OUTBOX_REQUEUE, OUTBOX_ABANDON,
             OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, WORKER_PAUSE_OVERRIDE, SETTINGS_CHANGE,
             DATABASE_MOVE_IN);

@@ -923,7 +923,7 @@ class ClaimImportTest {
     }
 
     @Test
-    void manyRowsGoInBoundedBatchesWithOneAuditEntry() throws Exception {
+    void manyRowsGoInBoundedBatchesWithOneAuditEntryAndOneSayingItBegan() throws Exception {
         StringBuilder text = new StringBuilder(HEADER).append('\n');
         int rows = ClaimImport.BATCH_ROWS * 2 + 500;
         for (int i = 1; i <= rows; i++) {
@@ -935,7 +935,13 @@ class ClaimImportTest {
         assertThat(Sql.count(db, "claim_status_history")).isEqualTo(rows);
         assertThat(Sql.scalar(db, "SELECT count(DISTINCT claim_number) FROM claim", Integer.class)).isEqualTo(rows);
         assertThat(imports()).hasSize(1);
-        assertThat(Sql.count(db, "audit_log")).isEqualTo(1);
+        assertThat(Sql.count(db, "audit_log")).isEqualTo(2);
+        assertThat(new Queries(db, ClaimIntakeTest.CLOCK).audit(null, null, AuditActions.CLAIMS_IMPORT_BEGIN, 0, 0))
+                .singleElement().satisfies(e -> {
+                    assertThat(e.reason()).isEqualTo("import of many.csv begun; its claims come in batches of "
+                            + ClaimImport.BATCH_ROWS);
+                    assertThat(e.details()).contains("\"rows\":" + rows).doesNotContain("imported");
+                });
     }
 
     @Test

@@ -52,7 +52,10 @@ class ImportCrashTest {
             assertThat(left).as("the kill landed mid-import (%d of %d rows in)", left, ROWS).isBetween(1, ROWS - 1);
             assertThat(left % ClaimImport.BATCH_ROWS).as("whole batches only").isZero();
             assertThat(Sql.count(db, "claim_status_history")).isEqualTo(left);
-            assertThat(Sql.count(db, "audit_log")).as("the import's entry goes with its last batch").isZero();
+            // the import's entry goes with its last batch; the one saying it began went with its first
+            assertThat(Sql.count(db, "audit_log")).isEqualTo(1);
+            assertThat(Sql.scalar(db, "SELECT action FROM audit_log", String.class))
+                    .isEqualTo(AuditActions.CLAIMS_IMPORT_BEGIN);
 
             ClaimImport.Report again = new ClaimImport(db, ClaimIntakeTest.CLOCK).run(file, "s.patel",
                     ClaimImport.Options.defaults());
