@@ -119,7 +119,7 @@ public final class AuditedWorker implements WorkerControl {
         return database.inTransaction(h -> {
             Optional<WorkerPause> held = new WorkerPauseStore().findForChange(h);
             if (held.isPresent()) {
-                if (held.get().actor().equals(MoveIn.ACTOR)) {
+                if (marksMovedDesk(held.get())) {
                     throw new ClaimDeskException("this desk's claims were moved to a team database (" + held.get()
                             .reason() + "): deliver them from there; this desk's pause holds, --even-if-paused"
                             + " included");
@@ -131,6 +131,14 @@ public final class AuditedWorker implements WorkerControl {
             }
             return held;
         });
+    }
+
+    /**
+     * Whether {@code pause} is the one a move into a team database leaves on the desk's file: its rows are the team's
+     * to deliver, so neither a resume nor a drain told to go on ends it.
+     */
+    public static boolean marksMovedDesk(WorkerPause pause) {
+        return pause.actor().equals(MoveIn.ACTOR);
     }
 
     /** The pause by staff recorded in {@code database}, if any: what holds every worker on it. */
@@ -253,6 +261,10 @@ public final class AuditedWorker implements WorkerControl {
             String systemPause = now.runState() == RunState.PAUSED && now.pausedBySystem() ? now.pauseReason() : null;
             boolean resumed = database.inTransaction(h -> {
                 Optional<WorkerPause> held = pauses.findForChange(h);
+                if (held.isPresent() && marksMovedDesk(held.get())) {
+                    throw new ClaimDeskException("this desk's claims were moved to a team database ("
+                            + held.get().reason() + "): its worker stays paused; work on the team database");
+                }
                 if (held.isPresent() && !samePause(held.get(), shared.pause)) {
                     // paused (again) elsewhere since this workstation read the pause: staff resume what they saw
                     WorkerPause other = held.get();

@@ -79,23 +79,27 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             throw new UsageException("--actor and --reason go with --even-if-paused");
         }
         Drain.Summary summary;
-        try (Database db = openDatabase();
-             StaffPauseWatch pause = evenIfPaused ? null : new StaffPauseWatch(db)) {
-            if (evenIfPaused) {
-                AuditedWorker.overridePause(db, clock(db), actor, reason).ifPresent(p -> err().println(
-                        "warning: delivering although the worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
-                                + " (the pause stays; this override is audited)"));
-            }
-            if (pause != null) {
+        try (Database db = openDatabase(); StaffPauseWatch pause = new StaffPauseWatch(db)) {
+            if (!evenIfPaused) {
                 pause.current().ifPresent(p -> {
                     throw new ClaimDeskException("the delivery worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
-                            + "; resume it on the console's Worker page, or pass --even-if-paused");
+                            + (AuditedWorker.marksMovedDesk(p) ? "" : "; resume it on the console's Worker page, or"
+                                    + " pass --even-if-paused --actor NAME --reason TEXT"));
                 });
             }
-            // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a console's
             try (StateAdapter adapter = state.open(db.onServer())) {
-                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait, null,
-                        pause == null ? () -> null : pause);
+                if (evenIfPaused) {
+                    AuditedWorker.overridePause(db, clock(db), actor, reason).ifPresent(p -> err().println(
+                            "warning: delivering although the worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
+                                    + " (the pause stays; this override is audited)"));
+                }
+                // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a
+                // console's; told to go on despite staff's pause, the drain still stops when its desk is moved
+                java.util.function.Supplier<String> stop = !evenIfPaused ? pause : () -> pause.current()
+                        .filter(AuditedWorker::marksMovedDesk).map(p -> "the delivery worker was paused by "
+                                + StaffPauseWatch.byWhomWhenWhy(p)).orElse(null);
+                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait,
+                        null, stop);
             }
         }
         if (json) {

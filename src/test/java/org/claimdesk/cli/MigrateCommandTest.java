@@ -93,6 +93,18 @@ class MigrateCommandTest {
             assertThat(anyway.exit()).as(anyway.out() + anyway.err()).isEqualTo(1);
             assertThat(anyway.err()).contains("this desk's claims were moved to a team database")
                     .contains("--even-if-paused included");
+            // nor does a console left on the file end that pause
+            try (org.claimdesk.delivery.SimulatedStateAdapter state = new org.claimdesk.delivery.SimulatedStateAdapter(
+                    new org.claimdesk.delivery.SimulatedState(org.claimdesk.delivery.SimulatedState.Config.reliable()));
+                 org.claimdesk.app.AuditedWorker console = new org.claimdesk.app.AuditedWorker(
+                         new org.claimdesk.delivery.DeliveryWorker(desk, state,
+                                 org.claimdesk.delivery.WorkerSettings.defaults(), CLOCK, Deadlines.statutory()),
+                         desk, CLOCK, "s.patel")) {
+                assertThat(console.startWithConsole(true)).isEqualTo(org.claimdesk.app.AuditedWorker.Startup.PAUSED);
+                assertThatThrownBy(() -> console.resume("back to work"))
+                        .hasMessageContaining("this desk's claims were moved to a team database");
+                assertThat(org.claimdesk.app.AuditedWorker.pauseIn(desk)).isPresent();
+            }
         }
 
         try (Database db = Database.open(team)) {
