@@ -60,8 +60,17 @@ final class WriterConnection implements AutoCloseable {
             }
             if (session == null) {
                 handle = database.jdbi().open();
-                DeliveryStore.prepareWriter(handle, answerWithin);
-                session = store.session(handle);
+                try {
+                    if (closed) {
+                        // closed while the pool handed this connection over (a server slow to answer)
+                        throw new IllegalStateException("delivery worker " + workerId + " has stopped writing");
+                    }
+                    DeliveryStore.prepareWriter(handle, answerWithin);
+                    session = store.session(handle);
+                } catch (RuntimeException e) {
+                    giveBack();
+                    throw e;
+                }
             }
             try {
                 return handle.inTransaction(h -> work.apply(session));
