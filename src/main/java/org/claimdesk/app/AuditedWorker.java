@@ -205,8 +205,8 @@ public final class AuditedWorker implements WorkerControl {
             }
             if (shared.pause != null) {
                 WorkerPause p = shared.pause;
-                throw new ClaimDeskException("the worker is paused by " + p.actor() + " (" + p.reason()
-                        + "); resume it to deliver");
+                throw new ClaimDeskException("the worker is paused by " + p.actor() + " (" + p.reason() + ")"
+                        + (marksMovedDesk(p) ? ": work on the team database" : "; resume it to deliver"));
             }
             startWorker();
         }
@@ -228,6 +228,11 @@ public final class AuditedWorker implements WorkerControl {
         synchronized (shared.lock) {
             database.useTransaction(h -> {
                 Optional<WorkerPause> before = pauses.findForChange(h);
+                if (before.isPresent() && marksMovedDesk(before.get())) {
+                    // replaced, the move's pause would become one a resume or a drain told to go on may end
+                    throw new ClaimDeskException("this desk's claims were moved to a team database ("
+                            + before.get().reason() + "): its worker stays paused as it is");
+                }
                 pauses.put(h, pause);
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("running", shared.started);
@@ -262,6 +267,10 @@ public final class AuditedWorker implements WorkerControl {
             boolean resumed = database.inTransaction(h -> {
                 Optional<WorkerPause> held = pauses.findForChange(h);
                 if (held.isPresent() && marksMovedDesk(held.get())) {
+                    shared.pause = held.get();
+                    if (shared.started) {
+                        shared.worker.pause(held.get().reason());
+                    }
                     throw new ClaimDeskException("this desk's claims were moved to a team database ("
                             + held.get().reason() + "): its worker stays paused; work on the team database");
                 }

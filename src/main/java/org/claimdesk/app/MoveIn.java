@@ -231,7 +231,6 @@ public final class MoveIn {
                 + target + " is as it was" + then, e);
     }
 
-    /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */
     /**
      * The team database's own record of the move, in the move's transaction, after the copy is checked (the copied
      * audit trail is the desk's, entry for entry): which file came in, whose account ran the move, and each
@@ -244,10 +243,11 @@ public final class MoveIn {
         java.util.Map<String, Long> rows = new java.util.LinkedHashMap<>();
         copied.forEach(d -> rows.put(d.table(), d.rows()));
         details.put("rows", rows);
-        new AuditStore().append(target, Instant.now(), ACTOR, AuditActions.DATABASE_MOVE_IN,
+        new AuditStore().append(target, to.clock().instant(), ACTOR, AuditActions.DATABASE_MOVE_IN,
                 AuditActions.SUBJECT_DATABASE, "move-in", "a workstation's database moved in", Json.write(details));
     }
 
+    /** Each table's count and checksum, the same on both sides, or a refusal that rolls the move back. */
     private List<DatabaseMove.Digest> checked(Handle target, Progress progress) {
         List<DatabaseMove.Digest> digests = new ArrayList<>();
         List<String> differ = new ArrayList<>();

@@ -79,6 +79,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             throw new UsageException("--actor and --reason go with --even-if-paused");
         }
         Drain.Summary summary;
+        boolean movedDesk;
         try (Database db = openDatabase(); StaffPauseWatch pause = new StaffPauseWatch(db)) {
             if (!evenIfPaused) {
                 pause.current().ifPresent(p -> {
@@ -100,6 +101,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                                 + StaffPauseWatch.byWhomWhenWhy(p)).orElse(null);
                 summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait,
                         null, stop);
+                movedDesk = pause.current().filter(AuditedWorker::marksMovedDesk).isPresent();
             }
         }
         if (json) {
@@ -137,7 +139,9 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             case MAX_WAIT -> ClaimDeskCommand.EXIT_PENDING;
             case PAUSED -> throw new ClaimDeskException("delivery stopped: " + summary.pauseReason());
             case PAUSED_BY_STAFF -> throw new ClaimDeskException("delivery stopped: " + summary.pauseReason()
-                    + "; the deliveries under way finished, " + summary.pending() + " rows wait for it to be resumed");
+                    + "; the deliveries under way finished, " + summary.pending() + (movedDesk
+                            ? " pending rows are the team database's to deliver"
+                            : " rows wait for it to be resumed"));
         };
     }
 

@@ -103,6 +103,11 @@ class MigrateCommandTest {
                 assertThat(console.startWithConsole(true)).isEqualTo(org.claimdesk.app.AuditedWorker.Startup.PAUSED);
                 assertThatThrownBy(() -> console.resume("back to work"))
                         .hasMessageContaining("this desk's claims were moved to a team database");
+                // nor replaces it with a pause of its own, which a resume could then end
+                assertThatThrownBy(() -> console.pause("holding for the weekend"))
+                        .hasMessageContaining("its worker stays paused as it is");
+                assertThat(org.claimdesk.app.AuditedWorker.pauseIn(desk))
+                        .hasValueSatisfying(p -> assertThat(p.actor()).isEqualTo(org.claimdesk.app.MoveIn.ACTOR));
                 assertThat(org.claimdesk.app.AuditedWorker.pauseIn(desk)).isPresent();
             }
         }
