@@ -120,8 +120,7 @@ public final class AuditedWorker implements WorkerControl {
             Optional<WorkerPause> held = new WorkerPauseStore().findForChange(h);
             if (held.isPresent()) {
                 if (marksMovedDesk(held.get())) {
-                    throw new ClaimDeskException("this desk's claims were moved to a team database (" + held.get()
-                            .reason() + "): deliver them from there; this desk's pause holds, --even-if-paused"
+                    throw movedDesk(held.get(), "deliver them from there; this desk's pause holds, --even-if-paused"
                             + " included");
                 }
                 Map<String, Object> details = new LinkedHashMap<>();
@@ -139,6 +138,20 @@ public final class AuditedWorker implements WorkerControl {
      */
     public static boolean marksMovedDesk(WorkerPause pause) {
         return pause.actor().equals(MoveIn.ACTOR);
+    }
+
+    /** The refusal of what would end or replace the move's pause {@code pause}; {@code then} says what holds. */
+    private static ClaimDeskException movedDesk(WorkerPause pause, String then) {
+        return new ClaimDeskException("this desk's claims were moved to a team database (" + pause.reason() + "): "
+                + then);
+    }
+
+    /** This workstation holds {@code pause}, read from the database: its worker, if started, pauses for it. */
+    private void holdFor(WorkerPause pause) {
+        shared.pause = pause;
+        if (shared.started) {
+            shared.worker.pause(pause.reason());
+        }
     }
 
     /** The pause by staff recorded in {@code database}, if any: what holds every worker on it. */
@@ -160,10 +173,7 @@ public final class AuditedWorker implements WorkerControl {
             Optional<WorkerPause> held = database.read(pauses::find);
             WorkerPause known = shared.pause;
             if (held.isPresent() && !samePause(held.get(), known)) {
-                shared.pause = held.get();
-                if (shared.started) {
-                    shared.worker.pause(held.get().reason());
-                }
+                holdFor(held.get());
             } else if (held.isEmpty() && known != null) {
                 shared.pause = null;
                 if (shared.started) {
@@ -230,8 +240,7 @@ public final class AuditedWorker implements WorkerControl {
                 Optional<WorkerPause> before = pauses.findForChange(h);
                 if (before.isPresent() && marksMovedDesk(before.get())) {
                     // replaced, the move's pause would become one a resume or a drain told to go on may end
-                    throw new ClaimDeskException("this desk's claims were moved to a team database ("
-                            + before.get().reason() + "): its worker stays paused as it is");
+                    throw movedDesk(before.get(), "its worker stays paused as it is");
                 }
                 pauses.put(h, pause);
                 Map<String, Object> details = new LinkedHashMap<>();
@@ -267,20 +276,13 @@ public final class AuditedWorker implements WorkerControl {
             boolean resumed = database.inTransaction(h -> {
                 Optional<WorkerPause> held = pauses.findForChange(h);
                 if (held.isPresent() && marksMovedDesk(held.get())) {
-                    shared.pause = held.get();
-                    if (shared.started) {
-                        shared.worker.pause(held.get().reason());
-                    }
-                    throw new ClaimDeskException("this desk's claims were moved to a team database ("
-                            + held.get().reason() + "): its worker stays paused; work on the team database");
+                    holdFor(held.get());
+                    throw movedDesk(held.get(), "its worker stays paused; work on the team database");
                 }
                 if (held.isPresent() && !samePause(held.get(), shared.pause)) {
                     // paused (again) elsewhere since this workstation read the pause: staff resume what they saw
                     WorkerPause other = held.get();
-                    shared.pause = other;
-                    if (shared.started) {
-                        shared.worker.pause(other.reason());
-                    }
+                    holdFor(other);
                     String again = "the worker was paused again by " + other.actor() + " at "
                             + Conflicts.localMinute(other.at());
                     throw new ConflictException(again + " (\"" + other.reason() + "\"); nothing was resumed: look at"

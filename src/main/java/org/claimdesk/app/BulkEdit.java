@@ -153,7 +153,7 @@ public final class BulkEdit {
     }
 
     private <T> Checked<String> asText(ClaimField<T> field, String value) {
-        Checked<T> checked = field.check(value, LocalDate.ofInstant(clock.instant(), clock.getZone()));
+        Checked<T> checked = field.check(value, LocalDate.now(clock));
         return checked.isOk() ? Checked.ok(field.text(checked.value())) : new Checked<>(null, checked.violations());
     }
 

@@ -45,7 +45,7 @@ public final class ClaimEditing {
     }
 
     public LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), clock.getZone());
+        return LocalDate.now(clock);
     }
 
     /**

@@ -145,7 +145,7 @@ public final class ClaimEvidence {
             String reason, String repeats, List<Draft> drafts) {
         String who = Inputs.actor(actor);
         // refused as the create would refuse it, before any file is copied in (a shared folder keeps its copies)
-        intake.checkAgainstPresent(fields, start, who, reason, repeats);
+        ClaimIntake.Checked checked = intake.checkAgainstPresent(fields, start, who, reason, repeats);
         Map<Integer, RuntimeException> refused = new LinkedHashMap<>();
         List<Prepared> ready = new ArrayList<>();
         for (int i = 0; i < drafts.size(); i++) {
@@ -158,7 +158,7 @@ public final class ClaimEvidence {
         boolean[] committing = {false};
         List<Evidence> added = new ArrayList<>();
         try {
-            Claim claim = intake.create(fields, start, who, reason, repeats, (h, created, now) -> {
+            Claim claim = intake.create(checked, (h, created, now) -> {
                 ClaimEditing.refuseIfNotEditable(h, created);
                 if (ready.stream().anyMatch(p -> p.file() != null)) {
                     evidence.lockFiles(h);

@@ -30,12 +30,12 @@ import org.claimdesk.domain.ClaimNumbers;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.TaxIds;
 import org.claimdesk.domain.Transitions;
-import org.claimdesk.store.IoErrors;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.BatchWriter;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseException;
+import org.claimdesk.store.IoErrors;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.NewClaim;
 import org.claimdesk.store.SeenKeys;
@@ -212,7 +212,6 @@ public final class ClaimImport {
     }
 
     /** Thrown inside an import when its monitor asks it to stop while checking. */
-
     private static final class Stopped extends RuntimeException {
         Stopped() {
             super(null, null, false, false);
@@ -252,7 +251,7 @@ public final class ClaimImport {
     /** {@link #run(Path, String, Options)}, telling {@code monitor} its progress and stopping when it asks. */
     public Report run(Path file, String actor, Options options, Monitor monitor) {
         String who = Inputs.actor(actor);
-        LocalDate today = LocalDate.ofInstant(clock.instant(), clock.getZone());
+        LocalDate today = LocalDate.now(clock);
         Path errorsFile = options.dryRun() ? null : errorsFileOf(file);
         String name = file.getFileName().toString();
         Check check;
@@ -293,7 +292,7 @@ public final class ClaimImport {
      * and a dry run's report. A file-level problem is a {@link ClaimDeskException}, as for {@link #run}.
      */
     public Preview preview(Path file, String actor, Charset charset, int sampleRows, Monitor monitor) {
-        LocalDate today = LocalDate.ofInstant(clock.instant(), clock.getZone());
+        LocalDate today = LocalDate.now(clock);
         List<SampleRow> sample = new ArrayList<>();
         Header header;
         try (CsvRows source = new CsvRows(file, charset == null ? StandardCharsets.UTF_8 : charset)) {

@@ -42,7 +42,7 @@ public final class ClaimIntake {
     }
 
     public LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), clock.getZone());
+        return LocalDate.now(clock);
     }
 
     /** The claim already present with the draft's jurisdiction, state property id and claimant, if any. */
@@ -70,11 +70,19 @@ public final class ClaimIntake {
      *     names, or no reason is given
      */
     public Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats) {
-        return create(fields, start, actor, reason, repeats, (h, claim, now) -> { });
+        return create(check(fields, start, actor, reason, repeats), (h, claim, now) -> { });
     }
 
-    /** What {@link #check} found: who creates, why, in which status, and the claim's fields read by their rules. */
-    record Checked(String who, String why, ClaimStatus status, ClaimDraft draft) {
+    /**
+     * What {@link #check} found: who creates, why, in which status, the claim's fields read by their rules, and the
+     * claim present it repeats (its number, as staff gave it; null when they saw none).
+     */
+    record Checked(String who, String why, ClaimStatus status, ClaimDraft draft, String repeats) {
+        /** Whether a claim present with the draft's key is refused as a duplicate: staff did not say they repeat it. */
+        boolean refused(Optional<Claim> present) {
+            return present.isPresent() && (repeats == null
+                    || !present.get().claimNumber().equalsIgnoreCase(repeats.strip()));
+        }
     }
 
     /**
@@ -97,7 +105,7 @@ public final class ClaimIntake {
         if (!read.isOk()) {
             throw new InvalidFieldsException(read.violations());
         }
-        return new Checked(who, why, status, read.draft());
+        return new Checked(who, why, status, read.draft(), repeats);
     }
 
     /**
@@ -105,13 +113,14 @@ public final class ClaimIntake {
      * it: what {@link #create} would refuse as the database stands now, read before any work it is not worth doing
      * for a claim that will not be written (copying its evidence files in).
      */
-    void checkAgainstPresent(Map<String, String> fields, ClaimStatus start, String actor, String reason,
+    Checked checkAgainstPresent(Map<String, String> fields, ClaimStatus start, String actor, String reason,
             String repeats) {
-        ClaimDraft draft = check(fields, start, actor, reason, repeats).draft();
-        Optional<Claim> present = duplicateOf(draft);
-        if (present.isPresent() && (repeats == null || !present.get().claimNumber().equalsIgnoreCase(repeats.strip()))) {
+        Checked checked = check(fields, start, actor, reason, repeats);
+        Optional<Claim> present = duplicateOf(checked.draft());
+        if (checked.refused(present)) {
             throw new DuplicateClaimException(present.get());
         }
+        return checked;
     }
 
     /** Work done in the transaction that creates a claim, once the claim is written: {@link ClaimEvidence#createWith}. */
@@ -119,10 +128,8 @@ public final class ClaimIntake {
         void write(Handle handle, Claim claim, Instant now);
     }
 
-    /** As {@link #create(Map, ClaimStatus, String, String, String)}, {@code also} written in the same transaction. */
-    Claim create(Map<String, String> fields, ClaimStatus start, String actor, String reason, String repeats,
-            AlsoWritten also) {
-        Checked checked = check(fields, start, actor, reason, repeats);
+    /** The claim {@code checked} describes created, {@code also} written in the same transaction. */
+    Claim create(Checked checked, AlsoWritten also) {
         String who = checked.who();
         String why = checked.why();
         ClaimStatus status = checked.status();
@@ -132,9 +139,7 @@ public final class ClaimIntake {
         return database.inTransaction(h -> {
             claims.lockNewClaims(h);
             Optional<Claim> present = claims.findByKey(h, draft.key());
-            boolean seen = repeats != null && present.map(p -> p.claimNumber().equalsIgnoreCase(repeats.strip()))
-                    .orElse(false);
-            if (present.isPresent() && !seen) {
+            if (checked.refused(present)) {
                 throw new DuplicateClaimException(present.get());
             }
             String number = ClaimNumbers.format(year, claims.reserveNumbers(h, 1));

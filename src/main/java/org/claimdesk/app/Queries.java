@@ -42,7 +42,7 @@ public final class Queries {
     }
 
     public LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), clock.getZone());
+        return LocalDate.now(clock);
     }
 
     public List<Claim> claims(ClaimQuery query) {

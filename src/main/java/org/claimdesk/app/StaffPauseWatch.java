@@ -101,7 +101,19 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
 
     @Override
     public String get() {
-        return current().map(p -> "the delivery worker was paused by " + byWhomWhenWhy(p)).orElse(null);
+        return current().map(StaffPauseWatch::stopped).orElse(null);
+    }
+
+    /**
+     * As {@link #get}, for a drain told to go on despite staff's pause: only the pause a move into a team database left
+     * ({@link AuditedWorker#marksMovedDesk}) stops it.
+     */
+    public Supplier<String> movedDeskOnly() {
+        return () -> current().filter(AuditedWorker::marksMovedDesk).map(StaffPauseWatch::stopped).orElse(null);
+    }
+
+    private static String stopped(WorkerPause p) {
+        return "the delivery worker was paused by " + byWhomWhenWhy(p);
     }
 
     /** "NAME at yyyy-MM-dd HH:mm (this computer's time): reason", as a command prints a pause. */

@@ -219,7 +219,7 @@ public final class Workflow {
     }
 
     private LocalDate today() {
-        return LocalDate.ofInstant(clock.instant(), clock.getZone());
+        return LocalDate.now(clock);
     }
 
     private Optional<AdvanceResult> replay(Handle h, String key, long claimId, ClaimStatus target) {

@@ -96,11 +96,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 }
                 // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a
                 // console's; told to go on despite staff's pause, the drain still stops when its desk is moved
-                java.util.function.Supplier<String> stop = !evenIfPaused ? pause : () -> pause.current()
-                        .filter(AuditedWorker::marksMovedDesk).map(p -> "the delivery worker was paused by "
-                                + StaffPauseWatch.byWhomWhenWhy(p)).orElse(null);
                 summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait,
-                        null, stop);
+                        null, evenIfPaused ? pause.movedDeskOnly() : pause);
                 movedDesk = pause.current().filter(AuditedWorker::marksMovedDesk).isPresent();
             }
         }

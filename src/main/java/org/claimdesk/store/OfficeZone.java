@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
@@ -56,17 +57,18 @@ public record OfficeZone(ZoneId zone, String configured, String problem) {
      * east, ten hours apart.
      */
     static Optional<ZoneId> region(String name) {
+        // Java's region ids hold no offset form (UTC+5 is a prefix and an offset to ZoneId.of, not a region)
         Optional<ZoneId> region = ZoneId.getAvailableZoneIds().stream().filter(id -> id.equalsIgnoreCase(name))
-                .findFirst().filter(id -> !id.matches("(?i)(UTC|GMT|UT)[+-].*")).map(ZoneId::of);
+                .findFirst().map(ZoneId::of);
         if (region.isPresent()) {
             return region;
         }
         // names PostgreSQL's zone files hold that Java's does not: fixed offsets west of Greenwich, and Greenwich
-        String upper = name.toUpperCase(java.util.Locale.ROOT);
+        String upper = name.toUpperCase(Locale.ROOT);
         if (upper.equals("EST") || upper.equals("MST") || upper.equals("HST")) {
             return Optional.of(ZoneId.of(upper, ZoneId.SHORT_IDS));
         }
-        return upper.equals("GMT+0") || upper.equals("GMT-0") ? Optional.of(java.time.ZoneOffset.UTC) : Optional.empty();
+        return upper.equals("GMT+0") || upper.equals("GMT-0") ? Optional.of(ZoneOffset.UTC) : Optional.empty();
     }
 
     /** The {@code timezone} the database itself sets for its sessions ({@code ALTER DATABASE … SET}), if any. */
