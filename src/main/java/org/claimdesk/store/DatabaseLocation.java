@@ -236,7 +236,7 @@ public sealed interface DatabaseLocation {
      * valid URI, and it must be refused as a password, not echoed as an unreadable address.
      */
     private static boolean carriesPassword(String text) {
-        // with or without the slashes: postgresql:kim:pw@db1/claims is no URI with a server, and was echoed whole
+        // with or without the slashes: postgresql:kim:pw@db1/claims is no URI with a server, which a refusal quotes
         String afterScheme = text.replaceFirst("^(?i)(?:jdbc:)?postgres(?:ql)?:/*", "");
         int at = afterScheme.lastIndexOf('@');
         if (at < 0) {
