@@ -1,16 +1,20 @@
 package org.claimdesk.cli;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.StaffPauseWatch;
 import org.claimdesk.delivery.Drain;
 import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
@@ -97,7 +101,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a
                 // console's; told to go on despite staff's pause, the drain still stops when its desk is moved
                 summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait,
-                        null, evenIfPaused ? pause.movedDeskOnly() : pause);
+                        holdNotices(), evenIfPaused ? pause.movedDeskOnly() : pause);
                 movedDesk = pause.current().filter(AuditedWorker::marksMovedDesk).isPresent();
             }
         }
@@ -139,6 +143,20 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                     + "; the deliveries under way finished, " + summary.pending() + (movedDesk
                             ? " pending rows are the team database's to deliver"
                             : " rows wait for it to be resumed"));
+        };
+    }
+
+    /** Says on stderr, once each time, that the state asked to slow down and until when nothing is sent. */
+    private Consumer<WorkerSnapshot> holdNotices() {
+        AtomicBoolean held = new AtomicBoolean();
+        return s -> {
+            WorkerSnapshot.Hold hold = s.hold();
+            if (held.getAndSet(hold != null) || hold == null) {
+                return;
+            }
+            err().println("waiting: the state asked to slow down (" + hold.reason() + "); nothing is sent before "
+                    + hold.until().truncatedTo(ChronoUnit.SECONDS));
+            err().flush();
         };
     }
 

@@ -29,7 +29,7 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
     long latencyMs;
 
     @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description = {
-        "Share of submissions answered 503 or 429, at random (default ${DEFAULT-VALUE}).",
+        "Share of submissions answered 503 (busy), at random (default ${DEFAULT-VALUE}).",
         "Refusals are never random: the state refuses a submission only for what it contains (docs/delivery.md)."})
     double failureRate;
 

@@ -20,6 +20,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -102,6 +103,8 @@ public final class DeliveryWorker implements WorkerControl {
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
     private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
+    /** Throttled answers (429) in a row: the wait without a Retry-After grows with them. */
+    private final AtomicInteger consecutiveThrottled = new AtomicInteger();
     private volatile boolean filling;
     private volatile boolean closing;
     private volatile boolean committerStop;
@@ -112,6 +115,10 @@ public final class DeliveryWorker implements WorkerControl {
     private boolean pausedBySystem;
     /** Whether a lookup answered can end this system pause: not after a refusal only a submission shows. */
     private boolean probeMayResume;
+    /** While the state has asked to slow down: nothing is sent before {@link #holdEndNanos}; null otherwise. */
+    private WorkerSnapshot.Hold hold;
+    /** The end of {@link #hold} on the monotonic clock ({@link System#nanoTime()}). */
+    private long holdEndNanos;
     private boolean started;
     private boolean closed;
     private ScheduledFuture<?> ticks;
@@ -140,7 +147,11 @@ public final class DeliveryWorker implements WorkerControl {
         this.publisher = new SnapshotPublisher(workerId, SnapshotPublisher.RowCounts.of(database, store, clock),
                 this::snapshot, () -> System.nanoTime() / 1_000_000);
         this.writer = new WriterConnection(database, store, workerId);
-        this.control = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-control"));
+        ScheduledThreadPoolExecutor controlThread =
+                new ScheduledThreadPoolExecutor(1, new NamedThreads("claimdesk-delivery-control"));
+        // a fill planned for the end of the state's hold has nothing left to do once the worker closes
+        controlThread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.control = controlThread;
         this.publishing = Executors.newSingleThreadScheduledExecutor(new NamedThreads("claimdesk-delivery-publisher"));
         this.loader = Executors.newSingleThreadExecutor(new NamedThreads("claimdesk-delivery-loader"));
         this.senders = new ThreadPoolExecutor(settings.concurrency(), settings.concurrency(), 30, TimeUnit.SECONDS,
@@ -317,16 +328,18 @@ public final class DeliveryWorker implements WorkerControl {
         RunState rs;
         String reason;
         boolean bySystem;
+        WorkerSnapshot.Hold held;
         synchronized (lock) {
             rs = runState;
             reason = pauseReason;
             bySystem = pausedBySystem;
+            held = heldNow() ? hold : null;
         }
         DeliveryStore.Counts c = publisher.counts();
         WorkerCounters n = counters;
         return new WorkerSnapshot(clock.instant(), rs, reason, bySystem, state.endpoint(), c.pending(), c.due(),
                 n.inFlight(), n.drainDone(), n.drainTotal(), n.sent(), n.retried(), n.failed(), n.attempts(),
-                publisher.sentTotal(), c.failed(), n.perSecond(System.nanoTime()), n.lastError());
+                publisher.sentTotal(), c.failed(), n.perSecond(System.nanoTime()), n.lastError(), held);
     }
 
     @Override
@@ -366,6 +379,7 @@ public final class DeliveryWorker implements WorkerControl {
             runState = RunState.STOPPED;
             pauseReason = null;
             pausedBySystem = false;
+            hold = null;
             if (ticks != null) {
                 ticks.cancel(false);
             }
@@ -476,11 +490,52 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
+    /** Running, and not held by the state's request to slow down: rows may be leased and sent. */
+    private boolean sending() {
+        synchronized (lock) {
+            return runState == RunState.RUNNING && !closing && !heldNow();
+        }
+    }
+
+    /** Whether the state's hold is in force; under {@link #lock}. */
+    private boolean heldNow() {
+        return hold != null && holdEndNanos - System.nanoTime() > 0;
+    }
+
+    /**
+     * The state asked to slow down: nothing is leased or sent until {@code until} (a later hold in force stays).
+     * Rows leased meanwhile are given back unsent; the fill after the hold takes them again, in due order.
+     */
+    private void holdUntil(Instant until, String reason) {
+        long waitNanos = Math.max(0, Duration.between(clock.instant(), until).toNanos());
+        long endNanos = System.nanoTime() + waitNanos;
+        boolean fresh;
+        synchronized (lock) {
+            if (closing || waitNanos == 0) {
+                return;
+            }
+            fresh = !heldNow();
+            if (fresh || endNanos - holdEndNanos > 0) {
+                hold = new WorkerSnapshot.Hold(until, reason);
+                holdEndNanos = endNanos;
+            }
+        }
+        if (fresh) {
+            LOG.info("delivery worker {}: the state asked to slow down; nothing is sent before {}: {}", workerId,
+                    until, reason);
+        }
+        try {
+            control.schedule(this::requestFill, waitNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            LOG.debug("delivery worker {}: closing, no fill after the state's hold", workerId);
+        }
+    }
+
     /** Leases due rows while there is room in the {@link LeaseWindow}. */
     private void fill() {
         filling = true;
         try {
-            while (running()) {
+            while (sending()) {
                 WorkerSettings s = settings;
                 if (window.size(s) - outstanding.get() <= 0) {
                     return;
@@ -700,7 +755,7 @@ public final class DeliveryWorker implements WorkerControl {
         if (sendable.refusal() != null) {
             return OutcomePolicy.refused(row, sendable.refusal(), started);
         }
-        if (!running()) {
+        if (!sending()) {
             return DeliveryRecord.released(row);
         }
         if (System.nanoTime() + state.maxCallDuration().plus(LEASE_MARGIN).toNanos() - deadlineNanos > 0) {
@@ -711,14 +766,17 @@ public final class DeliveryWorker implements WorkerControl {
         long durationNanos = System.nanoTime() - t0;
         window.observeCall(durationNanos / 1_000_000.0);
         OutcomePolicy.Decision decision = policy.decide(row, sendable.payload(), answer, started,
-                durationNanos / 1_000_000, clock.instant());
-        heed(decision.health(), answer);
+                durationNanos / 1_000_000, clock.instant(), consecutiveThrottled.get());
+        heed(decision, answer);
         return decision.record();
     }
 
-    /** Pauses at once when the state refuses every call, and after {@value #UNREACHABLE_LIMIT} unreachable calls in a row. */
-    private void heed(OutcomePolicy.StateHealth health, StateAnswer answer) {
-        switch (health) {
+    /**
+     * Pauses at once when the state refuses every call, and after {@value #UNREACHABLE_LIMIT} unreachable calls in a
+     * row; holds every send until a throttled row's next attempt.
+     */
+    private void heed(OutcomePolicy.Decision decision, StateAnswer answer) {
+        switch (decision.health()) {
             case UNREACHABLE -> {
                 int n = consecutiveUnreachable.incrementAndGet();
                 if (n >= UNREACHABLE_LIMIT) {
@@ -733,7 +791,15 @@ public final class DeliveryWorker implements WorkerControl {
                 pauseBySystem(lookupShows ? answer.message()
                         : answer.message() + "; resume the worker once that is mended", lookupShows);
             }
-            case ANSWERED -> consecutiveUnreachable.set(0);
+            case THROTTLED -> {
+                consecutiveUnreachable.set(0);
+                consecutiveThrottled.incrementAndGet();
+                holdUntil(decision.record().nextAttemptAt(), answer.message());
+            }
+            case ANSWERED -> {
+                consecutiveUnreachable.set(0);
+                consecutiveThrottled.set(0);
+            }
         }
     }
 
@@ -768,7 +834,7 @@ public final class DeliveryWorker implements WorkerControl {
                 // record the outcomes, and lease the next rows in the same transaction while there is room
                 next = leaseWithin(session -> {
                     result[0] = session.complete(workerId, batch, now);
-                    if (!running()) {
+                    if (!sending()) {
                         return Leased.NONE;
                     }
                     WorkerSettings s = settings;

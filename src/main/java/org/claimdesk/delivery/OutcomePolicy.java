@@ -27,8 +27,11 @@ import org.claimdesk.store.LeasedRow;
  * <ul>
  *   <li>delivered (201, 200 replay, 409 duplicate with a case id): sent; the claim moves from SUBMITTING
  *       to SUBMITTED_TO_STATE with the case id and its statutory decision date; the retry count stays;</li>
- *   <li>transient (429, 5xx, timeouts): back to pending after a jittered exponential backoff, never
- *       sooner than the state's Retry-After; failed for good once the retry count reaches the limit;</li>
+ *   <li>transient (5xx, timeouts): back to pending after a jittered exponential backoff, never sooner than the
+ *       state's Retry-After; failed for good once the retry count reaches the limit;</li>
+ *   <li>throttled (429: the state asks ClaimDesk to slow down, not to give the row up): back to pending, retry
+ *       count unchanged, due once the state's Retry-After is over (without one, after the backoff ceiling of the
+ *       throttled answers in a row); the worker sends nothing until then;</li>
  *   <li>permanent (400, 422): failed for good at once;</li>
  *   <li>systemic (401, 403, no API at this address): back to pending, due now, retry count unchanged;
  *       the worker pauses;</li>
@@ -46,7 +49,9 @@ final class OutcomePolicy {
         /** No connection could be opened; the worker pauses after several in a row. */
         UNREACHABLE,
         /** The state refuses every call alike (credentials, no API at this address): the worker pauses at once. */
-        REFUSING
+        REFUSING,
+        /** The state asks to slow down (429): the worker sends nothing until the row's next attempt is due. */
+        THROTTLED
     }
 
     /** A claim's status change, allowed by the transition table ({@link Transitions#check}) or not made at all. */
@@ -128,9 +133,10 @@ final class OutcomePolicy {
      * @param payload the submission sent (its jurisdiction stands in when the row's is unknown)
      * @param started when the attempt started
      * @param now when the answer came: backoff and the decision date count from here
+     * @param throttledInARow the worker's throttled answers (429) in a row before this one
      */
     Decision decide(LeasedRow row, SubmissionPayload payload, StateAnswer answer,
-            Instant started, long durationMs, Instant now) {
+            Instant started, long durationMs, Instant now, int throttledInARow) {
         WorkerSettings s = settings.get();
         if (answer == null || answer.outcome() == null) {
             String message = "the state adapter gave no classified answer"
@@ -156,8 +162,10 @@ final class OutcomePolicy {
                         new Attempt(started, durationMs, AttemptOutcome.DELIVERED, status, answer.attemptDetail())),
                         StateHealth.ANSWERED, new ClaimMove(ClaimStatus.SUBMITTING, ClaimStatus.SUBMITTED_TO_STATE));
             }
-            case TRANSIENT -> transientFailure(row, answer.message(), status, answer.retryAfter(),
-                    answer.attemptDetail(), s, started, durationMs, now);
+            case TRANSIENT -> status != null && status == 429
+                    ? throttled(row, answer, s, started, durationMs, now, throttledInARow)
+                    : transientFailure(row, answer.message(), status, answer.retryAfter(), answer.attemptDetail(), s,
+                            started, durationMs, now);
             case PERMANENT -> new Decision(DeliveryRecord.failed(row, row.retryCount() + 1, answer.message(),
                     new Attempt(started, durationMs, AttemptOutcome.PERMANENT, status, answer.attemptDetail(),
                             answer.field())),
@@ -166,6 +174,21 @@ final class OutcomePolicy {
                     new Attempt(started, durationMs, AttemptOutcome.SYSTEMIC, status, answer.attemptDetail())),
                     StateHealth.REFUSING, null);
         };
+    }
+
+    /**
+     * The state asks to slow down: whatever the limit, a state that rate-limits for hours leaves its rows pending,
+     * not failed. The wait is the state's Retry-After; without one (or 0), the backoff ceiling of the throttled
+     * answers in a row, not a jittered draw: the worker holds every send for it.
+     */
+    private Decision throttled(LeasedRow row, StateAnswer answer, WorkerSettings s, Instant started, long durationMs,
+            Instant now, int throttledInARow) {
+        Duration asked = answer.retryAfter();
+        Duration wait = asked != null && !asked.isZero() && !asked.isNegative() ? asked
+                : Backoff.ceiling(throttledInARow + 1, s.backoffBase(), s.backoffCap());
+        return new Decision(DeliveryRecord.retry(row, row.retryCount(), answer.message(), now.plus(wait),
+                new Attempt(started, durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail())),
+                StateHealth.THROTTLED, null);
     }
 
     /** Counted toward the limit: back to pending after the backoff, or failed for good at the limit. */

@@ -18,18 +18,18 @@ import org.claimdesk.store.Json;
 /**
  * A state that implements ClaimDesk's submission contract in memory, for demos, training, tests and
  * benchmarks. It is always presented as "simulated". It judges each submission by its content against
- * {@link StateRules}, so the same body gets the same answer every time; only transient trouble (503,
- * or 429 with Retry-After) is drawn at random, at {@link Config#transientRate}, before anything is
- * recorded. It remembers the body and the answer of every key it judged: a replay with the same body
- * gets the same answer (200 and the first case id for an accepted one), a key sent again with another
- * body gets 422 idempotency_key_reused, and a claim sent under a second key after its acceptance gets
- * 409 duplicate_claim.
+ * {@link StateRules}, so the same body gets the same answer every time; only transient trouble (503: the
+ * portal busy) is drawn at random, at {@link Config#transientRate}, before anything is recorded. It never
+ * answers 429: a state asks to slow down under load, not by chance, and ClaimDesk then holds every send. It
+ * remembers the body and the answer of every key it judged: a replay with the same body gets the same answer
+ * (200 and the first case id for an accepted one), a key sent again with another body gets 422
+ * idempotency_key_reused, and a claim sent under a second key after its acceptance gets 409 duplicate_claim.
  */
 public final class SimulatedState {
 
     /**
      * @param latency how long every answer takes
-     * @param transientRate share of submissions answered 503 or 429 (Retry-After 1 s), before anything is recorded
+     * @param transientRate share of submissions answered 503, before anything is recorded
      * @param token when not null, the bearer token every call must carry (else 401)
      * @param seed seed of the transient draws
      */
@@ -52,7 +52,7 @@ public final class SimulatedState {
             return new Config(value, transientRate, token, seed);
         }
 
-        /** Answers this share of submissions 503 or 429, at random. */
+        /** Answers this share of submissions 503, at random. */
         public Config withTransientRate(double share) {
             return new Config(latency, share, token, seed);
         }
@@ -168,11 +168,8 @@ public final class SimulatedState {
                 return new Reply(409, existing, "duplicate_claim", "claim " + claimId
                         + " was already accepted under another key", null);
             }
-            double draw = random.nextDouble();
-            if (draw < config.transientRate()) {
-                return draw < config.transientRate() / 3
-                        ? new Reply(429, null, "rate_limited", "too many submissions; retry later", 1)
-                        : new Reply(503, null, "unavailable", "state portal busy", null);
+            if (random.nextDouble() < config.transientRate()) {
+                return new Reply(503, null, "unavailable", "state portal busy", null);
             }
             Optional<StateRules.Refusal> refusal = rules.judge(node);
             if (refusal.isPresent()) {

@@ -149,6 +149,7 @@ final class SnapshotPublisher {
                 && a.pending() == b.pending() && a.due() == b.due() && a.inFlight() == b.inFlight()
                 && a.drainDone() == b.drainDone() && a.drainTotal() == b.drainTotal()
                 && a.attemptsThisRun() == b.attemptsThisRun() && a.sentTotal() == b.sentTotal()
-                && a.failedTotal() == b.failedTotal() && Objects.equals(a.lastError(), b.lastError());
+                && a.failedTotal() == b.failedTotal() && Objects.equals(a.lastError(), b.lastError())
+                && Objects.equals(a.hold(), b.hold());
     }
 }

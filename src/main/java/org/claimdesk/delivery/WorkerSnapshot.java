@@ -23,6 +23,8 @@ import java.time.Instant;
  * @param failedTotal rows in {@code failed}
  * @param eventsPerSecond rows finished per second over the last few seconds
  * @param lastError the last error the worker met, or null
+ * @param hold while the state has asked the worker to slow down (429): until when it sends nothing, and the
+ *     state's answer; null otherwise
  */
 public record WorkerSnapshot(
         Instant at,
@@ -42,21 +44,26 @@ public record WorkerSnapshot(
         long sentTotal,
         long failedTotal,
         double eventsPerSecond,
-        String lastError) {
+        String lastError,
+        Hold hold) {
 
     public enum RunState {
         STOPPED, RUNNING, PAUSED
+    }
+
+    /** The state asked the worker to slow down: it sends nothing before {@code until}; {@code reason} is the answer. */
+    public record Hold(Instant until, String reason) {
     }
 
     /** The same picture with another run state and pause. */
     public WorkerSnapshot withRunState(RunState state, String reason, boolean bySystem) {
         return new WorkerSnapshot(at, state, reason, bySystem, endpoint, pending, due, inFlight, drainDone, drainTotal,
                 sentThisRun, retriedThisRun, failedThisRun, attemptsThisRun, sentTotal, failedTotal, eventsPerSecond,
-                lastError);
+                lastError, hold);
     }
 
     public static WorkerSnapshot stopped(String endpoint) {
         return new WorkerSnapshot(Instant.now(), RunState.STOPPED, null, false, endpoint, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                0, 0, 0.0, null);
+                0, 0, 0.0, null, null);
     }
 }

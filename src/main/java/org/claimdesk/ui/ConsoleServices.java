@@ -100,7 +100,7 @@ public record ConsoleServices(
             + STATE_URL_ENV + " to the state's API and start ClaimDesk again.";
 
     /**
-     * The demo state: answers in 40 ms with a few transient failures (503, 429); it refuses a claim only
+     * The demo state: answers in 40 ms with a few transient failures (503); it refuses a claim only
      * for what the claim contains, so triage has work wherever the data breaks a rule.
      */
     public static StateAdapter simulated() {

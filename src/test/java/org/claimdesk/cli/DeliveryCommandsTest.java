@@ -174,6 +174,8 @@ class DeliveryCommandsTest {
         assertThat(json.get("pending").asLong()).isEqualTo(3);
         assertThat(json.get("retried").asLong()).isEqualTo(3);
         assertThat(json.get("simulated").asBoolean()).isFalse();
+        assertThat(run.err()).as("the hold is told once").startsWith("waiting: the state asked to slow down (429 ")
+                .contains("Retry-After 30 s").contains("nothing is sent before ").hasLineCount(1);
     }
 
     @Test

@@ -9,12 +9,14 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.SubmitResult;
 import org.claimdesk.delivery.WorkerSnapshot.RunState;
@@ -155,6 +157,42 @@ class DeliveryWorkerTest {
         assertThat(gap).as("wait after a 429 with Retry-After 1 (backoff cap is only 50 ms)").isGreaterThanOrEqualTo(950);
         assertThat(queries.claim(q.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
         assertThat(server.postsFor(q.idempotencyKey())).isEqualTo(2);
+    }
+
+    @Test
+    void aRateLimitHoldsEverySendUntilTheStatesRetryAfterAndFailsNoRow() throws IOException {
+        List<SubmitResult> queued = Outbox.submitted(db, 24);
+        AtomicBoolean throttled = new AtomicBoolean();
+        FaultyStateServer server = server((key, n) ->
+                throttled.compareAndSet(false, true) ? Fault.RATE_LIMITED_429 : Fault.NONE);
+        server.retryAfterSeconds(2);
+        server.replyDelayMillis(30);
+        // one attempt allowed: a 429 counted as the row's failure would fail it for good at once
+        DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast().withMaxAttempts(1));
+        List<WorkerSnapshot> snapshots = new CopyOnWriteArrayList<>();
+        worker.addListener(snapshots::add);
+
+        worker.start();
+        awaitNoPending();
+
+        assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(24);
+        List<DeliveryAttempt> all = queued.stream().flatMap(q -> queries.attempts(q.outboxEventId()).stream()).toList();
+        List<DeliveryAttempt> limitedOnes = all.stream().filter(a -> Integer.valueOf(429).equals(a.httpStatus())).toList();
+        assertThat(limitedOnes).hasSize(1);
+        DeliveryAttempt limited = limitedOnes.get(0);
+        assertThat(limited.outcome()).isEqualTo(AttemptOutcome.TRANSIENT);
+        Instant answered = limited.startedAt().plusMillis(limited.durationMs());
+        // calls already under way when the answer came finish; none starts in the two seconds the state asked for
+        assertThat(all).filteredOn(a -> a.startedAt().isAfter(answered.plusMillis(50))).isNotEmpty()
+                .allSatisfy(a -> assertThat(a.startedAt()).isAfterOrEqualTo(answered.plusMillis(1_950)));
+        assertThat(snapshots).anySatisfy(s -> {
+            assertThat(s.runState()).isEqualTo(RunState.RUNNING);
+            assertThat(s.hold()).isNotNull();
+            assertThat(s.hold().reason()).startsWith("429 rate_limited").contains("Retry-After 2 s");
+            assertThat(s.hold().until()).isBetween(answered.plusMillis(1_900), answered.plusMillis(3_000));
+        });
+        assertThat(worker.snapshot().hold()).as("over once the wait is").isNull();
+        assertThat(worker.snapshot().failedThisRun()).isZero();
     }
 
     @Test

@@ -47,7 +47,7 @@ class OutcomePolicyTest {
     }
 
     private Decision decide(LeasedRow row, StateAnswer answer) {
-        return policy.decide(row, PAYLOAD, answer, STARTED, 50, NOW);
+        return policy.decide(row, PAYLOAD, answer, STARTED, 50, NOW, 0);
     }
 
     private static StateAnswer submission(int status, String body, Duration retryAfter) {
@@ -85,7 +85,7 @@ class OutcomePolicyTest {
         OutcomePolicy ninety = new OutcomePolicy(settings::get, Deadlines.statutory().with("CA", 90), ZoneId.of("UTC"),
                 () -> 0.5);
         Decision replay = ninety.decide(row(0, 0), PAYLOAD, submission(200, "{\"caseId\":\"CA-1\"}", null), STARTED, 5,
-                NOW);
+                NOW, 0);
         Decision duplicate = decide(row(0, 0),
                 submission(409, "{\"error\":\"duplicate_claim\",\"caseId\":\"CA-2\"}", null));
 
@@ -117,15 +117,43 @@ class OutcomePolicyTest {
 
     @Test
     void theStatesRetryAfterIsAFloorUnderTheBackoff() {
-        Decision longer = decide(row(0, 0), submission(429, "{}", Duration.ofSeconds(30)));
+        Decision longer = decide(row(0, 0), submission(503, "{}", Duration.ofSeconds(30)));
 
         assertThat(longer.record().kind()).isEqualTo(Kind.RETRY);
+        assertThat(longer.record().retryCount()).isEqualTo(1);
         assertThat(longer.record().nextAttemptAt()).isEqualTo(NOW.plusSeconds(30));
         assertThat(longer.record().lastError()).contains("Retry-After 30 s");
+        assertThat(longer.health()).isEqualTo(StateHealth.ANSWERED);
         // seventh counted failure with the limit raised: ceiling 2 s * 2^6 = 128 s, half of it
         settings.set(SETTINGS.withMaxAttempts(10));
-        Decision shorter = decide(row(6, 6), submission(429, "{}", Duration.ofSeconds(1)));
+        Decision shorter = decide(row(6, 6), submission(503, "{}", Duration.ofSeconds(1)));
         assertThat(shorter.record().nextAttemptAt()).isEqualTo(NOW.plusSeconds(64));
+    }
+
+    @Test
+    void aRateLimitIsNotTheRowsFailureItWaitsWhatTheStateAskedAndHoldsTheWorker() {
+        // at the limit: a counted failure would fail the row for good
+        Decision asked = decide(row(4, 4), submission(429, "{\"error\":\"rate_limited\"}", Duration.ofSeconds(30)));
+
+        DeliveryRecord r = asked.record();
+        assertThat(r.kind()).isEqualTo(Kind.RETRY);
+        assertThat(r.retryCount()).as("not counted toward the limit").isEqualTo(4);
+        assertThat(r.attempts()).as("the attempt is kept").isEqualTo(5);
+        assertThat(r.nextAttemptAt()).as("the state's wait, not a jittered draw").isEqualTo(NOW.plusSeconds(30));
+        assertThat(r.outcome()).isEqualTo(AttemptOutcome.TRANSIENT);
+        assertThat(r.httpStatus()).isEqualTo(429);
+        assertThat(r.lastError()).startsWith("429 rate_limited").contains("Retry-After 30 s");
+        assertThat(asked.health()).isEqualTo(StateHealth.THROTTLED);
+        assertThat(asked.claimMove()).isNull();
+
+        // without a wait from the state (or a wait of 0): the backoff ceiling of the 429s in a row, 2 s * 2^(n-1)
+        Decision first = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", null), STARTED, 50, NOW, 0);
+        Decision fourth = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", Duration.ZERO), STARTED, 50, NOW, 3);
+        Decision capped = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", null), STARTED, 50, NOW, 30);
+        assertThat(first.record().nextAttemptAt()).isEqualTo(NOW.plusSeconds(2));
+        assertThat(fourth.record().nextAttemptAt()).isEqualTo(NOW.plusSeconds(16));
+        assertThat(capped.record().nextAttemptAt()).isEqualTo(NOW.plus(Duration.ofMinutes(10)));
+        assertThat(first.health()).isEqualTo(StateHealth.THROTTLED);
     }
 
     @Test

@@ -45,7 +45,7 @@ class SnapshotPublisherTest {
         snapshotsMade.incrementAndGet();
         DeliveryStore.Counts c = publisher.counts();
         return new WorkerSnapshot(Instant.ofEpochMilli(millis.get()), RunState.RUNNING, null, false, "simulated state",
-                c.pending(), c.due(), 0, done.get(), 0, 0, 0, 0, 0, publisher.sentTotal(), c.failed(), 0.0, null);
+                c.pending(), c.due(), 0, done.get(), 0, 0, 0, 0, 0, publisher.sentTotal(), c.failed(), 0.0, null, null);
     }
 
     private void advance(long ms) {

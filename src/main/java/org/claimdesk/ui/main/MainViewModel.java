@@ -644,11 +644,12 @@ public final class MainViewModel {
                     : workerStartup == AuditedWorker.Startup.OFF
                             || workerStartup == AuditedWorker.Startup.PAUSED && !startWorker
                     ? "Worker off: not started with the console on this workstation" : "Worker not started yet";
-            case RUNNING -> "Worker running";
+            case RUNNING -> s.hold() != null ? "Worker held by the state until " + Formats.time(s.hold().until())
+                    : "Worker running";
             case PAUSED -> s.pausedBySystem() ? "Worker paused itself"
                     : worker.staffPause().map(p -> "Worker " + pausedBy(p)).orElse("Worker paused");
         });
-        workerHeld.set(s.runState() != WorkerSnapshot.RunState.RUNNING);
+        workerHeld.set(s.runState() != WorkerSnapshot.RunState.RUNNING || s.hold() != null);
         boolean running = s.runState() == WorkerSnapshot.RunState.RUNNING;
         // resumed (here, or elsewhere while this console's worker stays off): the banner no longer says paused
         if (bannerSaysPaused && (running || worker.staffPause().isEmpty() && s.runState() != WorkerSnapshot.RunState.PAUSED)) {

@@ -209,7 +209,8 @@ public final class WorkerViewModel {
         boolean canDeliver = worker.refusal().isEmpty();
         stateText.set(switch (s.runState()) {
             case STOPPED -> canDeliver ? "Stopped" : "Off: no state API set on this workstation";
-            case RUNNING -> s.inFlight() > 0 ? "Running · " + s.inFlight() + " in flight" : "Running";
+            case RUNNING -> s.hold() != null ? "Held until " + Formats.time(s.hold().until()) + ": the state asked to slow down"
+                    : s.inFlight() > 0 ? "Running · " + s.inFlight() + " in flight" : "Running";
             case PAUSED -> s.pausedBySystem() ? "Paused by the worker"
                     : worker.staffPause().map(p -> "Paused by " + p.actor()).orElse("Paused");
         });
@@ -230,7 +231,8 @@ public final class WorkerViewModel {
             drainText.set(s.due() <= 0 ? "No drain under way" : Formats.count(s.due()) + " due, " + switch (s.runState()) {
                 case STOPPED -> "delivered once the worker is started";
                 case PAUSED -> "waiting while the worker is paused";
-                case RUNNING -> "waiting for the next tick";
+                case RUNNING -> s.hold() != null ? "sent from " + Formats.time(s.hold().until())
+                        + " (" + s.hold().reason() + ")" : "waiting for the next tick";
             });
         }
         countersText.set("Sent " + Formats.count(s.sentThisRun()) + " · retried " + Formats.count(s.retriedThisRun())

@@ -100,6 +100,25 @@ class MainViewModelTest {
     }
 
     @Test
+    void theStatusBarSaysWhileTheStateHoldsTheWorker() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            MainViewModel model = new MainViewModel("a file", null, TestDatabases.queries(db),
+                    audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
+            java.time.Instant until = java.time.Instant.parse("2026-11-30T10:00:30Z");
+
+            model.applyWorker(FakeWorker.held(until.minusSeconds(30),
+                    new org.claimdesk.delivery.WorkerSnapshot.Hold(until, "429 rate_limited: slow down")));
+            assertThat(model.workerStateProperty().get())
+                    .isEqualTo("Worker held by the state until " + org.claimdesk.ui.common.Formats.time(until));
+            assertThat(model.workerHeldProperty().get()).as("shown as a warning").isTrue();
+
+            model.applyWorker(FakeWorker.running(until.plusSeconds(1), 0, 0, 0, 0));
+            assertThat(model.workerStateProperty().get()).isEqualTo("Worker running");
+            assertThat(model.workerHeldProperty().get()).isFalse();
+        }
+    }
+
+    @Test
     void theStatusBarSaysWhetherATeamDatabasesLiveUpdatesArrive() {
         try (Database db = TestDatabases.demo(dir, 0)) {
             MainViewModel model = new MainViewModel("a file", null, TestDatabases.queries(db),

@@ -82,13 +82,19 @@ public final class FakeWorker implements WorkerControl {
         WorkerSnapshot s = snapshot;
         return new WorkerSnapshot(Instant.now(), state, reason, bySystem, s.endpoint(), s.pending(), s.due(), s.inFlight(),
                 s.drainDone(), s.drainTotal(), s.sentThisRun(), s.retriedThisRun(), s.failedThisRun(),
-                s.attemptsThisRun(), s.sentTotal(), s.failedTotal(), s.eventsPerSecond(), s.lastError());
+                s.attemptsThisRun(), s.sentTotal(), s.failedTotal(), s.eventsPerSecond(), s.lastError(), s.hold());
     }
 
     /** A running snapshot at {@code at} with the given counters. */
     public static WorkerSnapshot running(Instant at, long drainDone, long drainTotal, long sent, long failed) {
         return new WorkerSnapshot(at, WorkerSnapshot.RunState.RUNNING, null, false, "simulated state", 100 - sent, 10,
-                2, drainDone, drainTotal, sent, 0, failed, sent + failed, 1000 + sent, 50 + failed, 12.5, null);
+                2, drainDone, drainTotal, sent, 0, failed, sent + failed, 1000 + sent, 50 + failed, 12.5, null, null);
+    }
+
+    /** A running snapshot at {@code at}, 10 rows due, the state's {@code hold} in force. */
+    public static WorkerSnapshot held(Instant at, WorkerSnapshot.Hold hold) {
+        return new WorkerSnapshot(at, WorkerSnapshot.RunState.RUNNING, null, false, "https://state.example", 100, 10,
+                0, 0, 0, 0, 0, 0, 1, 1000, 50, 0.0, null, hold);
     }
 
     @Override

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.testing.DirectTaskRunner;
+import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.testing.FakeWorker;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -221,6 +222,24 @@ class WorkerViewModelTest {
         assertThat(model.drainTextProperty().get()).isEqualTo("10 due, waiting while the worker is paused");
         worker.publish(worker.with(WorkerSnapshot.RunState.STOPPED, null, false));
         assertThat(model.drainTextProperty().get()).isEqualTo("10 due, delivered once the worker is started");
+    }
+
+    @Test
+    void aHoldAskedByTheStateSaysUntilWhenAndWhyThenGoesAway() {
+        Instant until = Instant.parse("2026-11-30T10:00:30Z");
+        worker.publish(FakeWorker.held(Instant.parse("2026-11-30T10:00:00Z"),
+                new WorkerSnapshot.Hold(until, "429 rate_limited: slow down (Retry-After 30 s)")));
+
+        assertThat(model.stateTextProperty().get())
+                .isEqualTo("Held until " + Formats.time(until) + ": the state asked to slow down");
+        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, sent from " + Formats.time(until)
+                + " (429 rate_limited: slow down (Retry-After 30 s))");
+        assertThat(model.canPauseProperty().get()).as("staff may still pause it").isTrue();
+        assertThat(model.systemPauseProperty().get()).as("not a pause").isNull();
+
+        worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:31Z"), 0, 0, 0, 0));
+        assertThat(model.stateTextProperty().get()).isEqualTo("Running · 2 in flight");
+        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, waiting for the next tick");
     }
 
     @Test
