@@ -154,8 +154,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             if (held.getAndSet(hold != null) || hold == null) {
                 return;
             }
-            err().println("waiting: the state asked to slow down (" + hold.reason() + "); nothing is sent before "
-                    + hold.until().truncatedTo(ChronoUnit.SECONDS));
+            err().println("waiting: nothing is sent before " + hold.until().truncatedTo(ChronoUnit.SECONDS)
+                    + ", the state asked to slow down: " + hold.reason());
             err().flush();
         };
     }

@@ -103,8 +103,11 @@ public final class DeliveryWorker implements WorkerControl {
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicBoolean fillRequested = new AtomicBoolean();
     private final AtomicInteger consecutiveUnreachable = new AtomicInteger();
-    /** Throttled answers (429) in a row: the wait without a Retry-After grows with them. */
-    private final AtomicInteger consecutiveThrottled = new AtomicInteger();
+    /**
+     * Holds begun since the state last answered a call otherwise than 429 (a call started after the last hold): the
+     * wait grows with them, and while there are any one row at a time is leased and sent.
+     */
+    private final AtomicInteger throttleRun = new AtomicInteger();
     private volatile boolean filling;
     private volatile boolean closing;
     private volatile boolean committerStop;
@@ -497,6 +500,21 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
+    /**
+     * Rows leased at most: the {@link LeaseWindow}'s, or one after a hold until the state answers a call otherwise
+     * than 429, so that a state still rate-limiting gets one call per hold and its row one attempt.
+     */
+    private int windowSize(WorkerSettings s) {
+        return throttleRun.get() > 0 ? 1 : window.size(s);
+    }
+
+    /** The holds before this answer's: the run so far, less the hold in force that the answer belongs to. */
+    private int throttleLevel() {
+        synchronized (lock) {
+            return Math.max(0, throttleRun.get() - (heldNow() ? 1 : 0));
+        }
+    }
+
     /** Whether the state's hold is in force; under {@link #lock}. */
     private boolean heldNow() {
         return hold != null && holdEndNanos - System.nanoTime() > 0;
@@ -519,6 +537,9 @@ public final class DeliveryWorker implements WorkerControl {
                 hold = new WorkerSnapshot.Hold(until, reason);
                 holdEndNanos = endNanos;
             }
+            if (fresh) {
+                throttleRun.incrementAndGet();
+            }
         }
         if (fresh) {
             LOG.info("delivery worker {}: the state asked to slow down; nothing is sent before {}: {}", workerId,
@@ -537,12 +558,12 @@ public final class DeliveryWorker implements WorkerControl {
         try {
             while (sending()) {
                 WorkerSettings s = settings;
-                if (window.size(s) - outstanding.get() <= 0) {
+                if (windowSize(s) - outstanding.get() <= 0) {
                     return;
                 }
                 int[] room = {0};
                 Leased rows = leaseWithin(session -> {
-                    room[0] = window.size(s) - outstanding.get();
+                    room[0] = windowSize(s) - outstanding.get();
                     return room[0] <= 0 ? Leased.NONE : leaseMore(session, s, room[0]);
                 });
                 if (room[0] <= 0) {
@@ -766,16 +787,18 @@ public final class DeliveryWorker implements WorkerControl {
         long durationNanos = System.nanoTime() - t0;
         window.observeCall(durationNanos / 1_000_000.0);
         OutcomePolicy.Decision decision = policy.decide(row, sendable.payload(), answer, started,
-                durationNanos / 1_000_000, clock.instant(), consecutiveThrottled.get());
-        heed(decision, answer);
+                durationNanos / 1_000_000, clock.instant(), throttleLevel());
+        heed(decision, answer, t0);
         return decision.record();
     }
 
     /**
      * Pauses at once when the state refuses every call, and after {@value #UNREACHABLE_LIMIT} unreachable calls in a
      * row; holds every send until a throttled row's next attempt.
+     *
+     * @param calledNanos when the call was made, on the monotonic clock
      */
-    private void heed(OutcomePolicy.Decision decision, StateAnswer answer) {
+    private void heed(OutcomePolicy.Decision decision, StateAnswer answer, long calledNanos) {
         switch (decision.health()) {
             case UNREACHABLE -> {
                 int n = consecutiveUnreachable.incrementAndGet();
@@ -793,12 +816,16 @@ public final class DeliveryWorker implements WorkerControl {
             }
             case THROTTLED -> {
                 consecutiveUnreachable.set(0);
-                consecutiveThrottled.incrementAndGet();
                 holdUntil(decision.record().nextAttemptAt(), answer.message());
             }
             case ANSWERED -> {
                 consecutiveUnreachable.set(0);
-                consecutiveThrottled.set(0);
+                synchronized (lock) {
+                    // a call made before the last hold ended says nothing of the state's limit since
+                    if (hold == null || calledNanos - holdEndNanos >= 0) {
+                        throttleRun.set(0);
+                    }
+                }
             }
         }
     }
@@ -838,7 +865,7 @@ public final class DeliveryWorker implements WorkerControl {
                         return Leased.NONE;
                     }
                     WorkerSettings s = settings;
-                    int room = window.size(s) - (outstanding.get() - batch.size());
+                    int room = windowSize(s) - (outstanding.get() - batch.size());
                     return room <= 0 ? Leased.NONE : leaseMore(session, s, room);
                 });
                 applied = result[0];

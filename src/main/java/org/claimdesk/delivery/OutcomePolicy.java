@@ -30,8 +30,8 @@ import org.claimdesk.store.LeasedRow;
  *   <li>transient (5xx, timeouts): back to pending after a jittered exponential backoff, never sooner than the
  *       state's Retry-After; failed for good once the retry count reaches the limit;</li>
  *   <li>throttled (429: the state asks ClaimDesk to slow down, not to give the row up): back to pending, retry
- *       count unchanged, due once the state's Retry-After is over (without one, after the backoff ceiling of the
- *       throttled answers in a row); the worker sends nothing until then;</li>
+ *       count unchanged, due after the backoff ceiling of the worker's holds in a row, never sooner than the
+ *       state's Retry-After; the worker sends nothing until then;</li>
  *   <li>permanent (400, 422): failed for good at once;</li>
  *   <li>systemic (401, 403, no API at this address): back to pending, due now, retry count unchanged;
  *       the worker pauses;</li>
@@ -133,7 +133,7 @@ final class OutcomePolicy {
      * @param payload the submission sent (its jurisdiction stands in when the row's is unknown)
      * @param started when the attempt started
      * @param now when the answer came: backoff and the decision date count from here
-     * @param throttledInARow the worker's throttled answers (429) in a row before this one
+     * @param throttledInARow the worker's holds for the state's 429s in a row, before this answer's
      */
     Decision decide(LeasedRow row, SubmissionPayload payload, StateAnswer answer,
             Instant started, long durationMs, Instant now, int throttledInARow) {
@@ -178,14 +178,17 @@ final class OutcomePolicy {
 
     /**
      * The state asks to slow down: whatever the limit, a state that rate-limits for hours leaves its rows pending,
-     * not failed. The wait is the state's Retry-After; without one (or 0), the backoff ceiling of the throttled
-     * answers in a row, not a jittered draw: the worker holds every send for it.
+     * not failed. The wait is the backoff ceiling of the worker's holds in a row (not a jittered draw: the worker
+     * holds every send for it), never shorter than the state's Retry-After: a state that goes on answering 429 gets
+     * ever fewer calls, up to the backoff cap apart.
+     *
+     * @param throttledInARow the worker's holds in a row before this answer's
      */
     private Decision throttled(LeasedRow row, StateAnswer answer, WorkerSettings s, Instant started, long durationMs,
             Instant now, int throttledInARow) {
+        Duration ceiling = Backoff.ceiling(throttledInARow + 1, s.backoffBase(), s.backoffCap());
         Duration asked = answer.retryAfter();
-        Duration wait = asked != null && !asked.isZero() && !asked.isNegative() ? asked
-                : Backoff.ceiling(throttledInARow + 1, s.backoffBase(), s.backoffCap());
+        Duration wait = asked != null && asked.compareTo(ceiling) > 0 ? asked : ceiling;
         return new Decision(DeliveryRecord.retry(row, row.retryCount(), answer.message(), now.plus(wait),
                 new Attempt(started, durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail())),
                 StateHealth.THROTTLED, null);

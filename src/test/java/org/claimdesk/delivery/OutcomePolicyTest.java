@@ -146,7 +146,11 @@ class OutcomePolicyTest {
         assertThat(asked.health()).isEqualTo(StateHealth.THROTTLED);
         assertThat(asked.claimMove()).isNull();
 
-        // without a wait from the state (or a wait of 0): the backoff ceiling of the 429s in a row, 2 s * 2^(n-1)
+        // the backoff ceiling of the worker's holds in a row, 2 s * 2^n, the state's Retry-After a floor under it
+        Decision sooner = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", Duration.ofSeconds(1)), STARTED, 50,
+                NOW, 3);
+        assertThat(sooner.record().nextAttemptAt()).as("a state still answering 429 gets fewer calls")
+                .isEqualTo(NOW.plusSeconds(16));
         Decision first = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", null), STARTED, 50, NOW, 0);
         Decision fourth = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", Duration.ZERO), STARTED, 50, NOW, 3);
         Decision capped = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", null), STARTED, 50, NOW, 30);

@@ -207,9 +207,11 @@ public final class WorkerViewModel {
         runState.set(s.runState());
         endpoint.set(s.endpoint());
         boolean canDeliver = worker.refusal().isEmpty();
+        String heldUntil = s.runState() == WorkerSnapshot.RunState.RUNNING && s.hold() != null
+                ? Formats.time(s.hold().until()) : null;
         stateText.set(switch (s.runState()) {
             case STOPPED -> canDeliver ? "Stopped" : "Off: no state API set on this workstation";
-            case RUNNING -> s.hold() != null ? "Held until " + Formats.time(s.hold().until()) + ": the state asked to slow down"
+            case RUNNING -> heldUntil != null ? "Held until " + heldUntil + " (the state asked ClaimDesk to slow down)"
                     : s.inFlight() > 0 ? "Running · " + s.inFlight() + " in flight" : "Running";
             case PAUSED -> s.pausedBySystem() ? "Paused by the worker"
                     : worker.staffPause().map(p -> "Paused by " + p.actor()).orElse("Paused");
@@ -225,14 +227,14 @@ public final class WorkerViewModel {
                 : null);
         if (s.drainTotal() > 0) {
             drainProgress.set(Math.min(1.0, (double) s.drainDone() / s.drainTotal()));
-            drainText.set(Formats.count(s.drainDone()) + " / " + Formats.count(s.drainTotal()) + " delivered or settled");
+            drainText.set(Formats.count(s.drainDone()) + " / " + Formats.count(s.drainTotal()) + " delivered or settled"
+                    + (heldUntil == null ? "" : "; the rest waits until " + heldUntil));
         } else {
             drainProgress.set(0);
             drainText.set(s.due() <= 0 ? "No drain under way" : Formats.count(s.due()) + " due, " + switch (s.runState()) {
                 case STOPPED -> "delivered once the worker is started";
                 case PAUSED -> "waiting while the worker is paused";
-                case RUNNING -> s.hold() != null ? "sent from " + Formats.time(s.hold().until())
-                        + " (" + s.hold().reason() + ")" : "waiting for the next tick";
+                case RUNNING -> heldUntil != null ? "to be sent after " + heldUntil : "waiting for the next tick";
             });
         }
         countersText.set("Sent " + Formats.count(s.sentThisRun()) + " · retried " + Formats.count(s.retriedThisRun())

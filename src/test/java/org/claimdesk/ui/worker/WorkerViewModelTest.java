@@ -231,11 +231,20 @@ class WorkerViewModelTest {
                 new WorkerSnapshot.Hold(until, "429 rate_limited: slow down (Retry-After 30 s)")));
 
         assertThat(model.stateTextProperty().get())
-                .isEqualTo("Held until " + Formats.time(until) + ": the state asked to slow down");
-        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, sent from " + Formats.time(until)
-                + " (429 rate_limited: slow down (Retry-After 30 s))");
+                .isEqualTo("Held until " + Formats.time(until) + " (the state asked ClaimDesk to slow down)");
+        assertThat(model.drainTextProperty().get()).isEqualTo("10 due, to be sent after " + Formats.time(until));
         assertThat(model.canPauseProperty().get()).as("staff may still pause it").isTrue();
         assertThat(model.systemPauseProperty().get()).as("not a pause").isNull();
+
+        WorkerSnapshot.Hold hold = new WorkerSnapshot.Hold(until, "429 rate_limited: slow down");
+        WorkerSnapshot draining = FakeWorker.running(Instant.parse("2026-11-30T10:00:01Z"), 250, 1000, 240, 10);
+        worker.publish(new WorkerSnapshot(draining.at(), draining.runState(), null, false, draining.endpoint(),
+                draining.pending(), draining.due(), 0, draining.drainDone(), draining.drainTotal(),
+                draining.sentThisRun(), 0, draining.failedThisRun(), draining.attemptsThisRun(), draining.sentTotal(),
+                draining.failedTotal(), 0.0, hold.reason(), hold));
+        assertThat(model.drainTextProperty().get()).as("during a drain")
+                .isEqualTo("250 / 1,000 delivered or settled; the rest waits until " + Formats.time(until));
+        assertThat(model.drainProgressProperty().get()).isEqualTo(0.25);
 
         worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:31Z"), 0, 0, 0, 0));
         assertThat(model.stateTextProperty().get()).isEqualTo("Running · 2 in flight");
