@@ -67,8 +67,9 @@ public final class WorkerView {
         // for a change to a node that is not drawn, and the worker reports several times a second.
         ObservableValue<Boolean> shown = workerPage.visibleProperty();
         workerStateLabel.textProperty().bind(model.stateTextProperty().when(shown));
-        model.runStateProperty().when(shown).addListener((obs, old, state) -> styleState(state));
-        styleState(model.runStateProperty().get());
+        model.runStateProperty().when(shown).addListener((obs, old, state) -> styleState());
+        model.heldProperty().when(shown).addListener((obs, old, held) -> styleState());
+        styleState();
         workerEndpointLabel.textProperty().bind(model.endpointProperty().map(e -> e.isBlank() ? "" : "Endpoint: " + e));
         workerStartButton.disableProperty().bind(model.canStartProperty().not().when(shown));
         workerPauseButton.disableProperty().bind(model.canPauseProperty().not().when(shown));
@@ -85,8 +86,8 @@ public final class WorkerView {
                 "Resume", false, "Why (optional)")
                 .ifPresent(a -> model.resume(a.reason())));
         drainNowButton.setOnAction(e -> model.drainNow());
-        drainNowButton.disableProperty().bind(
-                model.runStateProperty().isNotEqualTo(WorkerSnapshot.RunState.RUNNING).when(shown));
+        drainNowButton.disableProperty().bind(model.runStateProperty().isNotEqualTo(WorkerSnapshot.RunState.RUNNING)
+                .or(model.heldProperty()).when(shown));
 
         ObservableValue<String> systemPause = model.systemPauseProperty().when(shown);
         systemPauseBanner.textProperty().bind(systemPause.map(
@@ -175,9 +176,12 @@ public final class WorkerView {
         NoticeLabel.bind(workerNotice, model.noticeProperty().when(shown));
     }
 
-    private void styleState(WorkerSnapshot.RunState state) {
+    /** The state's badge: running, held by the state (in the paused colour), paused or stopped. */
+    private void styleState() {
+        WorkerSnapshot.RunState state = model.runStateProperty().get();
         workerStateLabel.getStyleClass().removeIf(c -> c.startsWith("badge-"));
-        workerStateLabel.getStyleClass().add("badge-worker-" + (state == null ? "stopped" : state.name().toLowerCase(java.util.Locale.ROOT)));
+        workerStateLabel.getStyleClass().add("badge-worker-" + (model.heldProperty().get() ? "held"
+                : state == null ? "stopped" : state.name().toLowerCase(java.util.Locale.ROOT)));
     }
 
     private static void bindSpinner(Spinner<Integer> spinner, javafx.beans.property.IntegerProperty value) {

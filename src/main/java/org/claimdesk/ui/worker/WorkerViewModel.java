@@ -59,6 +59,8 @@ public final class WorkerViewModel {
     private final ReadOnlyBooleanWrapper canStart = new ReadOnlyBooleanWrapper(true);
     private final ReadOnlyBooleanWrapper canPause = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canResume = new ReadOnlyBooleanWrapper();
+    /** Running, but held by the state's request to slow down (a 429): nothing is sent, Drain now does nothing. */
+    private final ReadOnlyBooleanWrapper held = new ReadOnlyBooleanWrapper();
     private final ObservableList<RateHistory.Point> rates = FXCollections.observableArrayList();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
 
@@ -167,6 +169,10 @@ public final class WorkerViewModel {
         return canPause.getReadOnlyProperty();
     }
 
+    public ReadOnlyBooleanProperty heldProperty() {
+        return held.getReadOnlyProperty();
+    }
+
     public ReadOnlyBooleanProperty canResumeProperty() {
         return canResume.getReadOnlyProperty();
     }
@@ -219,6 +225,7 @@ public final class WorkerViewModel {
         canStart.set(s.runState() == WorkerSnapshot.RunState.STOPPED && canDeliver);
         canPause.set(s.runState() == WorkerSnapshot.RunState.RUNNING);
         canResume.set(s.runState() == WorkerSnapshot.RunState.PAUSED);
+        held.set(heldUntil != null);
         systemPause.set(s.runState() == WorkerSnapshot.RunState.PAUSED && s.pausedBySystem()
                 ? (s.pauseReason() == null ? "no reason given" : s.pauseReason()) : null);
         staffPause.set(s.runState() == WorkerSnapshot.RunState.PAUSED && !s.pausedBySystem()

@@ -234,6 +234,7 @@ class WorkerViewModelTest {
                 .isEqualTo("Held until " + Formats.time(until) + " (the state asked ClaimDesk to slow down)");
         assertThat(model.drainTextProperty().get()).isEqualTo("10 due, to be sent after " + Formats.time(until));
         assertThat(model.canPauseProperty().get()).as("staff may still pause it").isTrue();
+        assertThat(model.heldProperty().get()).as("Drain now has nothing to do").isTrue();
         assertThat(model.systemPauseProperty().get()).as("not a pause").isNull();
 
         WorkerSnapshot.Hold hold = new WorkerSnapshot.Hold(until, "429 rate_limited: slow down");
@@ -248,6 +249,7 @@ class WorkerViewModelTest {
 
         worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:31Z"), 0, 0, 0, 0));
         assertThat(model.stateTextProperty().get()).isEqualTo("Running · 2 in flight");
+        assertThat(model.heldProperty().get()).isFalse();
         assertThat(model.drainTextProperty().get()).isEqualTo("10 due, waiting for the next tick");
     }
 
