@@ -3,12 +3,17 @@ package org.claimdesk.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.EvidenceStore;
 import org.claimdesk.store.IoErrors;
+import org.claimdesk.store.Json;
 import org.claimdesk.store.LeftoverFiles;
 import org.claimdesk.store.OwnerOnly;
 import org.claimdesk.store.PostgresDump;
@@ -30,8 +35,11 @@ public final class Backup {
      * @param evidence the evidence files the database's rows name, which the copy does not hold (they are kept in
      *        {@code evidenceFolder}, beside the database)
      */
+    /**
+     * @param auditRefusal why the backup is not in the audit trail (its entry could not be written), or null
+     */
     public record Result(Path file, long bytes, int claims, long millis, EvidenceStore.FileTally evidence,
-            Path evidenceFolder) {
+            Path evidenceFolder, String auditRefusal) {
     }
 
     public Result to(Path target) {
@@ -53,6 +61,7 @@ public final class Backup {
             throw new ClaimDeskException("the folder " + dir + " does not exist");
         }
         long started = System.nanoTime();
+        String auditRefusal = audited(file);
         // written and checked under a name of its own, on disk before it takes the backup's name: a backup cut short
         // (a full disk, the process killed) never stands under the name, and one reported good is on disk
         removeAbandonedPartials(file);
@@ -88,9 +97,31 @@ public final class Backup {
         syncFolder(file.getParent());
         try {
             return new Result(file, Files.size(file), claims, (System.nanoTime() - started) / 1_000_000, evidence,
-                    DataDirectory.evidence(database));
+                    DataDirectory.evidence(database), auditRefusal);
         } catch (IOException e) {
             throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + IoErrors.describe(e), e);
+        }
+    }
+
+    /**
+     * The backup's audit entry, before the copy, which holds it: every claim's tax id whole goes into the file, as
+     * in an export with tax ids. Who: the operator the environment names, else the system account. A database that
+     * cannot take the entry (a full disk, a file this account may only read) is still backed up: a backup is what
+     * IT needs most then; returns why, for the caller to say, or null once written.
+     */
+    private String audited(Path file) {
+        String actor = Operators.fromEnvironment() != null ? Operators.fromEnvironment() : Operators.osUser();
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("file", file.toString());
+        details.put("systemUser", Operators.osUser());
+        details.put("workstation", Operators.workstation());
+        try {
+            database.useTransaction(h -> new AuditStore().append(h, database.clock().instant(), Inputs.actor(actor),
+                    AuditActions.DATABASE_BACKUP, AuditActions.SUBJECT_DATABASE, "backup",
+                    "a whole copy of the database, tax ids included", Json.write(details)));
+            return null;
+        } catch (RuntimeException e) {
+            return e.getMessage();
         }
     }
 

@@ -33,6 +33,11 @@ public final class AuditActions {
     public static final String SETTINGS_CHANGE = "settings.change";
     /** A workstation's database file moved into this team database ({@code migrate}): the file and the rows copied. */
     public static final String DATABASE_MOVE_IN = "database.move_in";
+    /**
+     * A desk's whole database copied ({@code backup}), tax ids included: written before the copy (which holds it), by
+     * the operator the environment names or the system account; details carry the file and the workstation.
+     */
+    public static final String DATABASE_BACKUP = "database.backup";
     public static final String WORKER_PAUSE = "worker.pause";
     public static final String WORKER_RESUME = "worker.resume";
     /** A drain told to deliver although staff paused the worker ({@code drain --even-if-paused}); the pause stays. */
@@ -57,7 +62,7 @@ public final class AuditActions {
     public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT_BEGIN, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
             CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, OUTBOX_REQUEUE, OUTBOX_ABANDON,
             OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, WORKER_PAUSE_OVERRIDE, SETTINGS_CHANGE,
-            DATABASE_MOVE_IN);
+            DATABASE_MOVE_IN, DATABASE_BACKUP);
 
     private AuditActions() {
     }

@@ -56,6 +56,50 @@ class BackupTest {
         }
     }
 
+    /** Every tax id goes into the copy whole: who took it, and where to, is in the audit trail, the copy's as well. */
+    @Test
+    void aBackupIsAuditedBeforeTheCopyWhichHoldsItsEntry() throws Exception {
+        try (Database db = Database.open(dir.resolve("live.db"))) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            Path target = dir.resolve("copy.db");
+
+            Backup.Result result = new Backup(db).to(target);
+
+            assertThat(result.auditRefusal()).isNull();
+            java.util.List<org.claimdesk.domain.AuditEntry> entries = new Queries(db, Clock.systemUTC())
+                    .audit(null, null, org.claimdesk.domain.AuditActions.DATABASE_BACKUP, 0, 0);
+            assertThat(entries).singleElement().satisfies(e -> {
+                assertThat(e.actor()).isEqualTo(Operators.fromEnvironment() != null ? Operators.fromEnvironment()
+                        : System.getProperty("user.name"));
+                assertThat(e.subjectType()).isEqualTo("database");
+                assertThat(e.reason()).contains("tax ids included");
+                assertThat(e.details()).contains(target.toString()).contains("\"systemUser\"")
+                        .contains("\"workstation\"");
+            });
+            try (Database copy = Database.open(result.file())) {
+                assertThat(new Queries(copy, Clock.systemUTC()).audit(null, null,
+                        org.claimdesk.domain.AuditActions.DATABASE_BACKUP, 0, 0)).hasSize(1);
+            }
+            assertThatThrownBy(() -> new Backup(db).to(target)).hasMessageContaining("already exists");
+            assertThat(new Queries(db, Clock.systemUTC()).audit(null, null, org.claimdesk.domain.AuditActions.DATABASE_BACKUP,
+                    0, 0)).as("a refused backup copies nothing and is not audited").hasSize(1);
+        }
+    }
+
+    /** A database that cannot take the entry (a full disk, a file this account may only read) is backed up all the same. */
+    @Test
+    void aBackupTheAuditTrailCannotTakeIsWrittenAndSaysWhy() throws Exception {
+        try (Database db = Database.open(dir.resolve("live.db"))) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            org.claimdesk.testing.Triggers.failing(db, "no_room", "audit_log", "INSERT", "database or disk is full");
+
+            Backup.Result result = new Backup(db).to(dir.resolve("copy.db"));
+
+            assertThat(result.auditRefusal()).contains("database or disk is full");
+            assertThat(Backup.checkCopy(result.file())).isEqualTo(1);
+        }
+    }
+
     /** The copy holds the evidence rows, not their files: the result says which folder holds them, and how many. */
     @Test
     void aBackupSaysWhereTheEvidenceFilesItDoesNotHoldAreKept() throws Exception {
