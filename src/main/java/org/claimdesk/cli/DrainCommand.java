@@ -1,12 +1,13 @@
 package org.claimdesk.cli;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DeadlineSettings;
@@ -146,12 +147,12 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
         };
     }
 
-    /** Says on stderr, once each time, that the state asked to slow down and until when nothing is sent. */
+    /** Says on stderr, once for each hold, that the state asked to slow down and until when nothing is sent. */
     private Consumer<WorkerSnapshot> holdNotices() {
-        AtomicBoolean held = new AtomicBoolean();
+        AtomicReference<Instant> told = new AtomicReference<>();
         return s -> {
             WorkerSnapshot.Hold hold = s.hold();
-            if (held.getAndSet(hold != null) || hold == null) {
+            if (hold == null || hold.since().equals(told.getAndSet(hold.since()))) {
                 return;
             }
             err().println("waiting: nothing is sent before " + hold.until().truncatedTo(ChronoUnit.SECONDS)

@@ -522,10 +522,14 @@ public final class DeliveryWorker implements WorkerControl {
 
     /**
      * The state asked to slow down: nothing is leased or sent until {@code until} (a later hold in force stays).
-     * Rows leased meanwhile are given back unsent; the fill after the hold takes them again, in due order.
+     * Rows leased meanwhile are given back unsent; the fill after the hold takes them again, in due order. A 429 to a
+     * call made before a hold that is over belongs to that hold: its row waits, and no hold begins.
+     *
+     * @param calledNanos when the call was made, on the monotonic clock
      */
-    private void holdUntil(Instant until, String reason) {
-        long waitNanos = Math.max(0, Duration.between(clock.instant(), until).toNanos());
+    private void holdUntil(Instant until, String reason, long calledNanos) {
+        Instant now = clock.instant();
+        long waitNanos = Math.max(0, Duration.between(now, until).toNanos());
         long endNanos = System.nanoTime() + waitNanos;
         boolean fresh;
         synchronized (lock) {
@@ -533,12 +537,16 @@ public final class DeliveryWorker implements WorkerControl {
                 return;
             }
             fresh = !heldNow();
-            if (fresh || endNanos - holdEndNanos > 0) {
-                hold = new WorkerSnapshot.Hold(until, reason);
-                holdEndNanos = endNanos;
+            if (fresh && hold != null && calledNanos - holdEndNanos < 0) {
+                return;
             }
             if (fresh) {
+                hold = new WorkerSnapshot.Hold(now, until, reason);
+                holdEndNanos = endNanos;
                 throttleRun.incrementAndGet();
+            } else if (endNanos - holdEndNanos > 0) {
+                hold = new WorkerSnapshot.Hold(hold.since(), until, reason);
+                holdEndNanos = endNanos;
             }
         }
         if (fresh) {
@@ -816,7 +824,7 @@ public final class DeliveryWorker implements WorkerControl {
             }
             case THROTTLED -> {
                 consecutiveUnreachable.set(0);
-                holdUntil(decision.record().nextAttemptAt(), answer.message());
+                holdUntil(decision.record().nextAttemptAt(), answer.message(), calledNanos);
             }
             case ANSWERED -> {
                 consecutiveUnreachable.set(0);

@@ -72,6 +72,9 @@ final class OutcomePolicy {
     record Sendable(SubmissionPayload payload, String refusal) {
     }
 
+    /** The shortest hold a 429 brings, whatever the backoff settings and the state's Retry-After. */
+    static final Duration SHORTEST_HOLD = Duration.ofSeconds(1);
+
     private final Supplier<WorkerSettings> settings;
     private final Deadlines deadlines;
     private final ZoneId zone;
@@ -179,8 +182,9 @@ final class OutcomePolicy {
     /**
      * The state asks to slow down: whatever the limit, a state that rate-limits for hours leaves its rows pending,
      * not failed. The wait is the backoff ceiling of the worker's holds in a row (not a jittered draw: the worker
-     * holds every send for it), never shorter than the state's Retry-After: a state that goes on answering 429 gets
-     * ever fewer calls, up to the backoff cap apart.
+     * holds every send for it), never shorter than the state's Retry-After nor than {@link #SHORTEST_HOLD} (a backoff
+     * base of 0 would send the row again at once, for ever): a state that goes on answering 429 gets ever fewer
+     * calls, up to the backoff cap apart.
      *
      * @param throttledInARow the worker's holds in a row before this answer's
      */
@@ -189,6 +193,9 @@ final class OutcomePolicy {
         Duration ceiling = Backoff.ceiling(throttledInARow + 1, s.backoffBase(), s.backoffCap());
         Duration asked = answer.retryAfter();
         Duration wait = asked != null && asked.compareTo(ceiling) > 0 ? asked : ceiling;
+        if (wait.compareTo(SHORTEST_HOLD) < 0) {
+            wait = SHORTEST_HOLD;
+        }
         return new Decision(DeliveryRecord.retry(row, row.retryCount(), answer.message(), now.plus(wait),
                 new Attempt(started, durationMs, AttemptOutcome.TRANSIENT, answer.httpStatus(), answer.attemptDetail())),
                 StateHealth.THROTTLED, null);

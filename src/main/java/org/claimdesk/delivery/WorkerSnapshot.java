@@ -51,8 +51,12 @@ public record WorkerSnapshot(
         STOPPED, RUNNING, PAUSED
     }
 
-    /** The state asked the worker to slow down: it sends nothing before {@code until}; {@code reason} is the answer. */
-    public record Hold(Instant until, String reason) {
+    /**
+     * The state asked the worker to slow down: it sends nothing before {@code until}; {@code reason} is the answer.
+     *
+     * @param since when this hold began: holds that follow each other without a gap differ by it
+     */
+    public record Hold(Instant since, Instant until, String reason) {
     }
 
     /** The same picture with another run state and pause. */

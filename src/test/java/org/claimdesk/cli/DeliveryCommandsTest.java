@@ -165,7 +165,7 @@ class DeliveryCommandsTest {
         submitted(3);
         server.plan((key, n) -> Fault.RATE_LIMITED_429);
         server.retryAfterSeconds(30);
-        server.replyDelayMillis(200); // the three calls are under way before the first answer holds the worker
+        server.answerTogether(3); // the three calls are under way before the first answer holds the worker
 
         Run run = run("drain", "--state-api", server.baseUrl().toString(), "--until-idle", "--max-wait", "1", "--json");
 
@@ -177,6 +177,23 @@ class DeliveryCommandsTest {
         assertThat(json.get("simulated").asBoolean()).isFalse();
         assertThat(run.err()).as("the hold is told once").startsWith("waiting: nothing is sent before ")
                 .contains(", the state asked to slow down: 429 ").contains("Retry-After 30 s").hasLineCount(1);
+    }
+
+    @Test
+    void drainSaysEachHoldOnceEvenWhenOneFollowsAnotherWithoutAGap() throws Exception {
+        submitted(2);
+        server.plan((key, n) -> Fault.RATE_LIMITED_429);
+        server.retryAfterSeconds(1);
+
+        Run run = run("drain", "--state-api", server.baseUrl().toString(), "--until-idle", "--max-wait", "3.5",
+                "--backoff-base-ms", "100");
+
+        assertThat(run.exit()).as(run.err()).isEqualTo(ClaimDeskCommand.EXIT_PENDING);
+        // a hold of a second, then the one row sent after it refused at once: the next hold, and so on
+        List<String> lines = run.err().lines().toList();
+        assertThat(lines).hasSizeGreaterThanOrEqualTo(2).doesNotHaveDuplicates()
+                .allSatisfy(l -> assertThat(l).startsWith("waiting: nothing is sent before "));
+        assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
     }
 
     @Test

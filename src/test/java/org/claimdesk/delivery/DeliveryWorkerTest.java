@@ -93,6 +93,20 @@ class DeliveryWorkerTest {
         await().atMost(WAIT).until(() -> Outbox.count(db, DeliveryState.PENDING) == 0);
     }
 
+    /** Starts {@code worker} and waits until nothing is pending; returns every snapshot it published meanwhile. */
+    private List<WorkerSnapshot> drainedWatching(DeliveryWorker worker) {
+        List<WorkerSnapshot> snapshots = new CopyOnWriteArrayList<>();
+        worker.addListener(snapshots::add);
+        worker.start();
+        awaitNoPending();
+        return snapshots;
+    }
+
+    /** Every attempt of the rows {@code queued}. */
+    private List<DeliveryAttempt> attempts(List<SubmitResult> queued) {
+        return queued.stream().flatMap(q -> queries.attempts(q.outboxEventId()).stream()).toList();
+    }
+
     @Test
     void deliveredRowIsSentAndItsClaimSubmittedWithCaseIdDueDateHistoryAndAudit() {
         List<SubmitResult> queued = Outbox.submitted(db, 30);
@@ -169,14 +183,10 @@ class DeliveryWorkerTest {
         server.replyDelayMillis(30);
         // one attempt allowed: a 429 counted as the row's failure would fail it for good at once
         DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), Workers.fast().withMaxAttempts(1));
-        List<WorkerSnapshot> snapshots = new CopyOnWriteArrayList<>();
-        worker.addListener(snapshots::add);
-
-        worker.start();
-        awaitNoPending();
+        List<WorkerSnapshot> snapshots = drainedWatching(worker);
 
         assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(24);
-        List<DeliveryAttempt> all = queued.stream().flatMap(q -> queries.attempts(q.outboxEventId()).stream()).toList();
+        List<DeliveryAttempt> all = attempts(queued);
         List<DeliveryAttempt> limitedOnes = all.stream().filter(a -> Integer.valueOf(429).equals(a.httpStatus())).toList();
         assertThat(limitedOnes).hasSize(1);
         DeliveryAttempt limited = limitedOnes.get(0);
@@ -200,26 +210,23 @@ class DeliveryWorkerTest {
         List<SubmitResult> queued = Outbox.submitted(db, 8);
         FaultyStateServer server = server((key, n) -> n == 1 ? Fault.RATE_LIMITED_429 : Fault.NONE);
         server.retryAfterSeconds(0);
-        server.replyDelayMillis(300); // all eight under way before the first answer
-        // base 500 ms: eight 429s each taken as one more in a row would hold for 500 ms * 2^7, capped at a minute
+        server.answerTogether(8); // all eight under way before the first answer
+        // base 500 ms (a hold lasts a second at least): eight 429s each taken as one more in a row would hold for
+        // 500 ms * 2^7, capped at a minute
         WorkerSettings settings = new WorkerSettings(Duration.ofMillis(50), 8, 8, Duration.ofMillis(500),
                 Duration.ofMinutes(1), Duration.ofSeconds(10));
         DeliveryWorker worker = worker(Workers.http(server.baseUrl(), 2_000), settings);
-        List<WorkerSnapshot> snapshots = new CopyOnWriteArrayList<>();
-        worker.addListener(snapshots::add);
-
-        worker.start();
-        awaitNoPending();
+        List<WorkerSnapshot> snapshots = drainedWatching(worker);
 
         assertThat(Outbox.count(db, DeliveryState.SENT)).isEqualTo(8);
-        List<DeliveryAttempt> all = queued.stream().flatMap(q -> queries.attempts(q.outboxEventId()).stream()).toList();
+        List<DeliveryAttempt> all = attempts(queued);
         assertThat(all).filteredOn(a -> a.outcome() == AttemptOutcome.TRANSIENT).hasSize(8)
                 .allSatisfy(a -> assertThat(a.httpStatus()).isEqualTo(429));
         Instant lastAnswer = all.stream().filter(a -> a.outcome() == AttemptOutcome.TRANSIENT)
                 .map(a -> a.startedAt().plusMillis(a.durationMs())).max(Instant::compareTo).orElseThrow();
         assertThat(snapshots).filteredOn(s -> s.hold() != null).isNotEmpty()
-                .allSatisfy(s -> assertThat(s.hold().until()).as("one hold of the first step, 500 ms")
-                        .isBefore(lastAnswer.plusMillis(1_000)));
+                .allSatisfy(s -> assertThat(s.hold().until()).as("one hold of the first step, a second")
+                        .isBefore(lastAnswer.plusMillis(1_500)));
         List<DeliveryAttempt> delivered = all.stream().filter(a -> a.outcome() == AttemptOutcome.DELIVERED)
                 .sorted(java.util.Comparator.comparing(DeliveryAttempt::startedAt)).toList();
         DeliveryAttempt alone = delivered.get(0);

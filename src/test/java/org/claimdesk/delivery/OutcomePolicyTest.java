@@ -158,6 +158,11 @@ class OutcomePolicyTest {
         assertThat(fourth.record().nextAttemptAt()).isEqualTo(NOW.plusSeconds(16));
         assertThat(capped.record().nextAttemptAt()).isEqualTo(NOW.plus(Duration.ofMinutes(10)));
         assertThat(first.health()).isEqualTo(StateHealth.THROTTLED);
+
+        // a backoff base of 0 and no wait from the state: a second all the same, not the row sent again at once
+        settings.set(new WorkerSettings(Duration.ofSeconds(2), 8, 5, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(60)));
+        Decision noBackoff = policy.decide(row(0, 0), PAYLOAD, submission(429, "{}", Duration.ZERO), STARTED, 50, NOW, 0);
+        assertThat(noBackoff.record().nextAttemptAt()).isEqualTo(NOW.plusSeconds(1));
     }
 
     @Test

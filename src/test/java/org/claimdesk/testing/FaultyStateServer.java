@@ -51,6 +51,7 @@ public final class FaultyStateServer implements AutoCloseable {
     private volatile Fault lookupFault = Fault.NONE;
     private volatile int retryAfterSeconds = 1;
     private volatile long replyDelayMillis;
+    private volatile java.util.concurrent.CountDownLatch together = new java.util.concurrent.CountDownLatch(0);
 
     private FaultyStateServer(SimulatedState state, Plan plan, Duration noReplyFor, int port) throws IOException {
         this.state = state;
@@ -99,6 +100,14 @@ public final class FaultyStateServer implements AutoCloseable {
     /** Every POST waits this long before its fate is decided (the state's own latency). */
     public void replyDelayMillis(long value) {
         this.replyDelayMillis = value;
+    }
+
+    /**
+     * The first {@code posts} POSTs wait for each other (10 s at most) before any is answered: a test's calls are all
+     * under way before the first answer, however late their threads start.
+     */
+    public void answerTogether(int posts) {
+        this.together = new java.util.concurrent.CountDownLatch(posts);
     }
 
     public void retryAfterSeconds(int value) {
@@ -165,6 +174,14 @@ public final class FaultyStateServer implements AutoCloseable {
     }
 
     private void serve(HttpExchange exchange, String key, int n, byte[] body, String auth) throws IOException {
+        java.util.concurrent.CountDownLatch gate = together;
+        gate.countDown();
+        try {
+            gate.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         if (replyDelayMillis > 0) {
             try {
                 TimeUnit.MILLISECONDS.sleep(replyDelayMillis);

@@ -107,7 +107,8 @@ class MainViewModelTest {
             java.time.Instant until = java.time.Instant.parse("2026-11-30T10:00:30Z");
 
             model.applyWorker(FakeWorker.held(until.minusSeconds(30),
-                    new org.claimdesk.delivery.WorkerSnapshot.Hold(until, "429 rate_limited: slow down")));
+                    new org.claimdesk.delivery.WorkerSnapshot.Hold(until.minusSeconds(30), until,
+                            "429 rate_limited: slow down")));
             assertThat(model.workerStateProperty().get())
                     .isEqualTo("Worker held by the state until " + org.claimdesk.ui.common.Formats.time(until));
             assertThat(model.workerHeldProperty().get()).as("shown as a warning").isTrue();

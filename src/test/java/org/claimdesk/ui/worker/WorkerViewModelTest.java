@@ -228,7 +228,8 @@ class WorkerViewModelTest {
     void aHoldAskedByTheStateSaysUntilWhenAndWhyThenGoesAway() {
         Instant until = Instant.parse("2026-11-30T10:00:30Z");
         worker.publish(FakeWorker.held(Instant.parse("2026-11-30T10:00:00Z"),
-                new WorkerSnapshot.Hold(until, "429 rate_limited: slow down (Retry-After 30 s)")));
+                new WorkerSnapshot.Hold(until.minusSeconds(30), until,
+                        "429 rate_limited: slow down (Retry-After 30 s)")));
 
         assertThat(model.stateTextProperty().get())
                 .isEqualTo("Held until " + Formats.time(until) + " (the state asked ClaimDesk to slow down)");
@@ -237,7 +238,7 @@ class WorkerViewModelTest {
         assertThat(model.heldProperty().get()).as("Drain now has nothing to do").isTrue();
         assertThat(model.systemPauseProperty().get()).as("not a pause").isNull();
 
-        WorkerSnapshot.Hold hold = new WorkerSnapshot.Hold(until, "429 rate_limited: slow down");
+        WorkerSnapshot.Hold hold = new WorkerSnapshot.Hold(until.minusSeconds(30), until, "429 rate_limited: slow down");
         WorkerSnapshot draining = FakeWorker.running(Instant.parse("2026-11-30T10:00:01Z"), 250, 1000, 240, 10);
         worker.publish(new WorkerSnapshot(draining.at(), draining.runState(), null, false, draining.endpoint(),
                 draining.pending(), draining.due(), 0, draining.drainDone(), draining.drainTotal(),
