@@ -40,7 +40,8 @@ public final class AuditViewModel {
     private int offset;
     /** The newest entry the first page showed: later pages are counted among the entries up to it. */
     private Long pinnedTop;
-    private long request;
+    /** Goes up with each page read asked for; a read superseded before it starts reads nothing. */
+    private volatile long request;
 
     public AuditViewModel(Queries queries, TaskRunner tasks) {
         this.queries = queries;
@@ -149,7 +150,8 @@ public final class AuditViewModel {
         // entry, so that entries added meanwhile (another workstation's) neither repeat nor skip entries on Next
         Long top = from == 0 ? null : pinnedTop;
         long mine = ++request;
-        tasks.submitInteractive("load audit page", p -> queries.audit(s, a, act, top, from, PAGE_SIZE + 1),
+        tasks.submitInteractive("load audit page", p -> mine != request ? null
+                : queries.audit(s, a, act, top, from, PAGE_SIZE + 1),
                 page -> showPage(mine, from, page),
                 e -> notice.set(Notice.error("load the audit trail", e)));
     }
@@ -202,7 +204,8 @@ public final class AuditViewModel {
                 // in place only once the snapshot ended well
                 csv.finish();
                 return written;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // a full heap too: the partial file, its lock and its channel go now, not at the process's exit
                 csv.abort();
                 throw e;
             }

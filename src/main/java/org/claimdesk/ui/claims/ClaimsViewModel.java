@@ -89,13 +89,18 @@ public final class ClaimsViewModel {
 
     private PendingFault pendingFault;
     private LongConsumer resubmitter = id -> { };
-    private long pageRequest;
+    /**
+     * Goes up with each page read asked for. A read superseded before it starts reads nothing: with a database slower
+     * than the live refresh, the reads would queue up behind each other, and staff's own after them.
+     */
+    private volatile long pageRequest;
     private long countRequest;
     /** Goes up with every filter that brings its own counts; read by the count scan to stop when outdated. */
     private volatile long filterRequest;
     /** A page read with its counts was asked for and its counts not read yet (a later page read brings them). */
     private boolean countsOwed;
-    private long detailRequest;
+    /** Goes up with each detail read asked for; as {@link #pageRequest}, a superseded one reads nothing. */
+    private volatile long detailRequest;
     private long lastFilterNanos;
     /** The query of the rows on screen: the page's filters as they were applied. */
     private ClaimQuery shownQuery;
@@ -376,6 +381,9 @@ public final class ClaimsViewModel {
         long started = lastFilterNanos;
         loading.set(true);
         tasks.submitInteractive("load claims page", p -> {
+            if (request != pageRequest) {
+                return null; // superseded before it started: not applied either
+            }
             LocalDate today = queries.today();
             List<ClaimRow> page = new ArrayList<>();
             for (Claim c : queries.claims(query)) {
@@ -604,7 +612,7 @@ public final class ClaimsViewModel {
 
     private void loadDetail(long claimId) {
         long request = ++detailRequest;
-        tasks.submitInteractive("load claim detail", p -> readDetail(claimId), d -> {
+        tasks.submitInteractive("load claim detail", p -> request != detailRequest ? null : readDetail(claimId), d -> {
             if (request == detailRequest && selected.get() != null && selected.get().claimId() == claimId) {
                 detail.set(d);
                 editor.show(d.editable(), d.evidence());

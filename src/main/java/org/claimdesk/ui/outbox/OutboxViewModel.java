@@ -137,11 +137,16 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
 
     private ClaimFixer claimFixer = (claimId, field, message) -> { };
-    private long pageRequest;
+    /**
+     * Goes up with each page read asked for. A read superseded before it starts reads nothing: with a database slower
+     * than the live refresh, the reads would queue up behind each other, and staff's own after them.
+     */
+    private volatile long pageRequest;
     private long groupRequest;
     /** The filter the error groups were last loaded for: a change of the state filter alone keeps them. */
     private OutboxQuery groupsLoadedFor;
-    private long detailRequest;
+    /** Goes up with each detail read asked for; as {@link #pageRequest}, a superseded one reads nothing. */
+    private volatile long detailRequest;
     /** The age filter's "now": set when the age is chosen and at every refresh, so every read agrees on it. */
     private Instant ageFrom;
     private Age ageFromFor;
@@ -394,6 +399,9 @@ public final class OutboxViewModel {
         long request = ++pageRequest;
         loading.set(true);
         tasks.submitInteractive("load outbox page", p -> {
+            if (request != pageRequest) {
+                return null; // superseded before it started: not applied either
+            }
             List<OutboxEvent> events = queries.outbox(shown.withPage(page.offset(), PAGE_SIZE));
             return new PageResult(withClaims(events), queries.countOutbox(shown));
         }, result -> {
@@ -514,8 +522,8 @@ public final class OutboxViewModel {
 
     private void loadDetail(OutboxRow row) {
         long request = ++detailRequest;
-        tasks.submitInteractive("load outbox row detail", p -> new Detail(row, Json.pretty(row.event().payload()),
-                queries.attempts(row.id())), d -> {
+        tasks.submitInteractive("load outbox row detail", p -> request != detailRequest ? null
+                : new Detail(row, Json.pretty(row.event().payload()), queries.attempts(row.id())), d -> {
                     if (request == detailRequest) {
                         detail.set(d);
                     }
@@ -779,7 +787,8 @@ public final class OutboxViewModel {
                 // in place only once the snapshot ended well
                 csv.finish();
                 return written;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // a full heap too: the partial file, its lock and its channel go now, not at the process's exit
                 csv.abort();
                 throw e;
             }

@@ -440,6 +440,34 @@ class ClaimsViewModelTest {
         assertThat(model.detailProperty().get().claim().status()).isEqualTo(ClaimStatus.EVIDENCE_PENDING);
     }
 
+    /** A database slower than the live refresh: the reads queued behind each other do not all go to it. */
+    @Test
+    void readsSupersededBeforeTheyStartReadNothing() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.load();
+        queued.runAll();
+        int before = queued.results().size();
+
+        for (int i = 0; i < 4; i++) {
+            m.refreshRows();
+        }
+        m.select(m.rows().get(1));
+        m.select(m.rows().get(2));
+        assertThat(queued.names()).containsExactly("load claims page", "load claims page", "load claims page",
+                "load claims page", "load claim detail", "load claim detail");
+        queued.runAll();
+
+        List<Object> ran = queued.results().subList(before, queued.results().size());
+        assertThat(ran).hasSize(6);
+        assertThat(ran.subList(0, 3)).as("pages superseded before they started").containsOnlyNulls();
+        assertThat(ran.get(3)).as("the newest page").isNotNull();
+        assertThat(ran.get(4)).as("a detail superseded").isNull();
+        assertThat(ran.get(5)).isNotNull();
+        assertThat(m.detailProperty().get().claim().claimId()).isEqualTo(m.rows().get(2).claimId());
+        assertThat(m.loadingProperty().get()).isFalse();
+    }
+
     @Test
     void aFullRefreshOvertakenByARowsOnlyOneStillBringsItsCounts() {
         QueuedTaskRunner queued = new QueuedTaskRunner();

@@ -13,6 +13,7 @@ import org.claimdesk.ui.common.TaskRunner;
 public final class QueuedTaskRunner implements TaskRunner {
     private final List<Runnable> queued = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
+    private final List<Object> results = new ArrayList<>();
 
     @Override
     public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
@@ -26,12 +27,18 @@ public final class QueuedTaskRunner implements TaskRunner {
                 onFailure.accept(e);
                 return;
             }
+            results.add(result);
             onSuccess.accept(result);
         });
     }
 
     public List<String> names() {
         return List.copyOf(names);
+    }
+
+    /** What each task run so far returned, in the order they ran (null where the work returned null). */
+    public List<Object> results() {
+        return java.util.Collections.unmodifiableList(results);
     }
 
     public int size() {
