@@ -149,7 +149,13 @@ public final class SimulatedState {
         if (node == null || !node.isObject()) {
             return new Reply(400, null, "invalid_body", "the body must be a JSON object", null);
         }
-        String digest = CanonicalJson.sha256(node);
+        String digest;
+        try {
+            digest = CanonicalJson.sha256(node);
+        } catch (NumberFormatException outOfRange) {
+            // 1e400 reads as infinity: a number no submission field can hold
+            return new Reply(400, null, "invalid_body", "a number in the body is out of range", null);
+        }
         JsonNode claimIdNode = node.get("claimId");
         Long claimId = claimIdNode != null && claimIdNode.isIntegralNumber() && claimIdNode.canConvertToLong()
                 ? claimIdNode.asLong() : null;

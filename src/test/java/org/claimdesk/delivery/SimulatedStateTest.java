@@ -103,6 +103,15 @@ class SimulatedStateTest {
     }
 
     @Test
+    void aNumberNoFieldCanHoldIsABadBodyNotAnAnswerLost() {
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
+        SimulatedState.Reply reply = state.submit("big", null, "{\"claimId\": 1, \"amountCents\": 1e400}");
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.error()).isEqualTo("invalid_body");
+        assertThat(reply.message()).contains("out of range");
+    }
+
+    @Test
     void transientTroubleIsDrawnAtItsRateAndRecordsNothing() {
         SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withTransientRate(1));
         String body = StatePayloads.valid(6).toString();
