@@ -342,7 +342,7 @@ public final class ClaimImport {
                 }
                 if (errorsFile != null) {
                     if (errors == null) {
-                        errors = new ErrorsFile(errorsFile, header.written,
+                        errors = new ErrorsFile(errorsFile, header.written, header.names,
                                 List.of(header.names).indexOf(ERROR_COLUMN));
                     }
                     errors.write(row.values(), broken);

@@ -10,17 +10,26 @@ import java.util.stream.Collectors;
 /**
  * The rejected rows, each with its values as they were and an {@value ClaimImport#ERROR_COLUMN} column saying what is
  * wrong: corrected, the file imports as it is. It holds tax ids whole, so that the rows can be corrected, and is
- * written owner-only, like evidence files, with no formula guard (its values must import back exactly); see
- * {@link CsvFile}.
+ * written owner-only, like evidence files. The values that broke a rule and that a spreadsheet would run as a formula
+ * (=HYPERLINK(…) beside a whole tax id) are written with an apostrophe in front, as {@link CsvFile}'s guard writes
+ * them: they are to be typed again, and one that comes back unchanged is refused for it; the other values are
+ * written as they were, to import back exactly.
  */
 final class ErrorsFile {
     private final CsvFile csv;
     private final int columns;
+    /** Each column's field name, as the import matched the header. */
+    private final List<String> fields;
     /** Where the header already has an error column (an errors file imported again), else -1. */
     private final int errorIndex;
 
-    ErrorsFile(Path path, String[] header, int errorIndex) throws IOException {
+    /**
+     * @param header the header as the file writes it
+     * @param fields each column's field name
+     */
+    ErrorsFile(Path path, String[] header, String[] fields, int errorIndex) throws IOException {
         this.columns = header.length;
+        this.fields = java.util.Arrays.asList(fields.clone());
         this.errorIndex = errorIndex;
         List<String> names = new ArrayList<>(List.of(header));
         if (errorIndex < 0) {
@@ -40,6 +49,12 @@ final class ErrorsFile {
         // under a field a spreadsheet round trip then fills with it (a spreadsheet saves every row to its width)
         while (row.size() < columns) {
             row.add("");
+        }
+        for (ClaimImport.Rejected r : broken) {
+            int at = fields.indexOf(r.column());
+            if (at >= 0) {
+                row.set(at, CsvFile.neutralised(row.get(at)));
+            }
         }
         if (errorIndex >= 0 && values.length <= columns) {
             row.set(errorIndex, error);

@@ -39,13 +39,21 @@ public final class ClaimField<T> {
             "OH", "OK", "OR", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
             "DC", "PR", "VI", "GU", "AS", "MP");
 
-    private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
+    /**
+     * Control and format characters, line and paragraph separators and halves of a surrogate pair, beyond ASCII's
+     * controls too: a C1 control, U+2028 or a right-to-left override (U+202E, which shows a name reversed) in a
+     * name goes on into the state's payload. The joiners some scripts write names with (U+200C, U+200D) are taken.
+     */
+    private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}&&[^\\u200C\\u200D]]");
     private static final Pattern DIGITS_7_TO_9 = Pattern.compile("[0-9]{7,9}");
     /** The state's contract's holder id (resources/state-api.yaml, {@code Submission.holderId}): another is refused. */
     private static final Pattern HOLDER_ID_PATTERN = Pattern.compile("HLD-[0-9]{6}");
-    /** Control characters excluded as from names: a NUL cannot be stored on a team database. */
+    /**
+     * Control characters excluded as from names (a NUL cannot be stored on a team database); the domain is letters,
+     * digits and hyphens in any script, so that quotes and brackets cannot close a spreadsheet formula there.
+     */
     private static final Pattern EMAIL = Pattern.compile(
-            "[^@\\s\\p{Cntrl}]+@[^@\\s.\\p{Cntrl}]+(?:\\.[^@\\s.\\p{Cntrl}]+)+");
+            "[^@\\s\\p{Cntrl}]+@[\\p{L}\\p{M}\\p{N}-]+(?:\\.[\\p{L}\\p{M}\\p{N}-]+)+");
     private static final Pattern PHONE = Pattern.compile("\\+?[0-9 ().-]+");
     private static final Pattern SSN_OR_ITIN = Pattern.compile("[0-9]{3}-[0-9]{2}-[0-9]{4}");
     private static final Pattern EIN = Pattern.compile("[0-9]{2}-[0-9]{7}");
@@ -127,11 +135,7 @@ public final class ClaimField<T> {
             if (CONTROL.matcher(t).find()) {
                 throw new IllegalArgumentException("must be one line without tabs or control characters");
             }
-            if ("=+-@".indexOf(t.charAt(0)) >= 0) {
-                // a spreadsheet opening an export would run it (=HYPERLINK(…) sending the cells beside it away)
-                throw new IllegalArgumentException("must not start with =, +, - or @ (a spreadsheet would take it for"
-                        + " a formula)");
-            }
+            refuseFormula(t);
             return t;
         }, Function.identity(), (v, today) -> null);
     }
@@ -340,7 +344,23 @@ public final class ClaimField<T> {
         if (text.length() > MAX_EMAIL || !EMAIL.matcher(text).matches()) {
             throw new IllegalArgumentException("must be an email address like name@example.org");
         }
+        refuseFormula(text);
         return text;
+    }
+
+    /**
+     * A value a spreadsheet opening an export would run (=HYPERLINK(…) sending the cells beside it away), or one an
+     * import's errors file marked so with an apostrophe and that came back unchanged.
+     */
+    private static void refuseFormula(String t) {
+        if ("=+-@".indexOf(t.charAt(0)) >= 0) {
+            throw new IllegalArgumentException("must not start with =, +, - or @ (a spreadsheet would take it for"
+                    + " a formula)");
+        }
+        if (t.length() > 1 && t.charAt(0) == '\'' && "=+-@".indexOf(t.charAt(1)) >= 0) {
+            throw new IllegalArgumentException("must not start with an apostrophe and =, +, - or @ (the errors"
+                    + " file's mark of a value a spreadsheet would take for a formula): type the value again");
+        }
     }
 
     private static String phone(String text) {

