@@ -64,6 +64,8 @@ public final class ClaimImport {
     public static final int BATCH_ROWS = 2_000;
     /** The column an errors file adds; the import ignores it, so a corrected errors file imports as it is. */
     public static final String ERROR_COLUMN = "error";
+    /** A column the header gives no name: ignored while its values are blank. */
+    static final String UNNAMED = "";
     /** The "column" of a rejection that concerns the whole row (e.g. too many values). */
     public static final String WHOLE_ROW = "(row)";
     public static final String WINDOWS_1252 = "windows-1252";
@@ -684,7 +686,10 @@ public final class ClaimImport {
 
     /** The header: each column's field name (or the errors file's own column). */
     private static final class Header {
-        /** Each column's field name, or {@value #ERROR_COLUMN}. */
+        /**
+         * Each column's field name, {@value #ERROR_COLUMN}, or {@value #UNNAMED} for a column without a name (a
+         * spreadsheet saves empty columns after the last one used): ignored, but a value under it rejects its row.
+         */
         final String[] names;
         /** The header as the file writes it. */
         final String[] written;
@@ -715,11 +720,11 @@ public final class ClaimImport {
             for (int i = 0; i < names.length; i++) {
                 String written = row.values()[i].strip();
                 Optional<ClaimField<?>> field = ClaimField.byName(written);
-                names[i] = field.map(ClaimField::name)
-                        .orElse(written.equalsIgnoreCase(ERROR_COLUMN) ? ERROR_COLUMN : null);
+                names[i] = field.map(ClaimField::name).orElse(written.equalsIgnoreCase(ERROR_COLUMN) ? ERROR_COLUMN
+                        : written.isEmpty() ? UNNAMED : null);
                 if (names[i] == null) {
                     unknown.add(shownName(written, i));
-                } else if (seen.put(names[i], true) != null) {
+                } else if (!names[i].equals(UNNAMED) && seen.put(names[i], true) != null) {
                     repeated.add(written);
                 }
             }
@@ -775,7 +780,7 @@ public final class ClaimImport {
 
         /** The fields the file's columns map to, in the file's order (the errors file's own column left out). */
         List<String> columns() {
-            return Arrays.stream(names).filter(n -> !n.equals(ERROR_COLUMN)).toList();
+            return Arrays.stream(names).filter(n -> !n.equals(ERROR_COLUMN) && !n.equals(UNNAMED)).toList();
         }
 
         SampleRow sample(CsvRows.Row row, LocalDate today) {
@@ -783,7 +788,7 @@ public final class ClaimImport {
             // a row of another width (an unquoted comma in a name) has its values under other columns: a tax id
             // would show whole under another field, so such a row shows its reason only
             for (int i = 0; i < names.length && row.values().length == names.length; i++) {
-                if (!names[i].equals(ERROR_COLUMN)) {
+                if (!names[i].equals(ERROR_COLUMN) && !names[i].equals(UNNAMED)) {
                     values.put(names[i], ClaimField.byName(names[i]).map(ClaimField::personal).orElse(false)
                             ? TaxIds.mask(row.values()[i]) : row.values()[i]);
                 }
@@ -795,6 +800,12 @@ public final class ClaimImport {
             if (row.values().length != names.length) {
                 return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + row.values().length
                         + " value(s) but the header has " + names.length + " column(s)")));
+            }
+            for (int i = 0; i < names.length; i++) {
+                if (names[i].equals(UNNAMED) && !row.values()[i].isBlank()) {
+                    return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has a value under column "
+                            + (i + 1) + ", which has no name in the header: name that column, or clear it")));
+                }
             }
             ClaimDraft.Read read = columns.read(row.values(), today);
             if (read.isOk()) {

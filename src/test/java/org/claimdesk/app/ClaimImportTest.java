@@ -776,6 +776,24 @@ class ClaimImportTest {
                 .satisfies(c -> assertThat(c.claimantPhone()).isEqualTo("+1 916 555 0142"));
     }
 
+    /** The empty columns a spreadsheet saves after the last one used: ignored while they hold nothing. */
+    @Test
+    void columnsWithNoNameAreIgnoredWhileTheirValuesAreBlank() throws Exception {
+        Path file = write("saved.csv", HEADER + ",,\n" + row(1) + ",,\n" + row(2) + ", ,x\n" + row(3) + ",,\n",
+                StandardCharsets.UTF_8);
+
+        ClaimImport.Report report = run(file, false, false);
+
+        assertThat(report.imported()).isEqualTo(2);
+        assertThat(report.rejected()).singleElement().satisfies(r -> {
+            assertThat(r.line()).isEqualTo(3);
+            assertThat(r.column()).isEqualTo(ClaimImport.WHOLE_ROW);
+            assertThat(r.reason()).isEqualTo("has a value under column 13, which has no name in the header: name"
+                    + " that column, or clear it");
+        });
+        assertThat(readCsv(ClaimImport.errorsFileOf(file)).get(1)).as("its values kept").contains("x");
+    }
+
     @Test
     void strictImportsNothingWhenAnyRowIsInvalid() throws Exception {
         Path file = write("mixed.csv", MIXED, StandardCharsets.UTF_8);
