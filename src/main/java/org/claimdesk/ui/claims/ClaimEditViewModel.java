@@ -481,26 +481,51 @@ public final class ClaimEditViewModel {
     private record Added(Evidence added, List<Evidence> all, Map<Long, EvidenceCopy> away, Notice listNotRead) {
     }
 
+    /** A look for the evidence files' copies is under way; on the UI thread, as the two below. */
+    private boolean lookingForFiles;
+    /** Evidence was shown while the look was under way: it is looked at when that one ends. */
+    private boolean lookAgain;
+
     private void showEvidence(List<Evidence> references, Map<Long, EvidenceCopy> away) {
         evidenceShown++;
         filesAway = away;
         evidence.setAll(references);
     }
 
-    /** Looks for the listed file references' copies in the background; marks those not whole when it has. */
+    /**
+     * Looks for the listed file references' copies in the background; marks those not whole when it has. One look at
+     * a time: a share that stops answering holds one background thread, not one for every time the detail is read
+     * again (a live refresh, a change elsewhere), which would take every thread the console's other work needs. A
+     * list shown while a look is under way is looked at once that one ends.
+     */
     private void lookForFiles() {
         List<Evidence> listed = List.copyOf(evidence);
         if (listed.stream().noneMatch(Evidence::isFile)) {
             return;
         }
+        if (lookingForFiles) {
+            lookAgain = true;
+            return;
+        }
+        lookingForFiles = true;
         long lookedFor = evidenceShown;
         tasks.submit("look for evidence files", p -> filesAway(evidenceCases, listed), away -> {
             if (lookedFor == evidenceShown && !away.isEmpty()) {
                 showEvidence(listed, away);
             }
+            lookEnded();
         }, e -> {
             // the task runner logs it; the list stays as it is, unmarked
+            lookEnded();
         });
+    }
+
+    private void lookEnded() {
+        lookingForFiles = false;
+        if (lookAgain) {
+            lookAgain = false;
+            lookForFiles();
+        }
     }
 
     /**

@@ -282,6 +282,30 @@ class ClaimEditViewModelTest {
         assertThat(editor.evidenceFolder()).isEqualTo(editor.fileOf(files.get(0)).getParent());
     }
 
+    /** A share that stops answering holds one look, not one per detail read (live refreshes, changes elsewhere). */
+    @Test
+    void oneLookForTheFilesAtATimeAndTheListShownMeanwhileLookedAtAfter() throws Exception {
+        Claim claim = select(ClaimStatus.NEEDS_INFO);
+        editor.addFile(EvidenceKind.OWNERSHIP, Files.writeString(dir.resolve("deed.pdf"), "deed"), null);
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        ClaimsViewModel slow = new ClaimsViewModel(queries, workflow, queued, "tester");
+        slow.load();
+        queued.runAll();
+        ClaimRow row = ClaimRow.of(queries.claim(claim.claimId()).orElseThrow(), queries.today());
+
+        for (int i = 0; i < 3; i++) {
+            slow.select(null);
+            slow.select(row);
+            queued.run(queued.names().indexOf("load claim detail"));
+        }
+        assertThat(queued.names()).containsExactly("look for evidence files");
+        queued.run(0);
+        assertThat(queued.names()).as("the list shown meanwhile, looked at once").containsExactly("look for evidence files");
+        queued.run(0);
+        assertThat(queued.names()).isEmpty();
+        assertThat(slow.editor().evidence()).filteredOn(Evidence::isFile).hasSize(1);
+    }
+
     @Test
     void evidenceTheStateAskedForIsMarkedUntilItIsAdded() {
         Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
