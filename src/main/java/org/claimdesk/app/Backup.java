@@ -61,12 +61,13 @@ public final class Backup {
             throw new ClaimDeskException("the folder " + dir + " does not exist");
         }
         long started = System.nanoTime();
-        String auditRefusal = audited(file);
         // written and checked under a name of its own, on disk before it takes the backup's name: a backup cut short
         // (a full disk, the process killed) never stands under the name, and one reported good is on disk
         removeAbandonedPartials(file);
         Path partial = partial(file);
         createPrivate(partial);
+        // audited once the folder took the new file: a folder refused leaves no entry of a copy never begun
+        String auditRefusal = audited(file);
         int claims;
         EvidenceStore.FileTally evidence;
         try {
@@ -121,7 +122,7 @@ public final class Backup {
                     "a whole copy of the database, tax ids included", Json.write(details)));
             return null;
         } catch (RuntimeException e) {
-            return e.getMessage();
+            return e.getMessage() != null ? e.getMessage() : e.toString();
         }
     }
 

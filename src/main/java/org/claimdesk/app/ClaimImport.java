@@ -783,31 +783,52 @@ public final class ClaimImport {
             return Arrays.stream(names).filter(n -> !n.equals(ERROR_COLUMN) && !n.equals(UNNAMED)).toList();
         }
 
+        /**
+         * The row's values, padded with blanks when it lacks only columns with no name (a header saved with empty
+         * columns after the last, rows typed without them); else as they are.
+         */
+        private String[] values(CsvRows.Row row) {
+            String[] values = row.values();
+            if (values.length >= names.length) {
+                return values;
+            }
+            for (int i = values.length; i < names.length; i++) {
+                if (!names[i].equals(UNNAMED)) {
+                    return values;
+                }
+            }
+            String[] padded = Arrays.copyOf(values, names.length);
+            Arrays.fill(padded, values.length, names.length, "");
+            return padded;
+        }
+
         SampleRow sample(CsvRows.Row row, LocalDate today) {
             Map<String, String> values = new LinkedHashMap<>();
+            String[] given = values(row);
             // a row of another width (an unquoted comma in a name) has its values under other columns: a tax id
             // would show whole under another field, so such a row shows its reason only
-            for (int i = 0; i < names.length && row.values().length == names.length; i++) {
+            for (int i = 0; i < names.length && given.length == names.length; i++) {
                 if (!names[i].equals(ERROR_COLUMN) && !names[i].equals(UNNAMED)) {
                     values.put(names[i], ClaimField.byName(names[i]).map(ClaimField::personal).orElse(false)
-                            ? TaxIds.mask(row.values()[i]) : row.values()[i]);
+                            ? TaxIds.mask(given[i]) : given[i]);
                 }
             }
             return new SampleRow(row.line(), values, read(row, today).rejected());
         }
 
         Parsed read(CsvRows.Row row, LocalDate today) {
-            if (row.values().length != names.length) {
-                return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + row.values().length
+            String[] given = values(row);
+            if (given.length != names.length) {
+                return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has " + given.length
                         + " value(s) but the header has " + names.length + " column(s)")));
             }
             for (int i = 0; i < names.length; i++) {
-                if (names[i].equals(UNNAMED) && !row.values()[i].isBlank()) {
+                if (names[i].equals(UNNAMED) && !given[i].isBlank()) {
                     return new Parsed(null, List.of(new Rejected(row.line(), WHOLE_ROW, "has a value under column "
                             + (i + 1) + ", which has no name in the header: name that column, or clear it")));
                 }
             }
-            ClaimDraft.Read read = columns.read(row.values(), today);
+            ClaimDraft.Read read = columns.read(given, today);
             if (read.isOk()) {
                 return new Parsed(read.draft(), List.of());
             }

