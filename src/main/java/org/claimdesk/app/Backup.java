@@ -34,8 +34,6 @@ public final class Backup {
     /**
      * @param evidence the evidence files the database's rows name, which the copy does not hold (they are kept in
      *        {@code evidenceFolder}, beside the database)
-     */
-    /**
      * @param auditRefusal why the backup is not in the audit trail (its entry could not be written), or null
      */
     public record Result(Path file, long bytes, int claims, long millis, EvidenceStore.FileTally evidence,
@@ -111,7 +109,8 @@ public final class Backup {
      * IT needs most then; returns why, for the caller to say, or null once written.
      */
     private String audited(Path file) {
-        String actor = Operators.fromEnvironment() != null ? Operators.fromEnvironment() : Operators.osUser();
+        String named = Operators.fromEnvironment();
+        String actor = named != null ? named : Operators.osUser();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("file", file.toString());
         details.put("systemUser", Operators.osUser());

@@ -759,9 +759,6 @@ public final class ClaimImport {
          * not repeated, since a row of data given as the header would put a tax id or a claimant's details there.
          */
         private static String shownName(String written, int index) {
-            if (written.isEmpty()) {
-                return "(column " + (index + 1) + ", with no name)";
-            }
             long digits = written.chars().filter(Character::isDigit).count();
             if (digits > 2 || written.length() > 40 || !Character.isLetter(written.charAt(0))) {
                 return "(column " + (index + 1) + ", whose name looks like a value and is not shown)";

@@ -42,8 +42,8 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
         try (Database db = openDatabase()) {
             Backup.Result result = new Backup(db).to(action.to);
             if (result.auditRefusal() != null) {
-                err().println("warning: this backup is not in the audit trail, whose entry could not be written: "
-                        + result.auditRefusal());
+                err().println("warning: this backup is not in the audit trail (its entry could not be written: "
+                        + result.auditRefusal() + ")");
                 err().flush();
             }
             out().printf("backup written to %s: %d claims, %,d bytes, %d ms, integrity check passed%n", result.file(),

@@ -31,7 +31,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Mixin
     StateOptions state;
 
-    @Option(names = "--until-idle", description = "Keep going, through backoff waits, until no row is pending.")
+    @Option(names = "--until-idle", description = "Keep going, through backoff waits and the state's holds (429), until no row is"
+            + " pending; a scheduled drain should also be given --max-wait.")
     boolean untilIdle;
 
     @Option(names = "--max-wait", paramLabel = "SECONDS", description = "Stop after this long even with rows pending.")
@@ -40,7 +41,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--concurrency", paramLabel = "N", defaultValue = "8", description = "Deliveries in flight at most (default ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "8", description = "Attempts before a row fails for good (default ${DEFAULT-VALUE}).")
+    @Option(names = "--max-attempts", paramLabel = "N", defaultValue = "8", description = "Counted attempts before a row fails for good; a 429 is not counted (default ${DEFAULT-VALUE}).")
     int maxAttempts;
 
     @Option(names = "--interval-ms", paramLabel = "MS", defaultValue = "2000", description = "How often due rows are looked for (default ${DEFAULT-VALUE}).")
@@ -155,8 +156,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
             if (hold == null || hold.since().equals(told.getAndSet(hold.since()))) {
                 return;
             }
-            err().println("waiting: nothing is sent before " + hold.until().truncatedTo(ChronoUnit.SECONDS)
-                    + ", the state asked to slow down: " + hold.reason());
+            err().println("waiting until " + hold.until().truncatedTo(ChronoUnit.SECONDS)
+                    + ": the state asked ClaimDesk to slow down (" + hold.reason() + ")");
             err().flush();
         };
     }

@@ -42,7 +42,7 @@ final class StateOptions {
     long simLatencyMs;
 
     @Option(names = "--sim-failure-rate", paramLabel = "F", defaultValue = "0",
-            description = "Simulated state only: share of submissions answered 503, busy (default ${DEFAULT-VALUE}).")
+            description = "Simulated state only: share of submissions answered 503 (busy) (default ${DEFAULT-VALUE}).")
     double simFailureRate;
 
     /**

@@ -487,12 +487,6 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
-    private boolean running() {
-        synchronized (lock) {
-            return runState == RunState.RUNNING && !closing;
-        }
-    }
-
     /** Running, and not held by the state's request to slow down: rows may be leased and sent. */
     private boolean sending() {
         synchronized (lock) {
@@ -560,7 +554,10 @@ public final class DeliveryWorker implements WorkerControl {
         }
     }
 
-    /** Leases due rows while there is room in the {@link LeaseWindow}. */
+    /**
+     * Leases due rows while the worker sends (running, not held by the state) and there is room in the {@link
+     * LeaseWindow}, or for one row after a hold.
+     */
     private void fill() {
         filling = true;
         try {

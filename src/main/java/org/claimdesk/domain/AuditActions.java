@@ -35,7 +35,8 @@ public final class AuditActions {
     public static final String DATABASE_MOVE_IN = "database.move_in";
     /**
      * A desk's whole database copied ({@code backup}), tax ids included: written before the copy (which holds it), by
-     * the operator the environment names or the system account; details carry the file and the workstation.
+     * the operator the environment names or the system account; details carry the file, the system account and the
+     * workstation.
      */
     public static final String DATABASE_BACKUP = "database.backup";
     public static final String WORKER_PAUSE = "worker.pause";

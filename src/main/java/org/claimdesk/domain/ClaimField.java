@@ -40,7 +40,7 @@ public final class ClaimField<T> {
             "DC", "PR", "VI", "GU", "AS", "MP");
 
     /**
-     * Control and format characters, line and paragraph separators and halves of a surrogate pair, beyond ASCII's
+     * Control and format characters, line and paragraph separators and unpaired surrogates, beyond ASCII's
      * controls too: a C1 control, U+2028 or a right-to-left override (U+202E, which shows a name reversed) in a
      * name goes on into the state's payload. The joiners some scripts write names with (U+200C, U+200D) are taken.
      */

@@ -175,8 +175,9 @@ class DeliveryCommandsTest {
         assertThat(json.get("pending").asLong()).isEqualTo(3);
         assertThat(json.get("retried").asLong()).isEqualTo(3);
         assertThat(json.get("simulated").asBoolean()).isFalse();
-        assertThat(run.err()).as("the hold is told once").startsWith("waiting: nothing is sent before ")
-                .contains(", the state asked to slow down: 429 ").contains("Retry-After 30 s").hasLineCount(1);
+        assertThat(run.err()).as("the hold is told once").startsWith("waiting until ")
+                .contains(": the state asked ClaimDesk to slow down (429 ").contains("Retry-After 30 s")
+                .hasLineCount(1);
     }
 
     @Test
@@ -192,7 +193,7 @@ class DeliveryCommandsTest {
         // a hold of a second, then the one row sent after it refused at once: the next hold, and so on
         List<String> lines = run.err().lines().toList();
         assertThat(lines).hasSizeGreaterThanOrEqualTo(2).doesNotHaveDuplicates()
-                .allSatisfy(l -> assertThat(l).startsWith("waiting: nothing is sent before "));
+                .allSatisfy(l -> assertThat(l).startsWith("waiting until "));
         assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
     }
 
