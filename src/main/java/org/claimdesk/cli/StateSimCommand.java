@@ -33,6 +33,10 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
         "Refusals are never random: the state refuses a submission only for what it contains (docs/delivery.md)."})
     double failureRate;
 
+    @Option(names = "--rate-limit", paramLabel = "N", defaultValue = "0", description = "Answer 429 (Retry-After 1 s)"
+            + " to the submissions beyond N in any second, as a state's rate limit does (default ${DEFAULT-VALUE}: none).")
+    int rateLimit;
+
     @Option(names = "--require-token", description = "Answer 401 unless the bearer token equals $" + HttpStateAdapter.TOKEN_ENV + ".")
     boolean requireToken;
 
@@ -51,8 +55,11 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
                 throw new IllegalArgumentException("--require-token needs $" + HttpStateAdapter.TOKEN_ENV + " to be set");
             }
         }
+        if (rateLimit < 0) {
+            throw new UsageException("--rate-limit must not be negative");
+        }
         SimulatedState state = new SimulatedState(new SimulatedState.Config(Duration.ofMillis(latencyMs), failureRate,
-                token, System.nanoTime()));
+                token, System.nanoTime(), rateLimit));
         InetAddress address;
         try {
             address = InetAddress.getByName(bind);
@@ -75,8 +82,10 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
         }, "claimdesk-state-sim-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            out().printf(Locale.ROOT, "simulated state listening on %s (latency %d ms, failure rate %.2f%s)%n",
-                    server.baseUrl(), latencyMs, failureRate, token == null ? "" : ", token required");
+            out().printf(Locale.ROOT, "simulated state listening on %s (latency %d ms, failure rate %.2f%s%s)%n",
+                    server.baseUrl(), latencyMs, failureRate,
+                    rateLimit == 0 ? "" : ", at most " + rateLimit + " submissions a second",
+                    token == null ? "" : ", token required");
             out().flush();
             if (forSeconds == null) {
                 stop.await();

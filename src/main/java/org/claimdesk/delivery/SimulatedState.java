@@ -19,8 +19,8 @@ import org.claimdesk.store.Json;
  * A state that implements ClaimDesk's submission contract in memory, for demos, training, tests and
  * benchmarks. It is always presented as "simulated". It judges each submission by its content against
  * {@link StateRules}, so the same body gets the same answer every time; only transient trouble (503: the
- * portal busy) is drawn at random, at {@link Config#transientRate}, before anything is recorded. It never
- * answers 429: a state asks to slow down under load, not by chance, and ClaimDesk then holds every send. It
+ * portal busy) is drawn at random, at {@link Config#transientRate}, before anything is recorded. It answers 429
+ * only under load, as a state asks to slow down: beyond {@link Config#perSecond} submissions a second, when set. It
  * remembers the body and the answer of every key it judged: a replay with the same body gets the same answer
  * (200 and the first case id for an accepted one), a key sent again with another body gets 422
  * idempotency_key_reused, and a claim sent under a second key after its acceptance gets 409 duplicate_claim.
@@ -33,8 +33,15 @@ public final class SimulatedState {
      * @param token when not null, the bearer token every call must carry (else 401)
      * @param seed seed of the transient draws
      */
-    public record Config(Duration latency, double transientRate, String token, long seed) {
+    public record Config(Duration latency, double transientRate, String token, long seed, int perSecond) {
+        public Config(Duration latency, double transientRate, String token, long seed) {
+            this(latency, transientRate, token, seed, 0);
+        }
+
         public Config {
+            if (perSecond < 0) {
+                throw new IllegalArgumentException("the submissions a second must not be negative, got " + perSecond);
+            }
             if (latency == null || latency.isNegative()) {
                 throw new IllegalArgumentException("the simulated latency must not be negative");
             }
@@ -49,16 +56,24 @@ public final class SimulatedState {
         }
 
         public Config withLatency(Duration value) {
-            return new Config(value, transientRate, token, seed);
+            return new Config(value, transientRate, token, seed, perSecond);
         }
 
         /** Answers this share of submissions 503, at random. */
         public Config withTransientRate(double share) {
-            return new Config(latency, share, token, seed);
+            return new Config(latency, share, token, seed, perSecond);
         }
 
         public Config withToken(String value) {
-            return new Config(latency, transientRate, value, seed);
+            return new Config(latency, transientRate, value, seed, perSecond);
+        }
+
+        /**
+         * Answers 429 (Retry-After 1 s) to the submissions beyond {@code value} in any second, as a state's rate
+         * limit does; 0 for none.
+         */
+        public Config withRateLimit(int value) {
+            return new Config(latency, transientRate, token, seed, value);
         }
     }
 
@@ -112,15 +127,42 @@ public final class SimulatedState {
     private final Map<String, AtomicInteger> postsByKey = new ConcurrentHashMap<>();
     private final Map<Long, AtomicInteger> acceptancesByClaim = new ConcurrentHashMap<>();
     private int sequence = 100_000;
+    /** When the submissions the rate limit let through in the last second came, oldest first; under its own lock. */
+    private final java.util.ArrayDeque<Long> lastSecond = new java.util.ArrayDeque<>();
+    private final java.util.function.LongSupplier nanos;
 
     public SimulatedState(Config config) {
         this(config, StateRules.standard());
     }
 
     public SimulatedState(Config config, StateRules rules) {
+        this(config, rules, System::nanoTime);
+    }
+
+    /** @param nanos the monotonic clock the rate limit counts seconds on */
+    SimulatedState(Config config, StateRules rules, java.util.function.LongSupplier nanos) {
         this.config = config;
         this.rules = rules;
         this.random = new SplittableRandom(config.seed());
+        this.nanos = nanos;
+    }
+
+    /** Whether a submission now goes beyond the rate limit; one that does not is counted. */
+    private boolean beyondRateLimit() {
+        if (config.perSecond() == 0) {
+            return false;
+        }
+        synchronized (lastSecond) {
+            long now = nanos.getAsLong();
+            while (!lastSecond.isEmpty() && now - lastSecond.peekFirst() >= 1_000_000_000L) {
+                lastSecond.pollFirst();
+            }
+            if (lastSecond.size() >= config.perSecond()) {
+                return true;
+            }
+            lastSecond.addLast(now);
+            return false;
+        }
     }
 
     public Config config() {
@@ -145,6 +187,10 @@ public final class SimulatedState {
             return new Reply(400, null, "missing_idempotency_key", "the Idempotency-Key header is required", null);
         }
         postsByKey.computeIfAbsent(idempotencyKey, k -> new AtomicInteger()).incrementAndGet();
+        if (beyondRateLimit()) {
+            return new Reply(429, null, "rate_limited", "more than " + config.perSecond()
+                    + " submissions a second; retry later", 1);
+        }
         JsonNode node = parse(body);
         if (node == null || !node.isObject()) {
             return new Reply(400, null, "invalid_body", "the body must be a JSON object", null);

@@ -391,6 +391,30 @@ class DeliveryCommandsTest {
         assertThat(sim.get()).isZero();
     }
 
+    /** Training on the hold: a simulated state with a rate limit, and a drain that waits it out. */
+    @Test
+    void aDrainWaitsOutTheRateLimitOfStateSim() throws Exception {
+        submitted(6);
+        StringWriter simOut = new StringWriter();
+        CompletableFuture<Integer> sim = CompletableFuture.supplyAsync(() -> ClaimDeskCommand.execute(
+                new PrintWriter(simOut, true), new PrintWriter(new StringWriter(), true),
+                "state-sim", "--port", "0", "--rate-limit", "2", "--for-seconds", "20"));
+        Pattern url = Pattern.compile("simulated state listening on (http://127\\.0\\.0\\.1:\\d+) \\(.*, at most 2"
+                + " submissions a second\\)");
+        await().atMost(Duration.ofSeconds(10)).until(() -> url.matcher(simOut.toString()).find());
+        Matcher m = url.matcher(simOut.toString());
+        assertThat(m.find()).isTrue();
+
+        Run drain = run("drain", "--state-api", m.group(1), "--until-idle", "--max-wait", "15",
+                "--backoff-base-ms", "100", "--json");
+
+        assertThat(drain.exit()).as(drain.err()).isZero();
+        assertThat(drain.json().get("sent").asInt()).isEqualTo(6);
+        assertThat(drain.json().get("failed").asInt()).isZero();
+        assertThat(drain.err()).startsWith("waiting until ").contains("429 rate_limited: more than 2 submissions a second");
+        assertThat(count(DeliveryState.SENT)).isEqualTo(6);
+    }
+
     @Test
     void stateSimOnAPortInUseSaysSoInOneLine() throws Exception {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,

@@ -103,6 +103,29 @@ class SimulatedStateTest {
     }
 
     @Test
+    void beyondItsRateLimitTheStateAsksToSlowDownAndJudgesNothing() {
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(5_000_000_000L);
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable().withRateLimit(2),
+                StateRules.standard(), nanos::get);
+        String body = StatePayloads.valid(6).toString();
+
+        assertThat(state.submit("a", null, body).status()).isEqualTo(201);
+        nanos.addAndGet(400_000_000L);
+        assertThat(state.submit("b", null, StatePayloads.valid(7).toString()).status()).isEqualTo(201);
+        SimulatedState.Reply limited = state.submit("c", null, StatePayloads.valid(8).toString());
+        assertThat(limited.status()).isEqualTo(429);
+        assertThat(limited.error()).isEqualTo("rate_limited");
+        assertThat(limited.retryAfterSeconds()).isEqualTo(1);
+        assertThat(state.acceptances()).doesNotContainKey(8L);
+
+        nanos.addAndGet(600_000_000L); // a second after the first: one place free
+        assertThat(state.submit("c", null, StatePayloads.valid(8).toString()).status()).isEqualTo(201);
+        assertThat(state.submit("d", null, StatePayloads.valid(9).toString()).status()).isEqualTo(429);
+        assertThat(new SimulatedState(SimulatedState.Config.reliable()).submit("e", null, body).status())
+                .as("no limit unless set").isEqualTo(201);
+    }
+
+    @Test
     void aNumberNoFieldCanHoldIsABadBodyNotAnAnswerLost() {
         SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
         SimulatedState.Reply reply = state.submit("big", null, "{\"claimId\": 1, \"amountCents\": 1e400}");
