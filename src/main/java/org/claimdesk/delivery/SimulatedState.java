@@ -32,6 +32,7 @@ public final class SimulatedState {
      * @param transientRate share of submissions answered 503, before anything is recorded
      * @param token when not null, the bearer token every call must carry (else 401)
      * @param seed seed of the transient draws
+     * @param perSecond the submissions taken in any second, beyond which the state answers 429; 0 for no limit
      */
     public record Config(Duration latency, double transientRate, String token, long seed, int perSecond) {
         public Config(Duration latency, double transientRate, String token, long seed) {

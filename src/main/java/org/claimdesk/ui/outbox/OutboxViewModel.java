@@ -142,6 +142,8 @@ public final class OutboxViewModel {
      * than the live refresh, the reads would queue up behind each other, and staff's own after them.
      */
     private volatile long pageRequest;
+    /** A page read skipped (superseded before it started) was to read the error groups after its answer. */
+    private boolean groupsOwed;
     private long groupRequest;
     /** The filter the error groups were last loaded for: a change of the state filter alone keeps them. */
     private OutboxQuery groupsLoadedFor;
@@ -324,7 +326,7 @@ public final class OutboxViewModel {
         ageFrom = queries.now();
         ageFromFor = age.get();
         counts.now();
-        loadPage(() -> tasks.afterPause(GROUPS_AFTER, this::loadGroups));
+        loadPage(true);
     }
 
     /** How long after a refreshed page's answer arrives its error groups are read (a frame later at the soonest). */
@@ -389,11 +391,15 @@ public final class OutboxViewModel {
     }
 
     private void loadPage() {
-        loadPage(() -> { });
+        loadPage(false);
     }
 
-    /** Reads the page the filters select; {@code afterAnswer} runs once its answer or failure arrived, applied or not. */
-    private void loadPage(Runnable afterAnswer) {
+    /**
+     * Reads the page the filters select; with {@code thenGroups}, the error groups {@link #GROUPS_AFTER} after its
+     * answer. A read skipped because a newer one was asked for before it started passes its groups on to the
+     * newer one's answer: read after its own, they would compete with that page's read on a slow server.
+     */
+    private void loadPage(boolean thenGroups) {
         OutboxQuery shown = shown();
         Paging page = paging.get();
         long request = ++pageRequest;
@@ -405,20 +411,32 @@ public final class OutboxViewModel {
             List<OutboxEvent> events = queries.outbox(shown.withPage(page.offset(), PAGE_SIZE));
             return new PageResult(withClaims(events), queries.countOutbox(shown));
         }, result -> {
+            if (result == null) {
+                groupsOwed |= thenGroups;
+                return;
+            }
             if (request == pageRequest) {
                 loading.set(false);
                 paging.set(paging.get().withTotal(result.total()));
                 rows.showInPlace(result.rows());
                 refreshSelection();
             }
-            afterAnswer.run();
+            groupsAfterAnswer(thenGroups);
         }, e -> {
             if (request == pageRequest) {
                 loading.set(false);
                 notice.set(Notice.error("load outbox rows", e));
             }
-            afterAnswer.run();
+            groupsAfterAnswer(thenGroups);
         });
+    }
+
+    /** Reads the error groups a while after a page's answer when it, or a read skipped before it, asked for them. */
+    private void groupsAfterAnswer(boolean thenGroups) {
+        if (thenGroups || groupsOwed) {
+            groupsOwed = false;
+            tasks.afterPause(GROUPS_AFTER, this::loadGroups);
+        }
     }
 
     private record PageResult(List<OutboxRow> rows, int total) {

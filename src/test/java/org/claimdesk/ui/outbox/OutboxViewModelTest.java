@@ -225,6 +225,24 @@ class OutboxViewModelTest {
     }
 
     /** A page on its own model whose background work runs only when the test says, its first read done. */
+    /** A slow server: a refresh's page read skipped for a newer one leaves the error groups to that one's answer. */
+    @Test
+    void theGroupsOfARefreshSkippedForANewerOneAreReadOnceAfterTheNewerAnswers() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = loaded(queued);
+        int before = queued.submitted().size();
+
+        m.refresh();
+        m.refresh();
+        queued.runAll();
+
+        List<String> asked = queued.submitted().subList(before, queued.submitted().size());
+        assertThat(asked).filteredOn("load outbox page"::equals).hasSize(2);
+        assertThat(asked).filteredOn("group failed rows"::equals).as("once, not once per refresh").hasSize(1);
+        assertThat(asked.lastIndexOf("group failed rows")).isGreaterThan(asked.lastIndexOf("load outbox page"));
+        assertThat(m.loadingProperty().get()).isFalse();
+    }
+
     private OutboxViewModel loaded(org.claimdesk.ui.testing.QueuedTaskRunner queued) {
         OutboxViewModel m = new OutboxViewModel(queries, triage,
                 new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");

@@ -14,11 +14,13 @@ public final class QueuedTaskRunner implements TaskRunner {
     private final List<Runnable> queued = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
     private final List<Object> results = new ArrayList<>();
+    private final List<String> submitted = new ArrayList<>();
 
     @Override
     public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
             Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
         names.add(what);
+        submitted.add(what);
         queued.add(() -> {
             T result;
             try {
@@ -34,6 +36,11 @@ public final class QueuedTaskRunner implements TaskRunner {
 
     public List<String> names() {
         return List.copyOf(names);
+    }
+
+    /** The name of every task submitted so far, run or not, in the order they came. */
+    public List<String> submitted() {
+        return List.copyOf(submitted);
     }
 
     /** What each task run so far returned, in the order they ran (null where the work returned null). */
