@@ -84,18 +84,14 @@ public final class ClaimEvidence {
 
     public Evidence addUrl(long claimId, String kind, String url, String title, String actor) {
         String who = Inputs.actor(actor);
-        EvidenceKind k = EvidenceRules.kind(kind).orThrow();
-        String address = EvidenceRules.url(url).orThrow();
-        String name = EvidenceRules.title(title, address).orThrow();
-        return database.inTransaction(h -> insertUrl(h, editableClaim(h, claimId), k, name, address, who,
+        Checked c = checked(new Draft(kind, url, null, title));
+        return database.inTransaction(h -> insertUrl(h, editableClaim(h, claimId), c.kind(), c.title(), c.url(), who,
                 clock.instant()));
     }
 
     public Evidence addFile(long claimId, String kind, Path file, String title, String actor) {
         String who = Inputs.actor(actor);
-        EvidenceKind k = EvidenceRules.kind(kind).orThrow();
-        EvidenceFiles.checkSource(file);
-        String name = EvidenceRules.title(title, file.getFileName().toString()).orThrow();
+        Checked c = checked(new Draft(kind, null, java.util.Objects.requireNonNull(file, "file"), title));
         // refuse a claim that cannot take evidence before copying anything
         database.read(h -> editableClaim(h, claimId, false));
         EvidenceFiles.Stored[] copied = {files.copyIn(file)};
@@ -104,7 +100,7 @@ public final class ClaimEvidence {
             return database.inTransaction(h -> {
                 Claim claim = editableClaim(h, claimId);
                 evidence.lockFiles(h);
-                Evidence added = insertFile(h, claim, k, name, file, copied, who, clock.instant());
+                Evidence added = insertFile(h, claim, c.kind(), c.title(), file, copied, who, clock.instant());
                 committing[0] = true;
                 return added;
             });
@@ -128,6 +124,10 @@ public final class ClaimEvidence {
      * written (a file gone, an address no rule takes), by their index among the drafts.
      */
     public record Created(Claim claim, List<Evidence> added, Map<Integer, RuntimeException> refused) {
+    }
+
+    /** A draft read by the evidence rules: its kind, its title (else the address or the file name), one of the two. */
+    private record Checked(EvidenceKind kind, String title, String url, Path file) {
     }
 
     /** A draft checked, its file (if any) copied into the folder; {@code copied} may be copied again. */
@@ -178,15 +178,25 @@ public final class ClaimEvidence {
         }
     }
 
-    private Prepared prepare(Draft draft) {
+    /**
+     * Every rule a reference is added by, before anything is written or copied: its kind, then its address or file,
+     * then its title.
+     */
+    private static Checked checked(Draft draft) {
         EvidenceKind k = EvidenceRules.kind(draft.kind()).orThrow();
         if (draft.file() == null) {
             String address = EvidenceRules.url(draft.url()).orThrow();
-            return new Prepared(k, EvidenceRules.title(draft.title(), address).orThrow(), address, null, null);
+            return new Checked(k, EvidenceRules.title(draft.title(), address).orThrow(), address, null);
         }
         EvidenceFiles.checkSource(draft.file());
         String name = EvidenceRules.title(draft.title(), draft.file().getFileName().toString()).orThrow();
-        return new Prepared(k, name, null, draft.file(), new EvidenceFiles.Stored[] {files.copyIn(draft.file())});
+        return new Checked(k, name, null, draft.file());
+    }
+
+    private Prepared prepare(Draft draft) {
+        Checked c = checked(draft);
+        return new Prepared(c.kind(), c.title(), c.url(), c.file(),
+                c.file() == null ? null : new EvidenceFiles.Stored[] {files.copyIn(c.file())});
     }
 
     /** Writes an address reference of {@code claim}, held by the caller's transaction, and its audit entry. */
