@@ -344,8 +344,7 @@ public final class ClaimImport {
                 }
                 if (errorsFile != null) {
                     if (errors == null) {
-                        errors = new ErrorsFile(errorsFile, header.written, header.names,
-                                List.of(header.names).indexOf(ERROR_COLUMN));
+                        errors = new ErrorsFile(errorsFile, header.written, header.names);
                     }
                     errors.write(row.values(), broken);
                 }

@@ -25,12 +25,12 @@ final class ErrorsFile {
 
     /**
      * @param header the header as the file writes it
-     * @param fields each column's field name
+     * @param fields each column's field name, {@value ClaimImport#ERROR_COLUMN} for its error column if it has one
      */
-    ErrorsFile(Path path, String[] header, String[] fields, int errorIndex) throws IOException {
+    ErrorsFile(Path path, String[] header, String[] fields) throws IOException {
         this.columns = header.length;
         this.fields = java.util.Arrays.asList(fields.clone());
-        this.errorIndex = errorIndex;
+        this.errorIndex = this.fields.indexOf(ClaimImport.ERROR_COLUMN);
         List<String> names = new ArrayList<>(List.of(header));
         if (errorIndex < 0) {
             names.add(ClaimImport.ERROR_COLUMN);

@@ -239,7 +239,7 @@ public final class MoveIn {
     private void recordMoveIn(Handle target, List<DatabaseMove.Digest> copied) {
         java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
         details.put("from", from.location().describe());
-        details.put("systemUser", System.getProperty("user.name"));
+        details.put("systemUser", Operators.osUser());
         java.util.Map<String, Long> rows = new java.util.LinkedHashMap<>();
         copied.forEach(d -> rows.put(d.table(), d.rows()));
         details.put("rows", rows);
