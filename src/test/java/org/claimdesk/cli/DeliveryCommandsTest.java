@@ -372,40 +372,44 @@ class DeliveryCommandsTest {
         });
     }
 
+    /** A {@code state-sim} started in this JVM: its address, the line it said it listens with, and its exit code. */
+    private record StateSim(String url, String listening, CompletableFuture<Integer> exit) {
+    }
+
+    /** Starts {@code state-sim --port 0} with {@code options} and waits until it says where it listens. */
+    private static StateSim startStateSim(String... options) {
+        StringWriter simOut = new StringWriter();
+        List<String> args = new java.util.ArrayList<>(List.of("state-sim", "--port", "0"));
+        args.addAll(List.of(options));
+        CompletableFuture<Integer> sim = CompletableFuture.supplyAsync(() -> ClaimDeskCommand.execute(
+                new PrintWriter(simOut, true), new PrintWriter(new StringWriter(), true), args.toArray(String[]::new)));
+        Pattern listening = Pattern.compile("simulated state listening on (http://127\\.0\\.0\\.1:\\d+).*");
+        await().atMost(Duration.ofSeconds(10)).until(() -> listening.matcher(simOut.toString()).find());
+        Matcher m = listening.matcher(simOut.toString());
+        assertThat(m.find()).isTrue();
+        return new StateSim(m.group(1), m.group(), sim);
+    }
+
     @Test
     void stateSimServesTheContractOverHttpForADrain() throws Exception {
         submitted(4);
-        StringWriter simOut = new StringWriter();
-        CompletableFuture<Integer> sim = CompletableFuture.supplyAsync(() -> ClaimDeskCommand.execute(
-                new PrintWriter(simOut, true), new PrintWriter(new StringWriter(), true),
-                "state-sim", "--port", "0", "--latency-ms", "5", "--for-seconds", "3"));
-        Pattern url = Pattern.compile("simulated state listening on (http://127\\.0\\.0\\.1:\\d+)");
-        await().atMost(Duration.ofSeconds(10)).until(() -> url.matcher(simOut.toString()).find());
-        Matcher m = url.matcher(simOut.toString());
-        assertThat(m.find()).isTrue();
+        StateSim sim = startStateSim("--latency-ms", "5", "--for-seconds", "3");
 
-        Run drain = run("drain", "--state-api", m.group(1), "--json");
+        Run drain = run("drain", "--state-api", sim.url(), "--json");
 
         assertThat(drain.exit()).as(drain.err()).isZero();
         assertThat(drain.json().get("sent").asInt()).isEqualTo(4);
-        assertThat(sim.get()).isZero();
+        assertThat(sim.exit().get()).isZero();
     }
 
     /** Training on the hold: a simulated state with a rate limit, and a drain that waits it out. */
     @Test
     void aDrainWaitsOutTheRateLimitOfStateSim() throws Exception {
         submitted(6);
-        StringWriter simOut = new StringWriter();
-        CompletableFuture<Integer> sim = CompletableFuture.supplyAsync(() -> ClaimDeskCommand.execute(
-                new PrintWriter(simOut, true), new PrintWriter(new StringWriter(), true),
-                "state-sim", "--port", "0", "--rate-limit", "2", "--for-seconds", "20"));
-        Pattern url = Pattern.compile("simulated state listening on (http://127\\.0\\.0\\.1:\\d+) \\(.*, at most 2"
-                + " submissions a second\\)");
-        await().atMost(Duration.ofSeconds(10)).until(() -> url.matcher(simOut.toString()).find());
-        Matcher m = url.matcher(simOut.toString());
-        assertThat(m.find()).isTrue();
+        StateSim sim = startStateSim("--rate-limit", "2", "--for-seconds", "20");
+        assertThat(sim.listening()).matches(".* \\(.*, at most 2 submissions a second\\)");
 
-        Run drain = run("drain", "--state-api", m.group(1), "--until-idle", "--max-wait", "15",
+        Run drain = run("drain", "--state-api", sim.url(), "--until-idle", "--max-wait", "15",
                 "--backoff-base-ms", "100", "--json");
 
         assertThat(drain.exit()).as(drain.err()).isZero();
