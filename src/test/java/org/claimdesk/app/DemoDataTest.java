@@ -229,6 +229,27 @@ class DemoDataTest {
         }
     }
 
+    @Test
+    void rowsGiveUpOnlyOnAnswersTheWorkerCounts() {
+        try (Database db = generate("gave-up", 5_000, 5)) {
+            Queries queries = new Queries(db, Clock.systemUTC());
+            int gaveUp = 0;
+            for (OutboxEvent row : queries.outbox(OutboxQuery.all())) {
+                String error = row.lastError();
+                if (error == null || !error.contains("(gave up after ")) {
+                    continue;
+                }
+                gaveUp++;
+                // a 429 holds the worker and is not counted toward the attempts: no row gives up on one
+                assertThat(error).as("row %d", row.outboxEventId()).doesNotStartWith("429");
+                List<DeliveryAttempt> attempts = queries.attempts(row.outboxEventId());
+                assertThat(attempts).as("row %d's attempts", row.outboxEventId())
+                        .noneMatch(a -> Integer.valueOf(429).equals(a.httpStatus()));
+            }
+            assertThat(gaveUp).isPositive();
+        }
+    }
+
     private Database generate(String name, int claims, long seed) {
         Database db = Database.open(TestDatabase.location(engine, dir, name));
         List<Integer> progress = new ArrayList<>();
