@@ -108,7 +108,7 @@ final class Conflicts {
         return new ConflictException("claim " + current.claimNumber() + " was changed by " + who + " at "
                 + localMinute(when) + " (" + what + ") after you opened it: you saw"
                 + " version " + expectedVersion + ", it is now at version " + current.version()
-                + "; nothing was saved: reload the claim and make your change again");
+                + "; nothing was saved: reload the claim and make your change on its new version");
     }
 
     /** The staff actions on an outbox row, each audited under the row. */

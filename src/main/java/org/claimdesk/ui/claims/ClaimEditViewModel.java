@@ -122,6 +122,8 @@ public final class ClaimEditViewModel {
     /** The claim as last read; the one being edited keeps the version staff started from. */
     private EditableClaim shown;
     private EditableClaim base;
+    /** "Reload claim" after a conflict: the next newer version read becomes the edit's base, what was typed kept. */
+    private boolean rebasing;
 
     /**
      * @param notices where a save's or an evidence add's outcome goes (the page's notice line)
@@ -249,6 +251,8 @@ public final class ClaimEditViewModel {
         canEdit.set(claim != null && readOnlyReason.get() == null);
         if (!active.get()) {
             fill(claim);
+        } else if (sameClaim && rebasing && claim.version() != base.version()) {
+            rebase(claim);
         }
         update();
     }
@@ -319,9 +323,13 @@ public final class ClaimEditViewModel {
         }
     }
 
-    /** After a conflict: drop what was typed and read the claim again, to start over from its new version. */
+    /**
+     * After a conflict: reads the claim again and goes on editing its new version with what was typed kept; a
+     * field typed in that was also changed meanwhile keeps the text typed and says the value it has now. A claim
+     * whose new status no longer allows editing ends the edit, with a notice saying nothing was saved.
+     */
     public void reloadAfterConflict() {
-        leave();
+        rebasing = active.get();
         reload.run();
     }
 
@@ -558,7 +566,48 @@ public final class ClaimEditViewModel {
 
     // ---- internals ----------------------------------------------------------------------------------
 
+    /** The edit goes on from {@code claim}, the version read after a conflict (see {@link #reloadAfterConflict}). */
+    private void rebase(EditableClaim claim) {
+        rebasing = false;
+        if (claim.editRefusal().isPresent()) {
+            leave();
+            fill(claim);
+            notices.accept(Notice.warning("Claim " + claim.claimNumber() + " can no longer be edited ("
+                    + claim.editRefusal().get() + "); your changes were not saved"));
+            return;
+        }
+        EditableClaim before = base;
+        Map<FieldEditor, String> typed = new LinkedHashMap<>();
+        Map<FieldEditor, String> marks = new LinkedHashMap<>();
+        for (FieldEditor editor : fields.values()) {
+            if (editor.changed()) {
+                typed.put(editor, editor.textProperty().get());
+            }
+            if (editor.faultProperty().get() != null) {
+                marks.put(editor, editor.faultProperty().get());
+            }
+        }
+        base = claim;
+        fill(base);
+        marks.forEach(FieldEditor::markFault);
+        List<String> changedMeanwhile = new ArrayList<>();
+        typed.forEach((editor, text) -> {
+            editor.textProperty().set(text);
+            String now = claim.texts().getOrDefault(editor.field(), "");
+            if (!now.equals(before.texts().getOrDefault(editor.field(), ""))) {
+                editor.markFault("Changed meanwhile to " + (now.isEmpty() ? "nothing" : "\u201c" + now + "\u201d")
+                        + "; yours is kept: check it before saving");
+                changedMeanwhile.add(editor.field().label());
+            }
+        });
+        conflict.set(null);
+        notices.accept(Notice.info("Claim " + claim.claimNumber() + " read again at version " + claim.version()
+                + ": your changes are kept" + (changedMeanwhile.isEmpty() ? ""
+                        : "; also changed meanwhile: " + String.join(", ", changedMeanwhile) + " (marked)")));
+    }
+
     private void leave() {
+        rebasing = false;
         active.set(false);
         conflict.set(null);
         fault.set(null);

@@ -59,8 +59,9 @@ public final class FieldEditor {
     }
 
     /**
-     * What the state said about this field when it refused the claim; null when the field is not at fault.
-     * Typing in the field clears it: staff have dealt with it.
+     * What staff should look at in this field: what the state said about it when it refused the claim, or the value
+     * another workstation gave it while staff were typing theirs; null when there is nothing. Typing in the field
+     * clears it: staff have dealt with it.
      */
     public ReadOnlyStringProperty faultProperty() {
         return fault.getReadOnlyProperty();
@@ -94,7 +95,7 @@ public final class FieldEditor {
         error.set(message);
     }
 
-    /** Shows what the state said about the field (null clears it). */
+    /** Shows what staff should look at in the field (null clears it): see {@link #faultProperty}. */
     void markFault(String message) {
         fault.set(message);
     }

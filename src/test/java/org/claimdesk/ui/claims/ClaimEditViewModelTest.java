@@ -167,9 +167,65 @@ class ClaimEditViewModelTest {
         assertThat(queries.claim(claim.claimId()).orElseThrow().holderId()).isEqualTo("HLD-777111");
 
         editor.reloadAfterConflict();
-        assertThat(editor.activeProperty().get()).isFalse();
+        // the edit goes on from the new version: the text typed stays, the value it has now is said under it
+        assertThat(editor.activeProperty().get()).isTrue();
         assertThat(editor.conflictProperty().get()).isNull();
-        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-777111");
+        assertThat(field(ClaimField.HOLDER_ID).textProperty().get()).isEqualTo("HLD-888888");
+        assertThat(field(ClaimField.HOLDER_ID).faultProperty().get()).contains("Changed meanwhile to \u201cHLD-777111\u201d");
+        assertThat(editor.reasonProperty().get()).isEqualTo("typo");
+        assertThat(model.noticeProperty().get().text()).contains("your changes are kept")
+                .contains("also changed meanwhile: Holder id");
+        assertThat(editor.canSaveProperty().get()).isTrue();
+
+        editor.save();
+        Claim stored = queries.claim(claim.claimId()).orElseThrow();
+        assertThat(stored.holderId()).isEqualTo("HLD-888888");
+        assertThat(stored.version()).isEqualTo(claim.version() + 2);
+    }
+
+    @Test
+    void reloadingAfterAConflictKeepsWhatWasTypedOnTheNewVersion() {
+        Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
+        editor.startEdit();
+        field(ClaimField.CLAIMANT_EMAIL).textProperty().set("maria@example.org");
+        editor.reasonProperty().set("claimant wrote in");
+        workflow.editing().edit(claim.claimId(), claim.version(), Map.of("holderName", "Harbor Savings Bank"),
+                "r.okafor", "holder renamed");
+        editor.save();
+        assertThat(editor.conflictProperty().get()).contains("was changed by r.okafor");
+
+        editor.reloadAfterConflict();
+
+        assertThat(editor.activeProperty().get()).isTrue();
+        assertThat(field(ClaimField.CLAIMANT_EMAIL).textProperty().get()).isEqualTo("maria@example.org");
+        assertThat(field(ClaimField.HOLDER_NAME).textProperty().get()).isEqualTo("Harbor Savings Bank");
+        assertThat(editor.fields()).allSatisfy(f -> assertThat(f.faultProperty().get()).isNull());
+        assertThat(model.noticeProperty().get().text()).contains("your changes are kept").doesNotContain("meanwhile");
+        editor.save();
+        Claim stored = queries.claim(claim.claimId()).orElseThrow();
+        assertThat(stored.claimantEmail()).isEqualTo("maria@example.org");
+        assertThat(stored.holderName()).isEqualTo("Harbor Savings Bank");
+        assertThat(model.detailProperty().get().audit()).anySatisfy(a ->
+                assertThat(a.reason()).isEqualTo("claimant wrote in"));
+    }
+
+    @Test
+    void aClaimMovedMeanwhileWhereItCannotBeEditedEndsTheEditSayingNothingWasSaved() {
+        Claim claim = select(ClaimStatus.READY_FOR_SUBMISSION);
+        editor.startEdit();
+        field(ClaimField.HOLDER_NAME).textProperty().set("Harbor Savings Bank");
+        editor.reasonProperty().set("holder renamed");
+        workflow.submit(claim.claimId(), "r.okafor", null);
+        editor.save();
+        assertThat(editor.conflictProperty().get()).contains("was changed by r.okafor");
+
+        editor.reloadAfterConflict();
+
+        assertThat(editor.activeProperty().get()).isFalse();
+        assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.WARNING);
+        assertThat(model.noticeProperty().get().text()).contains("can no longer be edited")
+                .contains("your changes were not saved");
+        assertThat(queries.claim(claim.claimId()).orElseThrow().holderName()).isNotEqualTo("Harbor Savings Bank");
     }
 
     @Test

@@ -157,9 +157,15 @@ class ClaimEditFxTest extends ConsoleFxTest {
         assertThat(stored.holderName()).isEqualTo("Other Bank NA");
 
         robot.clickOn("#reloadAfterConflictButton");
-        waitUntil("the claim is read again", () -> !visible(robot.lookup("#editForm").query())
-                && robot.lookup("#detailGrid .label").match(LabeledMatchers.hasText(
-                        "Other Bank NA (" + claim.holderId() + ")")).tryQuery().isPresent());
+        TextField holderName = robot.lookup("#edit-holderName").queryAs(TextField.class);
+        waitUntil("the edit goes on from the new version", () -> !visible(conflict)
+                && holderName.getText().equals("Other Bank NA"));
+        assertThat(visible(robot.lookup("#editForm").query())).isTrue();
+        assertThat(holderId.getText()).isEqualTo("HLD-424242");
+        robot.press(KeyCode.CONTROL, KeyCode.S).release(KeyCode.S, KeyCode.CONTROL);
+        waitUntil("the typed change is saved on the new version", () ->
+                queries.claim(claim.claimId()).orElseThrow().holderId().equals("HLD-424242"));
+        assertThat(queries.claim(claim.claimId()).orElseThrow().holderName()).isEqualTo("Other Bank NA");
     }
 
     @Test
