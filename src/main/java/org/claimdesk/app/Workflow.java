@@ -120,7 +120,18 @@ public final class Workflow {
      */
     public SubmitResult submit(long claimId, String actor, String idempotencyKey, Long expectedVersion,
             java.util.Set<Long> expectedEvidence) {
+        return submit(claimId, actor, idempotencyKey, expectedVersion, expectedEvidence, null);
+    }
+
+    /**
+     * As {@link #submit(long, String, String, Long, java.util.Set)}, with staff's note on the submission (optional:
+     * null or blank for none), written to the claim's history and the audit entry. A replayed key keeps the first
+     * submission's note.
+     */
+    public SubmitResult submit(long claimId, String actor, String idempotencyKey, Long expectedVersion,
+            java.util.Set<Long> expectedEvidence, String reason) {
         String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, false);
         String givenKey = Inputs.key(idempotencyKey);
         String keyRefusal = givenKey == null ? null : KeyPolicy.keyRefusal(givenKey);
         if (keyRefusal != null) {
@@ -159,11 +170,11 @@ public final class Workflow {
             conflicts.requireVersion(h, claim, expectedVersion);
             conflicts.requireEvidence(h, claim, expectedEvidence);
             Instant now = clock.instant();
-            claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, null, now);
+            claims.changeStatus(h, claim, ClaimStatus.SUBMITTING, null, null, who, why, now);
             String payload = Submissions.json(h, claim, key);
             long eventId = outbox.insert(h, claimId, OutboxEvent.SUBMISSION_REQUESTED, payload, key, now);
             audit.append(h, now, who, AuditActions.CLAIM_SUBMIT, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
-                    null, Json.write(Map.of("outboxEventId", eventId, "idempotencyKey", key, "claimNumber",
+                    why, Json.write(Map.of("outboxEventId", eventId, "idempotencyKey", key, "claimNumber",
                             claim.claimNumber())));
             return new SubmitResult(claimId, claim.claimNumber(), eventId, key, false, ClaimStatus.SUBMITTING,
                     DeliveryState.PENDING);

@@ -256,12 +256,16 @@ final class ClaimsCommand {
                 description = "Refuse if the claim is no longer at version V (changed since it was checked).")
         Long expectVersion;
 
+        @Option(names = "--reason", paramLabel = "TEXT",
+                description = "A note on the submission for the claim's history and the audit trail (optional).")
+        String reason;
+
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
                 SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current())
-                        .submit(claim.claimId(), actor, key, expectVersion);
+                        .submit(claim.claimId(), actor, key, expectVersion, null, reason);
                 out().printf("%s: %s, outbox row %d (%s), key %s%s%n", result.claimNumber(), result.claimStatus(),
                         result.outboxEventId(), result.rowState().dbValue(), result.idempotencyKey(),
                         result.replayed() ? " [replayed: nothing changed]" : "");

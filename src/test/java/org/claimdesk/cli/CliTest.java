@@ -104,8 +104,12 @@ class CliTest {
     @Test
     void submitQueuesAnOutboxRow() throws Exception {
         String id = firstWithStatus("READY_FOR_SUBMISSION");
-        Run submitted = run("--db", db, "claims", "submit", id, "--actor", "supervisor.kim", "--key", "sub-cli-1");
+        Run submitted = run("--db", db, "claims", "submit", id, "--actor", "supervisor.kim", "--key", "sub-cli-1",
+                "--reason", "holder confirmed by phone");
         assertThat(submitted.exit()).as(submitted.err()).isZero();
+        JsonNode entry = run("--db", db, "audit", "list", "--subject", id, "--action", "claim.submit", "--limit", "1", "--json").json();
+        assertThat(entry).singleElement().satisfies(a ->
+                assertThat(a.get("reason").asText()).isEqualTo("holder confirmed by phone"));
 
         JsonNode rows = run("--db", db, "outbox", "list", "--state", "pending", "--json").json();
         JsonNode mine = null;

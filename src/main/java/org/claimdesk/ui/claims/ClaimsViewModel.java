@@ -702,7 +702,7 @@ public final class ClaimsViewModel {
         busy.set(true);
         if (action.submit()) {
             tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, KeyPolicy.newKey(),
-                    row.version(), seen.evidence()),
+                    row.version(), seen.evidence(), reason),
                     (SubmitResult r) -> {
                         busy.set(false);
                         notice.set(Notice.success("Claim " + r.claimNumber() + " queued for the state (outbox row "

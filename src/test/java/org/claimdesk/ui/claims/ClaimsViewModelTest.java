@@ -254,6 +254,24 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void theNoteGivenWithASubmitIsInTheAuditTrailAndTheClaimsHistory() {
+        ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
+        model.select(row);
+
+        model.perform(action(ClaimStatus.SUBMITTING), "holder confirmed by phone", model.seen());
+
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.SUBMITTING);
+        assertThat(queries.claimAudit(row.claimId(), 1)).singleElement().satisfies(a -> {
+            assertThat(a.action()).isEqualTo("claim.submit");
+            assertThat(a.reason()).isEqualTo("holder confirmed by phone");
+        });
+        assertThat(queries.history(row.claimId())).last().satisfies(h -> {
+            assertThat(h.toStatus()).isEqualTo(ClaimStatus.SUBMITTING);
+            assertThat(h.reason()).isEqualTo("holder confirmed by phone");
+        });
+    }
+
+    @Test
     void aSubmitConfirmedAfterAChangeElsewhereRefreshedTheClaimBehindTheDialogIsRefusedNamingThatChange() {
         ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
         model.select(row);
