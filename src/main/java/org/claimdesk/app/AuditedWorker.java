@@ -172,7 +172,7 @@ public final class AuditedWorker implements WorkerControl {
             // here would be taken for one ended elsewhere (and an older read could undo a newer one)
             Optional<WorkerPause> held = database.read(pauses::find);
             WorkerPause known = shared.pause;
-            if (held.isPresent() && !samePause(held.get(), known)) {
+            if (held.isPresent() && !held.get().sameAs(known)) {
                 holdFor(held.get());
             } else if (held.isEmpty() && known != null) {
                 shared.pause = null;
@@ -192,11 +192,6 @@ public final class AuditedWorker implements WorkerControl {
     }
 
     /** The same pause, as the database keeps it (to the millisecond). */
-    private static boolean samePause(WorkerPause kept, WorkerPause known) {
-        return known != null && kept.actor().equals(known.actor()) && kept.reason().equals(known.reason())
-                && kept.at().toEpochMilli() == known.at().toEpochMilli();
-    }
-
     /** The pause by staff in force, if any; reads no database. */
     public Optional<WorkerPause> staffPause() {
         return Optional.ofNullable(shared.pause);
@@ -279,7 +274,7 @@ public final class AuditedWorker implements WorkerControl {
                     holdFor(held.get());
                     throw movedDesk(held.get(), "its worker stays paused; work on the team database");
                 }
-                if (held.isPresent() && !samePause(held.get(), shared.pause)) {
+                if (held.isPresent() && !held.get().sameAs(shared.pause)) {
                     // paused (again) elsewhere since this workstation read the pause: staff resume what they saw
                     WorkerPause other = held.get();
                     holdFor(other);

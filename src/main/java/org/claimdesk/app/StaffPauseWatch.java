@@ -105,11 +105,13 @@ public final class StaffPauseWatch implements Supplier<String>, AutoCloseable {
     }
 
     /**
-     * As {@link #get}, for a drain told to go on despite staff's pause: only the pause a move into a team database left
-     * ({@link AuditedWorker#marksMovedDesk}) stops it.
+     * As {@link #get}, for a drain told to go on despite staff's pause: {@code overridden}, the pause it was told to
+     * go on despite (null: none was held), does not stop it; a pause made after it, and the pause a move into a team
+     * database leaves ({@link AuditedWorker#marksMovedDesk}), do.
      */
-    public Supplier<String> movedDeskOnly() {
-        return () -> current().filter(AuditedWorker::marksMovedDesk).map(StaffPauseWatch::stopped).orElse(null);
+    public Supplier<String> except(WorkerPause overridden) {
+        return () -> current().filter(p -> AuditedWorker.marksMovedDesk(p) || !p.sameAs(overridden))
+                .map(StaffPauseWatch::stopped).orElse(null);
     }
 
     private static String stopped(WorkerPause p) {

@@ -17,6 +17,7 @@ import org.claimdesk.delivery.StateAdapter;
 import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.delivery.WorkerSnapshot;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -57,8 +58,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     long leaseSeconds;
 
     @Option(names = "--even-if-paused", description = "Deliver even though staff paused the worker (the pause stays"
-            + " for every other worker; audited with --actor and --reason). A desk whose claims were moved to a team"
-            + " database is refused.")
+            + " for every other worker; audited with --actor and --reason); a pause made while it runs stops it. A desk"
+            + " whose claims were moved to a team database is refused.")
     boolean evenIfPaused;
 
     @Option(names = "--actor", paramLabel = "NAME", description = "Who overrides staff's pause (with --even-if-paused).")
@@ -95,15 +96,19 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 });
             }
             try (StateAdapter adapter = state.open(db.onServer())) {
+                WorkerPause overridden = null;
                 if (evenIfPaused) {
-                    AuditedWorker.overridePause(db, clock(db), actor, reason).ifPresent(p -> err().println(
-                            "warning: delivering although the worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
-                                    + " (the pause stays; this override is audited)"));
+                    overridden = AuditedWorker.overridePause(db, clock(db), actor, reason).orElse(null);
+                    if (overridden != null) {
+                        err().println("warning: delivering although the worker is paused by "
+                                + StaffPauseWatch.byWhomWhenWhy(overridden)
+                                + " (the pause stays; this override is audited)");
+                    }
                 }
                 // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a
-                // console's; told to go on despite staff's pause, the drain still stops when its desk is moved
+                // console's; told to go on despite staff's pause, the drain goes on despite that one pause only
                 summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait,
-                        holdNotices(), evenIfPaused ? pause.movedDeskOnly() : pause);
+                        holdNotices(), evenIfPaused ? pause.except(overridden) : pause);
                 movedDesk = pause.current().filter(AuditedWorker::marksMovedDesk).isPresent();
             }
         }

@@ -13,4 +13,10 @@ public record WorkerPause(String actor, Instant at, String reason) {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(reason, "reason");
     }
+
+    /** The same pause: made by the same actor, for the same reason, at the same millisecond. */
+    public boolean sameAs(WorkerPause other) {
+        return other != null && actor.equals(other.actor) && reason.equals(other.reason)
+                && at.toEpochMilli() == other.at.toEpochMilli();
+    }
 }

@@ -281,6 +281,33 @@ class DeliveryCommandsTest {
     }
 
     @Test
+    void aDrainToldToGoOnDespiteAPauseStillStopsForAPauseMadeWhileItRuns() throws Exception {
+        submitted(120);
+        java.util.concurrent.CompletableFuture<Run> drain = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                run("drain", "--simulated", "--sim-latency-ms", "100", "--concurrency", "2", "--until-idle",
+                        "--even-if-paused", "--actor", "m.alvarez", "--reason", "deadline today"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                .until(() -> count(DeliveryState.SENT) >= 4);
+
+        // no pause was held when it started; a console pauses the worker now: this drain overrides no such pause
+        try (Database db = Database.open(file);
+             SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
+             AuditedWorker worker = new AuditedWorker(new DeliveryWorker(db, state, WorkerSettings.defaults(),
+                     Clock.systemUTC(), Deadlines.statutory()), db, Clock.systemUTC(), "r.okafor")) {
+            worker.pause("state asked us to hold submissions until Monday");
+        }
+
+        Run stopped = drain.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(stopped.exit()).as(stopped.out()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(stopped.err()).startsWith("claimdesk: delivery stopped: the delivery worker was paused by r.okafor at ")
+                .hasLineCount(1);
+        long sent = count(DeliveryState.SENT);
+        assertThat(sent).as("the drain stopped well before the end").isLessThan(100);
+        assertThat(count(DeliveryState.PENDING)).isEqualTo(120 - sent);
+        assertThat(run("audit", "list", "--action", "worker.pause_override", "--json").json()).isEmpty();
+    }
+
+    @Test
     void requeueAbandonAndAttemptsWorkOnFailedRows() throws Exception {
         List<SubmitResult> queued = submitted(3);
         server.plan((key, n) -> key.equals(queued.get(2).idempotencyKey()) ? Fault.NONE : Fault.REJECT_422);
