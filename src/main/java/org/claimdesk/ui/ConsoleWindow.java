@@ -258,7 +258,7 @@ public final class ConsoleWindow {
             parts.add("a claim's change or evidence file is still being saved");
         }
         if (newClaimDialog != null && newClaimDialog.isShowing() && newClaimForm.dirty()) {
-            parts.add("the new claim's form is filled in and not created");
+            parts.add(newClaimForm.unsaved());
         }
         if (outbox.writingProperty().get() || fixes.runningProperty().get()) {
             parts.add("an action on outbox rows is still running");

@@ -203,6 +203,12 @@ public final class ClaimsViewModel {
             notice.set(Notice.warning("Select a failed delivery first"));
             return;
         }
+        if (editor.dirtyProperty().get()) {
+            // the resubmission carries the claim as stored: a fix still in the form would not go with it
+            notice.set(Notice.warning("Claim " + selected.get().claimNumber() + " has changes not saved: save them"
+                    + " (Ctrl+S) first, so that the resubmission carries them; nothing was resubmitted"));
+            return;
+        }
         resubmitter.accept(delivery.event().outboxEventId());
     }
 
@@ -536,9 +542,7 @@ public final class ClaimsViewModel {
             return;
         }
         if (editor.dirtyProperty().get()) {
-            pendingFault = null;
-            notice.set(Notice.warning("Claim " + current.claimNumber() + " has unsaved changes: save them (Ctrl+S)"
-                    + " or cancel them (Esc) before opening another claim"));
+            keepUnsavedEdit(current);
             return;
         }
         Long before = current == null ? null : current.claimId();
@@ -559,6 +563,9 @@ public final class ClaimsViewModel {
                     if (row.isEmpty()) {
                         pendingFault = null;
                         notice.set(Notice.warning("There is no claim with id " + claimId));
+                    } else if (editor.dirtyProperty().get() && now != null && now.claimId() != claimId) {
+                        // an edit of the claim shown began while this one was read: what was typed stays
+                        keepUnsavedEdit(now);
                     } else {
                         select(row.get());
                     }
@@ -566,6 +573,13 @@ public final class ClaimsViewModel {
                     pendingFault = null;
                     notice.set(Notice.error("open claim " + claimId, e));
                 });
+    }
+
+    /** Another claim is not opened over {@code current}'s edit with unsaved changes: the notice says so. */
+    private void keepUnsavedEdit(ClaimRow current) {
+        pendingFault = null;
+        notice.set(Notice.warning("Claim " + current.claimNumber() + " has unsaved changes: save them (Ctrl+S)"
+                + " or cancel them (Esc) before opening another claim"));
     }
 
     /**

@@ -163,11 +163,11 @@ public final class NewClaimDialogView {
                 return;
             }
             if (model.busyProperty().get() || model.dirty() && !Dialogs.confirm(dialog.getDialogPane().getScene()
-                    .getWindow(), "Drop the new claim", "Drop the claim you were entering? Nothing of it has been"
-                    + " saved.", "Drop it")) {
+                    .getWindow(), "Drop the new claim", model.dropQuestion(), "Drop it")) {
                 e.consume();
             }
         });
+        dialog.setOnHidden(e -> model.closed());
         model.doneProperty().addListener((obs, was, done) -> {
             if (done) {
                 dialog.close();

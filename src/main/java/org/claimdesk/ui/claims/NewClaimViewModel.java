@@ -300,10 +300,49 @@ public final class NewClaimViewModel {
         return done.getReadOnlyProperty();
     }
 
-    /** Something was typed or chosen: closing the form would lose it. */
+    /**
+     * Something was typed or chosen that is not saved: closing the form would lose it (before Create, the whole
+     * claim; once the claim is in, the evidence references that could not be added).
+     */
     public boolean dirty() {
-        return created.get() == null && (fields.values().stream().anyMatch(FieldEditor::changed)
-                || !evidence.isEmpty() || !isBlank(reason.get()) || startStatus.get() != Transitions.FIRST);
+        if (created.get() != null) {
+            return !done.get() && !evidence.isEmpty();
+        }
+        return fields.values().stream().anyMatch(FieldEditor::changed)
+                || !evidence.isEmpty() || !isBlank(reason.get()) || startStatus.get() != Transitions.FIRST;
+    }
+
+    /** What closing the form would lose, in words ("the new claim's form is filled in and not created"); null: nothing. */
+    public String unsaved() {
+        if (!dirty()) {
+            return null;
+        }
+        Claim claim = created.get();
+        return claim == null ? "the new claim's form is filled in and not created"
+                : "evidence references of claim " + claim.claimNumber() + " are not added";
+    }
+
+    /** The question before the form is closed with {@link #unsaved} work in it. */
+    public String dropQuestion() {
+        Claim claim = created.get();
+        return claim == null ? "Drop the claim you were entering? Nothing of it has been saved."
+                : "Drop the evidence references not added? Claim " + claim.claimNumber() + " is saved; they can"
+                        + " be added later from its Evidence tab.";
+    }
+
+    /**
+     * The form was closed: a claim created without all its references is shown in the Claims page (as one created
+     * whole is when the form closes itself), saying what was not added.
+     */
+    public void closed() {
+        Claim claim = created.get();
+        if (claim == null || done.get()) {
+            return;
+        }
+        int left = evidence.size();
+        opener.open(claim.claimId(), claim.claimNumber(), "Claim " + claim.claimNumber() + " created in "
+                + claim.status().label() + (left == 0 ? "" : "; " + left + (left == 1 ? " evidence reference was"
+                        : " evidence references were") + " not added: add them from its Evidence tab"));
     }
 
     // ---- commands -----------------------------------------------------------------------------------

@@ -338,6 +338,54 @@ class ClaimEditViewModelTest {
         assertThat(editor.evidenceFolder()).isEqualTo(editor.fileOf(files.get(0)).getParent());
     }
 
+    @Test
+    void aResubmitFromTheDeliveriesTabWaitsForTheFixInTheFormToBeSaved() {
+        org.claimdesk.domain.OutboxEvent failed = queries.outbox(org.claimdesk.store.OutboxQuery.all()
+                .withState(org.claimdesk.domain.DeliveryState.FAILED)).get(0);
+        Claim claim = queries.claim(failed.aggregateId()).orElseThrow();
+        model.select(ClaimRow.of(claim, queries.today()));
+        List<Long> resubmitted = new java.util.ArrayList<>();
+        model.setResubmitter(resubmitted::add);
+        ClaimDetail.Delivery delivery = model.detailProperty().get().deliveries().stream()
+                .filter(d -> d.event().outboxEventId() == failed.outboxEventId()).findFirst().orElseThrow();
+
+        assertThat(editor.startEdit()).isTrue();
+        editor.field(ClaimField.HOLDER_NAME).textProperty().set("Harbor Savings Bank");
+        model.resubmitDelivery(delivery);
+
+        assertThat(resubmitted).isEmpty();
+        assertThat(model.noticeProperty().get().text()).contains("has changes not saved")
+                .contains("nothing was resubmitted");
+
+        editor.cancel();
+        model.resubmitDelivery(delivery);
+        assertThat(resubmitted).containsExactly(failed.outboxEventId());
+    }
+
+    /** "Fix claim…" on a slow database: the claim shown is edited while the other one is read. */
+    @Test
+    void aClaimOpenedWhileTheOneShownIsBeingEditedDoesNotDropTheEdit() {
+        Claim shown = select(ClaimStatus.EVIDENCE_PENDING);
+        Claim other = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.IDENTITY_PENDING))
+                .withPage(0, 1)).get(0);
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        ClaimsViewModel slow = new ClaimsViewModel(queries, workflow, queued, "tester");
+        slow.load();
+        queued.runAll();
+        slow.select(ClaimRow.of(shown, queries.today()));
+        queued.runAll();
+
+        slow.editAtField(other.claimId(), "holderId", null);
+        slow.editor().startEdit();
+        slow.editor().field(ClaimField.HOLDER_NAME).textProperty().set("Harbor Savings Bank");
+        queued.runAll();
+
+        assertThat(slow.selectedProperty().get().claimId()).isEqualTo(shown.claimId());
+        assertThat(slow.editor().activeProperty().get()).isTrue();
+        assertThat(slow.editor().field(ClaimField.HOLDER_NAME).textProperty().get()).isEqualTo("Harbor Savings Bank");
+        assertThat(slow.noticeProperty().get().text()).contains("Claim " + shown.claimNumber() + " has unsaved changes");
+    }
+
     /** A share that stops answering holds one look, not one per detail read (live refreshes, changes elsewhere). */
     @Test
     void oneLookForTheFilesAtATimeAndTheListShownMeanwhileLookedAtAfter() throws Exception {

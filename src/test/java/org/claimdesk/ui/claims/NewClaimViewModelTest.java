@@ -323,6 +323,25 @@ class NewClaimViewModelTest {
     }
 
     @Test
+    void aFormClosedWithReferencesNotAddedShowsTheCreatedClaimSayingSo() throws Exception {
+        NewClaimViewModel form = form();
+        type(form, valid());
+        NewClaimViewModel.EvidenceDraft identity = form.addEvidence();
+        identity.kindProperty().set(EvidenceKind.IDENTITY);
+        Path scan = Files.writeString(dir.resolve("gone.pdf"), "passport");
+        form.chooseFile(identity, scan);
+        Files.delete(scan);
+        form.create();
+        Claim claim = form.createdProperty().get();
+        assertThat(opened).isEmpty();
+
+        form.closed();
+
+        assertThat(opened).singleElement().asString().startsWith(claim.claimId() + " " + claim.claimNumber())
+                .contains("1 evidence reference was not added");
+    }
+
+    @Test
     void evidenceThatCannotBeAddedStaysInTheFormWithTheReasonAndIsAddedAgain() throws Exception {
         NewClaimViewModel form = form();
         type(form, valid());
@@ -348,7 +367,9 @@ class NewClaimViewModelTest {
                 + " claim's Evidence tab");
         assertThat(workflow.evidence().list(claim.claimId())).extracting(Evidence::kind)
                 .containsExactly(EvidenceKind.ADDRESS);
-        assertThat(form.dirty()).as("the claim is in: closing loses nothing").isFalse();
+        assertThat(form.dirty()).as("closing would drop the reference not added").isTrue();
+        assertThat(form.unsaved()).isEqualTo("evidence references of claim " + claim.claimNumber() + " are not added");
+        assertThat(form.dropQuestion()).contains("Claim " + claim.claimNumber() + " is saved");
         assertThat(form.canCreateProperty().get()).isTrue();
 
         Files.writeString(scan, "passport");
