@@ -19,6 +19,7 @@ import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.ReasonKeys;
 
 /**
  * Builds the edit form of the claim detail pane and binds it, and the Evidence tab, to a {@link
@@ -160,6 +161,7 @@ final class ClaimEditForm {
         okButton.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
                 () -> taxId.getText().isBlank() || editor.taxIdRule(taxId.getText()) != null
                         || reason.getText().isBlank(), taxId.textProperty(), reason.textProperty()));
+        ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
         dialog.setResultConverter(button -> button == ok
                 ? new TaxIdAnswer(taxId.getText().strip(), reason.getText().strip()) : null);
         javafx.application.Platform.runLater(taxId::requestFocus);

@@ -23,6 +23,7 @@ import javafx.stage.FileChooser;
 import javafx.stage.Window;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.ReasonKeys;
 
 /**
  * The question "Export…" on the Claims page asks: the file (typed, or chosen with the file chooser), and whether to
@@ -106,6 +107,7 @@ final class ClaimsExportDialog {
         okButton.disableProperty().bind(Bindings.createBooleanBinding(() -> path(file.getText()) == null
                 || include.isSelected() && reason.getText().isBlank(),
                 file.textProperty(), include.selectedProperty(), reason.textProperty()));
+        ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
         dialog.setResultConverter(b -> b == ok
                 ? new Answer(path(file.getText()), include.isSelected(), include.isSelected() ? reason.getText().strip() : null,
                         path(file.getText()).toAbsolutePath().equals(replaceAsked[0]))

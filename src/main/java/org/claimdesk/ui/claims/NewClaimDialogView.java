@@ -34,6 +34,7 @@ import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.Transitions;
 import org.claimdesk.ui.common.Dialogs;
+import org.claimdesk.ui.common.ReasonKeys;
 
 /**
  * The New claim dialog (NewClaimDialog.fxml, File › New claim…): the fields through {@link FieldForm} (input
@@ -116,6 +117,7 @@ public final class NewClaimDialogView {
                 ? "Where every claim starts: identity not yet verified"
                 : "For a claim whose checks were done before it was entered; needs a reason"));
         newClaimReason.textProperty().bindBidirectional(form.reasonProperty());
+        ReasonKeys.tabMovesOn(newClaimReason);
         newClaimReason.promptTextProperty().bind(form.reasonPromptProperty());
         newClaimReason.disableProperty().bind(claimantGrid.disableProperty());
         newClaimReason.visibleProperty().bind(form.reasonRequiredProperty());

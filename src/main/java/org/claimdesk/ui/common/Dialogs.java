@@ -59,6 +59,7 @@ public final class Dialogs {
         if (reasonRequired) {
             okButton.disableProperty().bind(reason.textProperty().map(String::isBlank));
         }
+        ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
         dialog.setResultConverter(button -> button == ok ? new Answer(reason.getText().strip()) : null);
         Platform.runLater(reason::requestFocus);
         return dialog.showAndWait();

@@ -121,9 +121,17 @@ public final class MainView {
                 Ctrl+F            search on the current page
                 F5                refresh the current page
                 Ctrl+R            re-queue the selected outbox rows
+                Ctrl+Shift+E      fix the selected failed row's claim
+                Ctrl+Enter        select the error group's next failed row
+                Ctrl+E            edit the selected claim
+                Ctrl+S            save the edit
+                Esc               cancel the edit
                 Ctrl+I            import claims from a CSV file
                 Ctrl+Shift+D      dark theme
-                Ctrl+Q            exit"""));
+                Ctrl+Q            exit
+
+                In a question's reason box: Enter answers it,
+                Shift+Enter starts a new line, Tab moves on."""));
 
         demoBannerText.textProperty().bind(model.bannerProperty());
         demoBanner.visibleProperty().bind(model.bannerProperty().isNotNull());

@@ -22,6 +22,7 @@ import org.claimdesk.domain.ClaimField;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.Dialogs;
+import org.claimdesk.ui.common.ReasonKeys;
 
 /**
  * The content of the "Fix a field…" dialog (FixFieldDialog.fxml): the field and its new value with the rule's
@@ -102,6 +103,8 @@ public final class FixFieldDialogView {
             }
         });
         fixApplyButton.setOnAction(e -> model.apply(fixReasonField.getText()));
+        ReasonKeys.tabMovesOn(fixReasonField);
+        ReasonKeys.tabMovesOn(resubmitReasonField);
         fixApplyButton.disableProperty().bind(model.busyProperty().or(model.previewProperty().isNull())
                 .or(blank(fixReasonField.textProperty())));
 

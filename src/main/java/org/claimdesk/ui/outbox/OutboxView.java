@@ -44,6 +44,7 @@ import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.Paging;
+import org.claimdesk.ui.common.ReasonKeys;
 
 /** The outbox page: binds {@link OutboxViewModel} to the FXML and asks for confirmation of bulk actions. */
 public final class OutboxView {
@@ -514,6 +515,7 @@ public final class OutboxView {
         if (changed) {
             dialog.getDialogPane().lookupButton(ok).disableProperty()
                     .bind(content.reasonField().textProperty().map(String::isBlank));
+            ReasonKeys.enterConfirms(content.reasonField(), (Button) dialog.getDialogPane().lookupButton(ok));
             javafx.application.Platform.runLater(content.reasonField()::requestFocus);
         }
         boolean confirmed = dialog.showAndWait().filter(b -> b == ok).isPresent();
@@ -556,6 +558,7 @@ public final class OutboxView {
         dialog.getDialogPane().setContent(box);
         dialog.getDialogPane().lookupButton(ok).setId("dialogOkButton");
         dialog.getDialogPane().lookupButton(ok).disableProperty().bind(reason.textProperty().map(String::isBlank));
+        ReasonKeys.enterConfirms(reason, (Button) dialog.getDialogPane().lookupButton(ok));
         javafx.application.Platform.runLater(reason::requestFocus);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
             model.execute(plan, reason.getText().strip(), reconcile.isVisible() && reconcile.isSelected());

@@ -111,6 +111,30 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     }
 
     @Test
+    void aReasonIsTypedAndConfirmedFromTheKeyboard() {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.IDENTITY_PENDING);
+        selectClaim(claim);
+
+        robot.clickOn("#action-EVIDENCE_PENDING");
+        typeReason("photo ID checked");
+        Node reason = robot.lookup("#reasonField").query();
+        // Tab leaves the reason as it leaves a text field, Shift+Tab comes back to it
+        robot.type(KeyCode.TAB);
+        waitUntil("Tab moves on", () -> !reason.isFocused());
+        robot.press(KeyCode.SHIFT, KeyCode.TAB).release(KeyCode.TAB, KeyCode.SHIFT);
+        waitUntil("Shift+Tab comes back", reason::isFocused);
+        robot.press(KeyCode.SHIFT, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.SHIFT);
+        robot.write("at the counter");
+        robot.type(KeyCode.ENTER);
+
+        waitUntil("Enter confirms", () ->
+                queries.claim(claim.claimId()).orElseThrow().status() == ClaimStatus.EVIDENCE_PENDING);
+        assertThat(queries.history(claim.claimId())).last().satisfies(h ->
+                assertThat(h.reason()).isEqualTo("photo ID checked\nat the counter"));
+    }
+
+    @Test
     void revealingATaxIdIsAuditedAndShowsInTheAuditView() {
         waitReady();
         Claim claim = queries.claim(42L).orElseThrow();
