@@ -292,24 +292,27 @@ public final class ConsoleWindow {
             case CLAIMS -> {
                 ViewFactory.Loaded<ClaimsView> l = views.load(Fxml.CLAIMS);
                 claimsView = l.controller();
-                mainView.addPage(page, l.root(), controls(claims::refresh, l.controller()::focusSearch));
+                mainView.addPage(page, l.root(), controls(claims::refresh, l.controller()::focusSearch,
+                        l.controller()::focusMain));
             }
             case OUTBOX -> {
                 ViewFactory.Loaded<OutboxView> l = views.load(Fxml.OUTBOX);
-                mainView.addPage(page, l.root(), controls(outbox::refresh, l.controller()::focusSearch));
+                mainView.addPage(page, l.root(), controls(outbox::refresh, l.controller()::focusSearch,
+                        l.controller()::focusMain));
             }
             case WORKER -> {
                 ViewFactory.Loaded<WorkerView> l = views.load(Fxml.WORKER);
-                mainView.addPage(page, l.root(), controls(worker::shown, () -> { }));
+                mainView.addPage(page, l.root(), controls(worker::shown, () -> { }, l.controller()::focusMain));
             }
             case AUDIT -> {
                 ViewFactory.Loaded<AuditView> l = views.load(Fxml.AUDIT);
-                mainView.addPage(page, l.root(), controls(audit::refresh, l.controller()::focusSearch));
+                mainView.addPage(page, l.root(), controls(audit::refresh, l.controller()::focusSearch,
+                        l.controller()::focusMain));
             }
         }
     }
 
-    private static PageControls controls(Runnable refresh, Runnable focus) {
+    private static PageControls controls(Runnable refresh, Runnable search, Runnable main) {
         return new PageControls() {
             @Override
             public void refresh() {
@@ -318,7 +321,12 @@ public final class ConsoleWindow {
 
             @Override
             public void focusSearch() {
-                focus.run();
+                search.run();
+            }
+
+            @Override
+            public void focusMain() {
+                main.run();
             }
         };
     }

@@ -106,4 +106,9 @@ public final class AuditView {
         auditSubjectFilter.requestFocus();
         auditSubjectFilter.selectAll();
     }
+
+    /** The page switched to: its table. */
+    public void focusMain() {
+        auditTable.requestFocus();
+    }
 }

@@ -404,9 +404,14 @@ public final class ClaimDetailView {
 
     private void startEdit() {
         if (model.editor().startEdit()) {
-            editGrid.getChildren().stream().filter(n -> n.getId() != null && n.getId().startsWith("edit-"))
-                    .findFirst().ifPresent(javafx.scene.Node::requestFocus);
+            focusEdit();
         }
+    }
+
+    /** Focus into the edit form's first field (the Claims page switched to while a claim is being edited). */
+    void focusEdit() {
+        editGrid.getChildren().stream().filter(n -> n.getId() != null && n.getId().startsWith("edit-"))
+                .findFirst().ifPresent(javafx.scene.Node::requestFocus);
     }
 
     /** Esc or Cancel: leaves edit mode; asks first when something was typed. */
@@ -422,7 +427,6 @@ public final class ClaimDetailView {
             return;
         }
         editor.cancel();
-        editButton.requestFocus();
     }
 
     /** Takes staff to the field the state refused: its input, the Evidence tab, or the tax id's Replace. */

@@ -148,7 +148,6 @@ public final class ClaimsView {
             ToggleButton chip = new ToggleButton(status.label());
             chip.setId("status-" + status.name());
             chip.getStyleClass().addAll("chip", "chip-" + status.name().toLowerCase(java.util.Locale.ROOT));
-            chip.setFocusTraversable(false);
             chip.setOnAction(e -> model.toggleStatus(status, chip.isSelected()));
             chips.put(status, chip);
             statusFilter.getChildren().add(chip);
@@ -333,6 +332,16 @@ public final class ClaimsView {
         detailPlaceholder.managedProperty().bind(detailPlaceholder.visibleProperty());
         // staff finish (save or cancel) an edit before choosing another claim
         claimsTable.disableProperty().bind(model.editor().activeProperty());
+        // an edit saved or cancelled hides the field that had the focus: back to the claims, for the next one
+        model.editor().activeProperty().addListener((obs, was, editing) -> {
+            if (was && !editing) {
+                javafx.application.Platform.runLater(() -> {
+                    if (claimsPage.isVisible() && !model.editor().activeProperty().get()) {
+                        claimsTable.requestFocus();
+                    }
+                });
+            }
+        });
         claimsPage.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             if (detail != null) {
                 detail.controller().onPageKey(e);
@@ -366,5 +375,14 @@ public final class ClaimsView {
     public void focusSearch() {
         claimSearch.requestFocus();
         claimSearch.selectAll();
+    }
+
+    /** The page switched to: the claims table (the edit form while a claim is being edited). */
+    public void focusMain() {
+        if (claimsTable.isDisabled() && detail != null) {
+            detail.controller().focusEdit();
+        } else {
+            claimsTable.requestFocus();
+        }
     }
 }

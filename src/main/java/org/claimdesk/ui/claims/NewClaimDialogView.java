@@ -264,7 +264,12 @@ public final class NewClaimDialogView {
         remove.setMinWidth(Region.USE_PREF_SIZE);
         remove.setId("newEvidenceRemove-" + index);
         remove.getStyleClass().addAll("flat", "danger");
-        remove.setOnAction(e -> model.removeEvidence(row));
+        remove.setOnAction(e -> {
+            model.removeEvidence(row);
+            // the rows are built again: the focus goes to the row now in this place, or Add reference when none is
+            Platform.runLater(() -> java.util.Optional.ofNullable(newClaimPane.lookup("#newEvidenceKind-"
+                    + Math.min(index, model.evidence().size() - 1))).orElse(addEvidenceButton).requestFocus());
+        });
         HBox line = new HBox(8, kind, url, file, choose, title, remove);
         line.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         line.disableProperty().bind(model.busyProperty());

@@ -282,6 +282,31 @@ public final class MainView {
             return;
         }
         pageNodes.forEach((p, node) -> node.setVisible(p == page));
+        focusPage(page);
         buttons.get(page).setSelected(true);
+    }
+
+    /**
+     * The page switched to takes the focus (its table), unless the focus is on it already: the control that had it
+     * is hidden with the page it was on, and a flow that switches pages to focus a field of its own goes first.
+     */
+    private void focusPage(Page page) {
+        Node node = pageNodes.get(page);
+        PageControls controls = pageControls.get(page);
+        if (node == null || controls == null) {
+            return;
+        }
+        Platform.runLater(() -> {
+            Scene scene = node.getScene();
+            Node owner = scene == null ? null : scene.getFocusOwner();
+            for (Node n = owner; n != null; n = n.getParent()) {
+                if (n == node) {
+                    return;
+                }
+            }
+            if (node.isVisible()) {
+                controls.focusMain();
+            }
+        });
     }
 }

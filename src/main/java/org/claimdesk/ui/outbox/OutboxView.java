@@ -474,7 +474,8 @@ public final class OutboxView {
                 javafx.application.Platform.runLater(() -> askResubmit(check));
             }
         });
-        outboxTable.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
+        // wherever the focus is on the page: after a resubmit, Ctrl+Enter is the next step the notice names
+        outboxPage.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == javafx.scene.input.KeyCode.ENTER && e.isShortcutDown()) {
                 selectNextFailed();
                 e.consume();
@@ -526,6 +527,7 @@ public final class OutboxView {
         } else {
             model.requeueInstead(check);
         }
+        outboxTable.requestFocus();
     }
 
     private void confirm(OutboxViewModel.Plan plan) {
@@ -565,6 +567,7 @@ public final class OutboxView {
         } else {
             model.cancelPlan();
         }
+        outboxTable.requestFocus();
     }
 
     /** Ctrl+R: previews re-queueing the selected rows. */
@@ -575,6 +578,11 @@ public final class OutboxView {
     public void focusSearch() {
         outboxErrorFilter.requestFocus();
         outboxErrorFilter.selectAll();
+    }
+
+    /** The page switched to: its table. */
+    public void focusMain() {
+        outboxTable.requestFocus();
     }
 
     private void export() {

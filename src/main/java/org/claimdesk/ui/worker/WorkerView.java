@@ -176,6 +176,12 @@ public final class WorkerView {
         NoticeLabel.bind(workerNotice, model.noticeProperty().when(shown));
     }
 
+    /** The page switched to: the first of Start, Pause, Resume and Drain now that can be used. */
+    public void focusMain() {
+        java.util.stream.Stream.of(workerStartButton, workerPauseButton, workerResumeButton, drainNowButton)
+                .filter(b -> !b.isDisabled()).findFirst().orElse(applySettingsButton).requestFocus();
+    }
+
     /** The state's badge: running, held by the state (in the paused colour), paused or stopped. */
     private void styleState() {
         WorkerSnapshot.RunState state = model.runStateProperty().get();

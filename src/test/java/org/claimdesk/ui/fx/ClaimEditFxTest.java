@@ -50,6 +50,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
         waitUntil("the edit form closes", () -> !visible(robot.lookup("#editForm").query()));
         waitUntil("the save is reported", () -> robot.lookup("#claimsNotice").queryAs(Label.class).getText()
                 .contains("saved: 1 field changed"));
+        waitUntil("the focus goes back to the claims", () -> robot.lookup("#claimsTable").query().isFocused());
         Claim stored = queries.claim(claim.claimId()).orElseThrow();
         assertThat(stored.statePropertyId()).isEqualTo("123456789");
         assertThat(stored.version()).isEqualTo(claim.version() + 1);

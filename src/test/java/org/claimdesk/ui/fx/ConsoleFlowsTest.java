@@ -135,6 +135,31 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     }
 
     @Test
+    void theStatusFiltersAreReachedAndToggledFromTheKeyboard() {
+        waitReady();
+        fx(() -> robot.lookup("#refreshClaimsButton").query().requestFocus());
+        robot.type(KeyCode.TAB);
+        Node first = robot.lookup("#status-IDENTITY_PENDING").query();
+        waitUntil("Tab reaches the first status filter", first::isFocused);
+        robot.type(KeyCode.SPACE);
+        waitUntil("Space applies it", () -> window.claimsModel().activeStatusesProperty().get()
+                .equals(Set.of(ClaimStatus.IDENTITY_PENDING)));
+    }
+
+    @Test
+    void thePageSwitchedToTakesTheFocus() {
+        waitReady();
+        waitOtherPagesBuilt();
+        fx(() -> robot.lookup("#claimsTable").query().requestFocus());
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        waitUntil("the outbox table has the focus", () -> robot.lookup("#outboxTable").query().isFocused());
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT4).release(KeyCode.DIGIT4, KeyCode.CONTROL);
+        waitUntil("the audit table has the focus", () -> robot.lookup("#auditTable").query().isFocused());
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT1).release(KeyCode.DIGIT1, KeyCode.CONTROL);
+        waitUntil("the claims table has the focus", () -> robot.lookup("#claimsTable").query().isFocused());
+    }
+
+    @Test
     void revealingATaxIdIsAuditedAndShowsInTheAuditView() {
         waitReady();
         Claim claim = queries.claim(42L).orElseThrow();

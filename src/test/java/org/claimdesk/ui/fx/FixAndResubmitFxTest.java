@@ -83,7 +83,7 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
         long next = onFx(() -> rows.getItems().stream().filter(r -> r.event().deliveryState() == DeliveryState.FAILED)
                 .map(OutboxRow::id).filter(id -> id > refused.outboxEventId()).findFirst()
                 .orElse(rows.getItems().get(0).id()));
-        fx(rows::requestFocus);
+        waitUntil("the table has the focus back after the dialog", rows::isFocused);
         robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
         waitUntil("the next failed row is selected", () -> rows.getSelectionModel().getSelectedItem() != null
                 && rows.getSelectionModel().getSelectedItem().id() == next);

@@ -234,4 +234,23 @@ class NewClaimFxTest extends ConsoleFxTest {
         waitClosed(form);
         assertThat(queries.claims(ClaimQuery.all().withSearch(CLAIMANT))).isEmpty();
     }
+
+    @Test
+    void removingAnEvidenceRowKeepsTheFocusInTheEvidence() {
+        waitReady();
+        openForm();
+        Scene form = formScene();
+        robot.clickOn("#addEvidenceButton");
+        robot.clickOn("#addEvidenceButton");
+        waitUntil("two rows", () -> robot.lookup("#newEvidenceRemove-1").tryQuery().isPresent());
+        fx(() -> robot.lookup("#newEvidenceRemove-0").query().requestFocus());
+        robot.type(KeyCode.SPACE);
+        waitUntil("the row now first has the focus", () -> form.getFocusOwner() != null
+                && "newEvidenceKind-0".equals(form.getFocusOwner().getId())
+                && robot.lookup("#newEvidenceRemove-1").tryQuery().isEmpty());
+        fx(() -> robot.lookup("#newEvidenceRemove-0").query().requestFocus());
+        robot.type(KeyCode.SPACE);
+        waitUntil("with no row left, Add reference has it", () -> form.getFocusOwner() != null
+                && "addEvidenceButton".equals(form.getFocusOwner().getId()));
+    }
 }
