@@ -295,7 +295,8 @@ public final class ClaimDetailView {
         ClaimRow row = seen.row();
         Optional<Dialogs.Answer> answer = Dialogs.confirmWithReason(window(), action.label(),
                 action.confirmation(row.claimNumber()), action.label(), action.reasonRequired(),
-                action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)");
+                action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)",
+                model.reasonToRetry(action, row.claimId()));
         answer.ifPresent(a -> model.perform(action, a.reason(), seen));
     }
 
@@ -306,7 +307,7 @@ public final class ClaimDetailView {
         }
         Dialogs.confirmWithReason(window(), "Reveal tax id",
                 "Reveal the whole tax id of claim " + row.claimNumber() + "? The reveal is audited.", "Reveal",
-                true, "Why do you need it? (required)")
+                true, "Why do you need it? (required)", model.reasonToRetry(null, row.claimId()))
                 .ifPresent(a -> model.revealTaxId(a.reason()));
     }
 
@@ -449,7 +450,7 @@ public final class ClaimDetailView {
         if (seen == null) {
             return;
         }
-        ClaimEditForm.askTaxId(window(), model.editor(), seen.claimNumber())
+        ClaimEditForm.askTaxId(window(), model.editor(), seen.claimNumber(), seen.claimId())
                 .ifPresent(a -> model.editor().replaceTaxId(seen, a.taxId(), a.reason()));
     }
 

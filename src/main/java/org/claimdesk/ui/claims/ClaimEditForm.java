@@ -125,7 +125,7 @@ final class ClaimEditForm {
      * keeps it and a reason is typed. The field is {@code #newTaxIdField}, its message {@code #newTaxIdError}.
      */
     static java.util.Optional<TaxIdAnswer> askTaxId(javafx.stage.Window owner, ClaimEditViewModel editor,
-            String claimNumber) {
+            String claimNumber, long claimId) {
         javafx.scene.control.Dialog<TaxIdAnswer> dialog = new javafx.scene.control.Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle("Replace tax id");
@@ -164,6 +164,9 @@ final class ClaimEditForm {
         ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
         dialog.setResultConverter(button -> button == ok
                 ? new TaxIdAnswer(taxId.getText().strip(), reason.getText().strip()) : null);
+        String[] again = editor.taxIdToRetry(claimId);
+        taxId.setText(again[0]);
+        reason.setText(again[1]);
         javafx.application.Platform.runLater(taxId::requestFocus);
         return dialog.showAndWait();
     }

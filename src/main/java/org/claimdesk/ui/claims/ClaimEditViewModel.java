@@ -31,6 +31,7 @@ import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.RetryReasons;
 import org.claimdesk.ui.common.TaskRunner;
 
 /**
@@ -99,6 +100,7 @@ public final class ClaimEditViewModel {
 
     private final Map<ClaimField<?>, FieldEditor> fields = new LinkedHashMap<>();
     private final StringProperty reason = new SimpleStringProperty("");
+    private final RetryReasons retry = new RetryReasons();
     private final ReadOnlyBooleanWrapper active = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper();
@@ -412,10 +414,13 @@ public final class ClaimEditViewModel {
         }
         busy.set(true);
         update();
+        String what = "taxId:" + claim.claimId();
         tasks.submit("replace tax id", p -> editing.replaceTaxId(claim.claimId(), claim.version(), taxId, actor, why),
                 (EditResult r) -> {
                     busy.set(false);
                     update();
+                    retry.succeeded(what);
+                    retry.succeeded(what + ":reason");
                     if (fault.get() != null && fault.get().taxId()) {
                         fault.set(null);
                     }
@@ -427,8 +432,18 @@ public final class ClaimEditViewModel {
                 }, e -> {
                     busy.set(false);
                     update();
+                    retry.failed(what, taxId);
+                    retry.failed(what + ":reason", why);
                     notices.accept(Notice.error("replace the tax id of claim " + claim.claimNumber(), e));
                 });
+    }
+
+    /**
+     * The tax id and reason typed for claim {@code claimId}'s Replace… when it last failed (a change elsewhere, a lost
+     * connection), for the question to offer again: {tax id, reason}, each empty when there is none.
+     */
+    public String[] taxIdToRetry(long claimId) {
+        return new String[] {retry.recall("taxId:" + claimId), retry.recall("taxId:" + claimId + ":reason")};
     }
 
     /** Adds a web address as evidence of the shown claim. */

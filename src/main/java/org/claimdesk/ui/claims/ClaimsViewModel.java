@@ -43,6 +43,7 @@ import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
+import org.claimdesk.ui.common.RetryReasons;
 import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
@@ -89,6 +90,7 @@ public final class ClaimsViewModel {
 
     private PendingFault pendingFault;
     private LongConsumer resubmitter = id -> { };
+    private final RetryReasons reasons = new RetryReasons();
     /**
      * Goes up with each page read asked for. A read superseded before it starts reads nothing: with a database slower
      * than the live refresh, the reads would queue up behind each other, and staff's own after them.
@@ -714,25 +716,40 @@ public final class ClaimsViewModel {
             return;
         }
         busy.set(true);
+        String what = reasonKey(action, row.claimId());
         if (action.submit()) {
             tasks.submit("submit claim", p -> workflow.submit(row.claimId(), actor, KeyPolicy.newKey(),
                     row.version(), seen.evidence(), reason),
                     (SubmitResult r) -> {
                         busy.set(false);
+                        reasons.succeeded(what);
                         notice.set(Notice.success("Claim " + r.claimNumber() + " queued for the state (outbox row "
                                 + r.outboxEventId() + ", key " + r.idempotencyKey() + ")"));
                         refresh();
-                    }, e -> failed("submit claim " + row.claimNumber(), e));
+                    }, e -> failed("submit claim " + row.claimNumber(), e, what, reason));
         } else {
             String key = "ui-" + UUID.randomUUID();
             tasks.submit("advance claim", p -> workflow.advance(row.claimId(), action.target(), actor, key, reason,
                     row.version()), (AdvanceResult r) -> {
                         busy.set(false);
+                        reasons.succeeded(what);
                         notice.set(Notice.success("Claim " + r.claimNumber() + " moved from " + r.from().label() + " to "
                                 + r.to().label()));
                         refresh();
-                    }, e -> failed("move claim " + row.claimNumber(), e));
+                    }, e -> failed("move claim " + row.claimNumber(), e, what, reason));
         }
+    }
+
+    /**
+     * The reason staff gave for {@code action} on claim {@code claimId} when it last failed (a change elsewhere, a lost
+     * connection), for its question to offer again; empty when there is none. A null action is the tax id's reveal.
+     */
+    public String reasonToRetry(ClaimAction action, long claimId) {
+        return reasons.recall(reasonKey(action, claimId));
+    }
+
+    private static String reasonKey(ClaimAction action, long claimId) {
+        return claimId + ":" + (action == null ? "reveal" : action.target().name());
     }
 
     /** Shows the selected claim's whole tax id; the reveal is written to the audit trail with the reason. */
@@ -746,8 +763,10 @@ public final class ClaimsViewModel {
             return;
         }
         busy.set(true);
+        String what = reasonKey(null, row.claimId());
         tasks.submit("reveal tax id", p -> workflow.reveal(row.claimId(), actor, reason), revealed -> {
             busy.set(false);
+            reasons.succeeded(what);
             ClaimRow now = selected.get();
             if (now != null && now.claimId() == row.claimId()) {
                 revealedVersion = revealed.version();
@@ -755,15 +774,16 @@ public final class ClaimsViewModel {
             }
             notice.set(Notice.info("Tax id of claim " + row.claimNumber() + " revealed; the reveal is in the audit trail"));
             loadDetail(row.claimId());
-        }, e -> failed("reveal the tax id of " + row.claimNumber(), e));
+        }, e -> failed("reveal the tax id of " + row.claimNumber(), e, what, reason));
     }
 
     public void hideTaxId() {
         revealedTaxId.set(null);
     }
 
-    private void failed(String doing, Throwable e) {
+    private void failed(String doing, Throwable e, String what, String reason) {
         busy.set(false);
+        reasons.failed(what, reason);
         notice.set(Notice.error(doing, e));
         refresh();
     }

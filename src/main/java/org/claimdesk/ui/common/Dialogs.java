@@ -37,6 +37,15 @@ public final class Dialogs {
 
     public static Optional<Answer> confirmWithReason(Window owner, String title, String question, String okLabel,
             boolean reasonRequired, String reasonPrompt) {
+        return confirmWithReason(owner, title, question, okLabel, reasonRequired, reasonPrompt, "");
+    }
+
+    /**
+     * As {@link #confirmWithReason(Window, String, String, String, boolean, String)}, the reason box holding
+     * {@code given} (the reason of an attempt that failed, see {@link RetryReasons}), selected: typing replaces it.
+     */
+    public static Optional<Answer> confirmWithReason(Window owner, String title, String question, String okLabel,
+            boolean reasonRequired, String reasonPrompt, String given) {
         Dialog<Answer> dialog = new Dialog<>();
         dialog.initOwner(owner);
         dialog.setTitle(title);
@@ -48,6 +57,8 @@ public final class Dialogs {
         reason.setPromptText(reasonPrompt);
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
+        reason.setText(given == null ? "" : given);
+        reason.selectAll();
         Label hint = new Label(reasonRequired ? "A reason is required; it is written to the audit trail."
                 : "Optional; written to the audit trail when given.");
         hint.getStyleClass().add("text-muted");

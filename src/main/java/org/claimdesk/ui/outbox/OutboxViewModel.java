@@ -32,6 +32,7 @@ import org.claimdesk.store.OutboxQuery;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.Paging;
+import org.claimdesk.ui.common.RetryReasons;
 import org.claimdesk.ui.common.RowList;
 import org.claimdesk.ui.common.TaskRunner;
 
@@ -135,6 +136,7 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<OutboxTriage.Result> lastResult = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    private final RetryReasons reasons = new RetryReasons();
 
     private ClaimFixer claimFixer = (claimId, field, message) -> { };
     /**
@@ -618,6 +620,19 @@ public final class OutboxViewModel {
         plan.set(null);
     }
 
+    /**
+     * The reason given for the last {@code action} on rows (re-queue, abandon) that failed as a whole (a lost
+     * connection, a change elsewhere), for its question to offer again; empty when there is none.
+     */
+    public String reasonToRetry(OutboxTriage.Action action) {
+        return reasons.recall(action.name());
+    }
+
+    /** As {@link #reasonToRetry(OutboxTriage.Action)}, for the resubmit of row {@code outboxEventId}. */
+    public String resubmitReasonToRetry(long outboxEventId) {
+        return reasons.recall("resubmit:" + outboxEventId);
+    }
+
     /** Runs the confirmed plan with its reason; progress and the result report follow. */
     public void execute(Plan confirmed, String reason, boolean reconcile) {
         plan.set(null);
@@ -635,6 +650,7 @@ public final class OutboxViewModel {
                 p -> triage.apply(preview, actor, reason, reconcile, done -> p.update(done, total, doing)), result -> {
                     end();
                     progress.set(null);
+                    reasons.succeeded(confirmed.action().name());
                     lastResult.set(result);
                     notice.set(result.failure() == null ? Notice.success(describe(result))
                             : Notice.warning(describe(result)));
@@ -642,6 +658,7 @@ public final class OutboxViewModel {
                 }, e -> {
                     end();
                     progress.set(null);
+                    reasons.failed(confirmed.action().name(), reason);
                     notice.set(Notice.error(confirmed.action().verb().toLowerCase() + " the rows", e));
                     refresh();
                 }, progress::set);
@@ -745,8 +762,10 @@ public final class OutboxViewModel {
             return;
         }
         begin(true);
+        String what = "resubmit:" + seen.outboxEventId();
         tasks.submit("resubmit outbox row", p -> resubmission.resubmit(seen, actor, reason), r -> {
             end();
+            reasons.succeeded(what);
             lastResubmit.set(r);
             notice.set(Notice.success("Row " + r.oldOutboxEventId() + " superseded by row " + r.newOutboxEventId()
                     + " (claim " + r.claimNumber() + ", new key " + r.newKey() + "; changed: "
@@ -754,6 +773,7 @@ public final class OutboxViewModel {
             refresh();
         }, e -> {
             end();
+            reasons.failed(what, reason);
             notice.set(Notice.error("resubmit the row", e));
             refresh();
         });

@@ -362,6 +362,23 @@ class ClaimEditViewModelTest {
         assertThat(resubmitted).containsExactly(failed.outboxEventId());
     }
 
+    @Test
+    void aTaxIdReplacementThatFailedIsOfferedAgain() {
+        Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
+        EditableClaim seen = editor.shownClaim();
+        workflow.editing().edit(claim.claimId(), claim.version(), Map.of("holderName", "Harbor Savings Bank"),
+                "r.okafor", "holder renamed");
+
+        editor.replaceTaxId(seen, "987-65-4321", "W-9 received");
+
+        assertThat(model.noticeProperty().get().text()).contains("changed by r.okafor");
+        assertThat(editor.taxIdToRetry(claim.claimId())).containsExactly("987-65-4321", "W-9 received");
+        model.refresh();
+        editor.replaceTaxId(editor.shownClaim(), "987-65-4321", "W-9 received");
+        assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo("987-65-4321");
+        assertThat(editor.taxIdToRetry(claim.claimId())).containsExactly("", "");
+    }
+
     /** "Fix claim…" on a slow database: the claim shown is edited while the other one is read. */
     @Test
     void aClaimOpenedWhileTheOneShownIsBeingEditedDoesNotDropTheEdit() {

@@ -254,6 +254,27 @@ class ClaimsViewModelTest {
     }
 
     @Test
+    void theReasonOfAnActionThatFailedIsOfferedAgainUntilItGoesThrough() {
+        ClaimRow row = firstWith(ClaimStatus.EVIDENCE_PENDING);
+        model.select(row);
+        ClaimsViewModel.Seen seen = model.seen();
+        ClaimAction withdraw = action(ClaimStatus.WITHDRAWN);
+        assertThat(model.reasonToRetry(withdraw, row.claimId())).isEmpty();
+        workflow.editing().edit(row.claimId(), row.version(), Map.of("amountCents", "123456"), "r.okafor",
+                "amount per the holder's report");
+
+        model.perform(withdraw, "claimant's letter of 2 March", seen);
+
+        assertThat(model.noticeProperty().get().text()).contains("changed by r.okafor");
+        assertThat(model.reasonToRetry(withdraw, row.claimId())).isEqualTo("claimant's letter of 2 March");
+        assertThat(model.reasonToRetry(action(ClaimStatus.IDENTITY_PENDING), row.claimId())).isEmpty();
+
+        model.perform(withdraw, "claimant's letter of 2 March", model.seen());
+        assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.WITHDRAWN);
+        assertThat(model.reasonToRetry(withdraw, row.claimId())).isEmpty();
+    }
+
+    @Test
     void theNoteGivenWithASubmitIsInTheAuditTrailAndTheClaimsHistory() {
         ClaimRow row = firstWith(ClaimStatus.READY_FOR_SUBMISSION);
         model.select(row);

@@ -135,6 +135,31 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     }
 
     @Test
+    void aReasonGivenForAnActionThatFailedIsThereWhenItIsAskedAgain() {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.EVIDENCE_PENDING);
+        selectClaim(claim);
+        robot.clickOn("#action-WITHDRAWN");
+        typeReason("claimant's letter of 2 March");
+        // another workstation changes the claim while the question is open
+        services.workflow().editing().edit(claim.claimId(), claim.version(), java.util.Map.of("amountCents", "123456"),
+                "r.okafor", "amount per the holder's report");
+        robot.clickOn("#dialogOkButton");
+        waitUntil("the conflict is reported", () -> robot.lookup("#claimsNotice").queryAs(Label.class).getText()
+                .contains("was changed by r.okafor"));
+
+        waitUntil("the action is offered again", () -> robot.lookup("#action-WITHDRAWN").tryQuery().isPresent()
+                && !robot.lookup("#action-WITHDRAWN").query().isDisabled());
+        robot.clickOn("#action-WITHDRAWN");
+        waitUntil("the reason dialog opens", () -> robot.lookup("#reasonField").tryQuery().isPresent());
+        assertThat(robot.lookup("#reasonField").queryAs(javafx.scene.control.TextArea.class).getText())
+                .isEqualTo("claimant's letter of 2 March");
+        robot.type(KeyCode.ENTER);
+        waitUntil("the claim is withdrawn", () ->
+                queries.claim(claim.claimId()).orElseThrow().status() == ClaimStatus.WITHDRAWN);
+    }
+
+    @Test
     void theStatusFiltersAreReachedAndToggledFromTheKeyboard() {
         waitReady();
         fx(() -> robot.lookup("#refreshClaimsButton").query().requestFocus());

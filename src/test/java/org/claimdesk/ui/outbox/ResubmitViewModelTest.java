@@ -84,6 +84,28 @@ class ResubmitViewModelTest {
     }
 
     @Test
+    void theReasonOfAResubmitThatFailedIsOfferedAgain() {
+        OutboxRow row = firstFailedOfASubmittingClaim();
+        db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
+                .bind("id", row.event().aggregateId()).execute());
+        model.select(java.util.List.of(row));
+        model.prepareResubmit();
+        Resubmission.Check check = model.resubmitCheckProperty().get();
+        // the claim changes again before staff confirm: the check no longer holds
+        db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-AGAIN', version = version + 1"
+                + " WHERE claim_id = :id").bind("id", row.event().aggregateId()).execute());
+
+        model.resubmit(check, "holder id corrected");
+
+        assertThat(model.lastResubmitProperty().get()).isNull();
+        assertThat(model.resubmitReasonToRetry(row.id())).isEqualTo("holder id corrected");
+        model.prepareResubmit();
+        model.resubmit(model.resubmitCheckProperty().get(), "holder id corrected");
+        assertThat(model.lastResubmitProperty().get()).isNotNull();
+        assertThat(model.resubmitReasonToRetry(row.id())).isEmpty();
+    }
+
+    @Test
     void theCsvExportNamesTheRowThatSupersededAFailedOne() throws Exception {
         OutboxRow row = firstFailedOfASubmittingClaim();
         db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
