@@ -16,6 +16,7 @@ import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.DuplicateClaimException;
+import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.store.AuditStore;
@@ -134,8 +135,15 @@ public final class ClaimEditing {
         Optional<Claim> other = claims.findByKey(h, key).filter(c -> c.claimId() != claim.claimId());
         if (other.isPresent()) {
             String repeats = ": claim " + claim.claimNumber() + " would repeat it; nothing was changed";
-            throw ClaimDeskException.withLogText(DuplicateClaimException.alreadyHas(other.get()) + repeats,
-                    DuplicateClaimException.alreadyHasForLog(other.get()) + repeats);
+            // each key field changed is marked where staff typed it
+            List<FieldViolation> marked = java.util.stream.Stream.of(ClaimField.JURISDICTION,
+                    ClaimField.STATE_PROPERTY_ID, ClaimField.CLAIMANT_NAME).filter(changed::containsKey)
+                    .map(f -> new FieldViolation(f.name(), f.label(), "would repeat claim "
+                            + other.get().claimNumber() + ", which has this jurisdiction, state property id and"
+                            + " claimant"))
+                    .toList();
+            throw new InvalidFieldsException(DuplicateClaimException.alreadyHas(other.get()) + repeats,
+                    DuplicateClaimException.alreadyHasForLog(other.get()) + repeats, marked);
         }
     }
 

@@ -8,7 +8,15 @@ public final class InvalidFieldsException extends ClaimDeskException {
     private final List<FieldViolation> violations;
 
     public InvalidFieldsException(List<FieldViolation> violations) {
-        super(violations.stream().map(FieldViolation::describe).collect(Collectors.joining("; ")));
+        this(violations.stream().map(FieldViolation::describe).collect(Collectors.joining("; ")), null, violations);
+    }
+
+    /**
+     * A refusal of fields whose message says more than their rules, e.g. the claim they would repeat;
+     * {@code logText} as {@link ClaimDeskException#withLogText} (null: the message).
+     */
+    public InvalidFieldsException(String message, String logText, List<FieldViolation> violations) {
+        super(message, null, logText);
         if (violations.isEmpty()) {
             throw new IllegalArgumentException("an invalid-fields refusal needs at least one violation");
         }

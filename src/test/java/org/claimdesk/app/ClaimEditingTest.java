@@ -239,7 +239,14 @@ class ClaimEditingTest {
                         + " property id " + other.statePropertyId() + " and claimant " + other.claimantName() + ": claim "
                         + before.claimNumber() + " would repeat it; nothing was changed")
                 .satisfies(e -> assertThat(((ClaimDeskException) e).forLog()).as("the log keeps no claimant's name")
-                        .contains(other.claimNumber()).doesNotContain(other.claimantName()));
+                        .contains(other.claimNumber()).doesNotContain(other.claimantName()))
+                // the fields changed are named, for the console to mark them where staff typed
+                .isInstanceOfSatisfying(org.claimdesk.domain.InvalidFieldsException.class, e ->
+                        assertThat(e.violations()).extracting(v -> v.field() + " " + v.rule()).containsExactly(
+                                "statePropertyId would repeat claim " + other.claimNumber() + ", which has this"
+                                        + " jurisdiction, state property id and claimant",
+                                "claimantName would repeat claim " + other.claimNumber() + ", which has this"
+                                        + " jurisdiction, state property id and claimant"));
         assertThat(queries.claim(second).orElseThrow()).isEqualTo(before);
 
         // one of the three alone is no repeat

@@ -379,6 +379,27 @@ class ClaimEditViewModelTest {
         assertThat(editor.taxIdToRetry(claim.claimId())).containsExactly("", "");
     }
 
+    @Test
+    void anEditThatWouldRepeatAnotherClaimMarksTheFieldsTyped() {
+        Claim other = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.IDENTITY_PENDING))
+                .withPage(0, 1)).get(0);
+        Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
+        editor.startEdit();
+        field(ClaimField.JURISDICTION).textProperty().set(other.jurisdiction());
+        field(ClaimField.STATE_PROPERTY_ID).textProperty().set(other.statePropertyId());
+        field(ClaimField.CLAIMANT_NAME).textProperty().set(other.claimantName());
+        editor.reasonProperty().set("per the state's letter");
+
+        editor.save();
+
+        assertThat(field(ClaimField.STATE_PROPERTY_ID).errorProperty().get())
+                .isEqualTo("State property id would repeat claim " + other.claimNumber()
+                        + ", which has this jurisdiction, state property id and claimant");
+        assertThat(editor.canSaveProperty().get()).isFalse();
+        assertThat(editor.activeProperty().get()).isTrue();
+        assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
+    }
+
     /** "Fix claim…" on a slow database: the claim shown is edited while the other one is read. */
     @Test
     void aClaimOpenedWhileTheOneShownIsBeingEditedDoesNotDropTheEdit() {
