@@ -41,12 +41,17 @@ public final class Operators {
         return Inputs.actor(name);
     }
 
-    /** Writes the choice of operator to the audit trail (a settings change). */
+    /**
+     * Writes the choice of operator to the audit trail (a settings change), with the system account and the
+     * workstation it was made on: the name is typed, they say who typed it. Asks the resolver: call off the FX thread.
+     */
     public static void recordChoice(Database database, Clock clock, String operator, String previous) {
         String who = Inputs.actor(operator);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("operator", who);
         details.put("previous", previous);
+        details.put("systemUser", osUser());
+        details.put("workstation", workstation());
         database.useTransaction(h -> new AuditStore().append(h, clock.instant(), who, AuditActions.SETTINGS_CHANGE,
                 AuditActions.SUBJECT_SETTINGS, "operator", previous == null ? "first start" : "operator changed",
                 Json.write(details)));

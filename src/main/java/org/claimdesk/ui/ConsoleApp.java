@@ -285,7 +285,8 @@ public final class ConsoleApp extends Application {
 
     /**
      * The operator: {@link #knownOperator()}, else asked now (first start), the OS user offered. A new choice is
-     * saved and audited at once, off the FX thread.
+     * audited, then kept in the settings, at once, off the FX thread: one the audit trail could not take is asked
+     * for again at the next start.
      */
     private String operator() {
         String known = knownOperator();
@@ -298,8 +299,8 @@ public final class ConsoleApp extends Application {
         ConsoleServices opened = services;
         Thread audit = new Thread(() -> {
             try {
-                settingsStore.save(toSave);
                 Operators.recordChoice(opened.database(), opened.clock(), chosen, null);
+                settingsStore.save(toSave);
             } catch (RuntimeException e) {
                 LOG.error("cannot keep or audit the operator chosen at first start", e);
             }

@@ -15,6 +15,7 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.claimdesk.testing.TestDatabase;
@@ -42,7 +43,10 @@ class OperatorsAndSettingsAuditTest {
                 assertThat(e.action()).isEqualTo(AuditActions.SETTINGS_CHANGE);
                 assertThat(e.subjectType()).isEqualTo(AuditActions.SUBJECT_SETTINGS);
                 assertThat(e.reason()).isEqualTo("first start");
-                assertThat(e.details()).contains("\"operator\":\"m.alvarez\"");
+                assertThat(e.details()).contains("\"operator\":\"m.alvarez\"")
+                        // the name is typed: the system account and the workstation say who typed it
+                        .contains("\"systemUser\":" + Json.write(Operators.osUser()))
+                        .contains("\"workstation\":" + Json.write(Operators.workstation()));
             });
             assertThatThrownBy(() -> Operators.recordChoice(db, Clock.systemUTC(), " ", null))
                     .hasMessage("an actor name is required");
