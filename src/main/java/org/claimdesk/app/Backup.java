@@ -109,8 +109,7 @@ public final class Backup {
      * IT needs most then; returns why, for the caller to say, or null once written.
      */
     private String audited(Path file) {
-        String named = Operators.fromEnvironment();
-        String actor = named != null ? named : Operators.osUser();
+        String actor = Operators.commandLineActor();
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("file", file.toString());
         details.put("systemUser", Operators.osUser());

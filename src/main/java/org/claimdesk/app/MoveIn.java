@@ -130,8 +130,10 @@ public final class MoveIn {
         try {
             boolean marked = desk.commit(h -> {
                 new WorkerPauseStore().put(h, new WorkerPause(ACTOR, now, reason));
-                new AuditStore().append(h, now, ACTOR, AuditActions.WORKER_PAUSE, AuditActions.SUBJECT_WORKER,
-                        AuditActions.WORKER_ID, reason, Json.write(java.util.Map.of("movedTo", where)));
+                // the pause's row carries the move's mark (no resume ends it); its entry, who ran the move
+                new AuditStore().append(h, now, Inputs.actor(Operators.commandLineActor()), AuditActions.WORKER_PAUSE,
+                        AuditActions.SUBJECT_WORKER, AuditActions.WORKER_ID, reason, Json.write(java.util.Map.of(
+                                "movedTo", where, "pausedAs", ACTOR, "workstation", Operators.workstation())));
             });
             return marked ? null : "the desk's file cannot be written here";
         } catch (RuntimeException e) {
@@ -240,10 +242,12 @@ public final class MoveIn {
         java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
         details.put("from", from.location().describe());
         details.put("systemUser", Operators.osUser());
+        details.put("workstation", Operators.workstation());
         java.util.Map<String, Long> rows = new java.util.LinkedHashMap<>();
         copied.forEach(d -> rows.put(d.table(), d.rows()));
         details.put("rows", rows);
-        new AuditStore().append(target, to.clock().instant(), ACTOR, AuditActions.DATABASE_MOVE_IN,
+        new AuditStore().append(target, to.clock().instant(), Inputs.actor(Operators.commandLineActor()),
+                AuditActions.DATABASE_MOVE_IN,
                 AuditActions.SUBJECT_DATABASE, "move-in", "a workstation's database moved in", Json.write(details));
     }
 

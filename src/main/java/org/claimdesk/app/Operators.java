@@ -23,6 +23,15 @@ public final class Operators {
         return value == null || value.isBlank() ? null : value.strip();
     }
 
+    /**
+     * Who a command run without an operator of its own (backup, the move-in) is audited as: the operator the
+     * environment names, else the system account.
+     */
+    public static String commandLineActor() {
+        String named = fromEnvironment();
+        return named != null ? named : osUser();
+    }
+
     /** The default offered at first start: the OS user. */
     public static String osUser() {
         return System.getProperty("user.name", "staff");

@@ -82,8 +82,10 @@ class MigrateCommandTest {
                         + " on " + team.address() + " at ")
                         .endsWith(": work there (--db or CLAIMDESK_DB), not on this file");
             });
+            // its entry names who ran the move (the operator the environment names, else the system account)
             long pauses = desk.read(h -> h.createQuery("SELECT count(*) FROM audit_log WHERE action = 'worker.pause'"
-                    + " AND actor = :a").bind("a", org.claimdesk.app.MoveIn.ACTOR).mapTo(Long.class).one());
+                    + " AND actor = :a").bind("a", org.claimdesk.app.Operators.commandLineActor()).mapTo(Long.class)
+                    .one());
             assertThat(pauses).isEqualTo(1);
             CliTest.Run drain = CliTest.run("--db", file.toString(), "drain", "--until-idle");
             assertThat(drain.exit()).as(drain.out() + drain.err()).isEqualTo(1);
@@ -122,8 +124,9 @@ class MigrateCommandTest {
             List<org.claimdesk.domain.AuditEntry> movedIn = new org.claimdesk.app.Queries(db, CLOCK)
                     .audit(null, null, org.claimdesk.domain.AuditActions.DATABASE_MOVE_IN, 0, 0);
             assertThat(movedIn).singleElement().satisfies(e -> {
-                assertThat(e.actor()).isEqualTo(org.claimdesk.app.MoveIn.ACTOR);
-                assertThat(e.details()).contains(file.toString()).contains("\"claim\":1000");
+                assertThat(e.actor()).isEqualTo(org.claimdesk.app.Operators.commandLineActor());
+                assertThat(e.details()).contains(file.toString()).contains("\"claim\":1000")
+                        .contains("\"workstation\":");
             });
             assertThat(counts[0]).isEqualTo(1_000);
             for (DatabaseMove.Table table : List.of(DatabaseMove.TABLES.get(0), DatabaseMove.TABLES.get(3))) {
