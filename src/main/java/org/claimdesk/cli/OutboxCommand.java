@@ -341,14 +341,29 @@ final class OutboxCommand {
         @Mixin
         StateOptions state;
 
+        @Option(names = "--dry-run", description = "Only preview which rows would be abandoned; nothing is changed.")
+        boolean dryRun;
+
         @Option(names = "--json", description = "Print the result as JSON.")
         boolean json;
 
         @Override
         public Integer call() {
-            try (Database db = openDatabase(); StateAdapter adapter = state.toAsk()) {
+            try (Database db = openDatabase(); StateAdapter adapter = dryRun ? null : state.toAsk()) {
                 OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids));
+                if (dryRun) {
+                    preview.notFailed().forEach((id, st) -> err().printf(
+                            "outbox row %d is %s: only failed rows can be abandoned; skipped%n", id, st.dbValue()));
+                    if (json) {
+                        printJson(Map.of("dryRun", true, "wouldAbandon", preview.eligible(), "ids",
+                                preview.targetIds()));
+                    } else {
+                        out().printf("%s; their claims would go back to READY_FOR_SUBMISSION (--dry-run: nothing was"
+                                + " changed)%n", preview.describe());
+                    }
+                    return ClaimDeskCommand.EXIT_OK;
+                }
                 OutboxTriage.Result result = triage.apply(preview, actor, reason, false, null);
                 Map<Long, String> skipped = new LinkedHashMap<>();
                 result.notFailed().forEach((id, st) -> skipped.put(id,

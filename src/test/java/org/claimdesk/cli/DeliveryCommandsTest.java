@@ -357,6 +357,16 @@ class DeliveryCommandsTest {
         assertThat(requeue.json().get("requeued").asInt()).isEqualTo(1);
         assertThat(requeue.json().get("reconciled").asInt()).isZero();
 
+        Run preview = run("outbox", "abandon", "--id", queued.get(1).outboxEventId() + ","
+                + queued.get(0).outboxEventId(), "--actor", "j.chen", "--reason", "claimant to correct the holder id",
+                "--dry-run");
+        assertThat(preview.exit()).as(preview.err()).isZero();
+        assertThat(preview.out()).startsWith("1 will be abandoned, 1 skipped because they are not failed")
+                .endsWith("; their claims would go back to READY_FOR_SUBMISSION (--dry-run: nothing was changed)\n");
+        assertThat(preview.err()).isEqualTo("outbox row " + queued.get(0).outboxEventId()
+                + " is pending: only failed rows can be abandoned; skipped\n");
+        assertThat(count(DeliveryState.FAILED)).as("nothing abandoned by the preview").isEqualTo(1);
+
         Run abandon = run("outbox", "abandon", "--id", queued.get(1).outboxEventId() + "," + queued.get(0).outboxEventId(),
                 "--actor", "j.chen", "--reason", "claimant to correct the holder id");
         assertThat(abandon.exit()).as(abandon.err()).isZero();
