@@ -49,5 +49,18 @@ class LiveBenchmarkTest {
         assertThat(onUsed.err()).contains("needs an empty team database");
         assertThat(onFile.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(onFile.err()).contains("give --db postgresql://");
+
+        // an office's audit trail alone: a console was started on it
+        DatabaseLocation.Postgres audited = TestDatabase.newServerDatabase();
+        try (Database db = Database.open(audited)) {
+            org.claimdesk.app.Operators.recordChoice(db, java.time.Clock.systemUTC(), "m.alvarez", null);
+        }
+        BenchCommandTest.Run onAudited = BenchCommandTest.run(new BenchCommand(), "--db", TestDatabase.url(audited),
+                "bench", "live");
+        assertThat(onAudited.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(onAudited.err()).contains("already holds claims, outbox rows or audit entries");
+        try (Database db = Database.open(audited)) {
+            assertThat(new org.claimdesk.app.Queries(db, java.time.Clock.systemUTC()).hasClaims()).isFalse();
+        }
     }
 }
