@@ -191,13 +191,60 @@ public final class Queries {
         return database.read(h -> outbox.attempts(h, outboxEventId));
     }
 
-    public List<AuditEntry> audit(String subjectId, String actor, String action, int offset, int limit) {
-        return database.read(h -> audit.list(h, subjectId, actor, action, offset, limit));
+    /**
+     * Audit entries, newest first, filtered by subject, actor and action (null or blank: any).
+     *
+     * @param subject the subject as staff type it ({@link #auditSubject}): a claim number, "claim ID", "outbox row
+     *        ID", or the id of any subject
+     */
+    public List<AuditEntry> audit(String subject, String actor, String action, int offset, int limit) {
+        return audit(subject, actor, action, null, offset, limit);
     }
 
     /** As {@link #audit}, among the entries up to {@code atMostId} (null: every one), newest first. */
-    public List<AuditEntry> audit(String subjectId, String actor, String action, Long atMostId, int offset, int limit) {
-        return database.read(h -> audit.list(h, subjectId, actor, action, atMostId, offset, limit));
+    public List<AuditEntry> audit(String subject, String actor, String action, Long atMostId, int offset, int limit) {
+        return database.read(h -> auditSubject(h, subject)
+                .map(s -> audit.entries(h, s, actor, action, atMostId, offset, limit)).orElse(List.of()));
+    }
+
+    private static final java.util.regex.Pattern CLAIM_SUBJECT =
+            java.util.regex.Pattern.compile("(?i)claim\\s+(\\d{1,18})");
+    private static final java.util.regex.Pattern ROW_SUBJECT =
+            java.util.regex.Pattern.compile("(?i)(?:outbox\\s+)?row\\s+(\\d{1,18})");
+
+    /**
+     * The audit filter's subject as staff type it, on the console's Audit page and in {@code audit list --subject}: a
+     * claim number (any case) or "claim ID" for that claim's entries, "outbox row ID" (or "row ID") for that row's,
+     * anything else the id of any subject (a claim's or a row's id, "worker"). Empty when it is a claim number no
+     * claim has: nothing matches.
+     */
+    private Optional<AuditStore.Subject> auditSubject(org.jdbi.v3.core.Handle h, String typed) {
+        if (typed == null || typed.isBlank()) {
+            return Optional.of(AuditStore.Subject.any(null));
+        }
+        String text = typed.strip();
+        String number = text.toUpperCase(java.util.Locale.ROOT);
+        if (org.claimdesk.domain.ClaimNumbers.FORMAT.matcher(number).matches()) {
+            return claims.findByNumber(h, number).map(c -> new AuditStore.Subject(AuditActions.SUBJECT_CLAIM,
+                    Long.toString(c.claimId())));
+        }
+        java.util.regex.Matcher claim = CLAIM_SUBJECT.matcher(text);
+        if (claim.matches()) {
+            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_CLAIM, claim.group(1)));
+        }
+        java.util.regex.Matcher row = ROW_SUBJECT.matcher(text);
+        if (row.matches()) {
+            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_OUTBOX, row.group(1)));
+        }
+        return Optional.of(AuditStore.Subject.any(text));
+    }
+
+    /** The claim numbers of the claims among {@code claimIds} that exist, by id, in one read (an audit page's). */
+    public Map<Long, String> claimNumbers(Collection<Long> claimIds) {
+        if (claimIds.isEmpty()) {
+            return Map.of();
+        }
+        return database.read(h -> claims.numbers(h, claimIds));
     }
 
     /**
@@ -206,8 +253,12 @@ public final class Queries {
      */
     public void eachAudit(String subjectId, String actor, String action, int limit,
             java.util.function.Consumer<AuditEntry> each) {
+        Optional<AuditStore.Subject> subject = database.read(h -> auditSubject(h, subjectId));
+        if (subject.isEmpty()) {
+            return;
+        }
         inPages(Long.MAX_VALUE, limit,
-                (before, size) -> database.read(h -> audit.pageBefore(h, subjectId, actor, action, before, size)),
+                (before, size) -> database.read(h -> audit.entriesBefore(h, subject.get(), actor, action, before, size)),
                 AuditEntry::auditId, page -> page.forEach(each));
     }
 

@@ -11,7 +11,8 @@ final class AuditCommand {
 
     @Command(name = "list", description = "Audit entries, newest first; every match unless --limit.")
     static final class ListAudit extends CliSupport implements Callable<Integer> {
-        @Option(names = "--subject", paramLabel = "ID", description = "Only entries about this subject id.")
+        @Option(names = "--subject", paramLabel = "SUBJECT", description = "Only entries about this subject: a claim"
+                + " number (UPC-…) or 'claim ID' for a claim's, 'outbox row ID' for a row's, or an id of any subject.")
         String subject;
 
         @Option(names = "--actor", paramLabel = "NAME", description = "Only entries by this actor.")

@@ -44,18 +44,38 @@ public final class AuditStore {
      */
     public List<AuditEntry> pageBefore(Handle handle, String subjectId, String actor, String action, long beforeId,
             int limit) {
-        return bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), false, true)
-                + " LIMIT :limit"), subjectId, actor, action).bind("before", beforeId).bind("limit", limit)
-                .map(Rows.AUDIT_ENTRY).list();
+        return entriesBefore(handle, Subject.any(subjectId), actor, action, beforeId, limit);
+    }
+
+    /** As {@link #pageBefore(Handle, String, String, String, long, int)}, by a subject of one type when it names one. */
+    public List<AuditEntry> entriesBefore(Handle handle, Subject subject, String actor, String action, long beforeId,
+            int limit) {
+        return bound(handle.createQuery(listStatement(filled(subject.id()), subject.type() != null, filled(actor),
+                filled(action), false, true) + " LIMIT :limit"), subject, actor, action).bind("before", beforeId)
+                .bind("limit", limit).map(Rows.AUDIT_ENTRY).list();
+    }
+
+    /**
+     * The subject an audit list is filtered by: its id, and its type (claim, outbox row) when the filter names one;
+     * a null or blank id: every subject.
+     */
+    public record Subject(String type, String id) {
+        /** Any subject with this id, whatever its type. */
+        public static Subject any(String id) {
+            return new Subject(null, id);
+        }
     }
 
     private static boolean filled(String value) {
         return value != null && !value.isBlank();
     }
 
-    private static Query bound(Query q, String subjectId, String actor, String action) {
-        if (filled(subjectId)) {
-            q.bind("subject", subjectId.trim());
+    private static Query bound(Query q, Subject subject, String actor, String action) {
+        if (filled(subject.id())) {
+            q.bind("subject", subject.id().trim());
+            if (subject.type() != null) {
+                q.bind("type", subject.type());
+            }
         }
         if (filled(actor)) {
             q.bind("actor", actor.trim());
@@ -84,8 +104,14 @@ public final class AuditStore {
      */
     public List<AuditEntry> list(Handle handle, String subjectId, String actor, String action, Long atMostId, int offset,
             int limit) {
-        Query q = bound(handle.createQuery(listStatement(filled(subjectId), filled(actor), filled(action), limit > 0,
-                atMostId != null)), subjectId, actor, action);
+        return entries(handle, Subject.any(subjectId), actor, action, atMostId, offset, limit);
+    }
+
+    /** As {@link #list(Handle, String, String, String, Long, int, int)}, by a subject of one type when it names one. */
+    public List<AuditEntry> entries(Handle handle, Subject subject, String actor, String action, Long atMostId, int offset,
+            int limit) {
+        Query q = bound(handle.createQuery(listStatement(filled(subject.id()), subject.type() != null, filled(actor),
+                filled(action), limit > 0, atMostId != null)), subject, actor, action);
         if (atMostId != null) {
             q.bind("before", atMostId + 1);
         }
@@ -101,14 +127,21 @@ public final class AuditStore {
      * order (schema version 11).
      */
     static String listStatement(boolean bySubject, boolean byActor, boolean byAction, boolean paged) {
-        return listStatement(bySubject, byActor, byAction, paged, false);
+        return listStatement(bySubject, false, byActor, byAction, paged, false);
     }
 
-    /** As {@link #listStatement(boolean, boolean, boolean, boolean)}, with {@code before}: older than {@code :before}. */
-    static String listStatement(boolean bySubject, boolean byActor, boolean byAction, boolean paged, boolean before) {
+    /**
+     * As {@link #listStatement(boolean, boolean, boolean, boolean)}, with {@code byType}: the subject's type too
+     * (bound as {@code :type}; the subject's index still reads it), and {@code before}: older than {@code :before}.
+     */
+    static String listStatement(boolean bySubject, boolean byType, boolean byActor, boolean byAction, boolean paged,
+            boolean before) {
         List<String> clauses = new ArrayList<>();
         if (bySubject) {
             clauses.add("subject_id = :subject");
+            if (byType) {
+                clauses.add("subject_type = :type");
+            }
         }
         if (byActor) {
             clauses.add("actor = :actor");

@@ -107,7 +107,10 @@ class CliTest {
         Run submitted = run("--db", db, "claims", "submit", id, "--actor", "supervisor.kim", "--key", "sub-cli-1",
                 "--reason", "holder confirmed by phone");
         assertThat(submitted.exit()).as(submitted.err()).isZero();
-        JsonNode entry = run("--db", db, "audit", "list", "--subject", id, "--action", "claim.submit", "--limit", "1", "--json").json();
+        String number = run("--db", db, "claims", "show", id, "--json").json().get("claim").get("claimNumber").asText();
+        // by the number staff quote, as the console's Audit page takes it
+        JsonNode entry = run("--db", db, "audit", "list", "--subject", number, "--action", "claim.submit", "--limit", "1",
+                "--json").json();
         assertThat(entry).singleElement().satisfies(a ->
                 assertThat(a.get("reason").asText()).isEqualTo("holder confirmed by phone"));
 

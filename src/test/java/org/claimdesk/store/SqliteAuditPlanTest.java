@@ -47,6 +47,20 @@ class SqliteAuditPlanTest {
         }
     }
 
+    /** A claim's entries found by its number (the subject and its type): through the subject's index too. */
+    @Test
+    void aPageOfOneSubjectOfOneTypeReadsThroughTheSubjectsIndex() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            String sql = AuditStore.listStatement(true, true, false, false, true, false);
+            List<String> plan = plan(db, sql, q -> q.bind("subject", "7").bind("type", "claim").bind("limit", 201)
+                    .bind("offset", 0));
+            assertThat(plan).as(sql + "\n" + String.join("\n", plan))
+                    .anySatisfy(step -> assertThat(step).startsWith("SEARCH audit_log USING INDEX audit_subject_idx"))
+                    .noneSatisfy(step -> assertThat(step).startsWith("SCAN audit_log"))
+                    .noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+        }
+    }
+
     private static List<String> plan(Database db, String sql, java.util.function.Consumer<Query> binding) {
         return db.read(h -> {
             Query q = h.createQuery("EXPLAIN QUERY PLAN " + sql);

@@ -69,7 +69,7 @@ public final class AuditView {
         Cells.text(atColumn, a -> Formats.time(a.at()));
         Cells.text(actorColumn, AuditEntry::actor);
         Cells.text(actionColumn, AuditEntry::action);
-        Cells.text(subjectColumn, AuditViewModel::subjectText);
+        Cells.text(subjectColumn, model::subjectText);
         Cells.textWithTooltip(reasonColumn, a -> Formats.oneLine(a.reason(), 200), AuditEntry::reason);
         Cells.textWithTooltip(detailsColumn, a -> Formats.oneLine(a.details(), 200), AuditEntry::details);
         auditPageLabel.textProperty().bind(model.pageTextProperty());

@@ -2,6 +2,8 @@ package org.claimdesk.ui.audit;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -42,6 +44,12 @@ public final class AuditViewModel {
     private Long pinnedTop;
     /** Goes up with each page read asked for; a read superseded before it starts reads nothing. */
     private volatile long request;
+    /** The claim numbers of the claims the page on screen names, by id. */
+    private Map<Long, String> claimNumbers = Map.of();
+
+    /** A page of entries and the numbers of the claims they name. */
+    private record Loaded(List<AuditEntry> entries, Map<Long, String> claimNumbers) {
+    }
 
     public AuditViewModel(Queries queries, TaskRunner tasks) {
         this.queries = queries;
@@ -49,12 +57,18 @@ public final class AuditViewModel {
     }
 
     /**
-     * An entry's subject as the page shows it: an outbox row by that name, the worker once (its entries' subject id is
-     * the word itself), anything else by its kind and id.
+     * An entry's subject as the page shows it: a claim by its number (as staff quote it and may type it in the
+     * subject filter), an outbox row by that name, the worker once (its entries' subject id is the word itself),
+     * anything else by its kind and id.
      */
-    public static String subjectText(AuditEntry entry) {
+    public String subjectText(AuditEntry entry) {
         if (AuditActions.SUBJECT_OUTBOX.equals(entry.subjectType())) {
             return "outbox row " + entry.subjectId();
+        }
+        String number = AuditActions.SUBJECT_CLAIM.equals(entry.subjectType()) ? claimNumbers.get(claimId(entry))
+                : null;
+        if (number != null) {
+            return "claim " + number;
         }
         if (entry.subjectType().equals(entry.subjectId())) {
             return entry.subjectType();
@@ -150,16 +164,32 @@ public final class AuditViewModel {
         // entry, so that entries added meanwhile (another workstation's) neither repeat nor skip entries on Next
         Long top = from == 0 ? null : pinnedTop;
         long mine = ++request;
-        tasks.submitInteractive("load audit page", p -> mine != request ? null
-                : queries.audit(s, a, act, top, from, PAGE_SIZE + 1),
-                page -> showPage(mine, from, page),
+        tasks.submitInteractive("load audit page", p -> {
+            if (mine != request) {
+                return null;
+            }
+            List<AuditEntry> page = queries.audit(s, a, act, top, from, PAGE_SIZE + 1);
+            return new Loaded(page, queries.claimNumbers(page.stream().filter(e ->
+                    AuditActions.SUBJECT_CLAIM.equals(e.subjectType())).map(AuditViewModel::claimId)
+                    .filter(java.util.Objects::nonNull).collect(Collectors.toSet())));
+        }, loaded -> showPage(mine, from, loaded),
                 e -> notice.set(Notice.error("load the audit trail", e)));
     }
 
-    private void showPage(long mine, int from, List<AuditEntry> page) {
+    private static Long claimId(AuditEntry entry) {
+        try {
+            return Long.valueOf(entry.subjectId());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private void showPage(long mine, int from, Loaded loaded) {
         if (mine != request) {
             return;
         }
+        List<AuditEntry> page = loaded.entries();
+        claimNumbers = loaded.claimNumbers();
         if (from == 0) {
             pinnedTop = page.isEmpty() ? null : page.get(0).auditId();
         }

@@ -54,14 +54,52 @@ class AuditViewModelTest {
     @Test
     void namesEachSubjectAsStaffKnowIt() {
         java.time.Instant at = java.time.Instant.parse("2026-12-01T10:00:00Z");
-        assertThat(AuditViewModel.subjectText(new AuditEntry(1, at, "kim", AuditActions.OUTBOX_REQUEUE,
+        assertThat(model.subjectText(new AuditEntry(1, at, "kim", AuditActions.OUTBOX_REQUEUE,
                 AuditActions.SUBJECT_OUTBOX, "1194", null, null))).isEqualTo("outbox row 1194");
-        assertThat(AuditViewModel.subjectText(new AuditEntry(2, at, "kim", AuditActions.WORKER_PAUSE,
+        assertThat(model.subjectText(new AuditEntry(2, at, "kim", AuditActions.WORKER_PAUSE,
                 AuditActions.SUBJECT_WORKER, AuditActions.WORKER_ID, null, null))).isEqualTo("worker");
-        assertThat(AuditViewModel.subjectText(new AuditEntry(3, at, "kim", AuditActions.SETTINGS_CHANGE,
+        assertThat(model.subjectText(new AuditEntry(3, at, "kim", AuditActions.SETTINGS_CHANGE,
                 AuditActions.SUBJECT_SETTINGS, AuditActions.WORKER_ID, null, null))).isEqualTo("settings worker");
-        assertThat(AuditViewModel.subjectText(new AuditEntry(4, at, "kim", AuditActions.CLAIM_ADVANCE,
+        // a claim not on the page shown: by its id
+        assertThat(model.subjectText(new AuditEntry(4, at, "kim", AuditActions.CLAIM_ADVANCE,
                 AuditActions.SUBJECT_CLAIM, "4709", null, null))).isEqualTo("claim 4709");
+        // the claims on the page: by the number staff quote
+        AuditEntry reveal = model.rows().get(0);
+        String number = TestDatabases.queries(db).claim(Long.parseLong(reveal.subjectId())).orElseThrow().claimNumber();
+        assertThat(model.subjectText(reveal)).isEqualTo("claim " + number);
+    }
+
+    @Test
+    void aClaimsEntriesAreFoundByItsNumberAndAnOutboxRowsByItsName() {
+        org.claimdesk.app.Queries queries = TestDatabases.queries(db);
+        String number = queries.claim(4L).orElseThrow().claimNumber();
+
+        model.subjectProperty().set(number.toLowerCase(java.util.Locale.ROOT));
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty().allSatisfy(a -> {
+            assertThat(a.subjectType()).isEqualTo(AuditActions.SUBJECT_CLAIM);
+            assertThat(a.subjectId()).isEqualTo("4");
+        });
+        model.subjectProperty().set("claim 4");
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty().allSatisfy(a -> assertThat(a.subjectType())
+                .isEqualTo(AuditActions.SUBJECT_CLAIM));
+
+        // an outbox row with the same id is another subject: "outbox row 4" is its entries only
+        db.useTransaction(h -> new org.claimdesk.store.AuditStore().append(h, java.time.Instant.now(), "kim",
+                AuditActions.OUTBOX_REQUEUE, AuditActions.SUBJECT_OUTBOX, "4", "portal back", null));
+        model.subjectProperty().set("outbox row 4");
+        model.applyFilters();
+        assertThat(model.rows()).singleElement().satisfies(a -> assertThat(a.reason()).isEqualTo("portal back"));
+        model.subjectProperty().set("4");
+        model.applyFilters();
+        assertThat(model.rows()).extracting(AuditEntry::subjectType).contains(AuditActions.SUBJECT_CLAIM,
+                AuditActions.SUBJECT_OUTBOX);
+
+        model.subjectProperty().set("UPC-1999-999999");
+        model.applyFilters();
+        assertThat(model.rows()).isEmpty();
+        assertThat(model.pageTextProperty().get()).isEqualTo("no entries");
     }
 
     @Test
