@@ -38,6 +38,7 @@ public final class LayoutMemory {
     public <T> void table(String key, TableView<T> table) {
         tables.put(key, table);
         table.setTableMenuButtonVisible(true);
+        TableMenu.install(table);
         List<UiSettings.Column> saved = settings.columns.get(key);
         if (saved == null || saved.isEmpty()) {
             return;

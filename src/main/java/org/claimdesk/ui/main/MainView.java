@@ -126,6 +126,7 @@ public final class MainView {
                 Ctrl+E            edit the selected claim
                 Ctrl+S            save the edit
                 Esc               cancel the edit
+                Shift+F10         the table's menu: sort, columns
                 Ctrl+I            import claims from a CSV file
                 Ctrl+Shift+D      dark theme
                 Ctrl+Q            exit

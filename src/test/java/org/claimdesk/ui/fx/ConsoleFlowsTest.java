@@ -12,6 +12,7 @@ import javafx.scene.chart.NumberAxis;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
@@ -169,6 +170,58 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         robot.type(KeyCode.SPACE);
         waitUntil("Space applies it", () -> window.claimsModel().activeStatusesProperty().get()
                 .equals(Set.of(ClaimStatus.IDENTITY_PENDING)));
+    }
+
+    @Test
+    void theClaimsAreSortedAndTheirColumnsShownFromTheTablesMenu() {
+        waitReady();
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        assertThat(onFx(() -> sortedByDue(window.claimsModel().rows()))).as("by claim number first").isFalse();
+        fx(table::requestFocus);
+        robot.press(KeyCode.SHIFT, KeyCode.F10).release(KeyCode.F10, KeyCode.SHIFT);
+        waitUntil("the table's menu opens from the keyboard", () -> table.getContextMenu().isShowing());
+        fx(() -> menuItem(table, "Sort by", "Decision due").fire());
+        // in the database: the page's rows come in decision due order (claims without one first, as SQLite sorts)
+        waitUntil("the claims are sorted by decision due", () -> !table.getSortOrder().isEmpty()
+                && table.getSortOrder().get(0).getId().equals("due") && sortedByDue(window.claimsModel().rows()));
+        fx(() -> table.getContextMenu().hide());
+
+        TableColumn<ClaimRow, ?> taxId = table.getColumns().stream().filter(c -> "taxId".equals(c.getId()))
+                .findFirst().orElseThrow();
+        boolean visible = taxId.isVisible();
+        fx(table::requestFocus);
+        robot.press(KeyCode.SHIFT, KeyCode.F10).release(KeyCode.F10, KeyCode.SHIFT);
+        waitUntil("the table's menu opens again", () -> table.getContextMenu().isShowing());
+        // the entries say the table as it is now: the sort column offers the other way
+        assertThat(onFx(() -> menuItem(table, "Sort by", "Decision due, the other way"))).isNotNull();
+        fx(() -> {
+            // as a click on it does: the check mark changes, then the entry acts
+            javafx.scene.control.CheckMenuItem shown = (javafx.scene.control.CheckMenuItem) menuItem(table, "Columns",
+                    "Tax id");
+            assertThat(shown.isSelected()).isEqualTo(visible);
+            shown.setSelected(!shown.isSelected());
+            shown.fire();
+        });
+        waitUntil("the tax id column is shown or hidden", () -> taxId.isVisible() != visible);
+        fx(() -> table.getContextMenu().hide());
+    }
+
+    private static boolean sortedByDue(List<ClaimRow> rows) {
+        for (int i = 1; i < rows.size(); i++) {
+            java.time.LocalDate before = rows.get(i - 1).decisionDueOn();
+            java.time.LocalDate after = rows.get(i).decisionDueOn();
+            if (before != null && (after == null || after.isBefore(before))) {
+                return false;
+            }
+        }
+        return rows.size() > 1;
+    }
+
+    /** The entry {@code text} of the table menu's submenu {@code menu}. */
+    private static javafx.scene.control.MenuItem menuItem(TableView<?> table, String menu, String text) {
+        return table.getContextMenu().getItems().stream().filter(i -> menu.equals(i.getText()))
+                .map(javafx.scene.control.Menu.class::cast).findFirst().orElseThrow().getItems().stream()
+                .filter(i -> text.equals(i.getText())).findFirst().orElseThrow();
     }
 
     @Test
