@@ -13,6 +13,7 @@ import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimKey;
+import org.claimdesk.domain.ClaimKeyRepeatedException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.DuplicateClaimException;
@@ -142,7 +143,7 @@ public final class ClaimEditing {
                             + other.get().claimNumber() + ", which has this jurisdiction, state property id and"
                             + " claimant"))
                     .toList();
-            throw new InvalidFieldsException(DuplicateClaimException.alreadyHas(other.get()) + repeats,
+            throw new ClaimKeyRepeatedException(DuplicateClaimException.alreadyHas(other.get()) + repeats,
                     DuplicateClaimException.alreadyHasForLog(other.get()) + repeats, marked);
         }
     }

@@ -223,7 +223,8 @@ public final class Queries {
             return Optional.of(AuditStore.Subject.any(null));
         }
         String text = typed.strip();
-        String number = text.toUpperCase(java.util.Locale.ROOT);
+        // "claim UPC-…", as the Audit page's Subject column writes it, or the number alone
+        String number = text.replaceFirst("(?i)^claim\\s+", "").toUpperCase(java.util.Locale.ROOT);
         if (org.claimdesk.domain.ClaimNumbers.FORMAT.matcher(number).matches()) {
             return claims.findByNumber(h, number).map(c -> new AuditStore.Subject(AuditActions.SUBJECT_CLAIM,
                     Long.toString(c.claimId())));

@@ -361,6 +361,7 @@ final class OutboxCommand {
                     } else {
                         out().printf("%s; their claims would go back to READY_FOR_SUBMISSION (--dry-run: nothing was"
                                 + " changed)%n", preview.describe());
+                        preview.targetIds().forEach(id -> out().printf("  outbox row %d%n", id));
                     }
                     return ClaimDeskCommand.EXIT_OK;
                 }

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** Values that break their field rules; the message names every field and its rule on one line. */
-public final class InvalidFieldsException extends ClaimDeskException {
+public class InvalidFieldsException extends ClaimDeskException {
     private final List<FieldViolation> violations;
 
     public InvalidFieldsException(List<FieldViolation> violations) {

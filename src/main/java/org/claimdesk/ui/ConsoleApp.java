@@ -294,12 +294,14 @@ public final class ConsoleApp extends Application {
             return known;
         }
         String chosen = OperatorDialog.ask(Operators.osUser());
-        settings.operator = chosen;
         UiSettings toSave = settings.copy();
+        toSave.operator = chosen;
         ConsoleServices opened = services;
         Thread audit = new Thread(() -> {
             try {
                 Operators.recordChoice(opened.database(), opened.clock(), chosen, null);
+                // kept (here and in the settings the console saves as it closes) once audited, not before
+                javafx.application.Platform.runLater(() -> settings.operator = chosen);
                 settingsStore.save(toSave);
             } catch (RuntimeException e) {
                 LOG.error("cannot keep or audit the operator chosen at first start", e);

@@ -362,7 +362,8 @@ class DeliveryCommandsTest {
                 "--dry-run");
         assertThat(preview.exit()).as(preview.err()).isZero();
         assertThat(preview.out()).startsWith("1 will be abandoned, 1 skipped because they are not failed")
-                .endsWith("; their claims would go back to READY_FOR_SUBMISSION (--dry-run: nothing was changed)\n");
+                .endsWith("; their claims would go back to READY_FOR_SUBMISSION (--dry-run: nothing was changed)\n"
+                        + "  outbox row " + queued.get(1).outboxEventId() + "\n");
         assertThat(preview.err()).isEqualTo("outbox row " + queued.get(0).outboxEventId()
                 + " is pending: only failed rows can be abandoned; skipped\n");
         assertThat(count(DeliveryState.FAILED)).as("nothing abandoned by the preview").isEqualTo(1);

@@ -164,9 +164,7 @@ final class ClaimEditForm {
         ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
         dialog.setResultConverter(button -> button == ok
                 ? new TaxIdAnswer(taxId.getText().strip(), reason.getText().strip()) : null);
-        String[] again = editor.taxIdToRetry(claimId);
-        taxId.setText(again[0]);
-        reason.setText(again[1]);
+        reason.setText(editor.taxIdReasonToRetry(claimId));
         javafx.application.Platform.runLater(taxId::requestFocus);
         return dialog.showAndWait();
     }

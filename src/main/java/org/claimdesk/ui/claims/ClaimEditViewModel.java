@@ -23,6 +23,7 @@ import org.claimdesk.app.ClaimEditing;
 import org.claimdesk.app.ClaimEvidence;
 import org.claimdesk.app.EditResult;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKeyRepeatedException;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
@@ -361,6 +362,12 @@ public final class ClaimEditViewModel {
                     busy.set(false);
                     if (e instanceof ConflictException c) {
                         conflict.set(c.getMessage());
+                    } else if (e instanceof ClaimKeyRepeatedException repeated) {
+                        // no field's own rule: marked to look at, and changing any of them may end it
+                        for (FieldViolation v : repeated.violations()) {
+                            ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> f.markFault(v.message()));
+                        }
+                        notices.accept(Notice.error("save claim " + claim.claimNumber(), e));
                     } else if (e instanceof InvalidFieldsException invalid) {
                         for (FieldViolation v : invalid.violations()) {
                             ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> f.markBroken(v.message()));
@@ -414,13 +421,12 @@ public final class ClaimEditViewModel {
         }
         busy.set(true);
         update();
-        String what = "taxId:" + claim.claimId();
+        String what = "taxId:" + claim.claimId() + ":reason";
         tasks.submit("replace tax id", p -> editing.replaceTaxId(claim.claimId(), claim.version(), taxId, actor, why),
                 (EditResult r) -> {
                     busy.set(false);
                     update();
                     retry.succeeded(what);
-                    retry.succeeded(what + ":reason");
                     if (fault.get() != null && fault.get().taxId()) {
                         fault.set(null);
                     }
@@ -432,18 +438,18 @@ public final class ClaimEditViewModel {
                 }, e -> {
                     busy.set(false);
                     update();
-                    retry.failed(what, taxId);
-                    retry.failed(what + ":reason", why);
+                    // the reason, not the tax id: a whole tax id is not kept beyond its question
+                    retry.failed(what, why);
                     notices.accept(Notice.error("replace the tax id of claim " + claim.claimNumber(), e));
                 });
     }
 
     /**
-     * The tax id and reason typed for claim {@code claimId}'s Replace… when it last failed (a change elsewhere, a lost
-     * connection), for the question to offer again: {tax id, reason}, each empty when there is none.
+     * The reason typed for claim {@code claimId}'s Replace… when it last failed (a change elsewhere, a lost
+     * connection), for the question to offer again; empty when there is none.
      */
-    public String[] taxIdToRetry(long claimId) {
-        return new String[] {retry.recall("taxId:" + claimId), retry.recall("taxId:" + claimId + ":reason")};
+    public String taxIdReasonToRetry(long claimId) {
+        return retry.recall("taxId:" + claimId + ":reason");
     }
 
     /** Adds a web address as evidence of the shown claim. */
@@ -604,15 +610,20 @@ public final class ClaimEditViewModel {
         }
         base = claim;
         fill(base);
-        marks.forEach(FieldEditor::markFault);
         List<String> changedMeanwhile = new ArrayList<>();
         typed.forEach((editor, text) -> {
             editor.textProperty().set(text);
             String now = claim.texts().getOrDefault(editor.field(), "");
-            if (!now.equals(before.texts().getOrDefault(editor.field(), ""))) {
+            if (!now.equals(before.texts().getOrDefault(editor.field(), "")) && !now.equals(text)) {
                 editor.markFault("Changed meanwhile to " + (now.isEmpty() ? "nothing" : "\u201c" + now + "\u201d")
                         + "; yours is kept: check it before saving");
                 changedMeanwhile.add(editor.field().label());
+            }
+        });
+        // the marks staff had (the state's refusal) stay where no new one was put
+        marks.forEach((editor, mark) -> {
+            if (editor.faultProperty().get() == null) {
+                editor.markFault(mark);
             }
         });
         conflict.set(null);

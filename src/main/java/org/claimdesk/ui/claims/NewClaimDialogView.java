@@ -167,9 +167,11 @@ public final class NewClaimDialogView {
             if (model.busyProperty().get() || model.dirty() && !Dialogs.confirm(dialog.getDialogPane().getScene()
                     .getWindow(), "Drop the new claim", model.dropQuestion(), "Drop it")) {
                 e.consume();
+                return;
             }
+            // closed by staff (not with the console as it quits): a claim created shows in the Claims page
+            model.closed();
         });
-        dialog.setOnHidden(e -> model.closed());
         model.doneProperty().addListener((obs, was, done) -> {
             if (done) {
                 dialog.close();

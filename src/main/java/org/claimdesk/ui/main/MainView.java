@@ -218,6 +218,9 @@ public final class MainView {
         pageNodes.put(page, node);
         pageControls.put(page, controls);
         node.setVisible(page == model.pageProperty().get());
+        if (page == model.pageProperty().get()) {
+            focusPage(page);
+        }
         pages.getChildren().add(pages.getChildren().size() - 1, new PageHolder(node));
     }
 
@@ -292,12 +295,13 @@ public final class MainView {
      * is hidden with the page it was on, and a flow that switches pages to focus a field of its own goes first.
      */
     private void focusPage(Page page) {
-        Node node = pageNodes.get(page);
-        PageControls controls = pageControls.get(page);
-        if (node == null || controls == null) {
-            return;
-        }
+        // a page visited for the first time is built after this (the window's own listener): looked up after it
         Platform.runLater(() -> {
+            Node node = pageNodes.get(page);
+            PageControls controls = pageControls.get(page);
+            if (node == null || controls == null || page != model.pageProperty().get()) {
+                return;
+            }
             Scene scene = node.getScene();
             Node owner = scene == null ? null : scene.getFocusOwner();
             for (Node n = owner; n != null; n = n.getParent()) {

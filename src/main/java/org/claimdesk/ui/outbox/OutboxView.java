@@ -549,7 +549,7 @@ public final class OutboxView {
         reason.setPromptText("Why? (required; written to the audit trail with your name)");
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
-        reason.setText(model.reasonToRetry(action));
+        reason.setText(model.reasonToRetry(plan));
         reason.selectAll();
         CheckBox reconcile = new CheckBox("Reconcile first: ask the state about each row by its idempotency key,"
                 + " and mark rows it already accepted as sent instead of sending them twice");

@@ -621,11 +621,17 @@ public final class OutboxViewModel {
     }
 
     /**
-     * The reason given for the last {@code action} on rows (re-queue, abandon) that failed as a whole (a lost
-     * connection, a change elsewhere), for its question to offer again; empty when there is none.
+     * The reason given for {@code plan}'s action on the same rows (re-queue, abandon) when it last did not go through
+     * (a lost connection, the rows changed elsewhere), for its question to offer again; empty when there is none.
      */
-    public String reasonToRetry(OutboxTriage.Action action) {
-        return reasons.recall(action.name());
+    public String reasonToRetry(Plan plan) {
+        return reasons.recall(reasonKey(plan));
+    }
+
+    /** The action and the rows it is for: a reason kept for some rows is not offered for others. */
+    private static String reasonKey(Plan plan) {
+        List<Long> ids = plan.preview().targetIds();
+        return plan.action().name() + ":" + ids.size() + ":" + ids.hashCode();
     }
 
     /** As {@link #reasonToRetry(OutboxTriage.Action)}, for the resubmit of row {@code outboxEventId}. */
@@ -650,7 +656,12 @@ public final class OutboxViewModel {
                 p -> triage.apply(preview, actor, reason, reconcile, done -> p.update(done, total, doing)), result -> {
                     end();
                     progress.set(null);
-                    reasons.succeeded(confirmed.action().name());
+                    // stopped by the database, or every row changed elsewhere: the same rows are asked about again
+                    if (result.failure() != null || result.changed() == 0 && result.reconciled() == 0) {
+                        reasons.failed(reasonKey(confirmed), reason);
+                    } else {
+                        reasons.succeeded(reasonKey(confirmed));
+                    }
                     lastResult.set(result);
                     notice.set(result.failure() == null ? Notice.success(describe(result))
                             : Notice.warning(describe(result)));
@@ -658,7 +669,7 @@ public final class OutboxViewModel {
                 }, e -> {
                     end();
                     progress.set(null);
-                    reasons.failed(confirmed.action().name(), reason);
+                    reasons.failed(reasonKey(confirmed), reason);
                     notice.set(Notice.error(confirmed.action().verb().toLowerCase() + " the rows", e));
                     refresh();
                 }, progress::set);

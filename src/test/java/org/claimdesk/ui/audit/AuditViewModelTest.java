@@ -80,6 +80,10 @@ class AuditViewModelTest {
             assertThat(a.subjectType()).isEqualTo(AuditActions.SUBJECT_CLAIM);
             assertThat(a.subjectId()).isEqualTo("4");
         });
+        model.subjectProperty().set("claim " + number);
+        model.applyFilters();
+        assertThat(model.rows()).as("as the Subject column writes it").isNotEmpty()
+                .allSatisfy(a -> assertThat(a.subjectId()).isEqualTo("4"));
         model.subjectProperty().set("claim 4");
         model.applyFilters();
         assertThat(model.rows()).isNotEmpty().allSatisfy(a -> assertThat(a.subjectType())

@@ -363,7 +363,7 @@ class ClaimEditViewModelTest {
     }
 
     @Test
-    void aTaxIdReplacementThatFailedIsOfferedAgain() {
+    void theReasonOfATaxIdReplacementThatFailedIsOfferedAgain() {
         Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
         EditableClaim seen = editor.shownClaim();
         workflow.editing().edit(claim.claimId(), claim.version(), Map.of("holderName", "Harbor Savings Bank"),
@@ -372,11 +372,11 @@ class ClaimEditViewModelTest {
         editor.replaceTaxId(seen, "987-65-4321", "W-9 received");
 
         assertThat(model.noticeProperty().get().text()).contains("changed by r.okafor");
-        assertThat(editor.taxIdToRetry(claim.claimId())).containsExactly("987-65-4321", "W-9 received");
+        assertThat(editor.taxIdReasonToRetry(claim.claimId())).isEqualTo("W-9 received");
         model.refresh();
         editor.replaceTaxId(editor.shownClaim(), "987-65-4321", "W-9 received");
         assertThat(queries.claim(claim.claimId()).orElseThrow().taxId()).isEqualTo("987-65-4321");
-        assertThat(editor.taxIdToRetry(claim.claimId())).containsExactly("", "");
+        assertThat(editor.taxIdReasonToRetry(claim.claimId())).isEmpty();
     }
 
     @Test
@@ -392,12 +392,18 @@ class ClaimEditViewModelTest {
 
         editor.save();
 
-        assertThat(field(ClaimField.STATE_PROPERTY_ID).errorProperty().get())
+        assertThat(field(ClaimField.STATE_PROPERTY_ID).faultProperty().get())
                 .isEqualTo("State property id would repeat claim " + other.claimNumber()
                         + ", which has this jurisdiction, state property id and claimant");
-        assertThat(editor.canSaveProperty().get()).isFalse();
+        assertThat(field(ClaimField.JURISDICTION).faultProperty().get()).contains(other.claimNumber());
         assertThat(editor.activeProperty().get()).isTrue();
         assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
+
+        // put back the claimant: the claim repeats no other now, and saves
+        field(ClaimField.CLAIMANT_NAME).textProperty().set(claim.claimantName() + " Jr");
+        assertThat(editor.canSaveProperty().get()).isTrue();
+        editor.save();
+        assertThat(queries.claim(claim.claimId()).orElseThrow().statePropertyId()).isEqualTo(other.statePropertyId());
     }
 
     /** "Fix claim…" on a slow database: the claim shown is edited while the other one is read. */

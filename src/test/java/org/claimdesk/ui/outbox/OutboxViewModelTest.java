@@ -194,6 +194,28 @@ class OutboxViewModelTest {
     }
 
     @Test
+    void theReasonOfARequeueThatChangedNothingIsOfferedAgainForTheSameRowsOnly() {
+        model.load();
+        List<Long> ids = model.rows().subList(0, 2).stream().map(OutboxRow::id).toList();
+        model.select(model.rows().subList(0, 2));
+        model.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
+        OutboxViewModel.Plan plan = model.planProperty().get();
+        // both rows are given up elsewhere before staff confirm
+        triage.apply(triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids)), "j.chen",
+                "claimant withdrew", false, null);
+
+        model.execute(plan, "state portal is back", false);
+
+        assertThat(model.lastResultProperty().get().changed()).isZero();
+        model.select(model.rows().subList(0, 2));
+        assertThat(model.reasonToRetry(plan)).isEqualTo("state portal is back");
+        model.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION);
+        OutboxViewModel.Plan other = model.planProperty().get();
+        assertThat(other.preview().targetIds()).isNotEqualTo(plan.preview().targetIds());
+        assertThat(model.reasonToRetry(other)).as("other rows").isEmpty();
+    }
+
+    @Test
     void requeueOfASelectionIsPreviewedThenAppliedWithReasonAndReportsTheResult() {
         model.load();
         List<OutboxRow> selected = model.rows().subList(0, 4);
