@@ -16,6 +16,7 @@ import org.claimdesk.domain.Checked;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimField;
+import org.claimdesk.domain.ClaimKeyRepeatedException;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.NotFoundException;
@@ -75,15 +76,18 @@ public final class BulkEdit {
      * @param changed the claims edited, as previewed
      * @param skipped the claims the preview left alone
      * @param changedSince claims changed by someone else after the preview (or no longer editable): left alone
+     * @param refused claims the value would have made repeat another claim (its jurisdiction, state property id and
+     *        claimant): left alone, whatever the preview; see each one's reason
      * @param notReached claims not handled because staff cancelled or the database failed
      * @param failure why the database stopped the run, with the claims before kept; null when it did not
      */
     public record Result(String field, String shownValue, int previewed, List<Target> changed, List<Skipped> skipped,
-            List<Skipped> changedSince, int notReached, boolean cancelled, String failure) {
+            List<Skipped> changedSince, List<Skipped> refused, int notReached, boolean cancelled, String failure) {
         public Result {
             changed = List.copyOf(changed);
             skipped = List.copyOf(skipped);
             changedSince = List.copyOf(changedSince);
+            refused = List.copyOf(refused);
         }
 
         public List<Long> changedIds() {
@@ -102,6 +106,10 @@ public final class BulkEdit {
             }
             if (!changedSince.isEmpty()) {
                 s.append("; ").append(changedSince.size()).append(" skipped because they changed since the preview");
+            }
+            if (!refused.isEmpty()) {
+                s.append("; ").append(refused.size()).append(" skipped because the value would make them repeat another"
+                        + " claim");
             }
             if (!skipped.isEmpty()) {
                 s.append("; ").append(skipped.size()).append(" skipped at the preview");
@@ -235,6 +243,7 @@ public final class BulkEdit {
         String why = Inputs.reason(reason, true);
         List<Target> changed = new ArrayList<>();
         List<Skipped> changedSince = new ArrayList<>();
+        List<Skipped> refused = new ArrayList<>();
         List<Target> targets = preview.targets();
         int handled = 0;
         boolean stopped = false;
@@ -255,6 +264,8 @@ public final class BulkEdit {
             } catch (DatabaseException e) {
                 failure = e.getMessage();
                 break;
+            } catch (ClaimKeyRepeatedException e) {
+                refused.add(new Skipped(t.claimId(), t.claimNumber(), e.getMessage()));
             } catch (ClaimDeskException e) {
                 // a conflict (someone changed the claim since the preview), a status that no longer allows edits, or a
                 // claim deleted
@@ -266,6 +277,6 @@ public final class BulkEdit {
             }
         }
         return new Result(preview.field(), preview.shownValue(), targets.size(), changed, preview.skipped(),
-                changedSince, targets.size() - handled, stopped, failure);
+                changedSince, refused, targets.size() - handled, stopped, failure);
     }
 }

@@ -102,12 +102,14 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
                 out.put("changedClaims", result.changed());
                 out.put("skipped", result.skipped());
                 out.put("changedSince", result.changedSince());
+                out.put("refused", result.refused());
                 out.put("failure", result.failure());
                 printJson(out);
             } else {
                 result.changed().forEach(t -> out().printf("%s: %s %s -> %s%n", t.claimNumber(), result.field(),
                         shown(t.before()), shown(t.after())));
                 result.changedSince().forEach(s -> err().printf("%s: skipped: %s%n", s.claimNumber(), s.reason()));
+                result.refused().forEach(s -> err().printf("%s: skipped: %s%n", s.claimNumber(), s.reason()));
                 out().println(result.describe());
             }
             if (result.failure() != null) {

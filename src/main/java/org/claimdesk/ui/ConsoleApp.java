@@ -107,6 +107,8 @@ public final class ConsoleApp extends Application {
     private ConsoleServices services;
     /** Set by {@link #stop()}: an opening that ends afterwards builds no console. */
     private volatile boolean stopped;
+    /** The operator chosen at first start, once its audit entry is written (the audit's own thread). */
+    private volatile String auditedOperator;
     private UiSettingsStore settingsStore;
     private UiSettings settings;
     private ConsoleWindow window;
@@ -294,15 +296,13 @@ public final class ConsoleApp extends Application {
             return known;
         }
         String chosen = OperatorDialog.ask(Operators.osUser());
-        UiSettings toSave = settings.copy();
-        toSave.operator = chosen;
         ConsoleServices opened = services;
         Thread audit = new Thread(() -> {
             try {
                 Operators.recordChoice(opened.database(), opened.clock(), chosen, null);
-                // kept (here and in the settings the console saves as it closes) once audited, not before
-                javafx.application.Platform.runLater(() -> settings.operator = chosen);
-                settingsStore.save(toSave);
+                // kept once audited, not before: in the file now, and in the settings the console saves as it closes
+                auditedOperator = chosen;
+                settingsStore.update(s -> s.operator = chosen);
             } catch (RuntimeException e) {
                 LOG.error("cannot keep or audit the operator chosen at first start", e);
             }
@@ -331,6 +331,9 @@ public final class ConsoleApp extends Application {
             UiSettings captured = windowShown ? window.captureSettings() : null;
             window.close();
             if (captured != null) {
+                if (captured.operator == null) {
+                    captured.operator = auditedOperator;
+                }
                 settingsStore.save(captured);
             }
         }

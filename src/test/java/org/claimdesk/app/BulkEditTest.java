@@ -99,6 +99,26 @@ class BulkEditTest {
         return queries.claim(claimId).orElseThrow().version();
     }
 
+    /** One claimant's claims in one state: one property id for all would make them repeat each other. */
+    @Test
+    void claimsTheValueWouldMakeRepeatAnotherAreSkippedAsSuch() {
+        for (long claim : refusedClaims) {
+            db.useTransaction(h -> h.createUpdate("UPDATE claim SET claimant_name = 'Maria Garcia' WHERE claim_id = :id")
+                    .bind("id", claim).execute());
+        }
+        BulkEdit.Preview preview = bulk.preview("statePropertyId", "7654321", refusedClaims);
+        assertThat(preview.eligible()).isEqualTo(3);
+
+        BulkEdit.Result result = bulk.apply(preview, "j.chen", "property id per the state's letter", null, null);
+
+        assertThat(result.changed()).hasSize(1);
+        assertThat(result.changedSince()).isEmpty();
+        assertThat(result.refused()).hasSize(2).allSatisfy(r -> assertThat(r.reason())
+                .contains("would repeat it; nothing was changed"));
+        assertThat(result.describe()).contains("2 skipped because the value would make them repeat another claim")
+                .doesNotContain("changed since the preview");
+    }
+
     @Test
     void thePreviewCountsTheClaimsShowsOldAndNewAndSkipsThoseItCannotOrNeedNotChange() {
         long submitted = TestClaims.insert(db, ClaimStatus.SUBMITTED_TO_STATE);

@@ -102,6 +102,8 @@ public final class ClaimEditViewModel {
     private final Map<ClaimField<?>, FieldEditor> fields = new LinkedHashMap<>();
     private final StringProperty reason = new SimpleStringProperty("");
     private final RetryReasons retry = new RetryReasons();
+    /** The key fields marked by the last save's refusal as repeating another claim. */
+    private final List<FieldEditor> repeatMarked = new ArrayList<>();
     private final ReadOnlyBooleanWrapper active = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyBooleanWrapper canSave = new ReadOnlyBooleanWrapper();
@@ -147,6 +149,15 @@ public final class ClaimEditViewModel {
             }
         }
         reason.addListener((obs, old, text) -> update());
+        // a repeat of another claim's key ends when any of the three changes: the others' marks go with it
+        for (ClaimField<?> key : List.of(ClaimField.JURISDICTION, ClaimField.STATE_PROPERTY_ID,
+                ClaimField.CLAIMANT_NAME)) {
+            java.util.Optional.ofNullable(fields.get(key)).ifPresent(f -> f.textProperty().addListener(
+                    (obs, old, text) -> {
+                        repeatMarked.forEach(marked -> marked.markFault(null));
+                        repeatMarked.clear();
+                    }));
+        }
     }
 
     // ---- state --------------------------------------------------------------------------------------
@@ -365,7 +376,10 @@ public final class ClaimEditViewModel {
                     } else if (e instanceof ClaimKeyRepeatedException repeated) {
                         // no field's own rule: marked to look at, and changing any of them may end it
                         for (FieldViolation v : repeated.violations()) {
-                            ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> f.markFault(v.message()));
+                            ClaimField.byName(v.field()).map(fields::get).ifPresent(f -> {
+                                f.markFault(v.message());
+                                repeatMarked.add(f);
+                            });
                         }
                         notices.accept(Notice.error("save claim " + claim.claimNumber(), e));
                     } else if (e instanceof InvalidFieldsException invalid) {
@@ -620,7 +634,9 @@ public final class ClaimEditViewModel {
                 changedMeanwhile.add(editor.field().label());
             }
         });
-        // the marks staff had (the state's refusal) stay where no new one was put
+        // the marks staff had (the state's refusal) stay where no new one was put, but not on a field typed in that
+        // now holds what was typed (its "changed meanwhile" mark would name a value it no longer has)
+        marks.keySet().removeIf(editor -> typed.containsKey(editor) && !editor.changed());
         marks.forEach((editor, mark) -> {
             if (editor.faultProperty().get() == null) {
                 editor.markFault(mark);

@@ -9,6 +9,7 @@ import javafx.scene.control.Menu;
 import javafx.scene.control.MenuItem;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.input.ContextMenuEvent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 
@@ -29,13 +30,19 @@ public final class TableMenu {
         fill(table, sort, columns);
         menu.setOnShowing(e -> fill(table, sort, columns));
         table.setContextMenu(menu);
-        // not every platform turns these keys into a context menu request (Linux does not): open it here
+        // not every platform turns these keys into a context menu request (Linux does not): opened here
         table.addEventHandler(KeyEvent.KEY_PRESSED, e -> {
             if (e.getCode() == KeyCode.CONTEXT_MENU || e.getCode() == KeyCode.F10 && e.isShiftDown()) {
                 Bounds shown = table.localToScreen(table.getBoundsInLocal());
                 if (shown != null) {
                     menu.show(table, shown.getMinX() + 24, shown.getMinY() + 32);
                 }
+                e.consume();
+            }
+        });
+        // where the platform turns those keys into a request as well (Windows), the menu is open already
+        table.addEventFilter(ContextMenuEvent.CONTEXT_MENU_REQUESTED, e -> {
+            if (e.isKeyboardTrigger() && menu.isShowing()) {
                 e.consume();
             }
         });

@@ -291,8 +291,9 @@ public final class MainView {
     }
 
     /**
-     * The page switched to takes the focus (its table), unless the focus is on it already: the control that had it
-     * is hidden with the page it was on, and a flow that switches pages to focus a field of its own goes first.
+     * The page switched to takes the focus (its table): the control that had it is hidden with the page it was on,
+     * and JavaFX would hand it to whichever control comes next (another page's filter, a navigation button). Given
+     * after the switch's own event: a flow that focuses a field of the page once its claim is read comes after it.
      */
     private void focusPage(Page page) {
         // a page visited for the first time is built after this (the window's own listener): looked up after it
@@ -301,13 +302,6 @@ public final class MainView {
             PageControls controls = pageControls.get(page);
             if (node == null || controls == null || page != model.pageProperty().get()) {
                 return;
-            }
-            Scene scene = node.getScene();
-            Node owner = scene == null ? null : scene.getFocusOwner();
-            for (Node n = owner; n != null; n = n.getParent()) {
-                if (n == node) {
-                    return;
-                }
             }
             if (node.isVisible()) {
                 controls.focusMain();

@@ -98,8 +98,9 @@ public final class FixFieldDialogView {
         showPreview(model.previewProperty().get());
         model.editResultProperty().addListener((obs, old, r) -> {
             if (r != null) {
-                fixSkippedList.getItems().setAll(r.changedSince().stream()
-                        .map(s -> s.claimNumber() + ": changed since the preview: " + s.reason()).toList());
+                fixSkippedList.getItems().setAll(java.util.stream.Stream.concat(r.changedSince().stream()
+                        .map(s -> s.claimNumber() + ": changed since the preview: " + s.reason()),
+                        r.refused().stream().map(s -> s.claimNumber() + ": " + s.reason())).toList());
             }
         });
         fixApplyButton.setOnAction(e -> model.apply(fixReasonField.getText()));

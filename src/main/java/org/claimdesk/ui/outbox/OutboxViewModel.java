@@ -137,6 +137,9 @@ public final class OutboxViewModel {
     private final ReadOnlyBooleanWrapper loading = new ReadOnlyBooleanWrapper();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
     private final RetryReasons reasons = new RetryReasons();
+    /** By action: the reason given for rows when it did not go through (see {@link #reasonToRetry(Plan)}). */
+    private final java.util.Map<OutboxTriage.Action, KeptReason> keptReasons = new java.util.EnumMap<>(
+            OutboxTriage.Action.class);
 
     private ClaimFixer claimFixer = (claimId, field, message) -> { };
     /**
@@ -625,16 +628,25 @@ public final class OutboxViewModel {
      * (a lost connection, the rows changed elsewhere), for its question to offer again; empty when there is none.
      */
     public String reasonToRetry(Plan plan) {
-        return reasons.recall(reasonKey(plan));
+        KeptReason kept = keptReasons.get(plan.action());
+        List<Long> targets = plan.preview().targetIds();
+        // the same rows, or those of them still failed (a run the database stopped part-way changed the others)
+        return kept != null && !targets.isEmpty() && kept.rows().containsAll(targets) ? kept.reason() : "";
     }
 
-    /** The action and the rows it is for: a reason kept for some rows is not offered for others. */
-    private static String reasonKey(Plan plan) {
-        List<Long> ids = plan.preview().targetIds();
-        return plan.action().name() + ":" + ids.size() + ":" + ids.hashCode();
+    /** A reason given for an action on {@code rows} that did not go through. */
+    private record KeptReason(java.util.Set<Long> rows, String reason) {
     }
 
-    /** As {@link #reasonToRetry(OutboxTriage.Action)}, for the resubmit of row {@code outboxEventId}. */
+    private void keepReason(Plan plan, String reason) {
+        if (reason == null || reason.isBlank()) {
+            keptReasons.remove(plan.action());
+        } else {
+            keptReasons.put(plan.action(), new KeptReason(java.util.Set.copyOf(plan.preview().targetIds()), reason));
+        }
+    }
+
+    /** As {@link #reasonToRetry(Plan)}, for the resubmit of row {@code outboxEventId}. */
     public String resubmitReasonToRetry(long outboxEventId) {
         return reasons.recall("resubmit:" + outboxEventId);
     }
@@ -658,9 +670,9 @@ public final class OutboxViewModel {
                     progress.set(null);
                     // stopped by the database, or every row changed elsewhere: the same rows are asked about again
                     if (result.failure() != null || result.changed() == 0 && result.reconciled() == 0) {
-                        reasons.failed(reasonKey(confirmed), reason);
+                        keepReason(confirmed, reason);
                     } else {
-                        reasons.succeeded(reasonKey(confirmed));
+                        keptReasons.remove(confirmed.action());
                     }
                     lastResult.set(result);
                     notice.set(result.failure() == null ? Notice.success(describe(result))
@@ -669,7 +681,7 @@ public final class OutboxViewModel {
                 }, e -> {
                     end();
                     progress.set(null);
-                    reasons.failed(reasonKey(confirmed), reason);
+                    keepReason(confirmed, reason);
                     notice.set(Notice.error(confirmed.action().verb().toLowerCase() + " the rows", e));
                     refresh();
                 }, progress::set);

@@ -381,9 +381,11 @@ class ClaimEditViewModelTest {
 
     @Test
     void anEditThatWouldRepeatAnotherClaimMarksTheFieldsTyped() {
-        Claim other = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.IDENTITY_PENDING))
-                .withPage(0, 1)).get(0);
         Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
+        // another claim in another state: all three key fields change
+        Claim other = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.IDENTITY_PENDING))
+                .withPage(0, 100)).stream().filter(c -> !c.jurisdiction().equals(claim.jurisdiction()))
+                .findFirst().orElseThrow();
         editor.startEdit();
         field(ClaimField.JURISDICTION).textProperty().set(other.jurisdiction());
         field(ClaimField.STATE_PROPERTY_ID).textProperty().set(other.statePropertyId());
@@ -399,8 +401,10 @@ class ClaimEditViewModelTest {
         assertThat(editor.activeProperty().get()).isTrue();
         assertThat(queries.claim(claim.claimId()).orElseThrow().version()).isEqualTo(claim.version());
 
-        // put back the claimant: the claim repeats no other now, and saves
+        // another claimant: the claim repeats no other now, the other fields' marks go, and it saves
         field(ClaimField.CLAIMANT_NAME).textProperty().set(claim.claimantName() + " Jr");
+        assertThat(field(ClaimField.STATE_PROPERTY_ID).faultProperty().get()).isNull();
+        assertThat(field(ClaimField.JURISDICTION).faultProperty().get()).isNull();
         assertThat(editor.canSaveProperty().get()).isTrue();
         editor.save();
         assertThat(queries.claim(claim.claimId()).orElseThrow().statePropertyId()).isEqualTo(other.statePropertyId());
