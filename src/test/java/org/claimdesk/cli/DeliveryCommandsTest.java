@@ -252,23 +252,32 @@ class DeliveryCommandsTest {
         }
     }
 
-    @Test
-    void aPauseMadeWhileADrainRunsStopsItOnceTheDeliveriesUnderWayFinish() throws Exception {
+    /**
+     * 120 rows submitted and a drain of them (with {@code options}) under way when r.okafor's console pauses the
+     * worker; the drain's run once it ended.
+     */
+    private Run pausedWhileDraining(String... options) throws Exception {
         submitted(120);
+        List<String> args = new java.util.ArrayList<>(List.of("drain", "--simulated", "--sim-latency-ms", "100",
+                "--concurrency", "2", "--until-idle"));
+        args.addAll(List.of(options));
         java.util.concurrent.CompletableFuture<Run> drain = java.util.concurrent.CompletableFuture.supplyAsync(() ->
-                run("drain", "--simulated", "--sim-latency-ms", "100", "--concurrency", "2", "--until-idle"));
+                run(args.toArray(String[]::new)));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
                 .until(() -> count(DeliveryState.SENT) >= 4);
-
-        // another workstation's console pauses the worker while this drain delivers
         try (Database db = Database.open(file);
              SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
              AuditedWorker worker = new AuditedWorker(new DeliveryWorker(db, state, WorkerSettings.defaults(),
                      Clock.systemUTC(), Deadlines.statutory()), db, Clock.systemUTC(), "r.okafor")) {
             worker.pause("state asked us to hold submissions until Monday");
         }
+        return drain.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    }
 
-        Run stopped = drain.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    @Test
+    void aPauseMadeWhileADrainRunsStopsItOnceTheDeliveriesUnderWayFinish() throws Exception {
+        // another workstation's console pauses the worker while this drain delivers
+        Run stopped = pausedWhileDraining();
         assertThat(stopped.exit()).as(stopped.out()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(stopped.err()).startsWith("claimdesk: delivery stopped: the delivery worker was paused by r.okafor at ")
                 .containsPattern("r\\.okafor at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}: state asked")
@@ -282,22 +291,8 @@ class DeliveryCommandsTest {
 
     @Test
     void aDrainToldToGoOnDespiteAPauseStillStopsForAPauseMadeWhileItRuns() throws Exception {
-        submitted(120);
-        java.util.concurrent.CompletableFuture<Run> drain = java.util.concurrent.CompletableFuture.supplyAsync(() ->
-                run("drain", "--simulated", "--sim-latency-ms", "100", "--concurrency", "2", "--until-idle",
-                        "--even-if-paused", "--actor", "m.alvarez", "--reason", "deadline today"));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
-                .until(() -> count(DeliveryState.SENT) >= 4);
-
         // no pause was held when it started; a console pauses the worker now: this drain overrides no such pause
-        try (Database db = Database.open(file);
-             SimulatedStateAdapter state = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
-             AuditedWorker worker = new AuditedWorker(new DeliveryWorker(db, state, WorkerSettings.defaults(),
-                     Clock.systemUTC(), Deadlines.statutory()), db, Clock.systemUTC(), "r.okafor")) {
-            worker.pause("state asked us to hold submissions until Monday");
-        }
-
-        Run stopped = drain.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        Run stopped = pausedWhileDraining("--even-if-paused", "--actor", "m.alvarez", "--reason", "deadline today");
         assertThat(stopped.exit()).as(stopped.out()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(stopped.err()).startsWith("claimdesk: delivery stopped: the delivery worker was paused by r.okafor at ")
                 .hasLineCount(1);

@@ -60,13 +60,19 @@ class ResubmitViewModelTest {
         assertThat(model.planProperty().get().preview().targetIds()).containsExactly(row.id());
     }
 
-    @Test
-    void aCorrectedRowIsResubmittedAndCtrlEnterFindsTheNextFailedRow() {
+    /** A failed row whose claim's holder id was corrected, selected, and its resubmit checked. */
+    private OutboxRow correctedAndChecked() {
         OutboxRow row = firstFailedOfASubmittingClaim();
         db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
                 .bind("id", row.event().aggregateId()).execute());
         model.select(java.util.List.of(row));
         model.prepareResubmit();
+        return row;
+    }
+
+    @Test
+    void aCorrectedRowIsResubmittedAndCtrlEnterFindsTheNextFailedRow() {
+        OutboxRow row = correctedAndChecked();
         Resubmission.Check check = model.resubmitCheckProperty().get();
         assertThat(check.diff().fields()).containsExactly("holderId");
 
@@ -85,11 +91,7 @@ class ResubmitViewModelTest {
 
     @Test
     void theReasonOfAResubmitThatFailedIsOfferedAgain() {
-        OutboxRow row = firstFailedOfASubmittingClaim();
-        db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
-                .bind("id", row.event().aggregateId()).execute());
-        model.select(java.util.List.of(row));
-        model.prepareResubmit();
+        OutboxRow row = correctedAndChecked();
         Resubmission.Check check = model.resubmitCheckProperty().get();
         // the claim changes again before staff confirm: the check no longer holds
         db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-AGAIN', version = version + 1"
@@ -107,11 +109,7 @@ class ResubmitViewModelTest {
 
     @Test
     void theCsvExportNamesTheRowThatSupersededAFailedOne() throws Exception {
-        OutboxRow row = firstFailedOfASubmittingClaim();
-        db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
-                .bind("id", row.event().aggregateId()).execute());
-        model.select(java.util.List.of(row));
-        model.prepareResubmit();
+        OutboxRow row = correctedAndChecked();
         model.resubmit(model.resubmitCheckProperty().get(), "holder id corrected");
         long successor = model.lastResubmitProperty().get().newOutboxEventId();
 
