@@ -231,11 +231,14 @@ public final class Queries {
         }
         java.util.regex.Matcher claim = CLAIM_SUBJECT.matcher(text);
         if (claim.matches()) {
-            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_CLAIM, claim.group(1)));
+            // as ids are written: "claim 042" is claim 42
+            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_CLAIM,
+                    Long.toString(Long.parseLong(claim.group(1)))));
         }
         java.util.regex.Matcher row = ROW_SUBJECT.matcher(text);
         if (row.matches()) {
-            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_OUTBOX, row.group(1)));
+            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_OUTBOX,
+                    Long.toString(Long.parseLong(row.group(1)))));
         }
         return Optional.of(AuditStore.Subject.any(text));
     }

@@ -116,7 +116,7 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
                 throw new ClaimDeskException(result.describe());
             }
             if (result.changed().isEmpty()) {
-                throw new ClaimDeskException("no claim was changed: each changed since the preview, as said above");
+                throw new ClaimDeskException("no claim was changed: each was skipped, as said above");
             }
         }
         return ClaimDeskCommand.EXIT_OK;

@@ -84,7 +84,7 @@ class AuditViewModelTest {
         model.applyFilters();
         assertThat(model.rows()).as("as the Subject column writes it").isNotEmpty()
                 .allSatisfy(a -> assertThat(a.subjectId()).isEqualTo("4"));
-        model.subjectProperty().set("claim 4");
+        model.subjectProperty().set("Claim 004");
         model.applyFilters();
         assertThat(model.rows()).isNotEmpty().allSatisfy(a -> assertThat(a.subjectType())
                 .isEqualTo(AuditActions.SUBJECT_CLAIM));
