@@ -191,7 +191,6 @@ public final class AuditedWorker implements WorkerControl {
         shared.worker.refreshCounts();
     }
 
-    /** The same pause, as the database keeps it (to the millisecond). */
     /** The pause by staff in force, if any; reads no database. */
     public Optional<WorkerPause> staffPause() {
         return Optional.ofNullable(shared.pause);

@@ -207,8 +207,8 @@ public final class Queries {
                 .map(s -> audit.entries(h, s, actor, action, atMostId, offset, limit)).orElse(List.of()));
     }
 
-    private static final java.util.regex.Pattern CLAIM_SUBJECT =
-            java.util.regex.Pattern.compile("(?i)claim\\s+(\\d{1,18})");
+    private static final java.util.regex.Pattern CLAIM_PREFIX = java.util.regex.Pattern.compile("(?i)^claim\\s+");
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("\\d{1,18}");
     private static final java.util.regex.Pattern ROW_SUBJECT =
             java.util.regex.Pattern.compile("(?i)(?:outbox\\s+)?row\\s+(\\d{1,18})");
 
@@ -223,17 +223,18 @@ public final class Queries {
             return Optional.of(AuditStore.Subject.any(null));
         }
         String text = typed.strip();
-        // "claim UPC-…", as the Audit page's Subject column writes it, or the number alone
-        String number = text.replaceFirst("(?i)^claim\\s+", "").toUpperCase(java.util.Locale.ROOT);
+        // "claim UPC-…" (as the Audit page's Subject column writes it) or "claim ID"; a claim number alone too
+        java.util.regex.Matcher prefix = CLAIM_PREFIX.matcher(text);
+        boolean named = prefix.find();
+        String bare = named ? text.substring(prefix.end()) : text;
+        String number = bare.toUpperCase(java.util.Locale.ROOT);
         if (org.claimdesk.domain.ClaimNumbers.FORMAT.matcher(number).matches()) {
             return claims.findByNumber(h, number).map(c -> new AuditStore.Subject(AuditActions.SUBJECT_CLAIM,
                     Long.toString(c.claimId())));
         }
-        java.util.regex.Matcher claim = CLAIM_SUBJECT.matcher(text);
-        if (claim.matches()) {
+        if (named && ID.matcher(bare).matches()) {
             // as ids are written: "claim 042" is claim 42
-            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_CLAIM,
-                    Long.toString(Long.parseLong(claim.group(1)))));
+            return Optional.of(new AuditStore.Subject(AuditActions.SUBJECT_CLAIM, Long.toString(Long.parseLong(bare))));
         }
         java.util.regex.Matcher row = ROW_SUBJECT.matcher(text);
         if (row.matches()) {
@@ -248,7 +249,9 @@ public final class Queries {
         if (claimIds.isEmpty()) {
             return Map.of();
         }
-        return database.read(h -> claims.numbers(h, claimIds));
+        Map<Long, String> numbers = new java.util.HashMap<>();
+        database.read(h -> claims.findAll(h, claimIds)).forEach((id, claim) -> numbers.put(id, claim.claimNumber()));
+        return numbers;
     }
 
     /**

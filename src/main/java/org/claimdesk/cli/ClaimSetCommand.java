@@ -108,8 +108,8 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
             } else {
                 result.changed().forEach(t -> out().printf("%s: %s %s -> %s%n", t.claimNumber(), result.field(),
                         shown(t.before()), shown(t.after())));
-                result.changedSince().forEach(s -> err().printf("%s: skipped: %s%n", s.claimNumber(), s.reason()));
-                result.refused().forEach(s -> err().printf("%s: skipped: %s%n", s.claimNumber(), s.reason()));
+                java.util.stream.Stream.concat(result.changedSince().stream(), result.refused().stream())
+                        .forEach(s -> err().printf("%s: skipped: %s%n", s.claimNumber(), s.reason()));
                 out().println(result.describe());
             }
             if (result.failure() != null) {

@@ -239,20 +239,6 @@ public final class ClaimStore {
         return found;
     }
 
-    /** The claim numbers of the claims among {@code claimIds} that exist, by id: one query (an audit page's). */
-    public Map<Long, String> numbers(Handle handle, Collection<Long> claimIds) {
-        Map<Long, String> found = new HashMap<>();
-        if (claimIds.isEmpty()) {
-            return found;
-        }
-        handle.createQuery("SELECT claim_id, claim_number FROM claim WHERE claim_id IN ("
-                        + Dialect.of(handle).listOf("ids", true) + ")")
-                .bind("ids", Json.write(List.copyOf(new LinkedHashSet<>(claimIds))))
-                .map((rs, ctx) -> Map.entry(rs.getLong(1), rs.getString(2))).forEach(e -> found.put(e.getKey(),
-                        e.getValue()));
-        return found;
-    }
-
     public Optional<Claim> findByNumber(Handle handle, String claimNumber) {
         return handle.createQuery("SELECT * FROM claim WHERE claim_number = :n")
                 .bind("n", claimNumber).map(Rows.CLAIM).findOne();

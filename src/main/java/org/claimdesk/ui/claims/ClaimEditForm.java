@@ -164,7 +164,7 @@ final class ClaimEditForm {
         ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
         dialog.setResultConverter(button -> button == ok
                 ? new TaxIdAnswer(taxId.getText().strip(), reason.getText().strip()) : null);
-        reason.setText(editor.taxIdReasonToRetry(claimId));
+        ReasonKeys.offer(reason, editor.taxIdReasonToRetry(claimId));
         javafx.application.Platform.runLater(taxId::requestFocus);
         return dialog.showAndWait();
     }

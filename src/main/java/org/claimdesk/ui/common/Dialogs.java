@@ -57,8 +57,7 @@ public final class Dialogs {
         reason.setPromptText(reasonPrompt);
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
-        reason.setText(given == null ? "" : given);
-        reason.selectAll();
+        ReasonKeys.offer(reason, given);
         Label hint = new Label(reasonRequired ? "A reason is required; it is written to the audit trail."
                 : "Optional; written to the audit trail when given.");
         hint.getStyleClass().add("text-muted");

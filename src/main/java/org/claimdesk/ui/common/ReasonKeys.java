@@ -24,6 +24,15 @@ public final class ReasonKeys {
         install(area, confirm);
     }
 
+    /**
+     * Puts {@code kept} in the box, selected (typing replaces it): the reason given when the action last failed (see
+     * {@link RetryReasons}); null or empty leaves it empty.
+     */
+    public static void offer(TextArea area, String kept) {
+        area.setText(kept == null ? "" : kept);
+        area.selectAll();
+    }
+
     private static void install(TextArea area, Button confirm) {
         area.addEventFilter(KeyEvent.KEY_PRESSED, e -> {
             boolean plain = !e.isControlDown() && !e.isAltDown() && !e.isMetaDown();

@@ -517,8 +517,7 @@ public final class OutboxView {
             dialog.getDialogPane().lookupButton(ok).disableProperty()
                     .bind(content.reasonField().textProperty().map(String::isBlank));
             ReasonKeys.enterConfirms(content.reasonField(), (Button) dialog.getDialogPane().lookupButton(ok));
-            content.reasonField().setText(model.resubmitReasonToRetry(check.outboxEventId()));
-            content.reasonField().selectAll();
+            ReasonKeys.offer(content.reasonField(), model.resubmitReasonToRetry(check.outboxEventId()));
             javafx.application.Platform.runLater(content.reasonField()::requestFocus);
         }
         boolean confirmed = dialog.showAndWait().filter(b -> b == ok).isPresent();
@@ -549,8 +548,7 @@ public final class OutboxView {
         reason.setPromptText("Why? (required; written to the audit trail with your name)");
         reason.setPrefRowCount(3);
         reason.setWrapText(true);
-        reason.setText(model.reasonToRetry(plan));
-        reason.selectAll();
+        ReasonKeys.offer(reason, model.reasonToRetry(plan));
         CheckBox reconcile = new CheckBox("Reconcile first: ask the state about each row by its idempotency key,"
                 + " and mark rows it already accepted as sent instead of sending them twice");
         reconcile.setId("reconcileCheck");
