@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
@@ -120,5 +121,35 @@ class QueriesTest {
                     + state.dbValue() + "'", Long.class).intValue());
             assertThat(inCa).isLessThan(queries.countOutbox(OutboxQuery.all().withState(state)));
         }
+    }
+
+    /** The Audit page's and {@code audit list --subject}'s subject as staff type it, on each engine. */
+    @Test
+    void anAuditSubjectIsAClaimByItsNumberOrIdOrAnOutboxRowByName() {
+        Claim claim = queries.claim(4L).orElseThrow();
+        db.useTransaction(h -> new org.claimdesk.store.AuditStore().append(h, java.time.Instant.now(), "kim",
+                AuditActions.OUTBOX_REQUEUE, AuditActions.SUBJECT_OUTBOX, "4", "portal back", null));
+        List<org.claimdesk.domain.AuditEntry> claimEntries =
+                queries.audit("claim 4", null, null, 0, 500);
+        assertThat(claimEntries).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.subjectType()).isEqualTo(AuditActions.SUBJECT_CLAIM);
+            assertThat(e.subjectId()).isEqualTo("4");
+        });
+        String lower = claim.claimNumber().toLowerCase(java.util.Locale.ROOT);
+        for (String typed : List.of(lower, " " + claim.claimNumber() + " ", "Claim " + lower, "CLAIM 004")) {
+            assertThat(queries.audit(typed, null, null, 0, 500)).as(typed).isEqualTo(claimEntries);
+        }
+        assertThat(queries.audit("outbox row 4", null, null, 0, 500)).singleElement()
+                .satisfies(e -> assertThat(e.reason()).isEqualTo("portal back"));
+        assertThat(queries.audit("row 004", null, null, 0, 500)).extracting(org.claimdesk.domain.AuditEntry::reason)
+                .containsExactly("portal back");
+        assertThat(queries.audit("4", null, null, 0, 500)).extracting(org.claimdesk.domain.AuditEntry::subjectType)
+                .contains(AuditActions.SUBJECT_CLAIM, AuditActions.SUBJECT_OUTBOX);
+        assertThat(queries.audit("UPC-1999-999999", null, null, 0, 500)).as("a number no claim has").isEmpty();
+
+        List<org.claimdesk.domain.AuditEntry> streamed = new ArrayList<>();
+        queries.eachAudit(lower, null, null, 0, streamed::add);
+        assertThat(streamed).isEqualTo(claimEntries);
+        assertThat(queries.claimNumbers(List.of(4L, 999_999L))).isEqualTo(Map.of(4L, claim.claimNumber()));
     }
 }
