@@ -3,6 +3,7 @@ package org.claimdesk.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.util.Map;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.Database;
 import picocli.CommandLine;
@@ -102,6 +103,15 @@ abstract class CliSupport {
             out().println();
             out().flush();
         }
+    }
+
+    /** A JSON object whose fields keep the order given: names and values alternating. */
+    static Map<String, Object> fields(Object... namesAndValues) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            out.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return out;
     }
 
     void printJson(Object value) {

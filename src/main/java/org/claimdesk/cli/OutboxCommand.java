@@ -115,20 +115,35 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             OutboxQuery rows = filter.rows(ids, allFailed);
-            try (Database db = openDatabase(); StateAdapter adapter = reconcile && !dryRun ? state.open(db.onServer()) : null) {
+            state.check(reconcile ? null : "--reconcile");
+            // only a state's API can say what it holds: the simulated state a command starts knows no submission
+            try (Database db = openDatabase(); StateAdapter adapter = reconcile ? state.toAsk() : null) {
+                if (adapter != null && adapter.refusal().isPresent()) {
+                    throw new UsageException("--reconcile asks the state about each row's key: "
+                            + adapter.refusal().get() + "; nothing was re-queued");
+                }
                 OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
                 preview.notFailed().forEach((id, st) -> err().printf(
                         "outbox row %d is %s: only failed rows are re-queued; skipped%n", id, st.dbValue()));
                 if (dryRun) {
                     if (json) {
-                        printJson(Map.of("dryRun", true, "wouldRequeue", preview.eligible(), "ids", preview.targetIds()));
+                        printJson(fields("dryRun", true, "wouldRequeue", preview.eligible(), "ids",
+                                preview.targetIds(), "refusedUnchangedIds", preview.refusedUnchanged(),
+                                "claimCorrectedIds", preview.claimCorrected(), "warning", preview.confirmation()));
                     } else {
                         out().printf("would re-queue %d failed row(s)%s%n", preview.eligible(),
-                                reconcile ? " (after asking the state about each)" : "");
-                        if (!preview.claimCorrected().isEmpty() && !sendOldData) {
-                            err().printf("warning: %d of them: %s; without --send-old-data nothing is re-queued%n",
-                                    preview.claimCorrected().size(), KeyPolicy.CORRECTED_REQUEUE_WARNING);
+                                reconcile ? " (after asking the " + StateOptions.describe(adapter) + " about each)" : "");
+                        if (!preview.refusedUnchanged().isEmpty()) {
+                            err().printf("warning: %d of them (%s): %s; --reason confirms sending them again%n",
+                                    preview.refusedUnchanged().size(), preview.refusedUnchanged(),
+                                    KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+                        }
+                        if (!preview.claimCorrected().isEmpty()) {
+                            err().printf("warning: %d of them (%s): %s; %s%n", preview.claimCorrected().size(),
+                                    preview.claimCorrected(), KeyPolicy.CORRECTED_REQUEUE_WARNING, sendOldData
+                                            ? "--send-old-data re-queues them as they are"
+                                            : "without --send-old-data nothing is re-queued");
                         }
                     }
                     return ClaimDeskCommand.EXIT_OK;
@@ -236,6 +251,7 @@ final class OutboxCommand {
             if (id != null && dryRun) {
                 throw new UsageException("--dry-run goes with --id or --all-failed");
             }
+            state.check(null);
             try (Database db = openDatabase();
                     StateAdapter adapter = dryRun ? null : state.toAsk()) {
                 Resubmission resubmission = new Resubmission(db, clock(db), adapter);
@@ -247,7 +263,7 @@ final class OutboxCommand {
                 Resubmission.BulkPreview preview = resubmission.preview(rows);
                 if (dryRun) {
                     if (json) {
-                        printJson(Map.of("dryRun", true, "wouldResubmit", preview.eligible(),
+                        printJson(fields("dryRun", true, "wouldResubmit", preview.eligible(),
                                 "askingTheStateFirst", preview.askingTheStateFirst(),
                                 "ids", preview.targets().stream().map(Resubmission.Check::outboxEventId).toList(),
                                 "skippedReasons", preview.skipped()));
@@ -349,6 +365,7 @@ final class OutboxCommand {
 
         @Override
         public Integer call() {
+            state.check(null);
             try (Database db = openDatabase(); StateAdapter adapter = dryRun ? null : state.toAsk()) {
                 OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids));
@@ -356,7 +373,7 @@ final class OutboxCommand {
                     preview.notFailed().forEach((id, st) -> err().printf(
                             "outbox row %d is %s: only failed rows can be abandoned; skipped%n", id, st.dbValue()));
                     if (json) {
-                        printJson(Map.of("dryRun", true, "wouldAbandon", preview.eligible(), "ids",
+                        printJson(fields("dryRun", true, "wouldAbandon", preview.eligible(), "ids",
                                 preview.targetIds()));
                     } else {
                         out().printf("%s; their claims would go back to READY_FOR_SUBMISSION (--dry-run: nothing was"

@@ -75,10 +75,28 @@ final class StateOptions {
         }
     }
 
-    /** A state API named and the simulated state chosen is a usage error, whichever command it is given to. */
+    /**
+     * The options' usage errors, before a command does anything: a state API named and the simulated state chosen
+     * (whichever command they are given to), a simulated latency or failure rate out of range, and, when
+     * {@code onlyWith} names the option without which the command asks no state, a state named all the same.
+     */
+    void check(String onlyWith) {
+        requireOneState();
+        if (onlyWith != null && (stateApi != null || simulatedChosen() || allowPlainHttp)) {
+            throw new UsageException("the state options (--state-api, --simulated, --sim-…, --allow-plain-http) go with "
+                    + onlyWith + ": without it no state is asked");
+        }
+    }
+
     private void requireOneState() {
         if (stateApi != null && simulatedChosen()) {
             throw new UsageException("choose either --state-api or --simulated, not both");
+        }
+        if (simLatencyMs < 0) {
+            throw new UsageException("--sim-latency-ms must not be negative");
+        }
+        if (!(simFailureRate >= 0 && simFailureRate <= 1)) {
+            throw new UsageException("--sim-failure-rate must be between 0 and 1");
         }
     }
 
@@ -91,9 +109,6 @@ final class StateOptions {
                     + " or " + HttpStateAdapter.URL_ENV + " (or pass --simulated to send its rows to the simulated state)");
         }
         if (api == null) {
-            if (simLatencyMs < 0) {
-                throw new UsageException("--sim-latency-ms must not be negative");
-            }
             return new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()
                     .withLatency(Duration.ofMillis(simLatencyMs)).withTransientRate(simFailureRate)));
         }

@@ -24,6 +24,7 @@ import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
@@ -133,10 +134,25 @@ class DeliveryCommandsTest {
                     + " or CLAIMDESK_STATE_URL (or pass --simulated to send its rows to the simulated state)\n";
             assertThat(drain.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
             assertThat(drain.err()).isEqualTo(refusal);
-            assertThat(reconcile.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-            assertThat(reconcile.err()).isEqualTo(refusal);
             assertThat(count(DeliveryState.PENDING)).isEqualTo(2);
         }
+        // a reconciliation asks the state what it holds: the simulated state a command starts knows nothing
+        assertThat(reconcile.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(reconcile.err()).isEqualTo("claimdesk: --reconcile asks the state about each row's key: no state"
+                + " API is named (--state-api URL or CLAIMDESK_STATE_URL); nothing was re-queued\n");
+        Run simulated = run("outbox", "requeue", "--all-failed", "--reconcile", "--simulated", "--actor", "r.okafor",
+                "--reason", "state portal back");
+        assertThat(simulated.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(simulated.err()).contains("no state API is named");
+        Run unused = run("outbox", "requeue", "--all-failed", "--state-api", "http://127.0.0.1:9/", "--actor",
+                "r.okafor", "--reason", "state portal back");
+        assertThat(unused.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(unused.err()).isEqualTo("claimdesk: the state options (--state-api, --simulated, --sim-…,"
+                + " --allow-plain-http) go with --reconcile: without it no state is asked\n");
+        Run both = run("outbox", "abandon", "--id", "1", "--dry-run", "--simulated", "--state-api",
+                "http://127.0.0.1:9/", "--actor", "r.okafor", "--reason", "x");
+        assertThat(both.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(both.err()).isEqualTo("claimdesk: choose either --state-api or --simulated, not both\n");
     }
 
     @Test
@@ -336,6 +352,15 @@ class DeliveryCommandsTest {
                 "--reason", "holder file reloaded", "--dry-run");
         assertThat(dry.exit()).isZero();
         assertThat(dry.out()).isEqualTo("would re-queue 2 failed row(s)\n");
+        // the preview is where a supervisor sees that the state refused this very data
+        assertThat(dry.err()).startsWith("warning: 2 of them (").contains(KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+        JsonNode dryJson = run("outbox", "requeue", "--all-failed", "--error-like", "HOLDER ID", "--actor",
+                "m.alvarez", "--reason", "holder file reloaded", "--dry-run", "--json").json();
+        assertThat(dryJson.get("refusedUnchangedIds")).hasSize(2);
+        assertThat(dryJson.get("claimCorrectedIds")).isEmpty();
+        assertThat(dryJson.get("warning").asText()).contains(KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+        assertThat(dryJson.fieldNames()).toIterable().containsExactly("dryRun", "wouldRequeue", "ids",
+                "refusedUnchangedIds", "claimCorrectedIds", "warning");
         assertThat(count(DeliveryState.FAILED)).isEqualTo(2);
 
         Run none = run("outbox", "requeue", "--all-failed", "--error-like", "no such text", "--actor", "m.alvarez",
