@@ -164,7 +164,8 @@ public final class ClaimExport {
                 String[] row = new String[fields.size()];
                 for (int i = 0; i < row.length; i++) {
                     ClaimField<?> field = fields.get(i);
-                    row[i] = field.personal() && !includeTaxIds ? field.shown(field.valueOf(claim)) : field.textOf(claim);
+                    row[i] = field.personal() && !includeTaxIds ? field.shown(field.valueOf(claim))
+                            : field.refusesFormulas() ? CsvFile.neutralised(field.textOf(claim)) : field.textOf(claim);
                 }
                 csv.row(row);
             }

@@ -3,9 +3,11 @@ package org.claimdesk.app;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.claimdesk.domain.ClaimField;
 
 /**
  * The rejected rows, each with its values as they were and an {@value ClaimImport#ERROR_COLUMN} column saying what is
@@ -13,7 +15,8 @@ import java.util.stream.Collectors;
  * written owner-only, like evidence files. The values that broke a rule and that a spreadsheet would run as a formula
  * (=HYPERLINK(…) beside a whole tax id) are written with an apostrophe in front, as {@link CsvFile}'s guard writes
  * them: they are to be typed again, and one that comes back unchanged is refused for it; the other values are
- * written as they were, to import back exactly.
+ * written as they were, to import back exactly. A row refused as a whole (of another width than the header) is read
+ * under no field: each of its values that a spreadsheet would run is written so, a phone number excepted.
  */
 final class ErrorsFile {
     private final CsvFile csv;
@@ -50,24 +53,35 @@ final class ErrorsFile {
         while (row.size() < columns) {
             row.add("");
         }
-        for (ClaimImport.Rejected r : broken) {
-            int at = fields.indexOf(r.column());
-            if (at >= 0) {
-                row.set(at, CsvFile.neutralised(row.get(at)));
+        boolean wholeRow = broken.stream().anyMatch(r -> r.column().equals(ClaimImport.WHOLE_ROW));
+        for (int i = 0; i < row.size(); i++) {
+            // a row of another width is read under no field, so every value of it is to be looked at again
+            if (wholeRow ? !isPhone(row.get(i)) : brokenAt(broken, i)) {
+                row.set(i, CsvFile.neutralised(row.get(i)));
             }
         }
         if (errorIndex >= 0 && values.length <= columns) {
             row.set(errorIndex, error);
         } else {
-            // right after the header's columns (a long row's extra values follow it, kept), or, for a long row of a
-            // file that has the error column, after every value: none of its values is overwritten
-            row.add(errorIndex >= 0 ? row.size() : columns, error);
+            // after every value, none overwritten: a long row mended in a spreadsheet the usual way (two cells of a
+            // name split at a comma merged, the cells after them moved left) brings its last value back under the
+            // last field and the reason under the error column; between them, the reason would land in that field
+            row.add(error);
         }
         try {
             csv.row(row);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    private boolean brokenAt(List<ClaimImport.Rejected> broken, int column) {
+        return column < fields.size() && broken.stream().anyMatch(r -> r.column().equals(fields.get(column)));
+    }
+
+    /** A phone number as the field takes it ("+1 916 555 0142"), which a spreadsheet does not run: kept as it is. */
+    private static boolean isPhone(String value) {
+        return value.startsWith("+") && ClaimField.CLAIMANT_PHONE.check(value, LocalDate.EPOCH).violations().isEmpty();
     }
 
     void close() throws IOException {

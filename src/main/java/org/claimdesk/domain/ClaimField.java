@@ -167,6 +167,15 @@ public final class ClaimField<T> {
         return required;
     }
 
+    /**
+     * Whether the field refuses a value a spreadsheet would run ("=…", "+…", "-…", "@…"): the names, the address and
+     * the email. An export may put an apostrophe before such a value of a claim stored before that rule: it would be
+     * refused on import either way.
+     */
+    public boolean refusesFormulas() {
+        return this == CLAIMANT_NAME || this == HOLDER_NAME || this == CLAIMANT_ADDRESS || this == CLAIMANT_EMAIL;
+    }
+
     /** The tax id: personal data, masked wherever it is shown or audited. */
     public boolean personal() {
         return this == TAX_ID;

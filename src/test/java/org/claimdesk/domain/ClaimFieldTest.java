@@ -320,4 +320,15 @@ class ClaimFieldTest {
                 ClaimType.OWNER, claimant, taxId, cents, ClaimStatus.IDENTITY_PENDING, null, filedOn, null, 0,
                 java.time.Instant.EPOCH, java.time.Instant.EPOCH);
     }
+
+    /** The fields an export guards against formulas are those that refuse one: nothing that could import is changed. */
+    @Test
+    void theFieldsThatRefuseFormulasAreTheOnesSaidTo() {
+        for (ClaimField<?> field : ClaimField.all()) {
+            boolean refused = field.check("=1+a@example.org", TODAY).violations().stream()
+                    .anyMatch(v -> v.rule().contains("formula"));
+            assertThat(field.refusesFormulas()).as(field.name()).isEqualTo(refused);
+        }
+        assertThat(ClaimField.all()).filteredOn(ClaimField::refusesFormulas).hasSize(4);
+    }
 }
