@@ -138,4 +138,31 @@ class ArchitectureTest {
                 .anySatisfy(line -> assertThat(line).contains("SqlOutsideStore").contains("createQuery"))
                 .noneSatisfy(line -> assertThat(line).contains("BenchUser"));
     }
+
+    /**
+     * A record holding a whole tax id writes its own text (the tax id masked): the text Java writes for a record holds
+     * every component, and a log line or a failure that prints one would keep the number.
+     */
+    @Test
+    void everyRecordHoldingATaxIdWritesItsOwnText() {
+        JavaClasses product = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.claimdesk");
+        java.util.List<String> holding = new java.util.ArrayList<>();
+        java.util.List<String> printing = new java.util.ArrayList<>();
+        for (JavaClass c : product) {
+            Class<?> type = c.reflect();
+            if (!type.isRecord() || java.util.Arrays.stream(type.getRecordComponents())
+                    .noneMatch(rc -> rc.getName().toLowerCase(java.util.Locale.ROOT).endsWith("taxid"))) {
+                continue;
+            }
+            holding.add(type.getName());
+            try {
+                type.getDeclaredMethod("toString");
+            } catch (NoSuchMethodException e) {
+                printing.add(type.getName());
+            }
+        }
+        assertThat(holding).as("the records found").contains("org.claimdesk.store.NewClaim");
+        assertThat(printing).isEmpty();
+    }
 }

@@ -133,7 +133,8 @@ public final class Backup {
     /**
      * The pg_dump command that dumps {@code server} into {@code file}, as this system's shell takes it
      * ({@link ShellWords}): with the address's TLS settings (in a connection string as the database, pg_dump's way),
-     * each word quoted where it needs to be. No password: pg_dump reads PGPASSWORD or ~/.pgpass as ClaimDesk does.
+     * each word quoted where it needs to be, and on a POSIX shell in a subshell whose umask makes the file owner-only.
+     * No password: pg_dump reads PGPASSWORD or ~/.pgpass as ClaimDesk does.
      */
     static String pgDump(DatabaseLocation.Postgres server, Path file) {
         java.util.Map<String, String> settings = new java.util.HashMap<>(server.parameters());
@@ -145,15 +146,35 @@ public final class Backup {
                 .map(k -> k + "=" + conninfoValue(settings.get(k))).toList();
         String database = tls.isEmpty() ? server.database()
                 : "dbname=" + conninfoValue(server.database()) + " " + String.join(" ", tls);
-        return "pg_dump -Fc -h " + ShellWords.word(server.host()) + " -p " + server.port() + " -U "
+        String dump = "pg_dump -Fc -h " + ShellWords.word(server.host()) + " -p " + server.port() + " -U "
                 + ShellWords.word(server.role()) + " -d " + ShellWords.word(database) + " -f "
                 + ShellWords.word(file.toString());
+        // pg_dump makes its file as the shell's umask says (readable by everyone, commonly), and the dump holds
+        // every tax id whole: owner-only, as a desk's backup is
+        return ShellWords.windows() ? dump : "(umask 077; " + dump + ")";
     }
 
     /** A value in a libpq connection string: quoted when empty or holding a space, quote or backslash. */
     private static String conninfoValue(String value) {
         return value.isEmpty() || value.matches(".*[\\s'\\\\].*")
                 ? "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'" : value;
+    }
+
+    /**
+     * The file's permissions when users other than its owner may read it (a dump made with a shell's usual umask), on
+     * a file system that has POSIX permissions; empty otherwise.
+     */
+    public static java.util.Optional<String> readableByOthers(Path file) {
+        try {
+            java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions =
+                    java.nio.file.Files.getPosixFilePermissions(file);
+            boolean others = permissions.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+                    || permissions.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ);
+            return others ? java.util.Optional.of(java.nio.file.attribute.PosixFilePermissions.toString(permissions))
+                    : java.util.Optional.empty();
+        } catch (UnsupportedOperationException | java.io.IOException e) {
+            return java.util.Optional.empty();
+        }
     }
 
     /** True when {@code file} is a copy {@link #to} writes (an SQLite file), not a dump of a team database. */

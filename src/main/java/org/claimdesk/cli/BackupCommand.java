@@ -60,8 +60,18 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
         if (Backup.isCopy(file)) {
             int claims = Backup.checkCopy(file);
             out().printf("backup %s: %d claims, integrity check passed%n", file, claims);
-            return;
+        } else {
+            checkDump(file);
         }
+        // said of a file found to be a backup: it holds every tax id whole
+        Backup.readableByOthers(file).ifPresent(permissions -> {
+            err().printf("warning: %s can be read by other users of this machine (%s), and it holds every claim's tax"
+                    + " id whole: make it owner-only (chmod 600)%n", file, permissions);
+            err().flush();
+        });
+    }
+
+    private void checkDump(Path file) {
         PostgresDump.Summary dump = Backup.checkDump(file);
         List<String> origin = new ArrayList<>();
         if (dump.database() != null) {

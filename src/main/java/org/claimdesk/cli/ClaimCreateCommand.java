@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimIntake;
@@ -39,9 +40,13 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
         Path jsonFile;
 
         @Option(names = "--set", paramLabel = "FIELD=VALUE",
-                description = "A field and its value; repeat for each field.")
-        Map<String, String> sets;
+                description = "A field and its value; repeat for each field, each once (the tax id with "
+                        + FieldValues.TAX_ID_STDIN + ").")
+        List<String> sets;
     }
+
+    @Option(names = FieldValues.TAX_ID_STDIN, description = FieldValues.TAX_ID_STDIN_HELP)
+    boolean taxIdStdin;
 
     @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who enters the claim.")
     String actor;
@@ -64,7 +69,8 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, String> fields = source.sets != null ? source.sets : readJson(source.jsonFile);
+        Map<String, String> fields = FieldValues.withTaxId(source.sets != null ? FieldValues.parse(source.sets)
+                : readJson(source.jsonFile), taxIdStdin, in());
         ClaimStatus start = status == null ? null : ClaimStatus.parse(status);
         try (Database db = openOrCreateDatabase()) {
             ClaimIntake intake = new ClaimIntake(db, clock(db));

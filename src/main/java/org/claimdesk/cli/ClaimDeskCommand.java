@@ -48,6 +48,9 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where a command reads what it asks for ({@code --tax-id-stdin}): the process's standard input, or a test's. */
+    java.io.InputStream in = System.in;
+
     /** The clock the commands work in; null: the database's ({@link Database#clock}). Tests give a fixed one. */
     Clock clock;
 
@@ -166,7 +169,14 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     }
 
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = newCommandLine((Consumer<DatabaseLocation>) null);
+        return execute(System.in, out, err, args);
+    }
+
+    /** As {@link #execute(PrintWriter, PrintWriter, String...)}, reading standard input from {@code in}. */
+    public static int execute(java.io.InputStream in, PrintWriter out, PrintWriter err, String... args) {
+        ClaimDeskCommand command = new ClaimDeskCommand(null);
+        command.in = in;
+        CommandLine cl = newCommandLine(command);
         cl.setOut(out);
         cl.setErr(err);
         return cl.execute(args);

@@ -39,7 +39,9 @@ import picocli.CommandLine.Parameters;
 final class ClaimsCommand {
 
     static Claim find(Queries queries, String idOrNumber) {
-        return queries.claim(idOrNumber).orElseThrow(() -> new NotFoundException("no claim " + idOrNumber));
+        // what was typed is not logged: a tax id typed for a claim's number would be kept there whole
+        return queries.claim(idOrNumber).orElseThrow(() -> new NotFoundException("no claim " + idOrNumber,
+                "no claim with the id or number given"));
     }
 
     @Command(name = "list", description = "Claims matching the filters, oldest first; every match unless --limit.")
@@ -165,10 +167,15 @@ final class ClaimsCommand {
         @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
         String id;
 
-        @Option(names = "--set", required = true, paramLabel = "FIELD=VALUE",
+        @Option(names = "--set", paramLabel = "FIELD=VALUE",
                 description = "A field (named as in claims show --json: amountCents, holderId, ...) and its new value;"
-                        + " repeat for several. An empty value clears an optional field. taxId replaces the tax id whole.")
-        Map<String, String> sets;
+                        + " repeat for several, each field once. An empty value clears an optional field.")
+        List<String> sets;
+
+        @Option(names = FieldValues.TAX_ID_STDIN, description = {"Replace the tax id whole with one read from standard"
+                + " input: typed without echo at a terminal, or piped in (not taken with --set, where the process list"
+                + " shows it to other users and the shell's history keeps it)."})
+        boolean taxIdStdin;
 
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
@@ -185,10 +192,16 @@ final class ClaimsCommand {
 
         @Override
         public Integer call() {
+            Map<String, String> given = FieldValues.parse(sets);
+            if (given.isEmpty() && !taxIdStdin) {
+                throw new UsageException("give the fields to change: --set FIELD=VALUE, or " + FieldValues.TAX_ID_STDIN);
+            }
+            // asked for before the database is open: a prompt may wait
+            Map<String, String> fields = FieldValues.withTaxId(given, taxIdStdin, in());
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
                 long version = expectVersion != null ? expectVersion : claim.version();
-                EditResult result = new ClaimEditing(db, clock(db)).edit(claim.claimId(), version, sets, actor, reason);
+                EditResult result = new ClaimEditing(db, clock(db)).edit(claim.claimId(), version, fields, actor, reason);
                 if (json) {
                     printJson(result);
                 } else if (result.changes().isEmpty()) {

@@ -54,6 +54,11 @@ abstract class CliSupport {
         return root().clock != null ? root().clock : db.clock();
     }
 
+    /** The command's standard input. */
+    java.io.InputStream in() {
+        return root().in;
+    }
+
     PrintWriter out() {
         return spec.commandLine().getOut();
     }

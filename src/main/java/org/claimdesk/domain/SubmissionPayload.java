@@ -51,11 +51,10 @@ public record SubmissionPayload(
     }
 
     public static SubmissionPayload of(Claim claim, List<Evidence> evidence, String idempotencyKey) {
-        String digits = claim.taxId() == null ? "" : claim.taxId().replaceAll("[^0-9]", "");
         return new SubmissionPayload(claim.claimId(), idempotencyKey, claim.claimNumber(), claim.jurisdiction(),
                 claim.statePropertyId(), claim.holderName(), claim.holderId(), claim.propertyType().name(),
                 claim.claimType().name(), claim.claimantName(),
-                digits.length() >= 4 ? digits.substring(digits.length() - 4) : "",
+                TaxIds.last4(claim.taxId()),
                 claim.amountCents(), claim.filedOn().toString(), claim.claimantEmail(), claim.claimantPhone(),
                 claim.claimantAddress(), evidence.stream().map(EvidenceRef::of).toList());
     }

@@ -32,4 +32,11 @@ public record NewClaim(
         this(claimNumber, jurisdiction, statePropertyId, holderName, holderId, propertyType, claimType, claimantName,
                 null, null, null, taxId, amountCents, status, stateCaseId, filedOn, decisionDueOn);
     }
+
+    /** The tax id masked: a record's own text would hold it whole, in any log line or failure that prints one. */
+    @Override
+    public String toString() {
+        return "NewClaim[" + claimNumber + ", " + jurisdiction + "/" + statePropertyId + ", " + status + ", tax id "
+                + org.claimdesk.domain.TaxIds.mask(taxId) + "]";
+    }
 }

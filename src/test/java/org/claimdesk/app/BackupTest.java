@@ -164,8 +164,15 @@ class BackupTest {
     void thePgDumpCommandKeepsTheAddressesTlsSettingsAndQuotesWhatAShellWouldSplit() throws Exception {
         org.claimdesk.store.DatabaseLocation.Postgres plain = new org.claimdesk.store.DatabaseLocation.Postgres(
                 "db1.office.lan", 5432, "claims", "claimdesk_owner", java.util.Map.of());
-        assertThat(Backup.pgDump(plain, Path.of("/backups/claims.dump")))
-                .isEqualTo("pg_dump -Fc -h db1.office.lan -p 5432 -U claimdesk_owner -d claims -f /backups/claims.dump");
+        assertThat(Backup.pgDump(plain, Path.of("/backups/claims.dump"))).isEqualTo("(umask 077; pg_dump -Fc -h"
+                + " db1.office.lan -p 5432 -U claimdesk_owner -d claims -f /backups/claims.dump)");
+        // run as given, with a pg_dump that writes its file: owner-only, whatever the shell's umask
+        Path made = dir.resolve("made by the command.dump");
+        Process run = new ProcessBuilder("sh", "-c", "umask 022; pg_dump() { for a; do f=$a; done; echo x > \"$f\"; };"
+                + " " + Backup.pgDump(plain, made)).redirectErrorStream(true).start();
+        assertThat(run.waitFor()).isZero();
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(made)))
+                .isEqualTo("rw-------");
 
         org.claimdesk.store.DatabaseLocation.Postgres tls = new org.claimdesk.store.DatabaseLocation.Postgres(
                 "db1.office.lan", 5432, "claims", "claimdesk_owner",
@@ -173,7 +180,8 @@ class BackupTest {
                         "connectTimeout", "5"));
         String command = Backup.pgDump(tls, Path.of("/backups/claims 2026-12-06.dump"));
         // as a shell splits it: the connection string and the file are one word each, the TLS settings in it
-        Process echo = new ProcessBuilder("sh", "-c", "printf '%s\\n' " + command.substring("pg_dump ".length()))
+        Process echo = new ProcessBuilder("sh", "-c", "printf '%s\\n' " + command.substring(
+                command.indexOf("pg_dump ") + "pg_dump ".length(), command.length() - 1))
                 .redirectErrorStream(true).start();
         assertThat(new String(echo.getInputStream().readAllBytes()).lines().toList()).containsExactly("-Fc", "-h",
                 "db1.office.lan", "-p", "5432", "-U", "claimdesk_owner", "-d",

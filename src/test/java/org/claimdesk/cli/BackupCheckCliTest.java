@@ -216,8 +216,8 @@ class BackupCheckCliTest {
         CliTest.Run run = CliTest.run("--db", TestDatabase.url(team), "backup", "--to", target.toString());
 
         assertThat(run.exit()).isEqualTo(1);
-        assertThat(run.err()).contains("run pg_dump -Fc -h localhost -p " + team.port() + " -U postgres -d "
-                + team.database() + " -f " + target + " as the database's owner role").contains(", then check it with"
+        assertThat(run.err()).contains("run (umask 077; pg_dump -Fc -h localhost -p " + team.port() + " -U postgres -d "
+                + team.database() + " -f " + target + ") as the database's owner role").contains(", then check it with"
                 + " claimdesk backup --check " + target);
         assertThat(target).doesNotExist();
     }
@@ -248,5 +248,21 @@ class BackupCheckCliTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A dump other users may read is said to be so: it holds every claim's tax id whole. */
+    @Test
+    void aDumpOthersMayReadIsWarnedOf() throws Exception {
+        Path dump = java.nio.file.Files.copy(fixture("claimdesk-pg14.dump"), dir.resolve("shared.dump"));
+        java.nio.file.Files.setPosixFilePermissions(dump, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        CliTest.Run shared = CliTest.run("backup", "--check", dump.toString());
+        assertThat(shared.exit()).as(shared.err()).isZero();
+        assertThat(shared.err()).isEqualTo("warning: " + dump + " can be read by other users of this machine"
+                + " (rw-r--r--), and it holds every claim's tax id whole: make it owner-only (chmod 600)\n");
+
+        java.nio.file.Files.setPosixFilePermissions(dump, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        CliTest.Run own = CliTest.run("backup", "--check", dump.toString());
+        assertThat(own.exit()).isZero();
+        assertThat(own.err()).isEmpty();
     }
 }

@@ -41,11 +41,15 @@ class ClaimIntakeCliTest {
     }
 
     private Run run(String... args) {
+        return runWithInput("", args);
+    }
+
+    private Run runWithInput(String input, String... args) {
         String[] all = new String[args.length + 2];
         all[0] = "--db";
         all[1] = db;
         System.arraycopy(args, 0, all, 2, args.length);
-        Run run = CliTest.run(all);
+        Run run = CliTest.runWithInput(input, all);
         printed.add(run.out());
         printed.add(run.err());
         return run;
@@ -53,11 +57,29 @@ class ClaimIntakeCliTest {
 
     @Test
     void createPrintsTheNewClaimAndRefusesEachBrokenRuleOnItsOwnLine() throws Exception {
-        Run created = run("claims", "create", "--actor", "j.chen", "--json",
-                "--set", "jurisdiction=NY", "--set", "statePropertyId=7730051",
+        String[] fields = {"--set", "jurisdiction=NY", "--set", "statePropertyId=7730051",
                 "--set", "holderName=Consolidated Edison Co of New York", "--set", "holderId=HLD-318204",
                 "--set", "propertyType=UT01", "--set", "claimType=OWNER", "--set", "claimantName=Seán O'Brien",
-                "--set", "taxId=418-00-2290", "--set", "amountCents=9900", "--set", "filedOn=2026-02-17");
+                "--set", "amountCents=9900", "--set", "filedOn=2026-02-17"};
+        // the tax id never on the command line, where the process list shows it to other users
+        Run onTheCommandLine = run(concat(new String[] {"claims", "create", "--actor", "j.chen", "--set",
+                "taxId=418-00-2290"}, fields));
+        assertThat(onTheCommandLine.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(onTheCommandLine.err()).isEqualTo("claimdesk: the tax id is not taken with --set: other users see"
+                + " the command line in the process list and the shell's history keeps it; give --tax-id-stdin and"
+                + " type it, or pipe it in\n");
+        Run twice = runWithInput("418-00-2290\n", concat(new String[] {"claims", "create", "--actor", "j.chen",
+                "--tax-id-stdin", "--set", "AMOUNTCENTS=100"}, fields));
+        assertThat(twice.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(twice.err()).isEqualTo("claimdesk: --set gives amountCents twice: give each field once\n");
+        Run noTaxId = run(concat(new String[] {"claims", "create", "--actor", "j.chen", "--tax-id-stdin"}, fields));
+        assertThat(noTaxId.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(noTaxId.err()).isEqualTo("claimdesk: --tax-id-stdin reads the tax id from standard input, which"
+                + " held none\n");
+        assertThat(run("claims", "list", "--json").json()).isEmpty();
+
+        Run created = runWithInput("418-00-2290\n", concat(new String[] {"claims", "create", "--actor", "j.chen",
+                "--json", "--tax-id-stdin"}, fields));
         assertThat(created.exit()).as(created.err()).isZero();
         JsonNode claim = created.json();
         assertThat(claim.get("claimNumber").asText()).matches("UPC-\\d{4}-\\d{6}");
@@ -87,8 +109,14 @@ class ClaimIntakeCliTest {
         assertThat(second.exit()).as(second.err()).isZero();
         assertThat(second.out()).contains("created").contains("***-**-2290").contains("$99.00");
 
-        Run broken = run("claims", "create", "--actor", "j.chen", "--set", "jurisdiction=ZZ",
-                "--set", "statePropertyId=77", "--set", "taxId=418-00-229", "--set", "colour=red");
+        Run both = runWithInput("418-00-2290\n", "claims", "create", "--actor", "j.chen", "--json-file",
+                json.toString(), "--tax-id-stdin");
+        assertThat(both.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(both.err()).isEqualTo("claimdesk: the fields already give a taxId: give it there or with"
+                + " --tax-id-stdin, not both\n");
+
+        Run broken = runWithInput("418-00-229\n", "claims", "create", "--actor", "j.chen", "--set", "jurisdiction=ZZ",
+                "--set", "statePropertyId=77", "--tax-id-stdin", "--set", "colour=red");
         assertThat(broken.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         List<String> lines = broken.err().lines().toList();
         assertThat(lines).allSatisfy(l -> assertThat(l).startsWith("claimdesk: "));
@@ -175,5 +203,11 @@ class ClaimIntakeCliTest {
                 assertThat(text).doesNotContain(taxId).doesNotContain(taxId.replace("-", ""));
             }
         }
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
     }
 }

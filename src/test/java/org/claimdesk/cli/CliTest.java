@@ -34,10 +34,17 @@ class CliTest {
         }
     }
 
+    /** A command run with nothing on its standard input. */
     static Run run(String... args) {
+        return runWithInput("", args);
+    }
+
+    /** A command run with {@code input} on its standard input. */
+    static Run runWithInput(String input, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        int exit = ClaimDeskCommand.execute(new java.io.ByteArrayInputStream(input.getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)), new PrintWriter(out, true), new PrintWriter(err, true), args);
         return new Run(exit, out.toString(), err.toString());
     }
 

@@ -61,14 +61,18 @@ class PersonalDataTest {
         taxIds.add(replacement);
         run("--db", db, "claims", "edit", ready, "--actor", "j.chen", "--reason", "holder letter",
                 "--set", "holderId=HLD-314159", "--set", "amountCents=4200");
-        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "SSN card",
-                "--set", "taxId=" + replacement);
-        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "typo",
-                "--set", "taxId=" + replacement.substring(0, 9));
-        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "stale", "--expect-version", "0",
-                "--set", "taxId=" + someone);
-        run("--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "SSN card", "--json",
-                "--set", "taxId=" + someone);
+        runWithInput(replacement + "\n", "--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason",
+                "SSN card", "--tax-id-stdin");
+        runWithInput(replacement.substring(0, 9) + "\n", "--db", db, "claims", "edit", pending, "--actor", "j.chen",
+                "--reason", "typo", "--tax-id-stdin");
+        runWithInput(someone + "\n", "--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason", "stale",
+                "--expect-version", "0", "--tax-id-stdin");
+        runWithInput(someone + "\n", "--db", db, "claims", "edit", pending, "--actor", "j.chen", "--reason",
+                "SSN card", "--json", "--tax-id-stdin");
+        // a tax id typed where a claim's number goes: said back on the terminal, not kept in the log
+        CliTest.Run typedForANumber = CliTest.run("--db", db, "claims", "show", replacement);
+        assertThat(typedForANumber.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(typedForANumber.err()).isEqualTo("claimdesk: no claim " + replacement + "\n");
         Path card = Files.writeString(dir.resolve("ssn-card.txt"), "scan of card");
         run(withEvidenceFolder("--db", db, "claims", "evidence", "add", pending, "--kind", "identity", "--file",
                 card.toString(), "--actor", "j.chen"));
@@ -98,8 +102,8 @@ class PersonalDataTest {
                     .get("taxIdMasked").asText();
             String corrected = masked.endsWith(corrections[i].substring(7)) ? "789-00-1618" : corrections[i];
             taxIds.add(corrected);
-            run("--db", db, "claims", "edit", failedClaim, "--actor", "j.chen", "--reason", "SSN card", "--set",
-                    "taxId=" + corrected);
+            runWithInput(corrected + "\n", "--db", db, "claims", "edit", failedClaim, "--actor", "j.chen", "--reason",
+                    "SSN card", "--tax-id-stdin");
             run("--db", db, "claims", "evidence", "add", failedClaim, "--kind", "identity", "--url",
                     "https://records.example.gov/u/" + i, "--actor", "j.chen");
             run("--db", db, "claims", "evidence", "list", failedClaim);
@@ -177,7 +181,11 @@ class PersonalDataTest {
     }
 
     private void run(String... args) {
-        CliTest.Run run = CliTest.run(args);
+        runWithInput("", args);
+    }
+
+    private void runWithInput(String input, String... args) {
+        CliTest.Run run = CliTest.runWithInput(input, args);
         printed.add(run.out());
         printed.add(run.err());
     }

@@ -57,17 +57,22 @@ class ResubmitEndToEndCliTest {
     }
 
     private Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+        return runWithInput("", args);
+    }
+
+    private Run runWithInput(String input, String... args) {
         List<String> all = new ArrayList<>(List.of("--db", db));
         all.addAll(List.of(args));
-        int exit = ClaimDeskCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true),
-                all.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
+        CliTest.Run r = CliTest.runWithInput(input, all.toArray(String[]::new));
+        return new Run(r.exit(), r.out(), r.err());
     }
 
     private Run ok(String... args) {
-        Run r = run(args);
+        return okWithInput("", args);
+    }
+
+    private Run okWithInput(String input, String... args) {
+        Run r = runWithInput(input, args);
         assertThat(r.exit()).as(String.join(" ", args) + ": " + r.err()).isZero();
         return r;
     }
@@ -157,8 +162,9 @@ class ResubmitEndToEndCliTest {
                 "holder id from the holder's report", "--set", "holderId=" + RuleBreakingClaims.REGISTERED_HOLDER);
         ok("claims", "edit", claims.get(Rule.ALREADY_PAID), "--actor", "r.okafor", "--reason", "property id mistyped",
                 "--set", "statePropertyId=" + RuleBreakingClaims.openPropertyId(3));
-        Run taxId = ok("claims", "edit", claims.get(Rule.IDENTITY_MISMATCH), "--actor", "r.okafor", "--reason",
-                "tax id read off the SSN card", "--set", "taxId=" + RuleBreakingClaims.ownerTaxId(4));
+        Run taxId = okWithInput(RuleBreakingClaims.ownerTaxId(4) + "\n", "claims", "edit",
+                claims.get(Rule.IDENTITY_MISMATCH), "--actor", "r.okafor", "--reason", "tax id read off the SSN card",
+                "--tax-id-stdin");
         assertThat(taxId.out()).doesNotContain(RuleBreakingClaims.ownerTaxId(4));
         ok("claims", "evidence", "add", claims.get(Rule.NO_PROOF_OF_ADDRESS), "--kind", "address", "--url",
                 "https://records.example.gov/utility/2", "--title", "Utility bill", "--actor", "r.okafor");

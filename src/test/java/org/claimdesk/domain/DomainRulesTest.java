@@ -95,6 +95,16 @@ class DomainRulesTest {
     }
 
     @Test
+    void aTaxIdsLastFourAreItsLastFourDigitsOrNone() {
+        assertThat(TaxIds.last4("123-00-4567")).isEqualTo("4567");
+        assertThat(TaxIds.last4("12-3004567")).isEqualTo("4567");
+        assertThat(TaxIds.last4("12-3")).isEmpty();
+        assertThat(TaxIds.last4(null)).isEmpty();
+        assertThat(TaxIds.mask("12-3")).isEqualTo("***");
+        assertThat(TaxIds.mask("12-3004567")).isEqualTo("***-**-4567");
+    }
+
+    @Test
     void submissionPayloadCarriesOnlyTheLastFourDigits() {
         SubmissionPayload payload = SubmissionPayload.of(claim(ClaimStatus.READY_FOR_SUBMISSION, null), "k-1");
         assertThat(payload.taxIdLast4()).isEqualTo("4567");

@@ -117,6 +117,11 @@ final class ClaimEditForm {
 
     /** The new tax id and the reason staff typed in {@link #askTaxId}. */
     record TaxIdAnswer(String taxId, String reason) {
+        /** The tax id masked, as everywhere it is shown. */
+        @Override
+        public String toString() {
+            return "TaxIdAnswer[" + org.claimdesk.domain.TaxIds.mask(taxId) + "]";
+        }
     }
 
     /**
