@@ -70,7 +70,7 @@ public final class Backup {
         EvidenceStore.FileTally evidence;
         try {
             DatabaseCopy.write(database, partial);
-            claims = DatabaseCopy.check(partial);
+            claims = Math.toIntExact(DatabaseCopy.check(partial).claims());
             evidence = DatabaseCopy.evidenceIn(partial);
             sync(partial);
         } catch (RuntimeException | IOException e) {
@@ -183,7 +183,7 @@ public final class Backup {
     }
 
     /** Checks a copy {@link #to} wrote: SQLite's quick check; returns how many claims it holds. */
-    public static int checkCopy(Path file) {
+    public static DatabaseCopy.Summary checkCopy(Path file) {
         return DatabaseCopy.check(file);
     }
 

@@ -109,6 +109,15 @@ public final class ClaimIntake {
     }
 
     /**
+     * What {@link #create} refuses without the database ({@link #check}), refused as it would be, on {@code clock}'s
+     * day: for a command that would otherwise make a new desk's file only to refuse the claim.
+     */
+    public static void checkBeforeOpening(Map<String, String> fields, ClaimStatus start, String actor, String reason,
+            String repeats, Clock clock) {
+        new ClaimIntake(null, clock).check(fields, start, actor, reason, repeats);
+    }
+
+    /**
      * As {@link #check}, and the claim already present with the draft's key, refused unless {@code repeats} names
      * it: what {@link #create} would refuse as the database stands now, read before any work it is not worth doing
      * for a claim that will not be written (copying its evidence files in).

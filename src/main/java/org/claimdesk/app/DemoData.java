@@ -148,15 +148,20 @@ public final class DemoData {
         return generate(count, seed, progress, BulkLoader.Access.SHARED);
     }
 
+    /** Refuses a number of demo claims out of range (1 to 5,000,000). */
+    public static void checkCount(int count) {
+        if (count < 1 || count > 5_000_000) {
+            throw new ClaimDeskException("the number of demo claims must be between 1 and 5,000,000, got " + count);
+        }
+    }
+
     /**
      * As {@link #generate(int, long, IntConsumer)}, with the database's other users as {@code access} says: a command
      * that fills a file nobody else uses has it to itself ({@link BulkLoader.Access#SOLE}), the console's first start
      * shares it.
      */
     public Summary generate(int count, long seed, IntConsumer progress, BulkLoader.Access access) {
-        if (count < 1 || count > 5_000_000) {
-            throw new ClaimDeskException("the number of demo claims must be between 1 and 5,000,000, got " + count);
-        }
+        checkCount(count);
         long started = System.nanoTime();
         int existing = database.read(h -> new ClaimStore().count(h, ClaimQuery.all()));
         if (existing > 0) {

@@ -102,10 +102,10 @@ public final class BenchCommand {
         @Override
         public Integer call() {
             if (latencyMs < 0) {
-                throw new IllegalArgumentException("--latency-ms must not be negative");
+                throw new org.claimdesk.cli.UsageException("--latency-ms must not be negative");
             }
             if (concurrency < 1 || concurrency > 256) {
-                throw new IllegalArgumentException("concurrency must be between 1 and 256, got " + concurrency);
+                throw new org.claimdesk.cli.UsageException("concurrency must be between 1 and 256, got " + concurrency);
             }
             // --db is the command line's own option (every command takes it): here a team database to measure on
             String db = spec.root().findOption("--db").getValue();
@@ -113,7 +113,7 @@ public final class BenchCommand {
                 return team(db);
             }
             if (workers != null) {
-                throw new ClaimDeskException("--workers needs --db postgresql://…: several workstations' workers share"
+                throw new org.claimdesk.cli.UsageException("--workers needs --db postgresql://…: several workstations' workers share"
                         + " a team database; without --db bench drain measures one worker on a temporary SQLite file");
             }
             DrainBenchmark.Result r = new DrainBenchmark().run(events, Duration.ofMillis(latencyMs), concurrency,
@@ -148,7 +148,7 @@ public final class BenchCommand {
                         + " without --db it measures one worker on a temporary SQLite file");
             }
             if (warmupRounds != null) {
-                throw new ClaimDeskException("--warmup-rounds is for the temporary SQLite database; with --db each run"
+                throw new org.claimdesk.cli.UsageException("--warmup-rounds is for the temporary SQLite database; with --db each run"
                         + " starts fresh JVMs");
             }
             int n = workers == null ? DEFAULT_WORKERS : workers;
@@ -204,7 +204,7 @@ public final class BenchCommand {
         @Override
         public Integer call() {
             if (claims < 1 || outbox < 0 || drain < 0 || drain > outbox) {
-                throw new IllegalArgumentException("need --claims >= 1 and 0 <= --drain <= --outbox");
+                throw new org.claimdesk.cli.UsageException("need --claims >= 1 and 0 <= --drain <= --outbox");
             }
             // --db is the command line's own option (every command takes it): here an empty database to seed
             String db = spec.root().findOption("--db").getValue();
@@ -234,7 +234,7 @@ public final class BenchCommand {
                 throw new IllegalArgumentException("bench live measures a team database: give --db postgresql://…");
             }
             if (changes < 1) {
-                throw new IllegalArgumentException("--changes must be at least 1");
+                throw new org.claimdesk.cli.UsageException("--changes must be at least 1");
             }
             print(LiveBenchmark.run(server, changes), json);
             return ClaimDeskCommand.EXIT_OK;

@@ -30,6 +30,9 @@ final class AuditCommand {
         @Override
         public Integer call() {
             int max = limit(limit);
+            criterion("--subject", subject);
+            criterion("--actor", actor);
+            criterion("--action", action);
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock(db));
                 // written as read: a trail of millions of entries goes out in bounded memory

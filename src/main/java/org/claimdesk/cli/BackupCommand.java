@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.claimdesk.app.Backup;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseCopy;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.store.PostgresDump;
 import picocli.CommandLine.ArgGroup;
@@ -58,8 +59,10 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
 
     private void check(Path file) {
         if (Backup.isCopy(file)) {
-            int claims = Backup.checkCopy(file);
-            out().printf("backup %s: %d claims, integrity check passed%n", file, claims);
+            DatabaseCopy.Summary copy = Backup.checkCopy(file);
+            out().printf("backup %s: a workstation's database, SQLite's integrity check passed%n", file);
+            printContents(copy.schemaVersion(), copy.rows());
+            out().printf("backup check passed: %,d claims%n", copy.claims());
         } else {
             checkDump(file);
         }
@@ -69,6 +72,20 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
                     + " id whole: make it owner-only (chmod 600)%n", file, permissions);
             err().flush();
         });
+    }
+
+    /** A backup's or a dump's schema version against this build's, and the rows of each table. */
+    private void printContents(int schemaVersion, Map<String, Long> rows) {
+        int latest = Migrations.latestVersion();
+        out().printf("  schema version %d%s%n", schemaVersion, schemaVersion == latest
+                ? " (this ClaimDesk writes version " + latest + ")"
+                : schemaVersion > latest ? " (newer than this ClaimDesk, which writes version " + latest
+                        + ": restore it for a newer ClaimDesk)"
+                        : " (older: this ClaimDesk upgrades it to version " + latest + " when it opens the restored"
+                                + " database)");
+        for (Map.Entry<String, Long> table : rows.entrySet()) {
+            out().printf("  %-24s %,12d rows%n", table.getKey(), table.getValue());
+        }
     }
 
     private void checkDump(Path file) {
@@ -86,16 +103,7 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
         }
         origin.add(dump.format() + (dump.compression().equals("none") ? ", uncompressed" : ", " + dump.compression()));
         out().printf("dump %s: %s%n", file, String.join(", ", origin));
-        int latest = Migrations.latestVersion();
-        out().printf("  schema version %d%s%n", dump.schemaVersion(), dump.schemaVersion() == latest
-                ? " (this ClaimDesk writes version " + latest + ")"
-                : dump.schemaVersion() > latest ? " (newer than this ClaimDesk, which writes version " + latest
-                        + ": restore it for a newer ClaimDesk)"
-                        : " (older: this ClaimDesk upgrades it to version " + latest + " when it opens the restored"
-                                + " database)");
-        for (Map.Entry<String, Long> table : dump.rows().entrySet()) {
-            out().printf("  %-24s %,12d rows%n", table.getKey(), table.getValue());
-        }
+        printContents(dump.schemaVersion(), dump.rows());
         out().printf("dump check passed: %,d claims; every ClaimDesk table is in the dump and its data reads to its"
                 + " end%n", dump.rows().get("claim"));
     }

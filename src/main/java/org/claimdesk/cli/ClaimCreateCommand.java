@@ -18,6 +18,7 @@ import org.claimdesk.domain.DuplicateClaimException;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.store.Database;
+import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.Json;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -72,17 +73,21 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
         Map<String, String> fields = FieldValues.withTaxId(source.sets != null ? FieldValues.parse(source.sets)
                 : readJson(source.jsonFile), taxIdStdin, in());
         ClaimStatus start = status == null ? null : ClaimStatus.parse(status);
+        if (root().databasePath() instanceof DatabaseLocation.SqliteFile desk && !Files.exists(desk.file())) {
+            // a claim refused by its rules makes no new desk's file
+            try {
+                ClaimIntake.checkBeforeOpening(fields, start, actor, reason, repeats, root().clockOrSystem());
+            } catch (InvalidFieldsException e) {
+                return refused(e);
+            }
+        }
         try (Database db = openOrCreateDatabase()) {
             ClaimIntake intake = new ClaimIntake(db, clock(db));
             Claim claim;
             try {
                 claim = intake.create(fields, start, actor, reason, repeats);
             } catch (InvalidFieldsException e) {
-                for (FieldViolation v : e.violations()) {
-                    err().println("claimdesk: " + v.describe());
-                }
-                err().flush();
-                return ClaimDeskCommand.EXIT_REFUSED;
+                return refused(e);
             } catch (DuplicateClaimException e) {
                 err().println("claimdesk: " + e.getMessage() + " (--repeats " + e.existingClaimNumber()
                         + " --reason TEXT)");
@@ -99,6 +104,15 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
             }
         }
         return ClaimDeskCommand.EXIT_OK;
+    }
+
+    /** One line per broken rule, exit 1. */
+    private int refused(InvalidFieldsException e) {
+        for (FieldViolation v : e.violations()) {
+            err().println("claimdesk: " + v.describe());
+        }
+        err().flush();
+        return ClaimDeskCommand.EXIT_REFUSED;
     }
 
     /** The fields of a JSON object: text as it is, numbers as written, null as blank. */

@@ -43,16 +43,23 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!includeTaxId && (actor != null || reason != null)) {
-            throw new ClaimDeskException("--actor and --reason go with --include-tax-id: an export without tax ids"
+            throw new UsageException("--actor and --reason go with --include-tax-id: an export without tax ids"
                     + " is not audited");
         }
+        if (includeTaxId && (actor == null || actor.isBlank() || reason == null || reason.isBlank())) {
+            throw new UsageException("--include-tax-id needs --actor and --reason: an export of whole tax ids is"
+                    + " audited");
+        }
         ClaimExport.Result result;
+        TerminalProgress line = TerminalProgress.onTerminal(err());
         try (Database db = openDatabase()) {
             result = new ClaimExport(db, clock(db)).run(to, filter.query(new Queries(db, clock(db)).today()),
                     includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked(), replace,
-                    written -> { });
+                    written -> line.show(String.format("exporting: %,d claims written", written)));
         } catch (ClaimExport.FileExists exists) {
             throw new ClaimDeskException(to + " already exists: choose another name, or give --replace to write over it");
+        } finally {
+            line.clear();
         }
         if (json) {
             Map<String, Object> out = new LinkedHashMap<>();

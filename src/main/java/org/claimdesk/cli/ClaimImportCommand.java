@@ -45,12 +45,23 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
     @Override
     public Integer call() {
         ClaimImport.Options options = new ClaimImport.Options(dryRun, strict, charset(encoding));
-        ClaimImport.Report report;
-        try (Database db = dryRun ? openDatabase() : openOrCreateDatabase()) {
-            report = new ClaimImport(db, clock(db)).run(file, actor, options, progressOnTerminal());
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            // before a new desk's file is made for nothing
+            throw new org.claimdesk.domain.ClaimDeskException("no file " + file + " to import"
+                    + (java.nio.file.Files.isDirectory(file) ? " (it is a folder)" : "") + "; nothing was imported");
         }
-        if (System.console() != null) {
-            err().printf("\r%40s\r", "");
+        ClaimImport.Report report;
+        TerminalProgress line = TerminalProgress.onTerminal(err());
+        try (Database db = dryRun ? openDatabase() : openOrCreateDatabase()) {
+            report = new ClaimImport(db, clock(db)).run(file, actor, options, new ClaimImport.Monitor() {
+                @Override
+                public void progress(ClaimImport.Progress p) {
+                    line.show(String.format("%s %,d rows, %d%%", p.phase() == ClaimImport.Phase.CHECKING ? "checking"
+                            : "importing", p.rows(), Math.round(p.fraction() * 100)));
+                }
+            });
+        } finally {
+            line.clear();
         }
         if (json) {
             Map<String, Object> out = new LinkedHashMap<>();
@@ -100,27 +111,6 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
         }
         out().flush();
         return report.clean() ? ClaimDeskCommand.EXIT_OK : ClaimDeskCommand.EXIT_REFUSED;
-    }
-
-    /** On a terminal, one line on standard error kept current with how far the import is; elsewhere nothing. */
-    private ClaimImport.Monitor progressOnTerminal() {
-        if (System.console() == null) {
-            return ClaimImport.Monitor.NONE;
-        }
-        return new ClaimImport.Monitor() {
-            private long shown;
-
-            @Override
-            public void progress(ClaimImport.Progress p) {
-                long now = System.nanoTime();
-                if (now - shown > 250_000_000L) {
-                    shown = now;
-                    err().printf("\r%s %,d rows, %d%%   ", p.phase() == ClaimImport.Phase.CHECKING ? "checking"
-                            : "importing", p.rows(), Math.round(p.fraction() * 100));
-                    err().flush();
-                }
-            }
-        };
     }
 
     static Charset charset(String name) {

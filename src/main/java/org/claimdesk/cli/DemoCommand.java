@@ -24,6 +24,12 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            DemoData.checkCount(claims);
+        } catch (org.claimdesk.domain.ClaimDeskException e) {
+            // a value out of range, refused before a desk's file is made
+            throw new UsageException(e.getMessage());
+        }
         if (today != null && root().databasePath() instanceof DatabaseLocation.SqliteFile) {
             // a day in the future is refused before a desk's file is made; a team database's day is the office's,
             // checked once it is open

@@ -76,8 +76,14 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
         if (maxWaitSeconds != null && maxWaitSeconds < 0) {
             throw new UsageException("--max-wait must not be negative");
         }
-        WorkerSettings settings = new WorkerSettings(Duration.ofMillis(intervalMs), concurrency, maxAttempts,
-                Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));
+        WorkerSettings settings;
+        try {
+            settings = new WorkerSettings(Duration.ofMillis(intervalMs), concurrency, maxAttempts,
+                    Duration.ofMillis(backoffBaseMs), Duration.ofMillis(backoffCapMs), Duration.ofSeconds(leaseSeconds));
+        } catch (IllegalArgumentException e) {
+            // the options' values, refused before anything is opened
+            throw new UsageException(e.getMessage());
+        }
         Duration maxWait = maxWaitSeconds == null ? null : Duration.ofMillis(Math.round(maxWaitSeconds * 1000));
         if (evenIfPaused && (actor == null || reason == null)) {
             throw new UsageException("--even-if-paused needs --actor and --reason: overriding staff's pause is audited");
@@ -107,8 +113,13 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 }
                 // a pause made meanwhile (on a console, or by another process) stops this drain as it stops a
                 // console's; told to go on despite staff's pause, the drain goes on despite that one pause only
-                summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle, maxWait,
-                        holdNotices(), evenIfPaused ? pause.except(overridden) : pause);
+                TerminalProgress line = TerminalProgress.onTerminal(err());
+                try {
+                    summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle,
+                            maxWait, progressAndHolds(line), evenIfPaused ? pause.except(overridden) : pause);
+                } finally {
+                    line.clear();
+                }
                 movedDesk = pause.current().filter(AuditedWorker::marksMovedDesk).isPresent();
             }
         }
@@ -154,16 +165,19 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
     }
 
     /** Says on stderr, once for each hold, that the state asked to slow down and until when nothing is sent. */
-    private Consumer<WorkerSnapshot> holdNotices() {
+    /** The worker's progress on the terminal's line, and each hold the state asks for as a line of its own. */
+    private Consumer<WorkerSnapshot> progressAndHolds(TerminalProgress line) {
         AtomicReference<Instant> told = new AtomicReference<>();
         return s -> {
             WorkerSnapshot.Hold hold = s.hold();
-            if (hold == null || hold.since().equals(told.getAndSet(hold.since()))) {
-                return;
+            if (hold != null && !hold.since().equals(told.getAndSet(hold.since()))) {
+                line.clear();
+                err().println("waiting until " + hold.until().truncatedTo(ChronoUnit.SECONDS)
+                        + ": the state asked ClaimDesk to slow down (" + hold.reason() + ")");
+                err().flush();
             }
-            err().println("waiting until " + hold.until().truncatedTo(ChronoUnit.SECONDS)
-                    + ": the state asked ClaimDesk to slow down (" + hold.reason() + ")");
-            err().flush();
+            line.show(String.format("drain: %,d sent, %,d failed, %,d retried", s.sentThisRun(), s.failedThisRun(),
+                    s.retriedThisRun()));
         };
     }
 

@@ -32,12 +32,12 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Files.isRegularFile(from)) {
-            throw new ClaimDeskException("no database file " + from);
-        }
         DatabaseLocation target = DatabaseLocation.parse(to);
         if (!(target instanceof DatabaseLocation.Postgres server)) {
-            throw new ClaimDeskException("--to names a team database: postgresql://user@host:port/dbname");
+            throw new UsageException("--to names a team database: postgresql://user@host:port/dbname");
+        }
+        if (!Files.isRegularFile(from)) {
+            throw new ClaimDeskException("no database file " + from);
         }
         MoveIn.refuseUnlessEmpty(server);
         // a desk's file one schema behind is upgraded as it opens, and says so, as every command's database does

@@ -488,13 +488,13 @@ final class OutboxCommand {
     }
 
     static DeliveryState parseState(String text) {
-        if (text == null || text.isBlank()) {
+        if (CliSupport.criterion("--state", text) == null) {
             return null;
         }
         try {
-            return DeliveryState.fromDb(text);
+            return DeliveryState.fromDb(text.strip());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown delivery state '" + text
+            throw new UsageException("unknown delivery state '" + text
                     + "'; expected pending, sent, failed, abandoned or superseded");
         }
     }

@@ -5,8 +5,8 @@ package org.claimdesk.cli;
  * value out of its range. Said in one line and exit code 2, as picocli's own usage errors, where a refusal of the
  * work itself is exit code 1.
  */
-final class UsageException extends IllegalArgumentException {
-    UsageException(String message) {
+public final class UsageException extends IllegalArgumentException {
+    public UsageException(String message) {
         super(message);
     }
 }

@@ -6,6 +6,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.claimdesk.domain.ClaimDeskException;
 
 /** The SQL of a backup: an online copy of a database and the check of a copy. */
@@ -37,18 +39,23 @@ public final class DatabaseCopy {
         return config.toProperties();
     }
 
-    /** Opens the copy {@code file} read-only, runs SQLite's quick check on it, and returns how many claims it holds. */
-    /** The evidence files the rows of the copy {@code file} name ({@link EvidenceStore#fileTally}), read from it. */
-    public static EvidenceStore.FileTally evidenceIn(Path file) {
-        try (Connection c = DriverManager.getConnection(Database.sqliteUrl(file.toAbsolutePath()), readOnly());
-             org.jdbi.v3.core.Handle h = org.jdbi.v3.core.Jdbi.open(c)) {
-            return new EvidenceStore().fileTally(h);
-        } catch (SQLException | RuntimeException e) {
-            throw new ClaimDeskException("the backup " + file + " cannot be read: " + e.getMessage(), e);
+    /**
+     * What a copy that passed holds.
+     *
+     * @param schemaVersion its schema version ({@code user_version})
+     * @param rows rows per ClaimDesk table, in {@link DatabaseMove#TABLES} order; a table the copy lacks is refused
+     */
+    public record Summary(int schemaVersion, Map<String, Long> rows) {
+        public long claims() {
+            return rows.get("claim");
         }
     }
 
-    public static int check(Path file) {
+    /**
+     * Opens the copy {@code file} read-only, runs SQLite's quick check on it, and counts the rows of each ClaimDesk
+     * table.
+     */
+    public static Summary check(Path file) {
         try (Connection c = DriverManager.getConnection(Database.sqliteUrl(file.toAbsolutePath()), readOnly());
              Statement s = c.createStatement()) {
             try (ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
@@ -57,12 +64,34 @@ public final class DatabaseCopy {
                     throw new ClaimDeskException("the backup " + file + " failed its integrity check: " + rs.getString(1));
                 }
             }
-            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM claim")) {
+            int version;
+            try (ResultSet rs = s.executeQuery("PRAGMA user_version")) {
                 rs.next();
-                return rs.getInt(1);
+                version = rs.getInt(1);
             }
+            Map<String, Long> rows = new LinkedHashMap<>();
+            for (DatabaseMove.Table table : DatabaseMove.TABLES) {
+                try (ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table.name())) {
+                    rs.next();
+                    rows.put(table.name(), rs.getLong(1));
+                } catch (SQLException missing) {
+                    throw new ClaimDeskException("the backup " + file + " is not a whole ClaimDesk database: it has no"
+                            + " table " + table.name() + " (schema version " + version + ")", missing);
+                }
+            }
+            return new Summary(version, rows);
         } catch (SQLException e) {
             throw new ClaimDeskException("the backup " + file + " cannot be opened: " + e.getMessage(), e);
+        }
+    }
+
+    /** The evidence files the rows of the copy {@code file} name ({@link EvidenceStore#fileTally}), read from it. */
+    public static EvidenceStore.FileTally evidenceIn(Path file) {
+        try (Connection c = DriverManager.getConnection(Database.sqliteUrl(file.toAbsolutePath()), readOnly());
+             org.jdbi.v3.core.Handle h = org.jdbi.v3.core.Jdbi.open(c)) {
+            return new EvidenceStore().fileTally(h);
+        } catch (SQLException | RuntimeException e) {
+            throw new ClaimDeskException("the backup " + file + " cannot be read: " + e.getMessage(), e);
         }
     }
 }

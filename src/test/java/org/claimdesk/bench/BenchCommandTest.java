@@ -71,8 +71,11 @@ class BenchCommandTest {
     void benchUiRefusesBadSizesWithTheReason() {
         Run run = run(new BenchCommand((a, b, c, d) -> Map.of()), "bench", "ui", "--outbox", "5", "--drain", "6");
 
-        assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(run.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(run.err()).contains("0 <= --drain <= --outbox");
+        Run latency = run(new BenchCommand(), "bench", "drain", "--events", "10", "--latency-ms", "-1");
+        assertThat(latency.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(latency.err()).isEqualTo("claimdesk: --latency-ms must not be negative\n");
     }
 
     @Test
@@ -320,7 +323,7 @@ class BenchCommandTest {
         Run workers = run(new BenchCommand(), "bench", "drain", "--events", "10", "--workers", "2");
         Run file = run(new BenchCommand(), "bench", "drain", "--events", "10", "--db", dir.resolve("x.db").toString());
 
-        assertThat(workers.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(workers.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(workers.err()).contains("--workers needs --db postgresql://");
         assertThat(file.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(file.err()).contains("takes an empty team database");

@@ -195,17 +195,33 @@ class BackupCheckCliTest {
         assertThat(none.err().strip()).isEqualTo("claimdesk: there is no file " + missing + " to check");
     }
 
+    /** A workstation's backup shows what a dump does: its schema version against this build's, rows per table. */
     @Test
-    void aWorkstationBackupIsCheckedToo() {
+    void aWorkstationBackupIsCheckedToo() throws Exception {
         Path file = dir.resolve("desk.db");
-        Database.open(file).close();
+        assertThat(CliTest.run("--db", file.toString(), "demo", "--claims", "40", "--seed", "2").exit()).isZero();
         Path copy = dir.resolve("copy.db");
         assertThat(CliTest.run("--db", file.toString(), "backup", "--to", copy.toString()).exit()).isZero();
 
         CliTest.Run run = CliTest.run("backup", "--check", copy.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out().strip()).isEqualTo("backup " + copy + ": 0 claims, integrity check passed");
+        assertThat(run.err()).as("a backup is made owner-only").isEmpty();
+        assertThat(run.out()).startsWith("backup " + copy + ": a workstation's database, SQLite's integrity check"
+                + " passed\n  schema version " + Migrations.latestVersion() + " (this ClaimDesk writes version "
+                + Migrations.latestVersion() + ")\n")
+                .containsPattern("claim +40 rows").containsPattern("outbox_event +\\d+ rows")
+                .containsPattern("audit_log +\\d+ rows").containsPattern("claim_number_sequence +1 rows")
+                .endsWith("backup check passed: 40 claims\n");
+
+        // a backup a newer ClaimDesk wrote
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy);
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA user_version = " + (Migrations.latestVersion() + 1));
+        }
+        assertThat(CliTest.run("backup", "--check", copy.toString()).out()).contains("schema version "
+                + (Migrations.latestVersion() + 1) + " (newer than this ClaimDesk, which writes version "
+                + Migrations.latestVersion() + ": restore it for a newer ClaimDesk)");
     }
 
     @Test

@@ -90,11 +90,12 @@ class ClaimExportCliTest {
         assertThat(run("demo", "--claims", "50", "--seed", "3").exit()).isZero();
         Path file = dir.resolve("full.csv");
         Run refused = run("claims", "export", "--to", file.toString(), "--include-tax-id", "--actor", "j.chen");
-        assertThat(refused.exit()).isNotZero();
-        assertThat(refused.err()).contains("reason");
+        assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(refused.err()).isEqualTo("claimdesk: --include-tax-id needs --actor and --reason: an export of"
+                + " whole tax ids is audited\n");
         assertThat(file).doesNotExist();
         Run misplaced = run("claims", "export", "--to", file.toString(), "--actor", "j.chen");
-        assertThat(misplaced.exit()).isNotZero();
+        assertThat(misplaced.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(misplaced.err()).contains("--include-tax-id");
 
         Run done = run("claims", "export", "--to", file.toString(), "--include-tax-id", "--actor", "j.chen",

@@ -187,6 +187,20 @@ class CliTest {
                 assertThat(run.err()).contains("--limit must be at least 1 (leave it out for every row)");
             }
         }
+        // a value out of range, an empty criterion (an unset shell variable) or an address of the wrong kind: the
+        // command line's mistake, not a refusal of the work
+        String[][] mistakes = {{"drain", "--concurrency", "0"}, {"drain", "--lease-seconds", "0"},
+            {"drain", "--sim-failure-rate", "2"}, {"audit", "list", "--actor", ""}, {"audit", "list", "--subject", " "},
+            {"audit", "list", "--action", ""}, {"outbox", "list", "--state", ""}, {"outbox", "list", "--state", "lost"},
+            {"migrate", "--from", "desk.db", "--to", "other.db"}};
+        for (String[] mistake : mistakes) {
+            String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("--db", db),
+                    java.util.Arrays.stream(mistake)).toArray(String[]::new);
+            Run run = run(args);
+            assertThat(run.exit()).as(String.join(" ", mistake) + ": " + run.err()).isEqualTo(2);
+            assertThat(run.err().lines()).as(String.join(" ", mistake)).singleElement()
+                    .satisfies(l -> assertThat(l).startsWith("claimdesk: "));
+        }
     }
 
     @Test

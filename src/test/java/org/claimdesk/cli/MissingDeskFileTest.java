@@ -38,6 +38,27 @@ class MissingDeskFileTest {
         assertThat(copy).doesNotExist();
     }
 
+    /** A command that makes a desk's file makes none when it refuses what it was given before writing anything. */
+    @Test
+    void aCommandThatPutsClaimsInMakesNoFileForWhatItRefusesAtOnce() {
+        Path missing = dir.resolve("office").resolve("claimdesk.db");
+        CliTest.Run demo = CliTest.run(args(missing, List.of("demo", "--claims", "0")));
+        assertThat(demo.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(demo.err()).isEqualTo("claimdesk: the number of demo claims must be between 1 and 5,000,000, got 0\n");
+
+        Path csv = dir.resolve("no such claims.csv");
+        CliTest.Run imported = CliTest.run(args(missing, List.of("claims", "import", "--actor", "kim", csv.toString())));
+        assertThat(imported.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(imported.err()).isEqualTo("claimdesk: no file " + csv + " to import; nothing was imported\n");
+
+        CliTest.Run created = CliTest.runWithInput("418-00-2290\n", args(missing, List.of("claims", "create", "--actor",
+                "kim", "--tax-id-stdin", "--set", "jurisdiction=ZZ", "--set", "statePropertyId=77")));
+        assertThat(created.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(created.err()).contains("claimdesk: statePropertyId must be 7 to 9 digits\n");
+
+        assertThat(missing.getParent()).doesNotExist();
+    }
+
     @Test
     void demoMakesANewDeskFile() {
         Path desk = dir.resolve("new").resolve("claimdesk.db");

@@ -1,0 +1,48 @@
+package org.claimdesk.cli;
+
+import java.io.PrintWriter;
+
+/**
+ * One line on standard error kept current with how far a long command is, at most four times a second, when the
+ * command runs at a terminal; elsewhere (a script, a pipe, a test) nothing, so that its output holds only results.
+ */
+final class TerminalProgress {
+    private static final long EVERY_NANOS = 250_000_000L;
+
+    private final PrintWriter err;
+    private final boolean shown;
+    private long last;
+    private boolean written;
+
+    /** @param shown whether the lines are written (the process runs at a terminal) */
+    TerminalProgress(PrintWriter err, boolean shown) {
+        this.err = err;
+        this.shown = shown;
+    }
+
+    /** On {@code err} when the process runs at a terminal. */
+    static TerminalProgress onTerminal(PrintWriter err) {
+        return new TerminalProgress(err, System.console() != null);
+    }
+
+    /** Shows {@code line} in place of the last, unless one was shown less than a quarter of a second ago. */
+    synchronized void show(String line) {
+        long now = System.nanoTime();
+        if (!shown || (written && now - last < EVERY_NANOS)) {
+            return;
+        }
+        last = now;
+        written = true;
+        err.printf("\r%s   ", line);
+        err.flush();
+    }
+
+    /** Clears the line, before the command's result is printed. */
+    synchronized void clear() {
+        if (written) {
+            err.printf("\r%60s\r", "");
+            err.flush();
+            written = false;
+        }
+    }
+}

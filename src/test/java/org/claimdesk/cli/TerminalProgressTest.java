@@ -1,0 +1,39 @@
+package org.claimdesk.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+
+class TerminalProgressTest {
+    @Test
+    void atATerminalOneLineIsKeptCurrentAtMostFourTimesASecondAndClearedBeforeTheResult() {
+        StringWriter err = new StringWriter();
+        TerminalProgress line = new TerminalProgress(new PrintWriter(err, true), true);
+
+        line.show("exporting: 5,000 claims written");
+        line.show("exporting: 10,000 claims written");
+
+        assertThat(err.toString()).isEqualTo("\rexporting: 5,000 claims written   ");
+        line.clear();
+        assertThat(err.toString()).endsWith("\r" + " ".repeat(60) + "\r");
+        int cleared = err.toString().length();
+        line.clear();
+        assertThat(err.toString()).as("nothing to clear").hasSize(cleared);
+        line.show("exporting: 15,000 claims written");
+        assertThat(err.toString()).as("the first line after a clear shows at once")
+                .endsWith("\rexporting: 15,000 claims written   ");
+    }
+
+    @Test
+    void elsewhereNothingIsWritten() {
+        StringWriter err = new StringWriter();
+        TerminalProgress line = new TerminalProgress(new PrintWriter(err, true), false);
+
+        line.show("importing 10 rows, 50%");
+        line.clear();
+
+        assertThat(err.toString()).isEmpty();
+    }
+}
