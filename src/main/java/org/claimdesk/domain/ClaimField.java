@@ -60,6 +60,7 @@ public final class ClaimField<T> {
     private static final Pattern EIN = Pattern.compile("[0-9]{2}-[0-9]{7}");
     private static final Pattern NINE_DIGITS = Pattern.compile("[0-9]{9}");
     private static final Pattern CENTS = Pattern.compile("-?[0-9]{1,18}");
+    private static final Pattern US_DATE = Pattern.compile("([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})");
 
     public static final ClaimField<String> CLAIMANT_NAME = text("claimantName", "Claimant name", true, MAX_NAME,
             Claim::claimantName);
@@ -436,9 +437,16 @@ public final class ClaimField<T> {
                 return LocalDate.of(Integer.parseInt(text, 0, 4, 10), Integer.parseInt(text, 5, 7, 10),
                         Integer.parseInt(text, 8, 10, 10));
             }
+            java.util.regex.Matcher us = US_DATE.matcher(text);
+            if (us.matches()) {
+                // the US order a spreadsheet saves an ISO date back in (3/1/2026): month, day, four-digit year
+                return LocalDate.of(Integer.parseInt(us.group(3)), Integer.parseInt(us.group(1)),
+                        Integer.parseInt(us.group(2)));
+            }
             return LocalDate.parse(text);
         } catch (DateTimeException e) {
-            throw new IllegalArgumentException("must be a date written YYYY-MM-DD (e.g. 2026-03-01)");
+            throw new IllegalArgumentException("must be a date written YYYY-MM-DD, or month/day/year as a spreadsheet"
+                    + " writes it (e.g. 2026-03-01 or 3/1/2026)");
         }
     }
 

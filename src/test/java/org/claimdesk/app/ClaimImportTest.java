@@ -821,6 +821,20 @@ class ClaimImportTest {
         });
     }
 
+    /**
+     * An errors file saved back by a spreadsheet, which rewrites ISO dates month/day/year: it imports, the dates as the
+     * file first gave them.
+     */
+    @Test
+    void datesASpreadsheetSavedMonthFirstImport() throws Exception {
+        Path file = write("saved.csv", HEADER + "\n" + row(1).replace(",2026-03-02,", ",3/2/2026,") + "\n",
+                StandardCharsets.UTF_8);
+        ClaimImport.Report report = run(file, false, false);
+        assertThat(report.rejected()).isEmpty();
+        assertThat(queries.claims(org.claimdesk.store.ClaimQuery.all())).singleElement()
+                .satisfies(c -> assertThat(c.filedOn()).isEqualTo(java.time.LocalDate.of(2026, 3, 2)));
+    }
+
     /** The empty columns a spreadsheet saves after the last one used: ignored while they hold nothing. */
     @Test
     void columnsWithNoNameAreIgnoredWhileTheirValuesAreBlank() throws Exception {
@@ -1044,7 +1058,7 @@ class ClaimImportTest {
         StringBuilder text = new StringBuilder(HEADER).append('\n');
         int rows = ClaimImport.MAX_LISTED + 5;
         for (int i = 1; i <= rows; i++) {
-            text.append(row(i).replace(",2026-03-02,", ",03/02/2026,")).append('\n');
+            text.append(row(i).replace(",2026-03-02,", ",02.03.2026,")).append('\n');
         }
         Path file = write("dates.csv", text.toString(), StandardCharsets.UTF_8);
         ClaimImport.Report report = run(file, false, false);
@@ -1167,7 +1181,7 @@ class ClaimImportTest {
 
     @Test
     void aPreviewShowsTheFirstRowsByFieldWithMaskedTaxIdsAndTheCountsAndWritesNothing() throws Exception {
-        Path file = write("preview.csv", HEADER + "\n" + row(1) + "\n" + row(2).replace(",2026-03-02,", ",03/02/2026,")
+        Path file = write("preview.csv", HEADER + "\n" + row(1) + "\n" + row(2).replace(",2026-03-02,", ",02.03.2026,")
                 + "\n" + row(3) + "\n" + row(4) + "\n", StandardCharsets.UTF_8);
         ClaimImport.Preview preview = importer.preview(file, "s.patel", null, 2, ClaimImport.Monitor.NONE);
 

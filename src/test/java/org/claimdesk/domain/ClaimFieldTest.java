@@ -173,8 +173,14 @@ class ClaimFieldTest {
         assertThat(broken(ClaimField.FILED_ON, "2026-11-03").rule())
                 .isEqualTo("must not be in the future (today is 2026-11-02)");
         assertThat(broken(ClaimField.FILED_ON, "1899-12-31").rule()).isEqualTo("must not be before 1900-01-01");
-        for (String bad : new String[] {"11/02/2026", "2026-02-30", "2026-1-5", "yesterday"}) {
-            assertThat(broken(ClaimField.FILED_ON, bad).rule()).startsWith("must be a date written YYYY-MM-DD");
+        // as a spreadsheet saves an ISO date back: month/day/year
+        assertThat(ok(ClaimField.FILED_ON, "11/02/2026")).isEqualTo(TODAY);
+        assertThat(ok(ClaimField.FILED_ON, "3/1/2026")).isEqualTo(LocalDate.of(2026, 3, 1));
+        assertThat(broken(ClaimField.FILED_ON, "11/03/2026").rule()).startsWith("must not be in the future");
+        for (String bad : new String[] {"2026-02-30", "2026-1-5", "yesterday", "2/30/2026", "13/1/2026", "3/1/26",
+                "03.01.2026", "1/2/3/2026"}) {
+            assertThat(broken(ClaimField.FILED_ON, bad).rule()).as(bad).isEqualTo("must be a date written YYYY-MM-DD,"
+                    + " or month/day/year as a spreadsheet writes it (e.g. 2026-03-01 or 3/1/2026)");
         }
     }
 
