@@ -78,11 +78,12 @@ public final class ClaimEditViewModel {
 
         /** One line for the form's banner: "The state refused Holder id: holder id not in the registry". */
         public String describe() {
-            return "The state refused " + label + (message == null || message.isBlank() ? "" : ": " + message.strip());
+            return "The state refused " + (label.isBlank() ? "this claim" : label)
+                    + (message == null || message.isBlank() ? "" : ": " + message.strip());
         }
 
         static Fault of(String field, String message) {
-            String name = field == null ? "" : field.strip();
+            String name = org.claimdesk.domain.StateFields.onTheClaim(field);
             Fault bare = new Fault(name, name, message);
             String label = bare.evidence()
                     ? bare.evidenceKind().map(k -> k.label() + " evidence").orElse("the evidence")
@@ -295,7 +296,8 @@ public final class ClaimEditViewModel {
      * field. For {@code evidence.KIND} the Evidence tab is the place, for {@code taxId} its Replace action.
      *
      * @param fieldName the field as the state names it: {@code holderId}, {@code amountCents},
-     *        {@code evidence.address}, {@code taxId}
+     *        {@code evidence.address}, {@code taxIdLast4} (the tax id), {@code evidence[0].kind}
+     *        ({@link org.claimdesk.domain.StateFields})
      * @param message the state's message for the field; null or blank shows the field's name only
      * @return true with the field marked (in edit mode, except for {@code taxId}: the form does not hold it);
      *         false when no claim is shown or its status does not allow editing (a notice then says why)

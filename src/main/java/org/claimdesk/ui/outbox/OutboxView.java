@@ -486,11 +486,14 @@ public final class OutboxView {
         });
     }
 
-    /** Ctrl+Enter: the next failed row of the group (after the one just resubmitted, or the one selected). */
+    /**
+     * Ctrl+Enter: the next failed row of the group after the one selected, or, when the selection left the table (the
+     * row just resubmitted is no longer failed), after that row.
+     */
     void selectNextFailed() {
         Resubmission.Result last = model.lastResubmitProperty().get();
         OutboxRow selected = outboxTable.getSelectionModel().getSelectedItem();
-        long after = last != null ? last.oldOutboxEventId() : selected == null ? -1 : selected.id();
+        long after = selected != null ? selected.id() : last != null ? last.oldOutboxEventId() : -1;
         model.nextFailedRow(after).ifPresent(row -> {
             outboxTable.getSelectionModel().clearSelection();
             outboxTable.getSelectionModel().select(row);

@@ -737,11 +737,20 @@ public final class OutboxViewModel {
         }
         OutboxRow row = selected.get(0);
         Detail shown = detail.get();
-        String field = null;
-        if (shown != null && shown.row().id() == row.id() && !shown.attempts().isEmpty()) {
-            field = shown.attempts().get(shown.attempts().size() - 1).field();
+        if (shown != null && shown.row().id() == row.id()) {
+            claimFixer.fix(row.event().aggregateId(), lastField(shown.attempts()), row.event().lastError());
+            return;
         }
-        claimFixer.fix(row.event().aggregateId(), field, row.event().lastError());
+        // asked for before the row's attempts are shown (Ctrl+Enter, then at once Ctrl+Shift+E): read them first, so
+        // that the claim opens at the field the state named
+        tasks.submitInteractive("read the row's attempts", p -> lastField(queries.attempts(row.id())),
+                field -> claimFixer.fix(row.event().aggregateId(), field, row.event().lastError()),
+                e -> notice.set(Notice.error("read the row's attempts", e)));
+    }
+
+    /** The field the last attempt's refusal named, or null. */
+    private static String lastField(List<DeliveryAttempt> attempts) {
+        return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).field();
     }
 
     /** Checks the first selected row for resubmission off the FX thread; sets {@link #resubmitCheckProperty()}. */

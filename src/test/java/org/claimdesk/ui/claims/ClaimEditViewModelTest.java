@@ -506,9 +506,12 @@ class ClaimEditViewModelTest {
     @Test
     void theTaxIdIsReplacedWholeAndAuditedMasked() {
         Claim claim = select(ClaimStatus.IDENTITY_PENDING);
-        assertThat(editor.focusField("taxId", "last four do not match the property record")).isTrue();
+        // as the state names it: the submission's last four digits, which staff fix by replacing the tax id
+        assertThat(editor.focusField("taxIdLast4", "last four do not match the property record")).isTrue();
         assertThat(editor.activeProperty().get()).isFalse();
         assertThat(editor.faultProperty().get().taxId()).isTrue();
+        assertThat(editor.faultProperty().get().describe())
+                .isEqualTo("The state refused Tax id: last four do not match the property record");
         assertThat(editor.taxIdRule("12-34")).isEqualTo(
                 "Tax id must be an SSN or ITIN written 123-45-6789 or an EIN written 12-3456789");
         assertThat(editor.taxIdRule("987-65-4321")).isNull();

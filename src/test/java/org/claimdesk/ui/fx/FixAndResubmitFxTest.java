@@ -89,6 +89,14 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
                 && rows.getSelectionModel().getSelectedItem().id() == next);
         waitUntil("its attempts show", () -> robot.lookup("#attemptsTable").query().isVisible()
                 && robot.lookup("#lastErrorView").query().isVisible());
+        // and again: on from the row selected, not back to the one after the row resubmitted
+        long afterThat = onFx(() -> rows.getItems().stream().filter(r -> r.event().deliveryState()
+                == DeliveryState.FAILED).map(OutboxRow::id).filter(id -> id > next).findFirst()
+                .orElse(rows.getItems().get(0).id()));
+        assertThat(afterThat).isNotEqualTo(next);
+        robot.press(KeyCode.CONTROL, KeyCode.ENTER).release(KeyCode.ENTER, KeyCode.CONTROL);
+        waitUntil("the row after it is selected", () -> rows.getSelectionModel().getSelectedItem() != null
+                && rows.getSelectionModel().getSelectedItem().id() == afterThat);
 
         services.worker().start();
         waitUntil("the state accepts the corrected claim", () -> queries.claim(claim.claimId()).orElseThrow().status()

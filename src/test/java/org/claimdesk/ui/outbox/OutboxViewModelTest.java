@@ -273,6 +273,27 @@ class OutboxViewModelTest {
         return m;
     }
 
+    /** Fix claim asked for before the row's attempts are shown opens the claim at the field the state named. */
+    @Test
+    void fixClaimBeforeTheRowsAttemptsArriveOpensTheClaimAtTheRefusedField() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = loaded(queued);
+        OutboxRow refused = m.rows().stream().filter(r -> {
+            List<org.claimdesk.domain.DeliveryAttempt> attempts = queries.attempts(r.id());
+            return !attempts.isEmpty() && attempts.get(attempts.size() - 1).field() != null;
+        }).findFirst().orElseThrow();
+        List<org.claimdesk.domain.DeliveryAttempt> attempts = queries.attempts(refused.id());
+        List<String> opened = new java.util.ArrayList<>();
+        m.setClaimFixer((claimId, field, message) -> opened.add(claimId + " " + field));
+
+        m.select(List.of(refused));
+        m.fixSelectedClaim();
+        queued.runAll();
+
+        assertThat(opened).containsExactly(refused.event().aggregateId() + " "
+                + attempts.get(attempts.size() - 1).field());
+    }
+
     @Test
     void aRowsDetailArrivingAfterTheSelectionWasClearedIsDropped() {
         org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
