@@ -173,6 +173,7 @@ public final class ConsoleWindow {
             main.show(Page.CLAIMS);
             claims.editAtField(claimId, field, message);
         });
+        outbox.setUnsavedEdit(claims::unsavedEdit);
         claims.setResubmitter(outboxEventId -> {
             main.show(Page.OUTBOX);
             outbox.prepareResubmit(outboxEventId);

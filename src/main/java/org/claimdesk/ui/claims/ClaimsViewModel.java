@@ -218,6 +218,12 @@ public final class ClaimsViewModel {
         return editor;
     }
 
+    /** Whether claim {@code claimId} is the one being edited, with changes not saved. */
+    public boolean unsavedEdit(long claimId) {
+        ClaimRow shown = selected.get();
+        return editor.dirtyProperty().get() && shown != null && shown.claimId() == claimId;
+    }
+
     public ObservableList<ClaimAction> actions() {
         return actions;
     }

@@ -142,6 +142,8 @@ public final class OutboxViewModel {
             OutboxTriage.Action.class);
 
     private ClaimFixer claimFixer = (claimId, field, message) -> { };
+    /** Whether the Claims page holds unsaved changes of a claim: they would not go with a resubmission. */
+    private java.util.function.LongPredicate unsavedEdit = claimId -> false;
     /**
      * Goes up with each page read asked for. A read superseded before it starts reads nothing: with a database slower
      * than the live refresh, the reads would queue up behind each other, and staff's own after them.
@@ -725,6 +727,11 @@ public final class OutboxViewModel {
         this.claimFixer = fixer;
     }
 
+    /** @param unsaved whether a claim (by id) has changes typed on the Claims page and not saved */
+    public void setUnsavedEdit(java.util.function.LongPredicate unsaved) {
+        this.unsavedEdit = unsaved;
+    }
+
     /**
      * Fix: opens the selected failed row's claim in the editor, at the field its last refusal named (the
      * attempts shown in the row's detail). After the fix, Resubmit on this page sends it under a new key.
@@ -773,6 +780,13 @@ public final class OutboxViewModel {
             end();
             if (check.state() != DeliveryState.FAILED || (check.refusal() != null && !check.diff().isEmpty())) {
                 notice.set(Notice.warning(check.refusal()));
+                return;
+            }
+            if (unsavedEdit.test(check.claimId())) {
+                // the resubmission carries the claim as stored: a fix still in the form would not go with it, and
+                // the row would read as unchanged
+                notice.set(Notice.warning("Claim " + check.claimNumber() + " has changes not saved on the Claims page:"
+                        + " save them (Ctrl+S) first, so that the resubmission carries them; nothing was resubmitted"));
                 return;
             }
             resubmitCheck.set(check);

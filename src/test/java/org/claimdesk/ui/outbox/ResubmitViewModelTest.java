@@ -60,6 +60,24 @@ class ResubmitViewModelTest {
         assertThat(model.planProperty().get().preview().targetIds()).containsExactly(row.id());
     }
 
+    /** A fix still typed on the Claims page and not saved would not go with the resubmission: it waits for the save. */
+    @Test
+    void aRowWhoseClaimHasUnsavedChangesIsNotOfferedForResubmitUntilTheyAreSaved() {
+        OutboxRow row = firstFailedOfASubmittingClaim();
+        java.util.concurrent.atomic.AtomicBoolean typing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        model.setUnsavedEdit(claimId -> typing.get() && claimId == row.event().aggregateId());
+        model.select(java.util.List.of(row));
+
+        model.prepareResubmit();
+
+        assertThat(model.resubmitCheckProperty().get()).isNull();
+        assertThat(model.noticeProperty().get().text()).startsWith("Claim ")
+                .contains("has changes not saved on the Claims page: save them (Ctrl+S) first");
+        typing.set(false);
+        model.prepareResubmit();
+        assertThat(model.resubmitCheckProperty().get()).isNotNull();
+    }
+
     /** A failed row whose claim's holder id was corrected, selected, and its resubmit checked. */
     private OutboxRow correctedAndChecked() {
         OutboxRow row = firstFailedOfASubmittingClaim();
