@@ -73,6 +73,7 @@ final class WriterConnection implements AutoCloseable {
                 }
             }
             try {
+                database.requireFileInPlace();
                 return handle.inTransaction(h -> work.apply(session));
             } catch (RuntimeException e) {
                 giveBack();

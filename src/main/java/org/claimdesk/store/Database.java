@@ -47,6 +47,10 @@ public final class Database implements AutoCloseable {
     /** True while a {@link #soleConnection} has the file to itself. */
     private final AtomicBoolean sole = new AtomicBoolean();
     private final Jdbi jdbi;
+    /** A desk's file as the file system knows it when opened (its inode), null until then or where none is kept. */
+    private volatile Object fileKey;
+    /** Said once the desk's file is found moved, replaced or deleted under the open database; null while it is not. */
+    private volatile String fileGone;
     private PostgresChangeFeed feed;
     /** On a team database, this open database's name in the change feed; null on a file. */
     private String session;
@@ -152,6 +156,10 @@ public final class Database implements AutoCloseable {
             if (created) {
                 ownerOnly(absolute);
             }
+            // from now on a connection never makes the file: one the pool opens after the file was moved or deleted
+            // would make a new, empty database beside the old one's -wal and -shm files
+            config.resetOpenMode(org.sqlite.SQLiteOpenMode.CREATE);
+            database.fileKey = fileKey(absolute);
             return database;
         } catch (RuntimeException e) {
             database.close();
@@ -232,6 +240,9 @@ public final class Database implements AutoCloseable {
         }
         if (base.startsWith("SQLITE_CORRUPT")) {
             return new DatabaseException("the database " + file + " is damaged or truncated; restore it from a backup", e);
+        }
+        if (base.equals("SQLITE_READONLY_DBMOVED")) {
+            return new DatabaseException(movedSentence(file), e);
         }
         if (base.startsWith("SQLITE_READONLY")) {
             return new DatabaseException("the database " + file + " or its folder is read-only; ClaimDesk needs to write to both", e);
@@ -377,8 +388,55 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    private static Object fileKey(Path file) {
+        try {
+            return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Refuses work on a desk's file that was moved, replaced or deleted while open: the connections open on it would
+     * go on writing to the file where it went (or, deleted, to nothing kept), with no error from SQLite. Checked
+     * before each transaction and read (a file system look-up of a few microseconds); a team database is not checked.
+     *
+     * @throws DatabaseException saying what happened and what to do, every time once it has happened
+     */
+    public void requireFileInPlace() {
+        if (path == null || fileKey == null) {
+            return;
+        }
+        String said = fileGone;
+        if (said == null) {
+            Object now;
+            try {
+                now = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            } catch (java.nio.file.NoSuchFileException e) {
+                now = null;
+            } catch (IOException e) {
+                // the file system cannot say (a share gone for a moment): the work itself will fail or not
+                return;
+            }
+            if (fileKey.equals(now)) {
+                return;
+            }
+            said = movedSentence(path);
+            fileGone = said;
+            org.slf4j.LoggerFactory.getLogger(Database.class).error("{}", said);
+        }
+        throw new DatabaseException(said);
+    }
+
+    private static String movedSentence(Path file) {
+        return "the database file " + file + " was moved, replaced or deleted while ClaimDesk had it open; nothing more"
+                + " is written: close ClaimDesk, put the file back where it was (with its -wal and -shm files) and start"
+                + " ClaimDesk again";
+    }
+
     /** Runs {@code work} in one IMMEDIATE transaction, translating file-level failures. */
     public <R> R inTransaction(HandleCallback<R, RuntimeException> work) {
+        requireFileInPlace();
         try {
             return jdbi.inTransaction(work);
         } catch (JdbiException e) {
@@ -416,6 +474,7 @@ public final class Database implements AutoCloseable {
 
     /** Runs read-only {@code work} on a pooled connection without a transaction. */
     public <R> R read(HandleCallback<R, RuntimeException> work) {
+        requireFileInPlace();
         try {
             return jdbi.withHandle(work);
         } catch (JdbiException e) {
@@ -430,6 +489,7 @@ public final class Database implements AutoCloseable {
      * many statements that must agree with each other, e.g. an export's pages and its count.
      */
     public <R> R snapshot(HandleCallback<R, RuntimeException> work) {
+        requireFileInPlace();
         // a handle of its own, not the thread's: what work writes (an audit entry) goes through a handle of its own
         try (Handle h = jdbi.open()) {
             return inSnapshot(h, work);
@@ -444,6 +504,7 @@ public final class Database implements AutoCloseable {
      * within (a write on this thread would go to the snapshot's read-only transaction).
      */
     public <R> R snapshotOfReads(java.util.function.Supplier<R> reads) {
+        requireFileInPlace();
         try {
             // the thread's handle: the reads' own calls to Jdbi on this thread take it rather than one of their own
             return jdbi.withHandle(h -> inSnapshot(h, any -> reads.get()));
@@ -494,6 +555,7 @@ public final class Database implements AutoCloseable {
         if (path == null) {
             return PostgresDatabase.cancellableRead(this, work, cancelled);
         }
+        requireFileInPlace();
         try {
             return jdbi.withHandle(h -> {
                 Connection connection = h.getConnection().unwrap(SQLiteConnection.class);

@@ -23,6 +23,40 @@ class DatabaseFailuresTest {
     @TempDir
     Path dir;
 
+    /**
+     * The file moved (or deleted, or replaced) under an open database: every read and write after it is refused with
+     * what happened and what to do, and no new, empty file is made where it was.
+     */
+    @Test
+    void aFileMovedOrDeletedUnderTheOpenDatabaseStopsItsWorkAndMakesNoNewFile() throws Exception {
+        for (String how : new String[] {"moved", "deleted", "replaced"}) {
+            Path file = dir.resolve(how + ".db");
+            try (Database db = Database.open(file)) {
+                assertThat(Sql.count(db, "claim")).isZero();
+                switch (how) {
+                    case "moved" -> java.nio.file.Files.move(file, dir.resolve(how + "-elsewhere.db"));
+                    case "deleted" -> java.nio.file.Files.delete(file);
+                    default -> {
+                        Path other = dir.resolve("other.db");
+                        Database.open(other).close();
+                        java.nio.file.Files.move(other, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+                String said = "the database file " + file + " was moved, replaced or deleted while ClaimDesk had it"
+                        + " open; nothing more is written: close ClaimDesk, put the file back where it was (with its"
+                        + " -wal and -shm files) and start ClaimDesk again";
+                assertThatThrownBy(() -> Sql.count(db, "claim")).as(how).isInstanceOf(DatabaseException.class)
+                        .hasMessage(said);
+                assertThatThrownBy(() -> db.useTransaction(h -> h.execute("DELETE FROM claim"))).as(how)
+                        .hasMessage(said);
+                assertThatThrownBy(() -> db.snapshot(h -> 1)).as(how).hasMessage(said);
+                if (!how.equals("replaced")) {
+                    assertThat(file).as(how + ": no new file where it was").doesNotExist();
+                }
+            }
+        }
+    }
+
     @Test
     void aTruncatedDatabaseIsReportedAsDamaged() throws Exception {
         Path file = dir.resolve("truncated.db");
