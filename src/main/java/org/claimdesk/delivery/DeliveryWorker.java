@@ -148,7 +148,8 @@ public final class DeliveryWorker implements WorkerControl {
         this.policy = new OutcomePolicy(() -> this.settings, Objects.requireNonNull(deadlines, "deadlines"),
                 clock.getZone(), Objects.requireNonNull(random, "random"));
         this.publisher = new SnapshotPublisher(workerId, SnapshotPublisher.RowCounts.of(database, store, clock),
-                this::snapshot, () -> System.nanoTime() / 1_000_000);
+                this::snapshot, () -> System.nanoTime() / 1_000_000,
+                e -> counters.error("cannot read the outbox's counts: " + database.failureOf(e)));
         this.writer = new WriterConnection(database, store, workerId);
         ScheduledThreadPoolExecutor controlThread =
                 new ScheduledThreadPoolExecutor(1, new NamedThreads("claimdesk-delivery-control"));
@@ -483,7 +484,7 @@ public final class DeliveryWorker implements WorkerControl {
             fill();
         } catch (Throwable t) {
             LOG.error("delivery worker {}: leasing rows failed", workerId, t);
-            counters.error("cannot lease rows: " + t.getMessage());
+            counters.error("cannot lease rows: " + database.failureOf(t));
         }
     }
 
@@ -676,7 +677,7 @@ public final class DeliveryWorker implements WorkerControl {
         } catch (RuntimeException | Error e) {
             LOG.warn("delivery worker {}: reading {} leased row(s) failed; their leases are given back", workerId,
                     ids.size(), e);
-            counters.error("cannot read leased rows: " + e.getMessage());
+            counters.error("cannot read leased rows: " + database.failureOf(e));
             rows = List.of();
         }
         Set<Long> read = new HashSet<>();
@@ -877,7 +878,7 @@ public final class DeliveryWorker implements WorkerControl {
             } catch (RuntimeException | Error e) {
                 LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
                         attempt, COMMIT_TRIES, e);
-                counters.error("cannot record delivery outcomes: " + e.getMessage());
+                counters.error("cannot record delivery outcomes: " + database.failureOf(e));
                 if (attempt < COMMIT_TRIES) {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100L * attempt));
                 }

@@ -67,6 +67,9 @@ final class SnapshotPublisher {
     private volatile long sentTotalAt = NEVER;
     private volatile WorkerSnapshot lastPublished;
     private volatile long lastPublishedAt;
+    private final Consumer<Throwable> countsFailed;
+    /** Whether the last read of the counts failed: a failure is logged once, not on every tick until it ends. */
+    private volatile boolean countsFailing;
 
     /**
      * @param snapshots builds the snapshot to publish, with {@link #counts()} and {@link #sentTotal()}
@@ -74,6 +77,16 @@ final class SnapshotPublisher {
      *        back would hold the counts until it caught up
      */
     SnapshotPublisher(String workerId, RowCounts rows, Supplier<WorkerSnapshot> snapshots, LongSupplier millis) {
+        this(workerId, rows, snapshots, millis, e -> { });
+    }
+
+    /**
+     * @param countsFailed told each failed read of the counts (the database gone for a while), which the snapshots
+     *        published meanwhile, with the counts last read, should show
+     */
+    SnapshotPublisher(String workerId, RowCounts rows, Supplier<WorkerSnapshot> snapshots, LongSupplier millis,
+            Consumer<Throwable> countsFailed) {
+        this.countsFailed = Objects.requireNonNull(countsFailed, "countsFailed");
         this.workerId = Objects.requireNonNull(workerId, "workerId");
         this.rows = Objects.requireNonNull(rows, "rows");
         this.snapshots = Objects.requireNonNull(snapshots, "snapshots");
@@ -102,14 +115,7 @@ final class SnapshotPublisher {
     void tick() {
         try {
             long now = millis.getAsLong();
-            if (now - countsAt >= COUNTS_EVERY_MS) {
-                counts = rows.counts();
-                countsAt = now;
-            }
-            if (now - sentTotalAt >= SENT_TOTAL_EVERY_MS) {
-                sentTotal = rows.sentTotal();
-                sentTotalAt = now;
-            }
+            readCounts(now);
             if (listeners.isEmpty()) {
                 return;
             }
@@ -123,6 +129,34 @@ final class SnapshotPublisher {
             publish(next);
         } catch (Throwable t) {
             LOG.error("delivery worker {}: publishing a snapshot failed", workerId, t);
+        }
+    }
+
+    /**
+     * Reads the counts that are due. A failed read keeps the counts last read, is told to {@link #countsFailed} (so
+     * that the snapshot published anyway says why) and is logged when it begins and when it ends.
+     */
+    private void readCounts(long now) {
+        try {
+            if (now - countsAt >= COUNTS_EVERY_MS) {
+                counts = rows.counts();
+                countsAt = now;
+            }
+            if (now - sentTotalAt >= SENT_TOTAL_EVERY_MS) {
+                sentTotal = rows.sentTotal();
+                sentTotalAt = now;
+            }
+            if (countsFailing) {
+                countsFailing = false;
+                LOG.info("delivery worker {}: the outbox's counts are read again", workerId);
+            }
+        } catch (RuntimeException e) {
+            if (!countsFailing) {
+                countsFailing = true;
+                LOG.error("delivery worker {}: reading the outbox's counts failed; the last counts are shown until"
+                        + " they can be read", workerId, e);
+            }
+            countsFailed.accept(e);
         }
     }
 

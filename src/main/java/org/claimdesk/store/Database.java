@@ -460,6 +460,17 @@ public final class Database implements AutoCloseable {
         return String.valueOf(e.getMessage());
     }
 
+    /**
+     * A failure of work on this database in one line for staff: the file's or the server's sentence where it has one
+     * ({@link #translated}), else the database's own first line.
+     */
+    public String failureOf(Throwable e) {
+        if (e instanceof JdbiException jdbi) {
+            return failureText(translated(jdbi));
+        }
+        return e instanceof RuntimeException r ? failureText(r) : String.valueOf(e.getMessage());
+    }
+
     /** What a failure of this database means for staff: the file's or the server's sentence. */
     RuntimeException translated(RuntimeException e) {
         return path == null ? PostgresDatabase.translate((DatabaseLocation.Postgres) location, e) : translate(path, e);

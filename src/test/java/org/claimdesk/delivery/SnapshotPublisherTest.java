@@ -103,6 +103,44 @@ class SnapshotPublisherTest {
         assertThat(heard.get(3).sentTotal()).isEqualTo(1_001);
     }
 
+    /** The database gone for a while: snapshots go on with the counts last read, and each failed read is told. */
+    @Test
+    void whileTheCountsCannotBeReadSnapshotsGoOnAndEachFailureIsTold() {
+        List<Throwable> told = new ArrayList<>();
+        List<WorkerSnapshot> seen = new ArrayList<>();
+        SnapshotPublisher failing = new SnapshotPublisher("worker-test", new SnapshotPublisher.RowCounts() {
+            @Override
+            public DeliveryStore.Counts counts() {
+                if (countsFail) {
+                    throw new IllegalStateException("the team database at db1:5432/claims cannot be reached");
+                }
+                return new DeliveryStore.Counts(7, 1, 2);
+            }
+
+            @Override
+            public long sentTotal() {
+                return 3;
+            }
+        }, this::snapshot, millis::get, told::add);
+        failing.addListener(seen::add);
+        failing.tick();
+        assertThat(failing.counts().pending()).isEqualTo(7);
+
+        countsFail = true;
+        for (int i = 0; i < 5; i++) {
+            millis.addAndGet(SnapshotPublisher.REPEAT_EVERY_MS);
+            failing.tick();
+        }
+        assertThat(told).hasSize(5).allSatisfy(e -> assertThat(e).hasMessageContaining("cannot be reached"));
+        assertThat(seen).as("published throughout, with the counts last read").hasSize(6);
+        assertThat(failing.counts().pending()).isEqualTo(7);
+
+        countsFail = false;
+        millis.addAndGet(SnapshotPublisher.REPEAT_EVERY_MS);
+        failing.tick();
+        assertThat(told).hasSize(5);
+    }
+
     @Test
     void aListenerThatThrowsDoesNotKeepTheOthersFromHearingAndAFailedCountReadKeepsTheLastCounts() {
         List<WorkerSnapshot> second = new ArrayList<>();
