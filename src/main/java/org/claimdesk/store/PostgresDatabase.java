@@ -504,8 +504,31 @@ final class PostgresDatabase {
         if (state.equals("53100")) {
             return new DatabaseException("the disk of " + where + " is full; nothing was written", e);
         }
-        if (state.equals("57P03") || state.equals("57P01")) {
+        if (state.equals("57P03") || state.equals("57P01") || state.equals("57P02")) {
             return new DatabaseException(where + " is starting or shutting down; try again in a moment", e);
+        }
+        if (state.equals("57014")) {
+            return new DatabaseException(where + " stopped the statement before it ended (a time limit set on the"
+                    + " server, or cancelled there); nothing was changed; try again, and if it goes on, IT checks the"
+                    + " server's statement_timeout (docs/operations.md)", e);
+        }
+        if (state.equals("25006")) {
+            return new DatabaseException(where + " takes no changes (a standby server, e.g. after a failover);"
+                    + " nothing was written: IT points ClaimDesk at the primary server", e);
+        }
+        if (state.equals("53300")) {
+            return new DatabaseException(where + " has no connection left for this workstation (too many open);"
+                    + " try again in a moment; if it goes on, IT raises the server's max_connections"
+                    + " (docs/operations.md)", e);
+        }
+        if (state.equals("40001") || state.equals("40P01")) {
+            return new DatabaseException(where + ": another workstation's change met this one; nothing was changed;"
+                    + " try again", e);
+        }
+        if (state.isEmpty() && sql instanceof java.sql.SQLTransientConnectionException) {
+            // the pool's wait for a connection ran out, its last failure without a state of its own
+            return new DatabaseException("cannot reach " + where + " in time: check that the server runs and is"
+                    + " reachable from this workstation (" + sql.getMessage() + ")", e);
         }
         if (state.equals("55P03")) {
             return new DatabaseException(where + ": another workstation holds what this needs; try again", e);

@@ -353,6 +353,29 @@ class PostgresDatabaseTest {
         }
     }
 
+    /** A statement the server stops (its time limit) and a write to a server that takes none: one sentence each. */
+    @Test
+    void aStatementTheServerStopsAndAWriteToAStandbyAreSaidInStaffsWords() {
+        DatabaseLocation.Postgres team = TestDatabase.newServerDatabase();
+        try (Database db = Database.open(team)) {
+            assertThatThrownBy(() -> db.read(h -> {
+                h.execute("SET statement_timeout = 50");
+                try {
+                    return h.createQuery("SELECT pg_sleep(2)").mapTo(String.class).one();
+                } finally {
+                    h.execute("RESET statement_timeout");
+                }
+            })).isInstanceOf(DatabaseException.class).hasMessageStartingWith("the team " + team.describe()
+                    + " stopped the statement before it ended (a time limit set on the server, or cancelled there)");
+            assertThatThrownBy(() -> db.useTransaction(h -> {
+                h.execute("SET TRANSACTION READ ONLY");
+                h.execute("DELETE FROM claim");
+            })).isInstanceOf(DatabaseException.class).hasMessage("the team " + team.describe() + " takes no changes"
+                    + " (a standby server, e.g. after a failover); nothing was written: IT points ClaimDesk at the"
+                    + " primary server");
+        }
+    }
+
     /**
      * A move's look at a team database before opening it waits for a table another session holds locked (an upgrade
      * under way) only as long as the pool's statements would, then says so in one sentence: it does not hang.
