@@ -465,7 +465,12 @@ public final class OutboxView {
     }
 
     private void bindResubmit() {
-        resubmitButton.setOnAction(e -> model.prepareResubmit());
+        resubmitButton.setOnAction(e -> model.prepareResubmit(bulkScope.getValue()));
+        model.bulkResubmitProperty().addListener((obs, old, plan) -> {
+            if (plan != null) {
+                javafx.application.Platform.runLater(() -> confirmResubmit(plan));
+            }
+        });
         resubmitButton.disableProperty().bind(model.busyProperty());
         fixClaimButton.setOnAction(e -> model.fixSelectedClaim());
         fixClaimButton.disableProperty().bind(model.busyProperty());
@@ -571,6 +576,49 @@ public final class OutboxView {
             model.execute(plan, reason.getText().strip(), reconcile.isVisible() && reconcile.isSelected());
         } else {
             model.cancelPlan();
+        }
+        outboxTable.requestFocus();
+    }
+
+    /** The resubmission of many rows, previewed: what it will do, the rows skipped and why, and the reason. */
+    private void confirmResubmit(OutboxViewModel.BulkResubmit plan) {
+        if (model.bulkResubmitProperty().get() != plan) {
+            return;
+        }
+        Resubmission.BulkPreview preview = plan.preview();
+        Dialog<ButtonType> dialog = new Dialog<>();
+        dialog.initOwner(outboxTable.getScene().getWindow());
+        dialog.setTitle("Resubmit outbox rows");
+        dialog.setHeaderText("Resubmit " + plan.scope().words() + "?\n" + preview.describe()
+                + ". Each row is superseded by a new row carrying its claim as corrected.");
+        ButtonType ok = new ButtonType("Resubmit " + Formats.count(preview.eligible()), ButtonBar.ButtonData.OK_DONE);
+        dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
+        VBox box = new VBox(8);
+        box.setPrefWidth(560);
+        if (!preview.skipped().isEmpty()) {
+            javafx.scene.control.ListView<String> skipped = new javafx.scene.control.ListView<>();
+            skipped.setId("resubmitSkippedList");
+            skipped.getItems().setAll(preview.skipped().values());
+            skipped.setPrefHeight(Math.min(160, 26 * preview.skipped().size() + 4));
+            box.getChildren().addAll(new javafx.scene.control.Label("Skipped (not failed, or their claim unchanged:"
+                    + " correct it first, or re-queue it if the state's trouble was passing):"), skipped);
+        }
+        TextArea reason = new TextArea();
+        reason.setId("reasonField");
+        reason.setPromptText("Why? (required; written to the audit trail with your name, for each row)");
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        ReasonKeys.offer(reason, model.bulkResubmitReasonToRetry(plan));
+        box.getChildren().add(reason);
+        dialog.getDialogPane().setContent(box);
+        dialog.getDialogPane().lookupButton(ok).setId("dialogOkButton");
+        dialog.getDialogPane().lookupButton(ok).disableProperty().bind(reason.textProperty().map(String::isBlank));
+        ReasonKeys.enterConfirms(reason, (Button) dialog.getDialogPane().lookupButton(ok));
+        javafx.application.Platform.runLater(reason::requestFocus);
+        if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
+            model.resubmitAll(plan, reason.getText().strip());
+        } else {
+            model.cancelBulkResubmit();
         }
         outboxTable.requestFocus();
     }

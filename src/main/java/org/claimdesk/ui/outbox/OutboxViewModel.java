@@ -86,6 +86,10 @@ public final class OutboxViewModel {
         }
     }
 
+    /** A previewed resubmission of many rows waiting for staff to confirm it with a reason. */
+    public record BulkResubmit(Scope scope, Resubmission.BulkPreview preview) {
+    }
+
     /** A previewed bulk action waiting for staff to confirm it with a reason. */
     public record Plan(Scope scope, OutboxTriage.Preview preview) {
         public OutboxTriage.Action action() {
@@ -128,6 +132,7 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Plan> plan = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Resubmission.Check> resubmitCheck = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<BulkResubmit> bulkResubmit = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Resubmission.Result> lastResubmit = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper busy = new ReadOnlyBooleanWrapper();
     /** An action under way changes rows or writes a file (not a preview or a check, which only read). */
@@ -236,6 +241,11 @@ public final class OutboxViewModel {
     }
 
     /** A failed row checked for resubmission, its diff against the refused payload; the view asks when it appears. */
+    /** A resubmission of many rows previewed ({@link #prepareResubmit(Scope)}), waiting for its reason. */
+    public ReadOnlyObjectProperty<BulkResubmit> bulkResubmitProperty() {
+        return bulkResubmit.getReadOnlyProperty();
+    }
+
     public ReadOnlyObjectProperty<Resubmission.Check> resubmitCheckProperty() {
         return resubmitCheck.getReadOnlyProperty();
     }
@@ -768,6 +778,92 @@ public final class OutboxViewModel {
             return;
         }
         prepareResubmit(selected.get(0).id());
+    }
+
+    /**
+     * Resubmit as "Act on" says: one selected row checked on its own ({@link #prepareResubmit()}, with its diff); several
+     * rows, the error group or the filter previewed together ({@link #bulkResubmitProperty()}): each failed row whose
+     * claim was corrected since it was queued is offered, the others are skipped with the reason.
+     */
+    public void prepareResubmit(Scope scope) {
+        if (scope == Scope.SELECTION && selection.get().size() == 1) {
+            prepareResubmit();
+            return;
+        }
+        if (refusedWhileBusy("resubmit more rows")) {
+            return;
+        }
+        Optional<OutboxQuery> chosen = rowsOf(scope);
+        if (chosen.isEmpty()) {
+            return;
+        }
+        OutboxQuery rows = chosen.get();
+        begin(false);
+        tasks.submit("preview resubmitting rows", p -> resubmission.preview(rows, null), found -> {
+            end();
+            List<Long> unsaved = found.targets().stream().map(Resubmission.Check::claimId)
+                    .filter(unsavedEdit::test).toList();
+            if (!unsaved.isEmpty()) {
+                notice.set(Notice.warning("Claim " + found.targets().stream().filter(c -> c.claimId() == unsaved.get(0))
+                        .findFirst().orElseThrow().claimNumber() + " has changes not saved on the Claims page: save"
+                        + " them (Ctrl+S) first, so that the resubmission carries them; nothing was resubmitted"));
+                return;
+            }
+            if (found.eligible() == 0) {
+                notice.set(Notice.warning("Nothing to resubmit in " + scope.words() + ": no failed row there has a"
+                        + " claim corrected since it was queued (" + found.skipped().size() + " skipped); correct"
+                        + " the claims first (Fix claim…, Fix a field…)"));
+                return;
+            }
+            bulkResubmit.set(new BulkResubmit(scope, found));
+        }, e -> {
+            end();
+            notice.set(Notice.error("preview the resubmission", e));
+        });
+    }
+
+    public void cancelBulkResubmit() {
+        bulkResubmit.set(null);
+    }
+
+    /** Resubmits the previewed rows under new keys, one reason for all; progress, then the result, follow. */
+    public void resubmitAll(BulkResubmit confirmed, String reason) {
+        bulkResubmit.set(null);
+        if (reason == null || reason.isBlank()) {
+            notice.set(Notice.warning("Resubmit needs a reason; nothing was changed"));
+            return;
+        }
+        begin(true);
+        Resubmission.BulkPreview preview = confirmed.preview();
+        int total = preview.eligible();
+        String what = "resubmit:" + preview.targets().stream().map(c -> Long.toString(c.outboxEventId()))
+                .collect(java.util.stream.Collectors.joining(","));
+        progress.set(new TaskRunner.ProgressUpdate(0, total, "starting"));
+        tasks.submit("resubmit outbox rows", p -> resubmission.resubmitAll(preview, actor, reason.strip(),
+                done -> p.update(done, total, "resubmitted"), () -> false), result -> {
+                    end();
+                    progress.set(null);
+                    if (result.failure() != null || result.resubmitted().isEmpty()) {
+                        reasons.failed(what, reason);
+                    } else {
+                        reasons.succeeded(what);
+                    }
+                    notice.set(result.failure() == null && !result.resubmitted().isEmpty()
+                            ? Notice.success(result.describe()) : Notice.warning(result.describe()));
+                    refresh();
+                }, e -> {
+                    end();
+                    progress.set(null);
+                    reasons.failed(what, reason);
+                    notice.set(Notice.error("resubmit the rows", e));
+                    refresh();
+                }, progress::set);
+    }
+
+    /** The reason given for resubmitting the same rows when it last did not go through; empty when none. */
+    public String bulkResubmitReasonToRetry(BulkResubmit plan) {
+        return reasons.recall("resubmit:" + plan.preview().targets().stream()
+                .map(c -> Long.toString(c.outboxEventId())).collect(java.util.stream.Collectors.joining(",")));
     }
 
     /** As {@link #prepareResubmit()} for row {@code id}, e.g. sent from a claim's Deliveries tab. */

@@ -142,6 +142,39 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
                 .isEqualTo(DeliveryState.FAILED);
     }
 
+    /** Several rows whose claims were corrected, selected and resubmitted together from the page's Resubmit button. */
+    @Test
+    void severalSelectedRowsAreResubmittedTogetherWithOneReason() {
+        waitReady();
+        List<OutboxEvent> failed = queries.outbox(OutboxQuery.all().withState(DeliveryState.FAILED)).stream()
+                .filter(e -> queries.claim(e.aggregateId()).orElseThrow().status() == ClaimStatus.SUBMITTING)
+                .limit(3).toList();
+        for (OutboxEvent e : failed.subList(0, 2)) {
+            db.useTransaction(h -> h.createUpdate(
+                    "UPDATE claim SET holder_id = 'HLD-100200', version = version + 1 WHERE claim_id = :id")
+                    .bind("id", e.aggregateId()).execute());
+        }
+        selectOutboxRow(failed.get(0).outboxEventId());
+        TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
+        fx(() -> rows.getItems().stream().filter(r -> failed.stream().anyMatch(e -> e.outboxEventId() == r.id()))
+                .forEach(r -> rows.getSelectionModel().select(r)));
+        waitUntil("three rows are selected", () -> window.outboxModel().selectionProperty().get().size() == 3);
+
+        robot.clickOn("#resubmitButton");
+        waitUntil("the resubmission of the rows is asked about", () -> robot.lookup("#resubmitSkippedList")
+                .tryQuery().isPresent());
+        assertThat(robot.lookup("#resubmitSkippedList").queryListView().getItems()).hasSize(1);
+        typeReason("holder ids corrected from the registry");
+        robot.clickOn("#dialogOkButton");
+
+        waitUntil("the corrected rows are superseded", () -> failed.subList(0, 2).stream().allMatch(e -> queries
+                .outboxEvent(e.outboxEventId()).orElseThrow().deliveryState() == DeliveryState.SUPERSEDED));
+        assertThat(queries.outboxEvent(failed.get(2).outboxEventId()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.FAILED);
+        assertThat(queries.audit(null, null, AuditActions.OUTBOX_RESUBMIT, 0, 0)).hasSize(2)
+                .allSatisfy(a -> assertThat(a.reason()).isEqualTo("holder ids corrected from the registry"));
+    }
+
     private String lastField(long outboxEventId) {
         List<DeliveryAttempt> attempts = queries.attempts(outboxEventId);
         return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).field();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import org.claimdesk.app.OutboxTriage;
 import org.claimdesk.app.Queries;
 import org.claimdesk.app.Resubmission;
@@ -58,6 +59,48 @@ class ResubmitViewModelTest {
         assertThat(check.decision()).isNotEqualTo(KeyPolicy.Decision.RESUBMIT);
         model.requeueInstead(check);
         assertThat(model.planProperty().get().preview().targetIds()).containsExactly(row.id());
+    }
+
+    /**
+     * Several rows selected (or a group, or the filter): the failed rows whose claims were corrected are resubmitted
+     * together with one reason, the others skipped with theirs; one selected row keeps its own check and diff.
+     */
+    @Test
+    void severalRowsAreResubmittedTogetherAndTheUnchangedOnesSkippedWithTheReason() {
+        List<OutboxRow> failed = model.rows().stream().filter(r -> r.event().deliveryState() == DeliveryState.FAILED)
+                .filter(r -> queries.claim(r.event().aggregateId()).orElseThrow().status().name().equals("SUBMITTING"))
+                .limit(3).toList();
+        assertThat(failed).hasSize(3);
+        for (OutboxRow row : failed.subList(0, 2)) {
+            db.useTransaction(h -> h.createUpdate("UPDATE claim SET holder_id = 'HLD-CORRECTED' WHERE claim_id = :id")
+                    .bind("id", row.event().aggregateId()).execute());
+        }
+        model.select(failed);
+
+        model.prepareResubmit(OutboxViewModel.Scope.SELECTION);
+
+        assertThat(model.resubmitCheckProperty().get()).as("not the one-row check").isNull();
+        OutboxViewModel.BulkResubmit plan = model.bulkResubmitProperty().get();
+        assertThat(plan.preview().targets()).extracting(Resubmission.Check::outboxEventId)
+                .containsExactly(failed.get(0).id(), failed.get(1).id());
+        assertThat(plan.preview().skipped()).containsOnlyKeys(failed.get(2).id());
+
+        model.resubmitAll(plan, "holder ids corrected from the registry");
+
+        assertThat(model.bulkResubmitProperty().get()).isNull();
+        assertThat(model.noticeProperty().get().text()).startsWith("2 of 2 row(s) resubmitted under new keys");
+        for (OutboxRow row : failed.subList(0, 2)) {
+            assertThat(queries.outboxEvent(row.id()).orElseThrow().deliveryState()).isEqualTo(DeliveryState.SUPERSEDED);
+        }
+        assertThat(queries.outboxEvent(failed.get(2).id()).orElseThrow().deliveryState())
+                .isEqualTo(DeliveryState.FAILED);
+
+        // nothing corrected among them: said, and nothing to confirm
+        model.select(List.of(failed.get(2), model.rows().stream().filter(r -> r.event().deliveryState()
+                == DeliveryState.FAILED && r.id() != failed.get(2).id()).findFirst().orElseThrow()));
+        model.prepareResubmit(OutboxViewModel.Scope.SELECTION);
+        assertThat(model.bulkResubmitProperty().get()).isNull();
+        assertThat(model.noticeProperty().get().text()).startsWith("Nothing to resubmit in the selected rows");
     }
 
     /** A fix still typed on the Claims page and not saved would not go with the resubmission: it waits for the save. */
