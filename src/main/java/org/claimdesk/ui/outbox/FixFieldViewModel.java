@@ -134,6 +134,16 @@ public final class FixFieldViewModel {
 
     /** Starts over on the claims of the failed rows {@code failedRows} selects, described as {@code words}. */
     public void open(OutboxQuery failedRows, String words) {
+        open(failedRows, words, null);
+    }
+
+    /**
+     * As {@link #open(OutboxQuery, String)}, on the field the state named in {@code refusedField} (a row's last answer,
+     * as the state names it: {@code statePropertyId}) when it is one this dialog sets; else the field chosen before.
+     */
+    public void open(OutboxQuery failedRows, String words, String refusedField) {
+        ClaimField.byName(org.claimdesk.domain.StateFields.onTheClaim(refusedField))
+                .filter(f -> fields().contains(f)).ifPresent(field::set);
         rows = failedRows;
         fixed = List.of();
         scope.set(words);

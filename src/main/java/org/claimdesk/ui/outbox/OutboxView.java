@@ -438,7 +438,7 @@ public final class OutboxView {
     private void fixField() {
         OutboxViewModel.Scope scope = bulkScope.getValue();
         model.rowsOf(scope).ifPresent(rows -> {
-            fix.open(rows, scope.words());
+            fix.open(rows, scope.words(), model.shownRefusedField());
             // bound to the page's fix model once: a view loaded at every opening would stay bound to it for good
             if (fixContent == null) {
                 fixContent = FixFieldDialogView.load(fix);

@@ -765,6 +765,12 @@ public final class OutboxViewModel {
                 e -> notice.set(Notice.error("read the row's attempts", e)));
     }
 
+    /** The field the shown row's last refusal named (as the state names it), or null: what a fix starts on. */
+    public String shownRefusedField() {
+        Detail shown = detail.get();
+        return shown == null ? null : lastField(shown.attempts());
+    }
+
     /** The field the last attempt's refusal named, or null. */
     private static String lastField(List<DeliveryAttempt> attempts) {
         return attempts.isEmpty() ? null : attempts.get(attempts.size() - 1).field();

@@ -82,6 +82,19 @@ class FixFieldViewModelTest {
         assertThat(m.previewProperty().get().shownValue()).isEqualTo(REGISTERED);
     }
 
+    /** The dialog opens on the field the shown row's refusal named, whatever was chosen before; else as it was. */
+    @Test
+    void theFieldTheStateNamedIsTheOneOffered() {
+        outbox.load();
+        model.fieldProperty().set(ClaimField.CLAIMANT_ADDRESS);
+        model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "statePropertyId");
+        assertThat(model.fieldProperty().get()).isEqualTo(ClaimField.STATE_PROPERTY_ID);
+        model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "taxIdLast4");
+        assertThat(model.fieldProperty().get()).as("not one set on many claims").isEqualTo(ClaimField.STATE_PROPERTY_ID);
+        model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", null);
+        assertThat(model.fieldProperty().get()).isEqualTo(ClaimField.STATE_PROPERTY_ID);
+    }
+
     @Test
     void anErrorGroupIsFixedInOneStepAndItsRowsResubmittedTogether() {
         outbox.load();
