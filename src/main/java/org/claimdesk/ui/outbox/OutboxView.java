@@ -74,6 +74,8 @@ public final class OutboxView {
     @FXML private Label groupSeenLabel;
     @FXML private Button clearGroupButton;
     @FXML private TableView<OutboxRow> outboxTable;
+    @FXML private TableColumn<OutboxRow, String> rowColumn;
+    @FXML private TableColumn<OutboxRow, String> supersededByColumn;
     @FXML private TableColumn<OutboxRow, String> claimColumn;
     @FXML private TableColumn<OutboxRow, String> outboxJurisdictionColumn;
     @FXML private TableColumn<OutboxRow, String> claimantColumn;
@@ -289,6 +291,8 @@ public final class OutboxView {
         model.rows().addListener((ListChangeListener<OutboxRow>) c -> syncing = true);
         outboxTable.setItems(model.rows());
         outboxTable.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        Cells.number(rowColumn, r -> Long.toString(r.id()));
+        Cells.number(supersededByColumn, r -> r.event().supersededBy() == null ? "" : "row " + r.event().supersededBy());
         Cells.text(claimColumn, OutboxRow::claimNumber);
         Cells.text(outboxJurisdictionColumn, OutboxRow::jurisdiction);
         Cells.text(claimantColumn, OutboxRow::claimant);

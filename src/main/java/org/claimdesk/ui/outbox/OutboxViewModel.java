@@ -169,6 +169,10 @@ public final class OutboxViewModel {
      * is not part of a refresh, an export or "every row of the filter" either.
      */
     private String appliedErrorText = "";
+    /** The claim whose rows the search asked for (a claim number typed), or null. */
+    private Long appliedClaimId;
+    /** The row the search asked for ("row 123"), or none. */
+    private List<Long> appliedRowIds = List.of();
 
     public OutboxViewModel(Queries queries, OutboxTriage triage, Resubmission resubmission, TaskRunner tasks,
             String actor) {
@@ -313,8 +317,39 @@ public final class OutboxViewModel {
     private record Start(boolean anyFailed, List<String> jurisdictions) {
     }
 
+    /** "row 123", "outbox row 123" or "#123" typed in the search: that row. */
+    private static final java.util.regex.Pattern ROW_SEARCH =
+            java.util.regex.Pattern.compile("(?i)(?:(?:outbox\\s+)?row\\s+|#)(\\d{1,18})");
+
+    /**
+     * Applies the filters. The search takes the text of a last error, a claim number (that claim's rows) or "row 123"
+     * (that row): a claim number is looked up off the FX thread first, and one no claim has is said so.
+     */
     public void applyFilters() {
-        appliedErrorText = errorText.get();
+        String typed = errorText.get() == null ? "" : errorText.get().strip();
+        java.util.regex.Matcher row = ROW_SEARCH.matcher(typed);
+        String number = typed.toUpperCase(java.util.Locale.ROOT);
+        if (org.claimdesk.domain.ClaimNumbers.FORMAT.matcher(number).matches()) {
+            tasks.submitInteractive("find the claim", p -> queries.claim(number), found -> {
+                if (found.isEmpty()) {
+                    notice.set(Notice.warning("No claim " + number + ": its rows cannot be shown"));
+                    return;
+                }
+                applySearch(null, found.get().claimId(), List.of());
+            }, e -> notice.set(Notice.error("find the claim", e)));
+            return;
+        }
+        if (row.matches()) {
+            applySearch(null, null, List.of(Long.parseLong(row.group(1))));
+            return;
+        }
+        applySearch(typed, null, List.of());
+    }
+
+    private void applySearch(String text, Long claimId, List<Long> rowIds) {
+        appliedErrorText = text;
+        appliedClaimId = claimId;
+        appliedRowIds = rowIds;
         if (age.get() != ageFromFor) {
             ageFrom = queries.now();
             ageFromFor = age.get();
@@ -394,7 +429,8 @@ public final class OutboxViewModel {
     OutboxQuery filter() {
         Instant before = age.get() == null || age.get().age == null ? null : ageFrom.minus(age.get().age);
         return OutboxQuery.all().withState(state.get()).withJurisdiction(jurisdiction.get())
-                .withErrorText(appliedErrorText).withChangedBefore(before);
+                .withErrorText(appliedErrorText).withChangedBefore(before).withClaimId(appliedClaimId)
+                .withIds(appliedRowIds);
     }
 
     /** The rows the table shows: the filter's, or the failed rows of the selected error group. */

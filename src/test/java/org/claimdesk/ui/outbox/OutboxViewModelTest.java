@@ -273,6 +273,35 @@ class OutboxViewModelTest {
         return m;
     }
 
+    /** The search takes a claim number (that claim's rows), "row 123" or "#123" (that row), else a last error's text. */
+    @Test
+    void theSearchFindsAClaimsRowsByItsNumberAndARowByItsId() {
+        model.load();
+        model.stateProperty().set(null);
+        OutboxRow any = model.rows().get(3);
+        String number = any.claimNumber();
+
+        model.errorTextProperty().set(number.toLowerCase(java.util.Locale.ROOT));
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.claimNumber()).isEqualTo(number));
+        assertThat(model.rows()).hasSize(queries.outboxForClaim(any.event().aggregateId()).size());
+
+        for (String typed : List.of("row " + any.id(), "Outbox row " + any.id(), "#" + any.id())) {
+            model.errorTextProperty().set(typed);
+            model.applyFilters();
+            assertThat(model.rows()).as(typed).extracting(OutboxRow::id).containsExactly(any.id());
+        }
+
+        model.errorTextProperty().set("UPC-1999-999999");
+        model.applyFilters();
+        assertThat(model.noticeProperty().get().text()).isEqualTo("No claim UPC-1999-999999: its rows cannot be shown");
+
+        model.errorTextProperty().set("holder id");
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.event().lastError()).containsIgnoringCase(
+                "holder id"));
+    }
+
     /** Fix claim asked for before the row's attempts are shown opens the claim at the field the state named. */
     @Test
     void fixClaimBeforeTheRowsAttemptsArriveOpensTheClaimAtTheRefusedField() {
