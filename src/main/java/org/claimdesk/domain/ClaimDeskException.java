@@ -26,6 +26,11 @@ public class ClaimDeskException extends RuntimeException {
         return new ClaimDeskException(message, null, logText);
     }
 
+    /** As {@link #withLogText(String, String)}, caused by {@code cause}. */
+    public static ClaimDeskException withLogText(String message, String logText, Throwable cause) {
+        return new ClaimDeskException(message, cause, logText);
+    }
+
     /**
      * The refusal as a log line may hold it: the message, unless it repeats personal data staff see on screen (a
      * claimant's name), which the log does not keep.

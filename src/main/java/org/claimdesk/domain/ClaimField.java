@@ -44,7 +44,7 @@ public final class ClaimField<T> {
      * controls too: a C1 control, U+2028 or a right-to-left override (U+202E, which shows a name reversed) in a
      * name goes on into the state's payload. The joiners some scripts write names with (U+200C, U+200D) are taken.
      */
-    private static final Pattern CONTROL = Pattern.compile("[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}&&[^\\u200C\\u200D]]");
+    private static final Pattern CONTROL = PlainText.HIDDEN;
     private static final Pattern DIGITS_7_TO_9 = Pattern.compile("[0-9]{7,9}");
     /** The state's contract's holder id (resources/state-api.yaml, {@code Submission.holderId}): another is refused. */
     private static final Pattern HOLDER_ID_PATTERN = Pattern.compile("HLD-[0-9]{6}");

@@ -15,7 +15,6 @@ public final class EvidenceRules {
 
     /** http or https, a host without user name or password, then an optional path, query or fragment. */
     private static final Pattern URL = Pattern.compile("(?i)https?://[^\\s/?#@]+(?:[/?#]\\S*)?");
-    private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
 
     private EvidenceRules() {
     }
@@ -30,13 +29,17 @@ public final class EvidenceRules {
         return broken("kind", "Kind", "must be one of " + EvidenceKind.codes());
     }
 
-    /** The title, or {@code fallback} (the file name or the address) when none is given. */
+    /**
+     * The title, or {@code fallback} (the file name or the address) when none is given: a title typed with a hidden
+     * character ({@link PlainText}) is refused, a file name's is shown as '?', as staff did not type it.
+     */
     public static Checked<String> title(String raw, String fallback) {
-        String text = raw == null || raw.isBlank() ? fallback : raw.strip();
+        boolean typed = raw != null && !raw.isBlank();
+        String text = typed ? raw.strip() : PlainText.shown(fallback);
         if (text == null || text.isBlank()) {
             return broken("title", "Title", "must not be blank");
         }
-        if (CONTROL.matcher(text).find()) {
+        if (PlainText.hasHidden(text)) {
             return broken("title", "Title", "must be one line without tabs or control characters");
         }
         if (text.codePointCount(0, text.length()) > MAX_TITLE) {
@@ -61,6 +64,10 @@ public final class EvidenceRules {
 
     /** Null when a file of {@code bytes} may be kept, else the rule it breaks. */
     public static FieldViolation fileSize(long bytes) {
+        if (bytes == 0) {
+            // a download that failed, or a cloud folder's placeholder: it proves nothing
+            return new FieldViolation("file", "File", "is empty (0 bytes): choose the scanned document itself");
+        }
         if (bytes > MAX_FILE_BYTES) {
             return new FieldViolation("file", "File", "must be at most 25 MB (this one is "
                     + megabytes(bytes) + ")");

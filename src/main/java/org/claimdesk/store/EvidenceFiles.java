@@ -86,13 +86,13 @@ public final class EvidenceFiles {
      */
     public static long checkSource(Path source) {
         if (!Files.exists(source)) {
-            throw new ClaimDeskException("the evidence file " + source + " does not exist");
+            throw aboutSource(source, "does not exist", null);
         }
         if (!Files.isRegularFile(source)) {
-            throw new ClaimDeskException("the evidence file " + source + " is a folder or a device, not a file");
+            throw aboutSource(source, "is a folder or a device, not a file", null);
         }
         if (!Files.isReadable(source)) {
-            throw new ClaimDeskException("the evidence file " + source + " cannot be read: check its permissions");
+            throw aboutSource(source, "cannot be read: check its permissions", null);
         }
         long size;
         try {
@@ -100,11 +100,15 @@ public final class EvidenceFiles {
         } catch (IOException e) {
             throw unreadable(source, e);
         }
-        refuseIfTooLarge(size);
+        if (size > 0) {
+            // a size of 0 is decided by what is read: some files (a device's, /proc's) say 0 and hold more
+            refuseUnlessKept(size);
+        }
         return size;
     }
 
-    private static void refuseIfTooLarge(long size) {
+    /** Refuses a file of {@code size} the rules do not keep: too large, or empty ({@link EvidenceRules#fileSize}). */
+    private static void refuseUnlessKept(long size) {
         FieldViolation tooLarge = EvidenceRules.fileSize(size);
         if (tooLarge != null) {
             throw new InvalidFieldsException(java.util.List.of(tooLarge));
@@ -125,11 +129,13 @@ public final class EvidenceFiles {
                 for (int n; (n = read(in, buffer, source)) > 0; ) {
                     size += n;
                     // the file may have grown since it was checked
-                    refuseIfTooLarge(size);
+                    refuseUnlessKept(size);
                     digest.update(buffer, 0, n);
                     out.write(buffer, 0, n);
                 }
             }
+            // emptied since it was checked (a cloud folder's file made a placeholder)
+            refuseUnlessKept(size);
             String hash = HexFormat.of().formatHex(digest.digest());
             Path target = folder.resolve(hash);
             boolean created = true;
@@ -148,12 +154,14 @@ public final class EvidenceFiles {
                 }
             }
             temp = null;
-            return new Stored(source.getFileName().toString(), hash, size, hash, created);
+            return new Stored(org.claimdesk.domain.PlainText.shown(source.getFileName().toString()), hash, size, hash,
+                    created);
         } catch (NoSuchFileException e) {
-            throw new ClaimDeskException("the evidence file " + source + " disappeared while it was copied", e);
+            throw aboutSource(source, "disappeared while it was copied", e);
         } catch (IOException e) {
-            throw new ClaimDeskException("cannot copy the evidence file " + source + " into " + folder + ": "
-                    + IoErrors.describe(e), e);
+            throw ClaimDeskException.withLogText("cannot copy the evidence file " + source + " into " + folder + ": "
+                    + IoErrors.describe(e), "cannot copy an evidence file (its name is not logged) into " + folder
+                    + ": " + e.getClass().getSimpleName(), e);
         } finally {
             if (temp != null) {
                 deleteQuietly(temp);
@@ -314,7 +322,7 @@ public final class EvidenceFiles {
         try {
             return Files.newInputStream(source);
         } catch (NoSuchFileException e) {
-            throw new ClaimDeskException("the evidence file " + source + " disappeared while it was copied", e);
+            throw aboutSource(source, "disappeared while it was copied", e);
         } catch (IOException e) {
             throw unreadable(source, e);
         }
@@ -330,7 +338,17 @@ public final class EvidenceFiles {
 
     private static ClaimDeskException unreadable(Path source, IOException e) {
         String why = e instanceof AccessDeniedException ? "check its permissions" : e.getMessage();
-        return new ClaimDeskException("the evidence file " + source + " cannot be read: " + why, e);
+        return ClaimDeskException.withLogText("the evidence file " + source + " cannot be read: " + why,
+                "an evidence file (its name is not logged) cannot be read: " + e.getClass().getSimpleName(), e);
+    }
+
+    /**
+     * A refusal of the file staff chose, said to them with its path and logged without it: a file's name says whose
+     * document it is ("Maria Lopez SSN card.pdf").
+     */
+    private static ClaimDeskException aboutSource(Path source, String what, Throwable cause) {
+        return ClaimDeskException.withLogText("the evidence file " + source + " " + what,
+                "an evidence file (its name is not logged) " + what, cause);
     }
 
     private static void move(Path temp, Path target) throws IOException {

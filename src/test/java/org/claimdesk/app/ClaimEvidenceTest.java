@@ -218,8 +218,32 @@ class ClaimEvidenceTest {
                 .hasMessage("the evidence file " + missing + " does not exist");
         assertThatThrownBy(() -> evidence.addFile(id, "identity", dir, null, "j.chen"))
                 .hasMessage("the evidence file " + dir + " is a folder or a device, not a file");
+        // said to staff with its name, logged without it: a file's name says whose document it is
+        assertThatThrownBy(() -> evidence.addFile(id, "identity", missing, null, "j.chen"))
+                .isInstanceOfSatisfying(ClaimDeskException.class, e -> assertThat(e.forLog())
+                        .isEqualTo("an evidence file (its name is not logged) does not exist"));
+        // an empty file (a failed download, a cloud folder's placeholder) proves nothing
+        Path empty = Files.createFile(dir.resolve("placeholder.pdf"));
+        assertThatThrownBy(() -> evidence.addFile(id, "identity", empty, null, "j.chen"))
+                .isInstanceOf(InvalidFieldsException.class)
+                .hasMessage("file is empty (0 bytes): choose the scanned document itself");
         assertThat(evidence.list(id)).isEmpty();
         assertThat(filesIn(folder)).isEmpty();
+    }
+
+    /** A file's name shown as it is: a right-to-left override in it shows as '?'; typed in a title, it is refused. */
+    @Test
+    void aFileNameWithAHiddenCharacterIsShownPlainAndATitleWithOneIsRefused() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Path disguised = Files.writeString(dir.resolve("invoice\u202Efdp.exe"), "not a pdf");
+
+        Evidence added = evidence.addFile(id, "ownership", disguised, null, "j.chen");
+
+        assertThat(added.title()).isEqualTo("invoice?fdp.exe");
+        assertThatThrownBy(() -> evidence.addFile(id, "ownership", disguised, "deed\u202Efdp.exe", "j.chen"))
+                .isInstanceOf(InvalidFieldsException.class).hasMessageContaining("must be one line");
+        assertThatThrownBy(() -> evidence.addUrl(id, "address", "https://records.example.gov/u/1", "bill\u2028two",
+                "j.chen")).isInstanceOf(InvalidFieldsException.class).hasMessageContaining("must be one line");
     }
 
     @Test
