@@ -42,6 +42,7 @@ public final class Doctor {
     private final Clock clock;
     private final Duration stuckAfter;
     private final EvidenceFiles files;
+    private final int evidenceChecked;
     /** The oldest PostgreSQL major version a team database is supported on (docs/operations.md). */
     static final int OLDEST_SERVER = 14;
     private static final int LISTED_AT_MOST = 8;
@@ -49,7 +50,7 @@ public final class Doctor {
     static final Duration LEASE_GRACE = Duration.ofMinutes(1);
 
     /** How many of the newest evidence files doctor looks for in the evidence folder. */
-    static final int EVIDENCE_SAMPLE = 20;
+    public static final int EVIDENCE_SAMPLE = 20;
     private static final int NAMED_AT_MOST = 3;
 
     private final HealthStore health = new HealthStore();
@@ -62,10 +63,24 @@ public final class Doctor {
 
     /** As {@link #Doctor(Database, Clock, Duration)}, with the evidence folder given. */
     public Doctor(Database database, Clock clock, Duration stuckAfter, EvidenceFiles files) {
+        this(database, clock, stuckAfter, files, EVIDENCE_SAMPLE);
+    }
+
+    /**
+     * @param evidenceChecked how many of the newest evidence files to look for ({@link Integer#MAX_VALUE}: every one,
+     *        as after a restore of the evidence folder)
+     */
+    public Doctor(Database database, Clock clock, Duration stuckAfter, EvidenceFiles files, int evidenceChecked) {
         this.database = database;
         this.clock = clock;
         this.stuckAfter = stuckAfter;
         this.files = files;
+        this.evidenceChecked = evidenceChecked;
+    }
+
+    /** As {@link #Doctor(Database, Clock, Duration)}, looking for every evidence file, not only the newest. */
+    public static Doctor everyEvidenceFile(Database database, Clock clock, Duration stuckAfter) {
+        return new Doctor(database, clock, stuckAfter, DataDirectory.evidenceFiles(database, null), Integer.MAX_VALUE);
     }
 
     public Report examine() {
@@ -88,7 +103,8 @@ public final class Doctor {
             stuck(h, findings);
             consistency(h, findings);
             tally(h, findings, database.onServer());
-            findings.add(evidenceFiles(database, files, evidence.newestFiles(h, EVIDENCE_SAMPLE)));
+            findings.add(evidenceFiles(database, files, evidence.newestFiles(h, evidenceChecked),
+                    evidenceChecked == Integer.MAX_VALUE));
             return new Report(database.location().describe(), database.schemaVersion(), findings);
         });
     }
@@ -177,22 +193,25 @@ public final class Doctor {
      * size their rows record. Missing ones are a failure, except in a team workstation's own folder, where files other
      * workstations added are missing by design (the {@code evidence} check warns of that folder).
      */
-    static Finding evidenceFiles(Database database, EvidenceFiles files, List<Evidence> newest) {
+    static Finding evidenceFiles(Database database, EvidenceFiles files, List<Evidence> newest, boolean every) {
         if (newest.isEmpty()) {
             return new Finding(Level.OK, "files", "no evidence file is recorded yet");
         }
         List<String> absent = new ArrayList<>();
+        java.util.Map<String, EvidenceCopy> seen = new java.util.HashMap<>();
         for (Evidence e : newest) {
-            EvidenceCopy presence = files.presence(e);
+            // one look per stored copy: a document added to several claims is one file
+            EvidenceCopy presence = seen.computeIfAbsent(e.storedName() + "/" + e.sizeBytes(), k -> files.presence(e));
             if (presence != EvidenceCopy.WHOLE) {
                 absent.add("evidence " + e.evidenceId() + " of claim id " + e.claimId() + " (" + presence.word() + ")");
             }
         }
+        String which = every ? "every one of the " + newest.size() : "the newest " + newest.size();
         if (absent.isEmpty()) {
-            return new Finding(Level.OK, "files", "the newest " + newest.size() + " evidence file(s) are in "
-                    + files.folder() + " with their recorded sizes");
+            return new Finding(Level.OK, "files", which + " evidence file(s) are in " + files.folder()
+                    + " with their recorded sizes" + (every ? "" : " (doctor --all-evidence looks for every one)"));
         }
-        String what = absent.size() + " of the newest " + newest.size() + " evidence file(s) are not whole in "
+        String what = absent.size() + " of " + which + " evidence file(s) are not whole in "
                 + files.folder() + " (" + String.join(", ", absent.stream().limit(NAMED_AT_MOST).toList())
                 + (absent.size() > NAMED_AT_MOST ? ", …" : "") + ")";
         if (!database.onServer()) {

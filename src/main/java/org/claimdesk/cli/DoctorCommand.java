@@ -19,13 +19,19 @@ final class DoctorCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--json", description = "The report as JSON.")
     boolean json;
 
+    @Option(names = "--all-evidence", description = "Look for every evidence file a row records, not only the newest "
+            + Doctor.EVIDENCE_SAMPLE + " (after the evidence folder was restored).")
+    boolean allEvidence;
+
     @Override
     public Integer call() {
         if (stuckAfterHours < 1) {
             throw new UsageException("--stuck-after-hours must be at least 1");
         }
         try (Database db = openDatabase()) {
-            Doctor.Report report = new Doctor(db, clock(db), Duration.ofHours(stuckAfterHours)).examine();
+            Duration stuck = Duration.ofHours(stuckAfterHours);
+            Doctor.Report report = (allEvidence ? Doctor.everyEvidenceFile(db, clock(db), stuck)
+                    : new Doctor(db, clock(db), stuck)).examine();
             if (json) {
                 printJson(report);
             } else {

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import org.claimdesk.store.Migrations;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
@@ -78,6 +79,34 @@ class DoctorTest {
      * The newest evidence files must be in the evidence folder with their recorded sizes: one gone or cut short (a
      * desk's folder not restored with its file, a team's share that is not the one mounted) fails.
      */
+    /** After a restore of the evidence folder, every file is looked for, not only the newest. */
+    @Test
+    void everyEvidenceFileIsLookedForWhenAsked() throws Exception {
+        EvidenceFiles files = db.onServer()
+                ? EvidenceFiles.shared(java.nio.file.Files.createDirectories(dir.resolve("share")))
+                : DataDirectory.evidenceFiles(db, null);
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        ClaimEvidence evidence = new ClaimEvidence(db, Clock.systemUTC(), files);
+        List<Evidence> added = new java.util.ArrayList<>();
+        for (int i = 0; i <= Doctor.EVIDENCE_SAMPLE; i++) {
+            added.add(evidence.addFile(id, "ownership", java.nio.file.Files.writeString(dir.resolve("page" + i + ".pdf"),
+                    "page " + i), null, "j.chen"));
+        }
+        java.nio.file.Files.delete(evidence.fileOf(added.get(0)));
+
+        Doctor sample = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24), files);
+        Doctor every = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24), files, Integer.MAX_VALUE);
+
+        assertThat(sample.examine().findings()).filteredOn(f -> f.check().equals("files")).singleElement()
+                .satisfies(f -> assertThat(f.level()).isEqualTo(Doctor.Level.OK));
+        assertThat(every.examine().findings()).filteredOn(f -> f.check().equals("files")).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
+                    assertThat(f.message()).startsWith("1 of every one of the " + added.size() + " evidence file(s)"
+                            + " are not whole in " + files.folder() + " (evidence " + added.get(0).evidenceId());
+                });
+    }
+
     @Test
     void evidenceFilesMissingOrCutShortFromTheFolderFail() throws Exception {
         // a desk's own folder beside its file; a team database's shared folder, IT's, there beforehand
@@ -95,7 +124,8 @@ class DoctorTest {
         Evidence bill = evidence.addFile(id, "address", java.nio.file.Files.writeString(dir.resolve("bill.pdf"),
                 "utility bill"), null, "j.chen");
         assertThat(doctor.examine().findings()).contains(new Doctor.Finding(Doctor.Level.OK, "files",
-                "the newest 2 evidence file(s) are in " + files.folder() + " with their recorded sizes"));
+                "the newest 2 evidence file(s) are in " + files.folder() + " with their recorded sizes"
+                        + " (doctor --all-evidence looks for every one)"));
 
         java.nio.file.Files.delete(evidence.fileOf(deed));
         java.nio.file.Files.writeString(evidence.fileOf(bill), "utility");
