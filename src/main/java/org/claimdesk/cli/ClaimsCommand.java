@@ -231,7 +231,8 @@ final class ClaimsCommand {
         String actor;
 
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why (required to withdraw, reject, ask for"
-                + " information or move a claim back; kept in its history and the audit trail).")
+                + " information, record the information asked for as sent — what went and how: ClaimDesk sends the"
+                + " state submissions only — or move a claim back; kept in its history and the audit trail).")
         String reason;
 
         @Option(names = "--key", paramLabel = "KEY", description = "Request key: a replay changes nothing.")

@@ -100,6 +100,8 @@ public final class Transitions {
         return switch (to) {
             case WITHDRAWN, REJECTED, NEEDS_INFO, IDENTITY_PENDING -> true;
             case EVIDENCE_PENDING -> from != ClaimStatus.IDENTITY_PENDING;
+            // the state's API takes submissions only: what was sent, and how, is known from the reason alone
+            case SUBMITTED_TO_STATE -> from == ClaimStatus.NEEDS_INFO;
             default -> false;
         };
     }

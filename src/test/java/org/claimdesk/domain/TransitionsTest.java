@@ -74,4 +74,20 @@ class TransitionsTest {
         assertThat(ClaimStatus.parse(" needs info ")).isEqualTo(NEEDS_INFO);
         assertThatThrownBy(() -> ClaimStatus.parse("DONE")).hasMessageContaining("unknown status 'DONE'");
     }
+
+    /**
+     * The moves that need a reason: a withdrawal, a rejection, a request for information, every move back, and the
+     * information the state asked for recorded as sent (the state's API takes submissions only, so the reason says
+     * what went and how); the moves forward that the work itself explains do not.
+     */
+    @Test
+    void theMovesThatNeedAReason() {
+        assertThat(Transitions.needsReason(NEEDS_INFO, SUBMITTED_TO_STATE)).isTrue();
+        assertThat(Transitions.needsReason(SUBMITTED_TO_STATE, NEEDS_INFO)).isTrue();
+        assertThat(Transitions.needsReason(EVIDENCE_PENDING, WITHDRAWN)).isTrue();
+        assertThat(Transitions.needsReason(READY_FOR_SUBMISSION, EVIDENCE_PENDING)).isTrue();
+        assertThat(Transitions.needsReason(IDENTITY_PENDING, EVIDENCE_PENDING)).isFalse();
+        assertThat(Transitions.needsReason(SUBMITTING, SUBMITTED_TO_STATE)).as("delivered").isFalse();
+        assertThat(Transitions.needsReason(APPROVED, PAID)).isFalse();
+    }
 }

@@ -54,6 +54,11 @@ public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, bo
         if (submit) {
             return "Submit claim " + claimNumber + " to the state? It is queued in the outbox and delivered by the worker.";
         }
+        if (from == ClaimStatus.NEEDS_INFO && target == ClaimStatus.SUBMITTED_TO_STATE) {
+            return "Record that the information the state asked for on claim " + claimNumber + " was sent? ClaimDesk"
+                    + " sends the state submissions only: send the documents by the state's own channel (mail, its"
+                    + " portal) first, and say in the reason what went and how.";
+        }
         return "Move claim " + claimNumber + " from " + from.label() + " to " + target.label() + "?";
     }
 }
