@@ -248,6 +248,9 @@ public final class OutboxView {
                 syncing = true;
                 errorGroups.getSelectionModel().clearSelection();
                 syncing = false;
+                if (bulkScope.getValue() == OutboxViewModel.Scope.GROUP) {
+                    bulkScope.setValue(OutboxViewModel.Scope.SELECTION);
+                }
             }
         });
         // A refresh updates the groups in place: keep the selection on the same signature.

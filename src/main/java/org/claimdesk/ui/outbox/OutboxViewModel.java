@@ -515,6 +515,7 @@ public final class OutboxViewModel {
         tasks.submit("group failed rows", p -> triage.groups(filter), list -> {
             if (request == groupRequest) {
                 groups.showInPlace(list);
+                followSelectedGroup(list);
             }
         }, e -> {
             if (request == groupRequest) {
@@ -522,6 +523,30 @@ public final class OutboxViewModel {
             }
             notice.set(Notice.error("group the failed rows", e));
         });
+    }
+
+    /**
+     * The selected group as read again: its count and when it was last seen as they are now; gone (every row of it
+     * resubmitted, re-queued or abandoned), the filter's rows again, said so.
+     */
+    private void followSelectedGroup(List<FailureGroup> fresh) {
+        FailureGroup current = selectedGroup.get();
+        if (current == null) {
+            return;
+        }
+        Optional<FailureGroup> now = fresh.stream().filter(g -> g.signature().equals(current.signature())).findFirst();
+        if (now.isPresent()) {
+            if (!now.get().equals(current)) {
+                // the same rows' query: only what the group says of them changed
+                selectedGroup.set(now.get());
+            }
+            return;
+        }
+        selectedGroup.set(null);
+        notice.set(Notice.info("No failed row is left in the error group \"" + Formats.oneLine(current.sampleError(), 80)
+                + "\": every row of the filter is shown"));
+        paging.set(paging.get().firstPage());
+        loadPage();
     }
 
     /** Shows only the rows of {@code group} (null shows the filter's rows again). */

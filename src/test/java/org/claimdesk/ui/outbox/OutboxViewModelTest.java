@@ -183,6 +183,27 @@ class OutboxViewModelTest {
         assertThat(model.pagingProperty().get().total()).isEqualTo(queries.countOutbox(failed()));
     }
 
+    /** A refresh brings the selected group's count up to date; once no row is left in it, the filter's rows again. */
+    @Test
+    void theSelectedGroupFollowsItsRowsAndEndsWhenNoneIsLeft() {
+        model.load();
+        FailureGroup group = model.groups().stream().filter(g -> g.count() >= 2).findFirst().orElseThrow();
+        model.selectGroup(group);
+        List<Long> ids = model.rows().stream().map(OutboxRow::id).toList();
+
+        triage.apply(triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids.subList(0, 1))), "tester",
+                "duplicate claim", false, null);
+        model.refresh();
+        assertThat(model.selectedGroupProperty().get().count()).isEqualTo(group.count() - 1);
+
+        triage.apply(triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids)), "tester", "duplicate claim",
+                false, null);
+        model.refresh();
+        assertThat(model.selectedGroupProperty().get()).isNull();
+        assertThat(model.noticeProperty().get().text()).startsWith("No failed row is left in the error group");
+        assertThat(model.pagingProperty().get().total()).isEqualTo(queries.countOutbox(failed()));
+    }
+
     @Test
     void theDetailHasPrettyPayloadAndAttempts() {
         model.load();
