@@ -160,10 +160,21 @@ public final class Resubmission {
      * @param state the state asked, before a resubmission, whether it holds a row whose answer never came; null when
      *     none is configured (such rows are then refused, saying so)
      */
+    private final EvidenceOnFile evidenceOnFile;
+
     public Resubmission(Database database, Clock clock, StateAdapter state) {
         this.database = database;
         this.clock = clock;
         this.state = state;
+        this.evidenceOnFile = EvidenceOnFile.of(database);
+    }
+
+    /** As {@link #Resubmission(Database, Clock, StateAdapter)}, the claims' evidence files in {@code files}. */
+    public Resubmission(Database database, Clock clock, StateAdapter state, org.claimdesk.store.EvidenceFiles files) {
+        this.database = database;
+        this.clock = clock;
+        this.state = state;
+        this.evidenceOnFile = new EvidenceOnFile(database, () -> files);
     }
 
     /** Without a state to ask: rows the state may hold ({@link Check#stateMayHoldIt()}) are refused. */
@@ -181,6 +192,7 @@ public final class Resubmission {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         Check asked = askState(check(outboxEventId));
+        evidenceOnFile.requireWhole(asked.claimId(), asked.claimNumber(), "resubmitted");
         return database.inTransaction(h -> {
             Check now = checkHeld(h, outboxEventId);
             if (now.refusal() == null && now.rowUpdatedAt() != asked.rowUpdatedAt()) {
@@ -200,6 +212,7 @@ public final class Resubmission {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         askState(seen);
+        evidenceOnFile.requireWhole(seen.claimId(), seen.claimNumber(), "resubmitted");
         return database.inTransaction(h -> {
             Check now = checkHeld(h, seen.outboxEventId());
             if (now.refusal() == null) {

@@ -38,10 +38,21 @@ public final class Workflow {
     private final RequestKeyStore requestKeys = new RequestKeyStore();
     private final Conflicts conflicts = new Conflicts();
 
+    private final EvidenceOnFile evidenceOnFile;
+
     public Workflow(Database database, Clock clock, Deadlines deadlines) {
         this.database = database;
         this.clock = clock;
         this.deadlines = deadlines;
+        this.evidenceOnFile = EvidenceOnFile.of(database);
+    }
+
+    /** As {@link #Workflow(Database, Clock, Deadlines)}, its claims' evidence files in {@code files}. */
+    public Workflow(Database database, Clock clock, Deadlines deadlines, org.claimdesk.store.EvidenceFiles files) {
+        this.database = database;
+        this.clock = clock;
+        this.deadlines = deadlines;
+        this.evidenceOnFile = new EvidenceOnFile(database, () -> files);
     }
 
     /**
@@ -138,6 +149,11 @@ public final class Workflow {
             throw new ClaimDeskException(keyRefusal + "; nothing was queued");
         }
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
+        if (givenKey == null) {
+            // the files are read outside the transaction; a replayed key's submission went already
+            Claim shown = database.read(h -> load(h, claimId));
+            evidenceOnFile.requireWhole(claimId, shown.claimNumber(), "submitted");
+        }
         return database.inTransaction(h -> {
             // a key given by the caller may come twice at once (a retried request, two workstations); a new one cannot
             Optional<OutboxEvent> existing = givenKey != null ? outbox.claimKey(h, key) : Optional.empty();

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import org.claimdesk.app.DataDirectory;
 import org.claimdesk.app.DeadlineSettings;
 import org.claimdesk.app.AdvanceResult;
 import org.claimdesk.app.ClaimEditing;
@@ -270,6 +271,11 @@ final class ClaimsCommand {
                 description = "Refuse if the claim is no longer at version V (changed since it was checked).")
         Long expectVersion;
 
+        @Option(names = "--evidence-dir", paramLabel = "FOLDER",
+                description = {"For a team database: the shared folder its evidence files are in (default:",
+                    "$CLAIMDESK_EVIDENCE_DIR), where each file the submission names is checked whole first."})
+        String evidenceDir;
+
         @Option(names = "--reason", paramLabel = "TEXT",
                 description = "A note on the submission for the claim's history and the audit trail (optional).")
         String reason;
@@ -278,7 +284,8 @@ final class ClaimsCommand {
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
-                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current())
+                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current(),
+                        DataDirectory.evidenceFiles(db, evidenceDir))
                         .submit(claim.claimId(), actor, key, expectVersion, null, reason);
                 out().printf("%s: %s, outbox row %d (%s), key %s%s%n", result.claimNumber(), result.claimStatus(),
                         result.outboxEventId(), result.rowState().dbValue(), result.idempotencyKey(),

@@ -232,6 +232,11 @@ final class OutboxCommand {
         @Mixin
         StateOptions state;
 
+        @Option(names = "--evidence-dir", paramLabel = "FOLDER",
+                description = {"For a team database: the shared folder its evidence files are in (default:",
+                    "$CLAIMDESK_EVIDENCE_DIR), where each file a resubmission names is checked whole first."})
+        String evidenceDir;
+
         @Option(names = "--dry-run", description = "With --id or --all-failed: only preview which rows would be resubmitted.")
         boolean dryRun;
 
@@ -254,7 +259,8 @@ final class OutboxCommand {
             state.check(null);
             try (Database db = openDatabase();
                     StateAdapter adapter = dryRun ? null : state.toAsk()) {
-                Resubmission resubmission = new Resubmission(db, clock(db), adapter);
+                Resubmission resubmission = new Resubmission(db, clock(db), adapter,
+                        org.claimdesk.app.DataDirectory.evidenceFiles(db, evidenceDir));
                 if (id != null) {
                     printOne(resubmission.resubmit(id, actor, reason));
                     return ClaimDeskCommand.EXIT_OK;

@@ -458,6 +458,38 @@ class ClaimEvidenceTest {
         assertThat(evidence.list(id)).isEmpty();
     }
 
+    /**
+     * A claim whose evidence file is gone from the folder, or altered, is not sent: the payload would name a document
+     * the office cannot produce. Put back, it is.
+     */
+    @Test
+    void aClaimWhoseEvidenceFileIsMissingOrAlteredIsNotSubmitted() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        Evidence deed = evidence.addFile(id, "ownership", Files.writeString(dir.resolve("Maria Garcia deed.pdf"),
+                "deed of trust"), "Deed for Maria Garcia", "j.chen");
+        Path copy = evidence.fileOf(deed);
+        Path kept = Files.copy(copy, dir.resolve("kept"));
+        Workflow workflow = new Workflow(db, clock, Deadlines.statutory(),
+                DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null));
+        String claimNumber = new Queries(db, clock).claim(id).orElseThrow().claimNumber();
+
+        Files.delete(copy);
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null))
+                .isInstanceOfSatisfying(ClaimDeskException.class, e -> {
+                    assertThat(e).hasMessage("claim " + claimNumber + " is not submitted: its evidence file \"Deed for"
+                            + " Maria Garcia\" (" + EvidenceKind.OWNERSHIP.label() + ", evidence " + deed.evidenceId()
+                            + ", missing) is not whole in " + folder + "; put it back from the backup of the evidence"
+                            + " folder, or add the document again, then try again; nothing was queued");
+                    assertThat(e.forLog()).doesNotContain("Maria");
+                });
+        Files.writeString(copy, "deed of trusT");
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null)).hasMessageContaining("damaged");
+        assertThat(new Queries(db, clock).claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
+
+        Files.copy(kept, copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertThat(workflow.submit(id, "supervisor.kim", null).claimStatus()).isEqualTo(ClaimStatus.SUBMITTING);
+    }
+
     @Test
     void theSubmissionPayloadListsEvidenceKindsAndHashesOnly() throws Exception {
         long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
@@ -465,7 +497,8 @@ class ClaimEvidenceTest {
         Evidence file = evidence.addFile(id, "address", bill, "Utility bill for Maria Garcia", "j.chen");
         evidence.addUrl(id, "identity", "https://ids.example.gov/maria-garcia", null, "j.chen");
 
-        SubmitResult submitted = new Workflow(db, clock, Deadlines.statutory()).submit(id, "supervisor.kim", null);
+        SubmitResult submitted = new Workflow(db, clock, Deadlines.statutory(),
+                DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null)).submit(id, "supervisor.kim", null);
 
         String payload = new Queries(db, clock).outboxEvent(submitted.outboxEventId()).orElseThrow().payload();
         JsonNode json = Json.mapper().readTree(payload);
