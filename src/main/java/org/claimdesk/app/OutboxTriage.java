@@ -204,7 +204,7 @@ public final class OutboxTriage {
         Objects.requireNonNull(query, "query");
         return database.read(h -> {
             List<OutboxStamp> rows = query.previewed().map(q -> outbox.stamps(h, q)).orElse(List.of());
-            if (!query.ids().isEmpty() && rows.size() < query.ids().size()) {
+            if (query.idsOnly() && rows.size() < query.ids().size()) {
                 Set<Long> found = rows.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
                 long missing = query.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();
                 throw new NotFoundException("no outbox row with id " + missing);

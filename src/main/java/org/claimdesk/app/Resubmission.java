@@ -250,7 +250,7 @@ public final class Resubmission {
         Set<Long> only = corrected == null ? null : Set.copyOf(corrected);
         return database.read(h -> {
             List<OutboxStamp> stamps = rows.previewed().map(q -> outbox.stamps(h, q)).orElse(List.of());
-            if (!rows.ids().isEmpty() && stamps.size() < rows.ids().size()) {
+            if (rows.idsOnly() && stamps.size() < rows.ids().size()) {
                 Set<Long> found = stamps.stream().map(OutboxStamp::outboxEventId).collect(Collectors.toSet());
                 long missing = rows.ids().stream().filter(id -> !found.contains(id)).findFirst().orElseThrow();
                 throw new NotFoundException("no outbox row with id " + missing);

@@ -41,6 +41,7 @@ public final class BatchWriter implements AutoCloseable {
 
     /** Runs {@code work} in one IMMEDIATE transaction on this connection, translating file-level failures. */
     public <R> R inTransaction(HandleCallback<R, RuntimeException> work) {
+        database.requireFileInPlace();
         try {
             return handle.inTransaction(work);
         } catch (JdbiException e) {

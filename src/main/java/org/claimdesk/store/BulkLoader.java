@@ -281,6 +281,8 @@ public final class BulkLoader implements AutoCloseable {
         if (finishing) {
             throw new IllegalStateException("this bulk load is finished or finishing; it can only be closed");
         }
+        // the file moved or deleted under the load: its transaction would go on into the file where it went
+        database.requireFileInPlace();
         if (failed != null) {
             awaitWritten();
         }

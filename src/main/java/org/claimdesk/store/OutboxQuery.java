@@ -117,6 +117,16 @@ public record OutboxQuery(
         return ids.isEmpty() ? failedAmong() : java.util.Optional.of(unpaged());
     }
 
+    /**
+     * Whether the rows are named by id alone (a selection, the command line's {@code --id}): an id that selects no row
+     * then names a row that does not exist. With other criteria beside them (a search for "row 123" within the
+     * failed rows) an id may just not match them.
+     */
+    public boolean idsOnly() {
+        return !ids.isEmpty() && state == null && jurisdiction == null && errorText == null && changedBefore == null
+                && claimId == null && signature == null;
+    }
+
     /** The same rows, without a page. */
     public OutboxQuery unpaged() {
         return withPage(0, 0);

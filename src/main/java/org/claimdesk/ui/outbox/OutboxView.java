@@ -602,6 +602,14 @@ public final class OutboxView {
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
         VBox box = new VBox(8);
         box.setPrefWidth(560);
+        // each claim and what was corrected on it, by whoever: what goes out under this reason
+        javafx.scene.control.ListView<String> targets = new javafx.scene.control.ListView<>();
+        targets.setId("resubmitTargetList");
+        targets.getItems().setAll(preview.targets().stream().map(c -> "Row " + c.outboxEventId() + " · claim "
+                + c.claimNumber() + ": " + String.join(", ", c.diff().fields())).toList());
+        targets.setPrefHeight(Math.min(160, 26 * preview.targets().size() + 4));
+        box.getChildren().addAll(new javafx.scene.control.Label("To resubmit, with what was corrected since each was"
+                + " refused:"), targets);
         if (!preview.skipped().isEmpty()) {
             javafx.scene.control.ListView<String> skipped = new javafx.scene.control.ListView<>();
             skipped.setId("resubmitSkippedList");

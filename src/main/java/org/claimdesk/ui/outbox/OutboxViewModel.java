@@ -173,6 +173,8 @@ public final class OutboxViewModel {
     private Long appliedClaimId;
     /** The row the search asked for ("row 123"), or none. */
     private List<Long> appliedRowIds = List.of();
+    /** Counts the searches applied: a claim number's late answer does not replace a search applied after it. */
+    private long searchRequest;
 
     public OutboxViewModel(Queries queries, OutboxTriage triage, Resubmission resubmission, TaskRunner tasks,
             String actor) {
@@ -329,8 +331,13 @@ public final class OutboxViewModel {
         String typed = errorText.get() == null ? "" : errorText.get().strip();
         java.util.regex.Matcher row = ROW_SEARCH.matcher(typed);
         String number = typed.toUpperCase(java.util.Locale.ROOT);
+        long request = ++searchRequest;
         if (org.claimdesk.domain.ClaimNumbers.FORMAT.matcher(number).matches()) {
             tasks.submitInteractive("find the claim", p -> queries.claim(number), found -> {
+                if (request != searchRequest) {
+                    // another search was applied meanwhile (the box emptied, another number): it stands
+                    return;
+                }
                 if (found.isEmpty()) {
                     notice.set(Notice.warning("No claim " + number + ": its rows cannot be shown"));
                     return;
@@ -853,7 +860,8 @@ public final class OutboxViewModel {
      * claim was corrected since it was queued is offered, the others are skipped with the reason.
      */
     public void prepareResubmit(Scope scope) {
-        if (scope == Scope.SELECTION && selection.get().size() == 1) {
+        // one row selected, in the filter's rows or an error group's (Ctrl+Enter, Fix claim): that row, with its diff
+        if (scope != Scope.FILTER && selection.get().size() == 1) {
             prepareResubmit();
             return;
         }

@@ -164,6 +164,8 @@ class FixAndResubmitFxTest extends ConsoleFxTest {
         waitUntil("the resubmission of the rows is asked about", () -> robot.lookup("#resubmitSkippedList")
                 .tryQuery().isPresent());
         assertThat(robot.lookup("#resubmitSkippedList").queryListView().getItems()).hasSize(1);
+        assertThat(robot.lookup("#resubmitTargetList").queryListView().getItems()).hasSize(2)
+                .allSatisfy(t -> assertThat(t.toString()).endsWith(": holderId"));
         typeReason("holder ids corrected from the registry");
         robot.clickOn("#dialogOkButton");
 

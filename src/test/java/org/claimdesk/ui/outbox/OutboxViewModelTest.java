@@ -323,6 +323,55 @@ class OutboxViewModelTest {
                 "holder id"));
     }
 
+    /** A claim number's lookup answering after another search was applied leaves that search standing. */
+    @Test
+    void aClaimNumbersLateAnswerDoesNotReplaceASearchAppliedAfterIt() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = loaded(queued);
+        m.stateProperty().set(null);
+        String number = m.rows().get(0).claimNumber();
+        m.errorTextProperty().set(number);
+        m.applyFilters();
+        m.errorTextProperty().set("");
+        m.applyFilters();
+        queued.runAll();
+
+        assertThat(m.rows()).extracting(OutboxRow::claimNumber).as("every row, not the claim's").doesNotHaveDuplicates()
+                .hasSizeGreaterThan(1);
+    }
+
+    /** "row 123" within the failed rows, and the row not failed: nothing to act on, not "no such row". */
+    @Test
+    void aRowSearchedForThatTheFilterLeavesOutIsNothingToActOnNotAMissingRow() {
+        model.load();
+        long sent = queries.outbox(OutboxQuery.all().withState(DeliveryState.SENT)).get(0).outboxEventId();
+        model.stateProperty().set(DeliveryState.FAILED);
+        model.errorTextProperty().set("row " + sent);
+        model.applyFilters();
+        assertThat(model.rows()).isEmpty();
+
+        model.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.FILTER);
+
+        assertThat(model.planProperty().get()).isNull();
+        assertThat(model.noticeProperty().get().text()).startsWith("Nothing to re-queue in every row matching the filter");
+    }
+
+    /** One row selected within an error group (Ctrl+Enter, Fix claim): Resubmit checks that row, with its diff. */
+    @Test
+    void resubmitWithOneRowOfAGroupSelectedChecksThatRow() {
+        model.load();
+        FailureGroup group = model.groups().get(0);
+        model.selectGroup(group);
+        OutboxRow row = model.rows().get(0);
+        model.select(List.of(row));
+
+        model.prepareResubmit(OutboxViewModel.Scope.GROUP);
+
+        assertThat(model.bulkResubmitProperty().get()).isNull();
+        assertThat(model.resubmitCheckProperty().get()).isNotNull()
+                .satisfies(c -> assertThat(c.outboxEventId()).isEqualTo(row.id()));
+    }
+
     /** Fix claim asked for before the row's attempts are shown opens the claim at the field the state named. */
     @Test
     void fixClaimBeforeTheRowsAttemptsArriveOpensTheClaimAtTheRefusedField() {
