@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * written next to its target and moved into place, so a failed export leaves no half file (a killed one leaves its
  * owner-only partial file, which the next export to that file removes).
  *
- * <p>Values are written exactly, with no spreadsheet-formula guard: the apostrophe the console's exports put before
- * a value starting with {@code = + - @} would become part of the value on import (a phone {@code +1 ...} would be
- * rejected, a name changed), so the file would no longer import back.
+ * <p>Values are written exactly, but for the fields that refuse a formula ({@link ClaimField#refusesFormulas}: the
+ * names, the address, the email): a value of theirs starting with {@code = + - @} (a claim stored before that rule)
+ * gets the apostrophe the console's exports put before such values, so that a spreadsheet does not run it; refused on
+ * import either way, nothing that imports is changed. Elsewhere the apostrophe would become part of the value on
+ * import (a phone {@code +1 ...} would be rejected), so the file would no longer import back.
  */
 public final class ClaimExport {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimExport.class);

@@ -70,9 +70,10 @@ final class ClaimCreateCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, String> fields = FieldValues.withTaxId(source.sets != null ? FieldValues.parse(source.sets)
-                : readJson(source.jsonFile), taxIdStdin, in());
-        ClaimStatus start = status == null ? null : ClaimStatus.parse(status);
+        Map<String, String> given = source.sets != null ? FieldValues.parse(source.sets) : readJson(source.jsonFile);
+        ClaimStatus start = status == null ? null : CliSupport.status("--status", status);
+        // the tax id asked for last: a mistake in the command line is said before anyone types it
+        Map<String, String> fields = FieldValues.withTaxId(given, taxIdStdin, in(), err());
         if (root().databasePath() instanceof DatabaseLocation.SqliteFile desk && !Files.exists(desk.file())) {
             // a claim refused by its rules makes no new desk's file
             try {

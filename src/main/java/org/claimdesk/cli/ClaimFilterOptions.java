@@ -27,7 +27,7 @@ final class ClaimFilterOptions {
     ClaimQuery query(LocalDate today) {
         Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
         if (statuses != null) {
-            statuses.forEach(s -> wanted.add(ClaimStatus.parse(s)));
+            statuses.forEach(s -> wanted.add(CliSupport.status("--status", s)));
         }
         return ClaimQuery.all().withStatuses(wanted)
                 .withJurisdiction(CliSupport.criterion("--jurisdiction", jurisdiction))

@@ -173,9 +173,7 @@ final class ClaimsCommand {
                         + " repeat for several, each field once. An empty value clears an optional field.")
         List<String> sets;
 
-        @Option(names = FieldValues.TAX_ID_STDIN, description = {"Replace the tax id whole with one read from standard"
-                + " input: typed without echo at a terminal, or piped in (not taken with --set, where the process list"
-                + " shows it to other users and the shell's history keeps it)."})
+        @Option(names = FieldValues.TAX_ID_STDIN, description = {"Replace the tax id whole.", FieldValues.TAX_ID_STDIN_HELP})
         boolean taxIdStdin;
 
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
@@ -198,7 +196,7 @@ final class ClaimsCommand {
                 throw new UsageException("give the fields to change: --set FIELD=VALUE, or " + FieldValues.TAX_ID_STDIN);
             }
             // asked for before the database is open: a prompt may wait
-            Map<String, String> fields = FieldValues.withTaxId(given, taxIdStdin, in());
+            Map<String, String> fields = FieldValues.withTaxId(given, taxIdStdin, in(), err());
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
                 long version = expectVersion != null ? expectVersion : claim.version();
@@ -244,7 +242,7 @@ final class ClaimsCommand {
 
         @Override
         public Integer call() {
-            ClaimStatus target = ClaimStatus.parse(to);
+            ClaimStatus target = CliSupport.status("--to", to);
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
                 AdvanceResult result = new Workflow(db, clock(db), DeadlineSettings.current())

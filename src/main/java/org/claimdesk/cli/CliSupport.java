@@ -24,6 +24,15 @@ abstract class CliSupport {
         return value;
     }
 
+    /** A status given to {@code option} (any case, spaces or dashes for underscores); another is a usage error. */
+    static org.claimdesk.domain.ClaimStatus status(String option, String value) {
+        try {
+            return org.claimdesk.domain.ClaimStatus.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + ": " + e.getMessage());
+        }
+    }
+
     /** A list's {@code --limit}: left out, 0 (every row); given, at least 1. */
     static int limit(Integer given) {
         if (given == null) {

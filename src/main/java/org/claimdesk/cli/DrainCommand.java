@@ -73,6 +73,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        state.check(null);
         if (maxWaitSeconds != null && maxWaitSeconds < 0) {
             throw new UsageException("--max-wait must not be negative");
         }

@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +18,9 @@ import org.claimdesk.domain.ClaimField;
  */
 final class FieldValues {
     static final String TAX_ID_STDIN = "--tax-id-stdin";
-    static final String TAX_ID_STDIN_HELP = "Read the tax id from standard input: typed without echo at a terminal,"
-            + " or piped in (a tax id is not taken with --set, where the process list shows it to other users and the"
-            + " shell's history keeps it).";
+    static final String TAX_ID_STDIN_HELP = "Read the tax id from standard input: typed without echo at a terminal"
+            + " (input and output both), or piped in (a tax id is not taken with --set, where the process list shows"
+            + " it to other users and the shell's history keeps it).";
 
     private FieldValues() {
     }
@@ -59,7 +58,7 @@ final class FieldValues {
      * The tax id from {@code in}: asked for without echo when the command runs at a terminal on the process's own
      * standard input, else its first line.
      */
-    static String readTaxId(InputStream in) {
+    static String readTaxId(InputStream in, java.io.PrintWriter err) {
         java.io.Console console = System.console();
         if (in == System.in && console != null) {
             char[] typed = console.readPassword("Tax id (not shown): ");
@@ -68,6 +67,12 @@ final class FieldValues {
             }
             return new String(typed).strip();
         }
+        if (in == System.in) {
+            // no console: the input is piped, or the output goes elsewhere (a file, jq), where typing would show
+            err.println("Tax id: reading one line from standard input (typed at a terminal whose output is redirected,"
+                    + " it shows: pipe it in instead)");
+            err.flush();
+        }
         try {
             String line = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
             if (line == null || line.isBlank()) {
@@ -75,12 +80,14 @@ final class FieldValues {
             }
             return line.strip();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the tax id from standard input", e);
+            throw new UsageException(TAX_ID_STDIN + " reads the tax id from standard input, which cannot be read ("
+                    + e.getClass().getSimpleName() + ")");
         }
     }
 
     /** {@code fields} with the tax id read from {@code in} when {@code fromStdin}; a second tax id is refused. */
-    static Map<String, String> withTaxId(Map<String, String> fields, boolean fromStdin, InputStream in) {
+    static Map<String, String> withTaxId(Map<String, String> fields, boolean fromStdin, InputStream in,
+            java.io.PrintWriter err) {
         if (!fromStdin) {
             return fields;
         }
@@ -89,7 +96,7 @@ final class FieldValues {
                     + ", not both");
         }
         Map<String, String> all = new LinkedHashMap<>(fields);
-        all.put(ClaimField.TAX_ID.name(), readTaxId(in));
+        all.put(ClaimField.TAX_ID.name(), readTaxId(in, err));
         return all;
     }
 }

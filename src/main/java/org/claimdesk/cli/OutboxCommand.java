@@ -117,11 +117,13 @@ final class OutboxCommand {
             OutboxQuery rows = filter.rows(ids, allFailed);
             state.check(reconcile ? null : "--reconcile");
             // only a state's API can say what it holds: the simulated state a command starts knows no submission
-            try (Database db = openDatabase(); StateAdapter adapter = reconcile ? state.toAsk() : null) {
-                if (adapter != null && adapter.refusal().isPresent()) {
-                    throw new UsageException("--reconcile asks the state about each row's key: "
-                            + adapter.refusal().get() + "; nothing was re-queued");
-                }
+            StateAdapter asked = reconcile ? state.toAsk() : null;
+            if (asked != null && asked.refusal().isPresent()) {
+                asked.close();
+                throw new UsageException("--reconcile asks the state about each row's key: "
+                        + asked.refusal().get() + "; nothing was re-queued");
+            }
+            try (StateAdapter adapter = asked; Database db = openDatabase()) {
                 OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
                 preview.notFailed().forEach((id, st) -> err().printf(

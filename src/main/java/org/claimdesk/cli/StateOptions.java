@@ -64,6 +64,11 @@ final class StateOptions {
      */
     StateAdapter toAsk() {
         requireOneState();
+        if (simulatedChosen()) {
+            return new StateNotSet("the simulated state a command starts knows no earlier submission: leave out"
+                    + " --simulated and the --sim-… options, and name the state's API (--state-api URL or "
+                    + HttpStateAdapter.URL_ENV + ")");
+        }
         String api = api();
         if (api == null) {
             return new StateNotSet("no state API is named (--state-api URL or " + HttpStateAdapter.URL_ENV + ")");

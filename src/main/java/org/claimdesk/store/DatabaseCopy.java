@@ -43,7 +43,8 @@ public final class DatabaseCopy {
      * What a copy that passed holds.
      *
      * @param schemaVersion its schema version ({@code user_version})
-     * @param rows rows per ClaimDesk table, in {@link DatabaseMove#TABLES} order; a table the copy lacks is refused
+     * @param rows rows per ClaimDesk table, in {@link DatabaseMove#TABLES} order; a table the copy lacks is refused,
+     *     unless the copy's schema is older than this build's (a table added since is left out)
      */
     public record Summary(int schemaVersion, Map<String, Long> rows) {
         public long claims() {
@@ -75,6 +76,10 @@ public final class DatabaseCopy {
                     rs.next();
                     rows.put(table.name(), rs.getLong(1));
                 } catch (SQLException missing) {
+                    if (version < Migrations.latestVersion()) {
+                        // a copy of an older schema, before the table was added: the upgrade makes it
+                        continue;
+                    }
                     throw new ClaimDeskException("the backup " + file + " is not a whole ClaimDesk database: it has no"
                             + " table " + table.name() + " (schema version " + version + ")", missing);
                 }

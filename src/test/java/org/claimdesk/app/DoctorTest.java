@@ -75,10 +75,6 @@ class DoctorTest {
                 .allSatisfy(f -> assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK));
     }
 
-    /**
-     * The newest evidence files must be in the evidence folder with their recorded sizes: one gone or cut short (a
-     * desk's folder not restored with its file, a team's share that is not the one mounted) fails.
-     */
     /** After a restore of the evidence folder, every file is looked for, not only the newest. */
     @Test
     void everyEvidenceFileIsLookedForWhenAsked() throws Exception {
@@ -107,6 +103,10 @@ class DoctorTest {
                 });
     }
 
+    /**
+     * The newest evidence files must be in the evidence folder with their recorded sizes: one gone or cut short (a
+     * desk's folder not restored with its file, a team's share that is not the one mounted) fails.
+     */
     @Test
     void evidenceFilesMissingOrCutShortFromTheFolderFail() throws Exception {
         // a desk's own folder beside its file; a team database's shared folder, IT's, there beforehand

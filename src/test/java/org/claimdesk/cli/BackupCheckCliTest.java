@@ -222,6 +222,25 @@ class BackupCheckCliTest {
         assertThat(CliTest.run("backup", "--check", copy.toString()).out()).contains("schema version "
                 + (Migrations.latestVersion() + 1) + " (newer than this ClaimDesk, which writes version "
                 + Migrations.latestVersion() + ": restore it for a newer ClaimDesk)");
+
+        // a copy an older ClaimDesk made, before a table was added: checked, the table left out
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy);
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP TABLE claim_number_sequence");
+            s.execute("PRAGMA user_version = 7");
+        }
+        CliTest.Run older = CliTest.run("backup", "--check", copy.toString());
+        assertThat(older.exit()).as(older.err()).isZero();
+        assertThat(older.out()).contains("schema version 7 (older: this ClaimDesk upgrades it")
+                .doesNotContain("claim_number_sequence").endsWith("backup check passed: 40 claims\n");
+        // the same table missing from a copy of this build's schema: not a whole database
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + copy);
+                java.sql.Statement s = c.createStatement()) {
+            s.execute("PRAGMA user_version = " + Migrations.latestVersion());
+        }
+        CliTest.Run broken = CliTest.run("backup", "--check", copy.toString());
+        assertThat(broken.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(broken.err()).contains("is not a whole ClaimDesk database: it has no table claim_number_sequence");
     }
 
     @Test

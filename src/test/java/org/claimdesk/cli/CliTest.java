@@ -168,8 +168,8 @@ class CliTest {
         assertThat(missing.err().strip()).isEqualTo("claimdesk: no claim UPC-1999-999999");
 
         Run badStatus = run("--db", db, "claims", "list", "--status", "DONE");
-        assertThat(badStatus.exit()).isEqualTo(1);
-        assertThat(badStatus.err()).contains("unknown status 'DONE'");
+        assertThat(badStatus.exit()).as("the command line's mistake").isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(badStatus.err()).startsWith("claimdesk: --status: unknown status 'DONE'");
     }
 
     @Test

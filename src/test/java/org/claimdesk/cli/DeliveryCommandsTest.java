@@ -143,7 +143,9 @@ class DeliveryCommandsTest {
         Run simulated = run("outbox", "requeue", "--all-failed", "--reconcile", "--simulated", "--actor", "r.okafor",
                 "--reason", "state portal back");
         assertThat(simulated.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
-        assertThat(simulated.err()).contains("no state API is named");
+        assertThat(simulated.err()).contains("the simulated state a command starts knows no earlier submission");
+        Run drainBoth = run("drain", "--simulated", "--state-api", "http://127.0.0.1:9/");
+        assertThat(drainBoth.exit()).as("before anything is opened").isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         Run unused = run("outbox", "requeue", "--all-failed", "--state-api", "http://127.0.0.1:9/", "--actor",
                 "r.okafor", "--reason", "state portal back");
         assertThat(unused.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
