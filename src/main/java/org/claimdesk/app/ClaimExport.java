@@ -101,6 +101,22 @@ public final class ClaimExport {
      * {@code target} is refused ({@link FileExists}) unless {@code replace}. The desk's own database is refused always.
      */
     public Result run(Path target, ClaimQuery filter, TaxIds taxIds, boolean replace, LongConsumer progress) {
+        return run(target, filter, taxIds, replace, progress, () -> false);
+    }
+
+    /** An export stopped by staff: no file was written (the partial one is removed). */
+    public static final class Cancelled extends ClaimDeskException {
+        Cancelled(Path target) {
+            super("the export to " + target.getFileName() + " was cancelled: no file was written");
+        }
+    }
+
+    /**
+     * As {@link #run(Path, ClaimQuery, TaxIds, boolean, LongConsumer)}, stopped after the page under way when
+     * {@code cancelled} says so ({@link Cancelled}): the partial file is removed, the target left as it was.
+     */
+    public Result run(Path target, ClaimQuery filter, TaxIds taxIds, boolean replace, LongConsumer progress,
+            java.util.function.BooleanSupplier cancelled) {
         String actor = taxIds.include() ? Inputs.actor(taxIds.actor()) : null;
         String reason = taxIds.include() ? Inputs.reason(taxIds.reason(), true) : null;
         if (Files.isDirectory(target)) {
@@ -125,7 +141,12 @@ public final class ClaimExport {
                 if (taxIds.include()) {
                     audited(h, target, filter, actor, reason);
                 }
-                return write(h, csv, filter, taxIds.include(), progress);
+                return write(h, csv, filter, taxIds.include(), written -> {
+                    progress.accept(written);
+                    if (cancelled.getAsBoolean()) {
+                        throw new Cancelled(target);
+                    }
+                });
             });
             csv.finish();
         } catch (UncheckedIOException e) {

@@ -20,7 +20,7 @@ import org.claimdesk.domain.PropertyType;
  * the same for the same N. Names come from many scripts (Latin with diacritics, Cyrillic, Greek, Arabic, Hebrew,
  * Devanagari, Chinese, Japanese, Korean); holder names, business claimants and addresses carry commas and so are
  * quoted, some holder names carry doubled quotes. Every {@value #INVALID_EVERY}th row breaks one field rule (in
- * turn: a date written 03/02/2026, a tax id of five digits, an amount with a decimal point, an unknown
+ * turn: a date written 02.03.2026, a tax id of five digits, an amount with a decimal point, an unknown
  * jurisdiction), so the import's rejection path and its errors file are measured too.
  */
 final class ImportBenchData {
@@ -121,7 +121,7 @@ final class ImportBenchData {
 
     private static void breakOneRule(String[] row, int k) {
         switch (k % 4) {
-            case 0 -> row[9] = "03/02/2026";
+            case 0 -> row[9] = "02.03.2026";
             case 1 -> row[7] = "12345";
             case 2 -> row[8] = "12.50";
             default -> row[0] = "XX";

@@ -24,6 +24,8 @@ public final class ClaimsExportViewModel {
     private final String actor;
 
     private final ReadOnlyBooleanWrapper exporting = new ReadOnlyBooleanWrapper();
+    /** Set by {@link #cancel}, read by the export between its pages. */
+    private final java.util.concurrent.atomic.AtomicBoolean cancelRequested = new java.util.concurrent.atomic.AtomicBoolean();
     private final ReadOnlyObjectWrapper<TaskRunner.ProgressUpdate> progress = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<ClaimExport.Result> result = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
@@ -111,10 +113,12 @@ public final class ClaimsExportViewModel {
         result.set(null);
         notice.set(null);
         progress.set(new TaskRunner.ProgressUpdate(0, 0, "claims written"));
+        cancelRequested.set(false);
         tasks.submit("export claims", p -> {
             int total = queries.countClaims(filter);
             p.update(0, total, "claims written");
-            return export.run(file, filter, taxIds, replace, written -> p.update(written, total, "claims written"));
+            return export.run(file, filter, taxIds, replace, written -> p.update(written, total, "claims written"),
+                    cancelRequested::get);
         }, done -> {
             exporting.set(false);
             progress.set(null);
@@ -126,6 +130,11 @@ public final class ClaimsExportViewModel {
             progress.set(null);
             Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
                     ? e.getCause() : e;
+            if (cause instanceof ClaimExport.Cancelled) {
+                notice.set(Notice.info(cause.getMessage().substring(0, 1).toUpperCase() + cause.getMessage().substring(1)
+                        + (includeTaxIds ? " (its start, with whole tax ids asked for, is in the audit trail)" : "")));
+                return;
+            }
             if (cause instanceof ClaimExport.FileExists) {
                 questionFilter = filter;
                 replaceQuestion.set(new Request(file, includeTaxIds, reason));
@@ -138,6 +147,13 @@ public final class ClaimsExportViewModel {
                 progress.set(update);
             }
         });
+    }
+
+    /** Stops the export under way after the page it is writing; no file is left. */
+    public void cancel() {
+        if (exporting.get()) {
+            cancelRequested.set(true);
+        }
     }
 
     /** "Exported 42 claims to /path/claims.csv (…)": what the export wrote and what the file is for. */

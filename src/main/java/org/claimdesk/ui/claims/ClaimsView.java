@@ -74,6 +74,7 @@ public final class ClaimsView {
     @FXML private VBox detailPane;
     @FXML private Label claimsNotice;
     @FXML private Button claimsExportButton;
+    @FXML private Button claimsExportCancelButton;
     @FXML private ProgressBar claimsExportProgress;
     @FXML private Label claimsExportProgressLabel;
     @FXML private Label claimsExportNotice;
@@ -172,6 +173,9 @@ public final class ClaimsView {
         claimsExportProgress.managedProperty().bind(claimsExportProgress.visibleProperty());
         claimsExportProgressLabel.visibleProperty().bind(claimsExportProgress.visibleProperty());
         claimsExportProgressLabel.managedProperty().bind(claimsExportProgress.visibleProperty());
+        claimsExportCancelButton.visibleProperty().bind(claimsExportProgress.visibleProperty());
+        claimsExportCancelButton.managedProperty().bind(claimsExportProgress.visibleProperty());
+        claimsExportCancelButton.setOnAction(e -> exporter.cancel());
         // followed only while the page is shown (a hidden node's change repaints the whole window)
         exporter.progressProperty().when(claimsPage.visibleProperty()).addListener((obs, old, p) -> {
             if (p != null) {

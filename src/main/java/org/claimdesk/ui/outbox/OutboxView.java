@@ -558,12 +558,8 @@ public final class OutboxView {
         ButtonType ok = new ButtonType(action.verb() + " " + Formats.count(plan.preview().eligible()),
                 ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
-        TextArea reason = new TextArea();
-        reason.setId("reasonField");
-        reason.setPromptText("Why? (required; written to the audit trail with your name)");
-        reason.setPrefRowCount(3);
-        reason.setWrapText(true);
-        ReasonKeys.offer(reason, model.reasonToRetry(plan));
+        TextArea reason = reasonArea("Why? (required; written to the audit trail with your name)",
+                model.reasonToRetry(plan));
         CheckBox reconcile = new CheckBox("Reconcile first: ask the state about each row by its idempotency key,"
                 + " and mark rows it already accepted as sent instead of sending them twice");
         reconcile.setId("reconcileCheck");
@@ -575,10 +571,7 @@ public final class OutboxView {
         VBox box = new VBox(10, reason, reconcile);
         box.setPrefWidth(520);
         dialog.getDialogPane().setContent(box);
-        dialog.getDialogPane().lookupButton(ok).setId("dialogOkButton");
-        dialog.getDialogPane().lookupButton(ok).disableProperty().bind(reason.textProperty().map(String::isBlank));
-        ReasonKeys.enterConfirms(reason, (Button) dialog.getDialogPane().lookupButton(ok));
-        javafx.application.Platform.runLater(reason::requestFocus);
+        requireReason(dialog, ok, reason);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
             model.execute(plan, reason.getText().strip(), reconcile.isVisible() && reconcile.isSelected());
         } else {
@@ -618,24 +611,37 @@ public final class OutboxView {
             box.getChildren().addAll(new javafx.scene.control.Label("Skipped (not failed, or their claim unchanged:"
                     + " correct it first, or re-queue it if the state's trouble was passing):"), skipped);
         }
-        TextArea reason = new TextArea();
-        reason.setId("reasonField");
-        reason.setPromptText("Why? (required; written to the audit trail with your name, for each row)");
-        reason.setPrefRowCount(3);
-        reason.setWrapText(true);
-        ReasonKeys.offer(reason, model.bulkResubmitReasonToRetry(plan));
+        TextArea reason = reasonArea("Why? (required; written to the audit trail with your name, for each row)",
+                model.bulkResubmitReasonToRetry(plan));
         box.getChildren().add(reason);
         dialog.getDialogPane().setContent(box);
-        dialog.getDialogPane().lookupButton(ok).setId("dialogOkButton");
-        dialog.getDialogPane().lookupButton(ok).disableProperty().bind(reason.textProperty().map(String::isBlank));
-        ReasonKeys.enterConfirms(reason, (Button) dialog.getDialogPane().lookupButton(ok));
-        javafx.application.Platform.runLater(reason::requestFocus);
+        requireReason(dialog, ok, reason);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
             model.resubmitAll(plan, reason.getText().strip());
         } else {
             model.cancelBulkResubmit();
         }
         outboxTable.requestFocus();
+    }
+
+    /** The reason box of a question about many rows: {@code offered} is a reason kept from a try that failed. */
+    private static TextArea reasonArea(String prompt, String offered) {
+        TextArea reason = new TextArea();
+        reason.setId("reasonField");
+        reason.setPromptText(prompt);
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        ReasonKeys.offer(reason, offered);
+        return reason;
+    }
+
+    /** {@code ok} waits for a reason, which Enter confirms; the reason box takes the focus. */
+    private static void requireReason(Dialog<ButtonType> dialog, ButtonType ok, TextArea reason) {
+        Button button = (Button) dialog.getDialogPane().lookupButton(ok);
+        button.setId("dialogOkButton");
+        button.disableProperty().bind(reason.textProperty().map(String::isBlank));
+        ReasonKeys.enterConfirms(reason, button);
+        javafx.application.Platform.runLater(reason::requestFocus);
     }
 
     /** Ctrl+R: previews re-queueing the selected rows. */

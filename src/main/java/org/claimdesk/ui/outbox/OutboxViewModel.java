@@ -652,17 +652,26 @@ public final class OutboxViewModel {
         return true;
     }
 
-    /** Works out which rows {@code scope} means and what {@code action} would do to them; sets {@link #planProperty()}. */
-    public void preview(OutboxTriage.Action action, Scope scope) {
-        if (refusedWhileBusy(action.verb().toLowerCase() + " more rows")) {
-            return;
+    /**
+     * The rows a preview of {@code scope} reads, the page then at work on it; empty, with a notice, while another
+     * action runs ({@code what} says what waits) or when the scope has no rows.
+     */
+    private Optional<OutboxQuery> startPreview(String what, Scope scope) {
+        if (refusedWhileBusy(what)) {
+            return Optional.empty();
         }
         Optional<OutboxQuery> chosen = rowsOf(scope);
+        chosen.ifPresent(rows -> begin(false));
+        return chosen;
+    }
+
+    /** Works out which rows {@code scope} means and what {@code action} would do to them; sets {@link #planProperty()}. */
+    public void preview(OutboxTriage.Action action, Scope scope) {
+        Optional<OutboxQuery> chosen = startPreview(action.verb().toLowerCase() + " more rows", scope);
         if (chosen.isEmpty()) {
             return;
         }
         OutboxQuery rows = chosen.get();
-        begin(false);
         tasks.submit("preview " + action.verb(), p -> new Plan(scope, triage.preview(action, rows)), p -> {
             end();
             if (p.preview().eligible() == 0) {
@@ -865,15 +874,11 @@ public final class OutboxViewModel {
             prepareResubmit();
             return;
         }
-        if (refusedWhileBusy("resubmit more rows")) {
-            return;
-        }
-        Optional<OutboxQuery> chosen = rowsOf(scope);
+        Optional<OutboxQuery> chosen = startPreview("resubmit more rows", scope);
         if (chosen.isEmpty()) {
             return;
         }
         OutboxQuery rows = chosen.get();
-        begin(false);
         tasks.submit("preview resubmitting rows", p -> resubmission.preview(rows, null), found -> {
             end();
             List<Long> unsaved = found.targets().stream().map(Resubmission.Check::claimId)

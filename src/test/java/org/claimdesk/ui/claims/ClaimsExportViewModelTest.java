@@ -157,4 +157,25 @@ class ClaimsExportViewModelTest {
                     assertThat(a.details()).contains("\"jurisdiction\":\"NY\"").contains("\"claims\":" + total);
                 });
     }
+
+    /** Cancel export: stopped after the page under way, no file (nor partial one) left, said so. */
+    @Test
+    void aCancelledExportLeavesNoFile() throws Exception {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        ClaimsExportViewModel stopped = new ClaimsExportViewModel(new ClaimExport(db, Clock.systemDefaultZone()),
+                queries, queued, "r.okafor");
+        Path file = dir.resolve("all claims.csv");
+
+        stopped.export(file, org.claimdesk.store.ClaimQuery.all(), false, null);
+        stopped.cancel();
+        queued.runAll();
+
+        assertThat(stopped.exportingProperty().get()).isFalse();
+        assertThat(stopped.resultProperty().get()).isNull();
+        assertThat(stopped.noticeProperty().get().text())
+                .isEqualTo("The export to all claims.csv was cancelled: no file was written");
+        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("all claims.csv"));
+        }
+    }
 }
