@@ -52,12 +52,7 @@ public final class Dialogs {
         dialog.setHeaderText(question);
         ButtonType ok = new ButtonType(okLabel, ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
-        TextArea reason = new TextArea();
-        reason.setId("reasonField");
-        reason.setPromptText(reasonPrompt);
-        reason.setPrefRowCount(3);
-        reason.setWrapText(true);
-        ReasonKeys.offer(reason, given);
+        TextArea reason = reasonArea(reasonPrompt, given);
         Label hint = new Label(reasonRequired ? "A reason is required; it is written to the audit trail."
                 : "Optional; written to the audit trail when given.");
         hint.getStyleClass().add("text-muted");
@@ -119,5 +114,19 @@ public final class Dialogs {
             throw new UncheckedIOException("cannot load " + fxml + ": " + e.getMessage(), e);
         }
         return loader.getController();
+    }
+
+    /**
+     * The reason box of a question (id {@code reasonField}): three lines, wrapped, holding {@code offered} (a reason
+     * kept from a try that failed, {@link ReasonKeys#offer}) selected.
+     */
+    public static TextArea reasonArea(String prompt, String offered) {
+        TextArea reason = new TextArea();
+        reason.setId("reasonField");
+        reason.setPromptText(prompt);
+        reason.setPrefRowCount(3);
+        reason.setWrapText(true);
+        ReasonKeys.offer(reason, offered);
+        return reason;
     }
 }

@@ -40,6 +40,7 @@ import org.claimdesk.domain.FailureGroup;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.ui.common.BusyIndicator;
 import org.claimdesk.ui.common.Cells;
+import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.NoticeLabel;
@@ -558,7 +559,7 @@ public final class OutboxView {
         ButtonType ok = new ButtonType(action.verb() + " " + Formats.count(plan.preview().eligible()),
                 ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
-        TextArea reason = reasonArea("Why? (required; written to the audit trail with your name)",
+        TextArea reason = Dialogs.reasonArea("Why? (required; written to the audit trail with your name)",
                 model.reasonToRetry(plan));
         CheckBox reconcile = new CheckBox("Reconcile first: ask the state about each row by its idempotency key,"
                 + " and mark rows it already accepted as sent instead of sending them twice");
@@ -611,7 +612,8 @@ public final class OutboxView {
             box.getChildren().addAll(new javafx.scene.control.Label("Skipped (not failed, or their claim unchanged:"
                     + " correct it first, or re-queue it if the state's trouble was passing):"), skipped);
         }
-        TextArea reason = reasonArea("Why? (required; written to the audit trail with your name, for each row)",
+        TextArea reason = Dialogs.reasonArea(
+                "Why? (required; written to the audit trail with your name, for each row)",
                 model.bulkResubmitReasonToRetry(plan));
         box.getChildren().add(reason);
         dialog.getDialogPane().setContent(box);
@@ -622,17 +624,6 @@ public final class OutboxView {
             model.cancelBulkResubmit();
         }
         outboxTable.requestFocus();
-    }
-
-    /** The reason box of a question about many rows: {@code offered} is a reason kept from a try that failed. */
-    private static TextArea reasonArea(String prompt, String offered) {
-        TextArea reason = new TextArea();
-        reason.setId("reasonField");
-        reason.setPromptText(prompt);
-        reason.setPrefRowCount(3);
-        reason.setWrapText(true);
-        ReasonKeys.offer(reason, offered);
-        return reason;
     }
 
     /** {@code ok} waits for a reason, which Enter confirms; the reason box takes the focus. */
