@@ -3,9 +3,11 @@ package org.claimdesk.app;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
+import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
+import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.EvidenceFiles;
 import org.claimdesk.store.EvidenceStore;
@@ -21,6 +23,7 @@ final class EvidenceOnFile {
     private final Database database;
     private final Supplier<EvidenceFiles> files;
     private final EvidenceStore evidence = new EvidenceStore();
+    private final ClaimStore claims = new ClaimStore();
 
     EvidenceOnFile(Database database, Supplier<EvidenceFiles> files) {
         this.database = database;
@@ -36,7 +39,7 @@ final class EvidenceOnFile {
      * Refuses, with nothing changed, when a file of claim {@code claimId}'s evidence is missing or damaged in the
      * folder: the sentence names the evidence (ids, kind, how) and what to do; the log's leaves out the titles.
      */
-    void requireWhole(long claimId, String claimNumber, String doing) {
+    void requireWhole(long claimId, String doing) {
         List<Evidence> refs = database.read(h -> evidence.forClaim(h, claimId)).stream().filter(Evidence::isFile)
                 .toList();
         if (refs.isEmpty()) {
@@ -59,6 +62,9 @@ final class EvidenceOnFile {
         if (said.isEmpty()) {
             return;
         }
+        // the claim's number read only for the sentence: a claim whose files are whole costs one read
+        String claimNumber = database.read(h -> claims.find(h, claimId)).map(Claim::claimNumber)
+                .orElse("id " + claimId);
         String what = "claim " + claimNumber + " is not " + doing + ": ";
         String after = " in " + folder.folder() + "; put it back from the backup of the evidence folder, or add the"
                 + " document again, then try again; nothing was queued";

@@ -163,18 +163,19 @@ public final class Resubmission {
     private final EvidenceOnFile evidenceOnFile;
 
     public Resubmission(Database database, Clock clock, StateAdapter state) {
-        this.database = database;
-        this.clock = clock;
-        this.state = state;
-        this.evidenceOnFile = EvidenceOnFile.of(database);
+        this(database, clock, state, EvidenceOnFile.of(database));
     }
 
     /** As {@link #Resubmission(Database, Clock, StateAdapter)}, the claims' evidence files in {@code files}. */
     public Resubmission(Database database, Clock clock, StateAdapter state, org.claimdesk.store.EvidenceFiles files) {
+        this(database, clock, state, new EvidenceOnFile(database, () -> files));
+    }
+
+    private Resubmission(Database database, Clock clock, StateAdapter state, EvidenceOnFile evidenceOnFile) {
         this.database = database;
         this.clock = clock;
         this.state = state;
-        this.evidenceOnFile = new EvidenceOnFile(database, () -> files);
+        this.evidenceOnFile = evidenceOnFile;
     }
 
     /** Without a state to ask: rows the state may hold ({@link Check#stateMayHoldIt()}) are refused. */
@@ -192,7 +193,7 @@ public final class Resubmission {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         Check asked = askState(check(outboxEventId));
-        evidenceOnFile.requireWhole(asked.claimId(), asked.claimNumber(), "resubmitted");
+        evidenceOnFile.requireWhole(asked.claimId(), "resubmitted");
         return database.inTransaction(h -> {
             Check now = checkHeld(h, outboxEventId);
             if (now.refusal() == null && now.rowUpdatedAt() != asked.rowUpdatedAt()) {
@@ -212,7 +213,7 @@ public final class Resubmission {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         askState(seen);
-        evidenceOnFile.requireWhole(seen.claimId(), seen.claimNumber(), "resubmitted");
+        evidenceOnFile.requireWhole(seen.claimId(), "resubmitted");
         return database.inTransaction(h -> {
             Check now = checkHeld(h, seen.outboxEventId());
             if (now.refusal() == null) {

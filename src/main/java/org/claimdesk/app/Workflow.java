@@ -41,18 +41,19 @@ public final class Workflow {
     private final EvidenceOnFile evidenceOnFile;
 
     public Workflow(Database database, Clock clock, Deadlines deadlines) {
-        this.database = database;
-        this.clock = clock;
-        this.deadlines = deadlines;
-        this.evidenceOnFile = EvidenceOnFile.of(database);
+        this(database, clock, deadlines, EvidenceOnFile.of(database));
     }
 
     /** As {@link #Workflow(Database, Clock, Deadlines)}, its claims' evidence files in {@code files}. */
     public Workflow(Database database, Clock clock, Deadlines deadlines, org.claimdesk.store.EvidenceFiles files) {
+        this(database, clock, deadlines, new EvidenceOnFile(database, () -> files));
+    }
+
+    private Workflow(Database database, Clock clock, Deadlines deadlines, EvidenceOnFile evidenceOnFile) {
         this.database = database;
         this.clock = clock;
         this.deadlines = deadlines;
-        this.evidenceOnFile = new EvidenceOnFile(database, () -> files);
+        this.evidenceOnFile = evidenceOnFile;
     }
 
     /**
@@ -151,8 +152,7 @@ public final class Workflow {
         String key = givenKey != null ? givenKey : KeyPolicy.newKey();
         if (givenKey == null) {
             // the files are read outside the transaction; a replayed key's submission went already
-            Claim shown = database.read(h -> load(h, claimId));
-            evidenceOnFile.requireWhole(claimId, shown.claimNumber(), "submitted");
+            evidenceOnFile.requireWhole(claimId, "submitted");
         }
         return database.inTransaction(h -> {
             // a key given by the caller may come twice at once (a retried request, two workstations); a new one cannot

@@ -5,8 +5,8 @@ import java.io.UncheckedIOException;
 import java.util.Optional;
 import javafx.application.Platform;
 import javafx.fxml.FXMLLoader;
-import javafx.scene.Node;
 import javafx.scene.control.Alert;
+import javafx.scene.control.Button;
 import javafx.scene.control.ButtonBar;
 import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
@@ -59,14 +59,8 @@ public final class Dialogs {
         VBox box = new VBox(8, reason, hint);
         box.setPrefWidth(480);
         dialog.getDialogPane().setContent(box);
-        Node okButton = dialog.getDialogPane().lookupButton(ok);
-        okButton.setId("dialogOkButton");
-        if (reasonRequired) {
-            okButton.disableProperty().bind(reason.textProperty().map(String::isBlank));
-        }
-        ReasonKeys.enterConfirms(reason, (javafx.scene.control.Button) okButton);
+        okOnReason(dialog, ok, reason, reasonRequired);
         dialog.setResultConverter(button -> button == ok ? new Answer(reason.getText().strip()) : null);
-        Platform.runLater(reason::requestFocus);
         return dialog.showAndWait();
     }
 
@@ -128,5 +122,19 @@ public final class Dialogs {
         reason.setWrapText(true);
         ReasonKeys.offer(reason, offered);
         return reason;
+    }
+
+    /**
+     * {@code ok} (id {@code dialogOkButton}) confirms {@code reason}: Enter in the box presses it, and, {@code required},
+     * it waits for a reason; the box takes the focus.
+     */
+    public static void okOnReason(Dialog<?> dialog, ButtonType ok, TextArea reason, boolean required) {
+        Button button = (Button) dialog.getDialogPane().lookupButton(ok);
+        button.setId("dialogOkButton");
+        if (required) {
+            button.disableProperty().bind(reason.textProperty().map(String::isBlank));
+        }
+        ReasonKeys.enterConfirms(reason, button);
+        Platform.runLater(reason::requestFocus);
     }
 }

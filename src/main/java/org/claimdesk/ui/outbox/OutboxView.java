@@ -572,7 +572,7 @@ public final class OutboxView {
         VBox box = new VBox(10, reason, reconcile);
         box.setPrefWidth(520);
         dialog.getDialogPane().setContent(box);
-        requireReason(dialog, ok, reason);
+        Dialogs.okOnReason(dialog, ok, reason, true);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
             model.execute(plan, reason.getText().strip(), reconcile.isVisible() && reconcile.isSelected());
         } else {
@@ -597,27 +597,21 @@ public final class OutboxView {
         VBox box = new VBox(8);
         box.setPrefWidth(560);
         // each claim and what was corrected on it, by whoever: what goes out under this reason
-        javafx.scene.control.ListView<String> targets = new javafx.scene.control.ListView<>();
-        targets.setId("resubmitTargetList");
-        targets.getItems().setAll(preview.targets().stream().map(c -> "Row " + c.outboxEventId() + " · claim "
-                + c.claimNumber() + ": " + String.join(", ", c.diff().fields())).toList());
-        targets.setPrefHeight(Math.min(160, 26 * preview.targets().size() + 4));
         box.getChildren().addAll(new javafx.scene.control.Label("To resubmit, with what was corrected since each was"
-                + " refused:"), targets);
+                + " refused:"), shortList("resubmitTargetList", preview.targets().stream().map(c -> "Row "
+                        + c.outboxEventId() + " · claim " + c.claimNumber() + ": " + String.join(", ",
+                                c.diff().fields())).toList()));
         if (!preview.skipped().isEmpty()) {
-            javafx.scene.control.ListView<String> skipped = new javafx.scene.control.ListView<>();
-            skipped.setId("resubmitSkippedList");
-            skipped.getItems().setAll(preview.skipped().values());
-            skipped.setPrefHeight(Math.min(160, 26 * preview.skipped().size() + 4));
             box.getChildren().addAll(new javafx.scene.control.Label("Skipped (not failed, or their claim unchanged:"
-                    + " correct it first, or re-queue it if the state's trouble was passing):"), skipped);
+                    + " correct it first, or re-queue it if the state's trouble was passing):"),
+                    shortList("resubmitSkippedList", List.copyOf(preview.skipped().values())));
         }
         TextArea reason = Dialogs.reasonArea(
                 "Why? (required; written to the audit trail with your name, for each row)",
                 model.bulkResubmitReasonToRetry(plan));
         box.getChildren().add(reason);
         dialog.getDialogPane().setContent(box);
-        requireReason(dialog, ok, reason);
+        Dialogs.okOnReason(dialog, ok, reason, true);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
             model.resubmitAll(plan, reason.getText().strip());
         } else {
@@ -626,13 +620,13 @@ public final class OutboxView {
         outboxTable.requestFocus();
     }
 
-    /** {@code ok} waits for a reason, which Enter confirms; the reason box takes the focus. */
-    private static void requireReason(Dialog<ButtonType> dialog, ButtonType ok, TextArea reason) {
-        Button button = (Button) dialog.getDialogPane().lookupButton(ok);
-        button.setId("dialogOkButton");
-        button.disableProperty().bind(reason.textProperty().map(String::isBlank));
-        ReasonKeys.enterConfirms(reason, button);
-        javafx.application.Platform.runLater(reason::requestFocus);
+    /** A short list in a question: {@code items}, at most about six lines high. */
+    private static javafx.scene.control.ListView<String> shortList(String id, List<String> items) {
+        javafx.scene.control.ListView<String> list = new javafx.scene.control.ListView<>();
+        list.setId(id);
+        list.getItems().setAll(items);
+        list.setPrefHeight(Math.min(160, 26 * items.size() + 4));
+        return list;
     }
 
     /** Ctrl+R: previews re-queueing the selected rows. */

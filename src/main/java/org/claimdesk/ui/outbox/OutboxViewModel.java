@@ -246,12 +246,12 @@ public final class OutboxViewModel {
         return plan.getReadOnlyProperty();
     }
 
-    /** A failed row checked for resubmission, its diff against the refused payload; the view asks when it appears. */
     /** A resubmission of many rows previewed ({@link #prepareResubmit(Scope)}), waiting for its reason. */
     public ReadOnlyObjectProperty<BulkResubmit> bulkResubmitProperty() {
         return bulkResubmit.getReadOnlyProperty();
     }
 
+    /** A failed row checked for resubmission, its diff against the refused payload; the view asks when it appears. */
     public ReadOnlyObjectProperty<Resubmission.Check> resubmitCheckProperty() {
         return resubmitCheck.getReadOnlyProperty();
     }
@@ -881,12 +881,10 @@ public final class OutboxViewModel {
         OutboxQuery rows = chosen.get();
         tasks.submit("preview resubmitting rows", p -> resubmission.preview(rows, null), found -> {
             end();
-            List<Long> unsaved = found.targets().stream().map(Resubmission.Check::claimId)
-                    .filter(unsavedEdit::test).toList();
-            if (!unsaved.isEmpty()) {
-                notice.set(Notice.warning("Claim " + found.targets().stream().filter(c -> c.claimId() == unsaved.get(0))
-                        .findFirst().orElseThrow().claimNumber() + " has changes not saved on the Claims page: save"
-                        + " them (Ctrl+S) first, so that the resubmission carries them; nothing was resubmitted"));
+            Optional<Resubmission.Check> unsaved = found.targets().stream()
+                    .filter(c -> unsavedEdit.test(c.claimId())).findFirst();
+            if (unsaved.isPresent()) {
+                notice.set(unsavedNotice(unsaved.get()));
                 return;
             }
             if (found.eligible() == 0) {
@@ -900,6 +898,21 @@ public final class OutboxViewModel {
             end();
             notice.set(Notice.error("preview the resubmission", e));
         });
+    }
+
+    /**
+     * A resubmission carries the claim as stored: a fix still in the Claims page's form would not go with it, and the
+     * row would read as unchanged.
+     */
+    private static Notice unsavedNotice(Resubmission.Check check) {
+        return Notice.warning("Claim " + check.claimNumber() + " has changes not saved on the Claims page: save them"
+                + " (Ctrl+S) first, so that the resubmission carries them; nothing was resubmitted");
+    }
+
+    /** What a retried resubmission of the same rows is known by ({@link RetryReasons}). */
+    private static String retryKey(Resubmission.BulkPreview preview) {
+        return "resubmit:" + preview.targets().stream().map(c -> Long.toString(c.outboxEventId()))
+                .collect(java.util.stream.Collectors.joining(","));
     }
 
     public void cancelBulkResubmit() {
@@ -916,8 +929,7 @@ public final class OutboxViewModel {
         begin(true);
         Resubmission.BulkPreview preview = confirmed.preview();
         int total = preview.eligible();
-        String what = "resubmit:" + preview.targets().stream().map(c -> Long.toString(c.outboxEventId()))
-                .collect(java.util.stream.Collectors.joining(","));
+        String what = retryKey(preview);
         progress.set(new TaskRunner.ProgressUpdate(0, total, "starting"));
         tasks.submit("resubmit outbox rows", p -> resubmission.resubmitAll(preview, actor, reason.strip(),
                 done -> p.update(done, total, "resubmitted"), () -> false), result -> {
@@ -942,8 +954,7 @@ public final class OutboxViewModel {
 
     /** The reason given for resubmitting the same rows when it last did not go through; empty when none. */
     public String bulkResubmitReasonToRetry(BulkResubmit plan) {
-        return reasons.recall("resubmit:" + plan.preview().targets().stream()
-                .map(c -> Long.toString(c.outboxEventId())).collect(java.util.stream.Collectors.joining(",")));
+        return reasons.recall(retryKey(plan.preview()));
     }
 
     /** As {@link #prepareResubmit()} for row {@code id}, e.g. sent from a claim's Deliveries tab. */
@@ -959,10 +970,7 @@ public final class OutboxViewModel {
                 return;
             }
             if (unsavedEdit.test(check.claimId())) {
-                // the resubmission carries the claim as stored: a fix still in the form would not go with it, and
-                // the row would read as unchanged
-                notice.set(Notice.warning("Claim " + check.claimNumber() + " has changes not saved on the Claims page:"
-                        + " save them (Ctrl+S) first, so that the resubmission carries them; nothing was resubmitted"));
+                notice.set(unsavedNotice(check));
                 return;
             }
             resubmitCheck.set(check);
