@@ -149,15 +149,27 @@ public final class BulkEdit {
      * broken rule naming the field. The tax id is refused.
      */
     public Checked<String> check(String fieldName, String value) {
+        Optional<FieldViolation> refused = fieldRefused(fieldName);
+        if (refused.isPresent()) {
+            return Checked.broken(refused.get());
+        }
+        return asText(ClaimField.byName(fieldName).orElseThrow(), value);
+    }
+
+    /**
+     * Why no value of {@code fieldName} can be set on many claims, whatever it is: not a claim field, or the tax id;
+     * empty when the field can be set. Asked before any database is opened.
+     */
+    public static Optional<FieldViolation> fieldRefused(String fieldName) {
         Optional<ClaimField<?>> field = ClaimField.byName(fieldName);
         if (field.isEmpty()) {
-            return Checked.broken(new FieldViolation(fieldName == null ? "" : fieldName, "Field",
+            return Optional.of(new FieldViolation(fieldName == null ? "" : fieldName, "Field",
                     "is not a claim field; the fields are " + ClaimField.names()));
         }
         if (refusal(field.get()) != null) {
-            return Checked.broken(new FieldViolation(field.get().name(), field.get().label(), PERSONAL_RULE));
+            return Optional.of(new FieldViolation(field.get().name(), field.get().label(), PERSONAL_RULE));
         }
-        return asText(field.get(), value);
+        return Optional.empty();
     }
 
     private <T> Checked<String> asText(ClaimField<T> field, String value) {

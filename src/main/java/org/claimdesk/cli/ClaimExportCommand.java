@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimExport;
 import org.claimdesk.app.Queries;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.store.ClaimQuery;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,9 +52,10 @@ final class ClaimExportCommand extends CliSupport implements Callable<Integer> {
                     + " audited");
         }
         ClaimExport.Result result;
+        ClaimQuery criteria = filter.criteria();
         TerminalProgress line = TerminalProgress.onTerminal(err());
         try (Database db = openDatabase()) {
-            result = new ClaimExport(db, clock(db)).run(to, filter.query(new Queries(db, clock(db)).today()),
+            result = new ClaimExport(db, clock(db)).run(to, filter.asOf(criteria, new Queries(db, clock(db)).today()),
                     includeTaxId ? ClaimExport.TaxIds.included(actor, reason) : ClaimExport.TaxIds.masked(), replace,
                     written -> line.show(String.format("exporting: %,d claims written", written)));
         } catch (ClaimExport.FileExists exists) {

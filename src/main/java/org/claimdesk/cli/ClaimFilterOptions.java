@@ -23,14 +23,19 @@ final class ClaimFilterOptions {
     @Option(names = "--overdue", description = "Only claims past their statutory decision date.")
     boolean overdue;
 
-    /** The claims these criteria select; {@code today} decides what is overdue. */
-    ClaimQuery query(LocalDate today) {
+    /** The criteria, read and checked before any database is opened: a mistaken one is a usage error (exit 2). */
+    ClaimQuery criteria() {
         Set<ClaimStatus> wanted = EnumSet.noneOf(ClaimStatus.class);
         if (statuses != null) {
             statuses.forEach(s -> wanted.add(CliSupport.status("--status", s)));
         }
         return ClaimQuery.all().withStatuses(wanted)
                 .withJurisdiction(CliSupport.criterion("--jurisdiction", jurisdiction))
-                .withSearch(CliSupport.criterion("--search", search)).withOverdueOn(overdue ? today : null);
+                .withSearch(CliSupport.criterion("--search", search));
+    }
+
+    /** The claims {@code criteria} select, {@code today} deciding what is overdue. */
+    ClaimQuery asOf(ClaimQuery criteria, LocalDate today) {
+        return overdue ? criteria.withOverdueOn(today) : criteria;
     }
 }

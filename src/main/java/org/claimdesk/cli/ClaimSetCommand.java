@@ -56,6 +56,9 @@ final class ClaimSetCommand extends CliSupport implements Callable<Integer> {
         }
         String field = assignment.substring(0, equals).strip();
         String value = assignment.substring(equals + 1);
+        BulkEdit.fieldRefused(field).ifPresent(refused -> {
+            throw new UsageException(refused.describe());
+        });
         boolean byId = ids != null && !ids.isEmpty();
         CliSupport.criterion("--outbox-signature", signature);
         CliSupport.criterion("--jurisdiction", jurisdiction);

@@ -59,10 +59,11 @@ final class ClaimsCommand {
         @Override
         public Integer call() {
             int max = limit(limit);
+            ClaimQuery criteria = filter.criteria();
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock(db));
                 LocalDate today = queries.today();
-                ClaimQuery query = filter.query(today);
+                ClaimQuery query = filter.asOf(criteria, today);
                 // read and written a page at a time: a million claims go out in bounded memory
                 JsonArray array = json ? jsonArray() : null;
                 if (!json) {

@@ -259,6 +259,7 @@ final class OutboxCommand {
                 throw new UsageException("--dry-run goes with --id or --all-failed");
             }
             state.check(null);
+            OutboxQuery rows = id != null ? null : filter.rows(ids, allFailed);
             try (Database db = openDatabase();
                     StateAdapter adapter = dryRun ? null : state.toAsk()) {
                 Resubmission resubmission = new Resubmission(db, clock(db), adapter,
@@ -267,7 +268,6 @@ final class OutboxCommand {
                     printOne(resubmission.resubmit(id, actor, reason));
                     return ClaimDeskCommand.EXIT_OK;
                 }
-                OutboxQuery rows = filter.rows(ids, allFailed);
                 Resubmission.BulkPreview preview = resubmission.preview(rows);
                 if (dryRun) {
                     if (json) {

@@ -110,7 +110,7 @@ class BulkFixCommandTest {
         assertThat(bad.err().strip()).isEqualTo("claimdesk: holderId must be HLD- and six digits, as the state's"
                 + " holder registry numbers holders (e.g. HLD-100200)");
         Run tax = run("claims", "set", "taxId=123-45-6789", "--id", "1,2", "--actor", "a", "--reason", "r");
-        assertThat(tax.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(tax.exit()).as("a usage error").isEqualTo(ClaimDeskCommand.EXIT_USAGE);
         assertThat(tax.err()).contains("taxId cannot be set on many claims at once").doesNotContain("6789");
         Run neither = run("claims", "set", "holderId=" + REGISTERED, "--actor", "a", "--reason", "r");
         assertThat(neither.exit()).as("a usage error").isEqualTo(ClaimDeskCommand.EXIT_USAGE);

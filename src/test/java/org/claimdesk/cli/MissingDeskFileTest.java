@@ -59,6 +59,33 @@ class MissingDeskFileTest {
         assertThat(missing.getParent()).doesNotExist();
     }
 
+    /** What is wrong on the command line is said as such (exit 2), before any database is looked for. */
+    @Test
+    void aMistakenOptionIsAUsageErrorBeforeTheDatabaseIsLookedFor() {
+        Path missing = dir.resolve("office").resolve("claimdesk.db");
+        Path export = dir.resolve("claims.csv");
+        record Case(List<String> command, String message) { }
+        for (Case c : List.of(
+                new Case(List.of("claims", "list", "--status", "SUBMITED"), "--status"),
+                new Case(List.of("claims", "list", "--search", " "), "--search is empty"),
+                new Case(List.of("claims", "export", "--to", export.toString(), "--jurisdiction", ""),
+                        "--jurisdiction is empty"),
+                new Case(List.of("outbox", "resubmit", "--all-failed", "--error-like", "", "--actor", "a", "--reason",
+                        "r"), "--error-like is empty"),
+                new Case(List.of("claims", "set", "taxId=418-00-2290", "--id", "1", "--actor", "a", "--reason", "r"),
+                        "taxId cannot be set on many claims at once"),
+                new Case(List.of("claims", "set", "colour=red", "--id", "1", "--actor", "a", "--reason", "r"),
+                        "colour is not a claim field"))) {
+            CliTest.Run run = CliTest.run(args(missing, c.command()));
+
+            assertThat(run.exit()).as(c.command() + ": " + run.err()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+            assertThat(run.err()).as(c.command().toString()).startsWith("claimdesk: ").contains(c.message())
+                    .doesNotContain("no database file").doesNotContain("2290");
+        }
+        assertThat(missing.getParent()).doesNotExist();
+        assertThat(export).doesNotExist();
+    }
+
     @Test
     void demoMakesANewDeskFile() {
         Path desk = dir.resolve("new").resolve("claimdesk.db");
