@@ -229,6 +229,11 @@ public final class BulkEdit {
                     "cannot be edited in " + claim.status() + ": " + notEditable.get()));
             return;
         }
+        Optional<String> locked = claim.status().fieldRefusal(field);
+        if (locked.isPresent()) {
+            skipped.add(new Skipped(claim.claimId(), claim.claimNumber(), field.name() + " " + locked.get()));
+            return;
+        }
         String before = field.textOf(claim);
         if (before.equals(text)) {
             skipped.add(new Skipped(claim.claimId(), claim.claimNumber(),

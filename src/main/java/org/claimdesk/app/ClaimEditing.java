@@ -88,6 +88,13 @@ public final class ClaimEditing {
             if (changed.isEmpty()) {
                 return new EditResult(claimId, claim.claimNumber(), claim.version(), List.of());
             }
+            List<FieldViolation> locked = changed.keySet().stream()
+                    .flatMap(f -> claim.status().fieldRefusal(f).map(r -> new FieldViolation(f.name(), f.label(), r))
+                            .stream())
+                    .toList();
+            if (!locked.isEmpty()) {
+                throw new InvalidFieldsException(locked);
+            }
             refuseIfItRepeatsAnother(h, claim, changed);
             Instant now = clock.instant();
             if (!claims.updateFields(h, claimId, expectedVersion, changed, now)) {

@@ -177,6 +177,16 @@ public final class ClaimField<T> {
         return this == CLAIMANT_NAME || this == HOLDER_NAME || this == CLAIMANT_ADDRESS || this == CLAIMANT_EMAIL;
     }
 
+    /**
+     * Whether the field says what the state's case is about: the property (jurisdiction, state property id, holder,
+     * property type), the claim type, the amount and the filing date. Not the claimant's name, contact details or tax
+     * id. See {@link ClaimStatus#fieldRefusal}.
+     */
+    public boolean namesTheCase() {
+        return this == JURISDICTION || this == STATE_PROPERTY_ID || this == HOLDER_ID || this == HOLDER_NAME
+                || this == PROPERTY_TYPE || this == CLAIM_TYPE || this == AMOUNT_CENTS || this == FILED_ON;
+    }
+
     /** The tax id: personal data, masked wherever it is shown or audited. */
     public boolean personal() {
         return this == TAX_ID;

@@ -50,6 +50,23 @@ public enum ClaimStatus {
         return java.util.Optional.ofNullable(reason);
     }
 
+    /**
+     * Why {@code field} cannot be changed in this status though the claim can be edited, or empty when it can. While
+     * the state asks for information (NEEDS_INFO) its case is about the property, the holder, the claim type and the
+     * amount as they were submitted: "Information sent to state" moves the claim back to SUBMITTED_TO_STATE without a
+     * new submission, so a change of those would show the claim with data the state never got. The claimant's name,
+     * contact details and tax id can be corrected (what went to the state is said then); a claim for other property or
+     * another amount is a new claim.
+     */
+    public java.util.Optional<String> fieldRefusal(ClaimField<?> field) {
+        if (this != NEEDS_INFO || !field.namesTheCase()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of("cannot be changed while the state asks for information: its case is about"
+                + " the claim as submitted (the claimant's name, contact details and tax id can be corrected; other"
+                + " property or another amount is a new claim)");
+    }
+
     public boolean isFinal() {
         return Transitions.allowedFrom(this).isEmpty();
     }

@@ -123,9 +123,11 @@ class BulkEditTest {
     void thePreviewCountsTheClaimsShowsOldAndNewAndSkipsThoseItCannotOrNeedNotChange() {
         long submitted = TestClaims.insert(db, ClaimStatus.SUBMITTED_TO_STATE);
         long alreadyRight = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        long askedForInformation = TestClaims.insert(db, ClaimStatus.NEEDS_INFO);
         List<Long> ids = new ArrayList<>(refusedClaims);
         ids.add(submitted);
         ids.add(alreadyRight);
+        ids.add(askedForInformation);
         long versionBefore = versionOf(refusedClaims.get(0));
 
         BulkEdit.Preview preview = bulk.preview("holderId", "  " + REGISTERED + " ", ids);
@@ -137,10 +139,13 @@ class BulkEditTest {
             assertThat(t.before()).isEqualTo(HolderRegistryState.UNKNOWN_HOLDER);
             assertThat(t.after()).isEqualTo(REGISTERED);
         });
-        assertThat(preview.skipped()).extracting(BulkEdit.Skipped::claimId).containsExactly(submitted, alreadyRight);
+        assertThat(preview.skipped()).extracting(BulkEdit.Skipped::claimId)
+                .containsExactly(submitted, alreadyRight, askedForInformation);
         assertThat(preview.skipped().get(0).reason()).startsWith("cannot be edited in SUBMITTED_TO_STATE: ");
         assertThat(preview.skipped().get(1).reason()).isEqualTo("holderId is already " + REGISTERED);
-        assertThat(preview.describe()).isEqualTo("3 claim(s) will have holderId set to " + REGISTERED + "; 2 skipped");
+        assertThat(preview.skipped().get(2).reason())
+                .startsWith("holderId cannot be changed while the state asks for information");
+        assertThat(preview.describe()).isEqualTo("3 claim(s) will have holderId set to " + REGISTERED + "; 3 skipped");
         // a preview writes nothing
         assertThat(versionOf(refusedClaims.get(0))).isEqualTo(versionBefore);
         assertThat(queries.audit(null, null, AuditActions.CLAIM_EDIT, 0, 10)).isEmpty();

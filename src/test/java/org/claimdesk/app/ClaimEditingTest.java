@@ -18,10 +18,12 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
+import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ClaimType;
 import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
 import org.claimdesk.domain.PropertyType;
 import org.claimdesk.domain.SubmissionPayload;
@@ -361,8 +363,13 @@ class ClaimEditingTest {
     void editingIsRefusedWithTheReasonOnceTheStateHasTheClaim() {
         for (ClaimStatus status : ClaimStatus.values()) {
             long id = TestClaims.insert(db, status);
-            if (status.editRefusal(false).isEmpty()) {
+            if (status.editRefusal(false).isEmpty() && status.fieldRefusal(ClaimField.AMOUNT_CENTS).isEmpty()) {
                 assertThat(editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix").version()).isEqualTo(1);
+            } else if (status.editRefusal(false).isEmpty()) {
+                assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix"))
+                        .isInstanceOf(InvalidFieldsException.class)
+                        .hasMessageStartingWith("amountCents cannot be changed while the state asks for information");
+                assertThat(queries.claim(id).orElseThrow().amountCents()).isEqualTo(12_345);
             } else {
                 assertThatThrownBy(() -> editing.edit(id, 0, fields("amountCents", "777"), "j.chen", "fix"))
                         .isInstanceOf(ClaimDeskException.class)
@@ -371,6 +378,33 @@ class ClaimEditingTest {
                 assertThat(queries.claim(id).orElseThrow().amountCents()).isEqualTo(12_345);
             }
         }
+    }
+
+    /**
+     * While the state asks for information its case is about the claim as submitted: the claimant's details can be
+     * corrected, what names the property, the holder, the claim type, the amount or the filing date cannot — "Information
+     * sent to state" moves the claim back without a new submission.
+     */
+    @Test
+    void whileTheStateAsksForInformationOnlyTheClaimantsDetailsChange() {
+        long id = TestClaims.insert(db, ClaimStatus.NEEDS_INFO);
+        Claim before = queries.claim(id).orElseThrow();
+
+        assertThatThrownBy(() -> editing.edit(id, 0, fields("claimantAddress", "12 Elm St, Fresno CA",
+                "jurisdiction", "TX", "holderId", "HLD-100999"), "j.chen", "state asked"))
+                .isInstanceOf(InvalidFieldsException.class)
+                .satisfies(e -> assertThat(((InvalidFieldsException) e).violations())
+                        .extracting(FieldViolation::field).containsExactlyInAnyOrder("holderId", "jurisdiction"))
+                .hasMessageContaining("other property or another amount is a new claim");
+        assertThat(queries.claim(id).orElseThrow()).isEqualTo(before);
+        assertThat(auditOf(id)).isEmpty();
+
+        EditResult edited = editing.edit(id, 0, fields("claimantAddress", "12 Elm St, Fresno CA",
+                "claimantName", before.claimantName().toUpperCase(java.util.Locale.ROOT),
+                "jurisdiction", before.jurisdiction()), "j.chen", "the state asked for the current address");
+        assertThat(edited.changes()).extracting(FieldChange::field)
+                .containsExactlyInAnyOrder("claimantName", "claimantAddress");
+        assertThat(queries.claim(id).orElseThrow().claimantAddress()).isEqualTo("12 Elm St, Fresno CA");
     }
 
     @Test

@@ -264,6 +264,8 @@ public final class ClaimEditViewModel {
         }
         readOnlyReason.set(claim == null ? null : claim.editRefusal().orElse(null));
         canEdit.set(claim != null && readOnlyReason.get() == null);
+        fields.forEach((field, editor) -> editor.lock(claim == null ? null
+                : claim.status().fieldRefusal(field).orElse(null)));
         if (!active.get()) {
             fill(claim);
         } else if (sameClaim && rebasing && claim.version() != base.version()) {

@@ -24,6 +24,7 @@ public final class FieldEditor {
     private final ReadOnlyStringWrapper error = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper hint = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper fault = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper lock = new ReadOnlyStringWrapper();
     private String original = "";
     private Checked<?> checked;
 
@@ -67,6 +68,21 @@ public final class FieldEditor {
         return fault.getReadOnlyProperty();
     }
 
+    /**
+     * Why the claim's status keeps this field as it is though the rest of the claim can be edited (NEEDS_INFO:
+     * {@link org.claimdesk.domain.ClaimStatus#fieldRefusal}); null when staff may change it. The form disables the
+     * field and says why under it.
+     */
+    public ReadOnlyStringProperty lockProperty() {
+        return lock.getReadOnlyProperty();
+    }
+
+    /** Locks the field for {@code reason}, or frees it (null). */
+    void lock(String reason) {
+        lock.set(reason);
+        apply(text.get());
+    }
+
     public boolean changed() {
         return !original.equals(text.get() == null ? "" : text.get());
     }
@@ -102,7 +118,8 @@ public final class FieldEditor {
 
     private void apply(String now) {
         checked = field.check(now, today.get());
-        hint.set(field == ClaimField.AMOUNT_CENTS && checked.value() instanceof Long cents
+        hint.set(lock.get() != null ? "Kept as submitted while the state asks for information"
+                : field == ClaimField.AMOUNT_CENTS && checked.value() instanceof Long cents
                 ? "= " + Amounts.dollars(cents) : null);
     }
 

@@ -73,6 +73,7 @@ final class FieldForm {
             heading.setAlignment(Pos.CENTER_LEFT);
             Control input = input(field);
             input.setId(ids.input() + name);
+            input.disableProperty().bind(field.lockProperty().isNotNull());
             input.setMaxWidth(Double.MAX_VALUE);
             GridPane.setHgrow(input, Priority.ALWAYS);
             label.setLabelFor(input);

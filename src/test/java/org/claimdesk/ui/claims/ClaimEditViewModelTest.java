@@ -62,6 +62,24 @@ class ClaimEditViewModelTest {
         return editor.field(field);
     }
 
+    /** While the state asks for information its case is about the claim as submitted: those fields are locked, said so. */
+    @Test
+    void whileTheStateAsksForInformationTheFieldsNamingTheCaseAreLockedAndSaySo() {
+        select(ClaimStatus.NEEDS_INFO);
+        for (ClaimField<?> f : List.of(ClaimField.HOLDER_ID, ClaimField.AMOUNT_CENTS, ClaimField.JURISDICTION)) {
+            assertThat(field(f).lockProperty().get()).as(f.name())
+                    .startsWith("cannot be changed while the state asks for information");
+            assertThat(field(f).hintProperty().get()).as(f.name())
+                    .isEqualTo("Kept as submitted while the state asks for information");
+        }
+        assertThat(field(ClaimField.CLAIMANT_ADDRESS).lockProperty().get()).isNull();
+        assertThat(field(ClaimField.CLAIMANT_NAME).lockProperty().get()).isNull();
+
+        select(ClaimStatus.EVIDENCE_PENDING);
+        assertThat(field(ClaimField.HOLDER_ID).lockProperty().get()).isNull();
+        assertThat(field(ClaimField.AMOUNT_CENTS).hintProperty().get()).startsWith("= ");
+    }
+
     @Test
     void fieldsAreCheckedAsStaffTypeAndSavedWithTheReason() {
         Claim claim = select(ClaimStatus.EVIDENCE_PENDING);
@@ -279,7 +297,7 @@ class ClaimEditViewModelTest {
     }
     @Test
     void theOutboxOpensTheEditorAtTheFieldTheStateRefused() {
-        Claim claim = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.NEEDS_INFO)).withPage(0, 1))
+        Claim claim = queries.claims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.READY_FOR_SUBMISSION)).withPage(0, 1))
                 .get(0);
         select(ClaimStatus.PAID);
 

@@ -172,7 +172,7 @@ class ClaimEditFxTest extends ConsoleFxTest {
     @Test
     void theEditorOpensAtTheFieldTheStateRefused() throws Exception {
         waitReady();
-        Claim claim = firstClaim(ClaimStatus.NEEDS_INFO);
+        Claim claim = firstClaim(ClaimStatus.READY_FOR_SUBMISSION);
         fx(() -> window.claimsModel().editAtField(claim.claimId(), "holderId",
                 "holder id is not in the state's holder registry"));
 
