@@ -157,7 +157,6 @@ public record ConsoleServices(
         return new ClaimExport(database, clock());
     }
 
-    /** The demo data a first start fills an empty database with, dated from {@code today}. */
     /** What other workstations change in a team database, as they commit it (nothing on a local file). */
     public LiveChanges liveChanges() {
         return new LiveChanges(database);
@@ -165,12 +164,22 @@ public record ConsoleServices(
 
     /**
      * The demo data an empty database gets at the console's first start, dated from the given day; null on a team
-     * database: an office's shared database never gets synthetic claims.
+     * database (an office's shared database never gets synthetic claims) and where deliveries go to a state's API
+     * (demo data's pending submissions would go to the state).
      */
     public java.util.function.Function<LocalDate, DemoData> demoDataWhenEmpty() {
-        return database.onServer() ? null : this::demoData;
+        return emptyNotice() == null ? this::demoData : null;
     }
 
+    /** What an empty database says at start when it gets no demo data; null when it gets some. */
+    public String emptyNotice() {
+        if (database.onServer()) {
+            return org.claimdesk.ui.main.MainViewModel.EMPTY_TEAM_DATABASE;
+        }
+        return state.simulated() ? null : org.claimdesk.ui.main.MainViewModel.EMPTY_DESK_WITH_STATE_API;
+    }
+
+    /** The demo data a first start fills an empty database with, dated from {@code today}. */
     public DemoData demoData(LocalDate today) {
         return new DemoData(database, today, DeadlineSettings.current());
     }

@@ -128,7 +128,8 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.layout = new LayoutMemory(settings);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
-        main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.queries(), services.worker(),
+        main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.emptyNotice(),
+                services.queries(), services.worker(),
                 settings.startWorker, tasks,
                 services.actor(), services.endpoint());
         claims = new ClaimsViewModel(services.queries(), services.workflow(), tasks, services.actor());

@@ -120,9 +120,18 @@ public final class MainViewModel {
     private long owedCheck;
 
     /** What an empty team database says at start: demo data never goes into an office's shared database. */
-    static final String EMPTY_TEAM_DATABASE = "This team database holds no claims yet. Add them with File › New claim"
+    public static final String EMPTY_TEAM_DATABASE = "This team database holds no claims yet. Add them with File › New claim"
             + " (Ctrl+N) or File › Import claims (Ctrl+I), or move a workstation's database in with claimdesk migrate"
             + " (docs/operations.md).";
+    /**
+     * What an empty desk's database says at start on a workstation set up for a state's API: demo data's pending
+     * submissions would go to the state, so none is made.
+     */
+    public static final String EMPTY_DESK_WITH_STATE_API = "This database holds no claims yet. Add them with File ›"
+            + " New claim (Ctrl+N) or File › Import claims (Ctrl+I). No demo data was made: this workstation delivers to"
+            + " the state's API (CLAIMDESK_STATE_URL), where synthetic claims must never go.";
+    /** What an empty database says at start when it gets no demo data. */
+    private final String emptyNotice;
     private volatile boolean emptyAtStart;
     /** Whether start-up filled the empty database with demo data; on the UI thread. */
     private boolean filledAtStart;
@@ -158,12 +167,23 @@ public final class MainViewModel {
     /**
      * @param databaseFile the open database (its file, or server and database), for the status bar
      * @param demoData the demo data an empty database gets, dated from the given day; null for a team database,
-     *     which never gets any
+     *     which never gets any, and a desk whose workstation delivers to a state's API
      * @param startWorker this workstation's setting: start the delivery worker once the database is ready
      *     (unless staff paused it)
      */
     public MainViewModel(String databaseFile, Function<LocalDate, DemoData> demoData, Queries queries,
             AuditedWorker worker, boolean startWorker, TaskRunner tasks, String actor, String endpointName) {
+        this(databaseFile, demoData, EMPTY_TEAM_DATABASE, queries, worker, startWorker, tasks, actor, endpointName);
+    }
+
+    /**
+     * @param emptyNotice what an empty database says at start when {@code demoData} is null (a team database, or a
+     *     desk whose workstation delivers to a state's API)
+     */
+    public MainViewModel(String databaseFile, Function<LocalDate, DemoData> demoData, String emptyNotice,
+            Queries queries, AuditedWorker worker, boolean startWorker, TaskRunner tasks, String actor,
+            String endpointName) {
+        this.emptyNotice = emptyNotice;
         this.databaseFile = databaseFile;
         this.demoData = demoData;
         this.queries = queries;
@@ -385,7 +405,7 @@ public final class MainViewModel {
                 notice.set(null);
             }
             startFailure = null;
-            banner.set(demo != null ? demo : emptyAtStart ? EMPTY_TEAM_DATABASE : null);
+            banner.set(demo != null ? demo : emptyAtStart ? emptyNotice : null);
             startupProgress.set(1);
             startupText.set("");
             ready.set(true);
