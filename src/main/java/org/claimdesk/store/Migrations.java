@@ -64,6 +64,9 @@ public final class Migrations {
         List<String> statements = SqlScript.statements(script(SCRIPTS.get(version - 1)));
         if (!rebuildsTable(statements)) {
             handle.useTransaction(tx -> {
+                if (appliedMeanwhile(tx, version)) {
+                    return;
+                }
                 for (String statement : statements) {
                     tx.execute(statement);
                 }
@@ -74,6 +77,9 @@ public final class Migrations {
         handle.execute("PRAGMA foreign_keys = OFF");
         try {
             handle.useTransaction(tx -> {
+                if (appliedMeanwhile(tx, version)) {
+                    return;
+                }
                 for (String statement : statements) {
                     tx.execute(statement);
                 }
@@ -89,6 +95,17 @@ public final class Migrations {
         } finally {
             handle.execute("PRAGMA foreign_keys = ON");
         }
+    }
+
+    /**
+     * Whether another program on the file (a second console, a scheduled drain or backup started at the same time)
+     * applied {@code version} since this one read the file's version: read again once this transaction holds the
+     * write lock (every transaction here is IMMEDIATE), so a version is never applied twice, which would fail on what
+     * it already made (a table that exists) or, for a version with nothing to do on SQLite, set the file's version
+     * back below what it holds.
+     */
+    private static boolean appliedMeanwhile(Handle transaction, int version) {
+        return pragmaInt(transaction, "user_version") >= version;
     }
 
     /**

@@ -247,6 +247,39 @@ class UpgradeTest {
         }
     }
 
+    /**
+     * Two programs opening one file of an older schema at once (a console started twice, a scheduled backup beside
+     * it): the second brings it up to date while the first waits between two versions; the first applies none of them
+     * again, and the file opens at the current version ever after.
+     */
+    @Test
+    void aFileUpgradedByAnotherProgramMeanwhileIsNotUpgradedTwice() throws Exception {
+        Path file = dir.resolve("v10.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            schemaAt(s, 9);
+            s.execute("PRAGMA user_version = 10");
+        }
+        List<Integer> otherFound = new java.util.ArrayList<>();
+        SchemaProgress meanwhile = (found, version, latest) -> {
+            if (version == 12) {
+                try (Database other = Database.open(new DatabaseLocation.SqliteFile(file),
+                        (f, v, l) -> otherFound.add(v))) {
+                    assertThat(other.schemaVersion()).isEqualTo(Migrations.latestVersion());
+                }
+            }
+        };
+        try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), meanwhile)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+        }
+        assertThat(otherFound).as("the other program applied what was left").first().isEqualTo(12);
+        try (Database again = Database.open(file)) {
+            assertThat(again.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            int tallies = again.read(h -> h.createQuery("SELECT count(*) FROM sqlite_master WHERE name ="
+                    + " 'outbox_state_tally'").mapTo(Integer.class).one());
+            assertThat(tallies).isEqualTo(1);
+        }
+    }
+
     @Test
     void aNewFileIsToldOfEachVersionFromNothingAndACurrentOneOfNone() {
         Path file = dir.resolve("new.db");
