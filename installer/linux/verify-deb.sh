@@ -131,6 +131,14 @@ expect "postinst configure failed ($status)" [ "$status" -eq 0 ]
 expect "postinst did not register the menu entry" grep -q '^xdg-desktop-menu install /.*\.desktop$' "$work/xdg.log"
 expect "postinst reported a failure with a working desktop" [ ! -s "$work/err" ]
 expect "postinst did not write the start-up archive" [ -s "$archive" ]
+# An upgrade that failed after prerm took the menu entry and the archive away: dpkg's abort-upgrade puts both back.
+run_script xdg-working prerm upgrade
+expect "prerm upgrade failed ($status)" [ "$status" -eq 0 ]
+expect "prerm upgrade did not delete the start-up archive" [ ! -e "$archive" ]
+run_script xdg-working postinst abort-upgrade
+expect "postinst abort-upgrade failed ($status)" [ "$status" -eq 0 ]
+expect "postinst abort-upgrade did not register the menu entry again" grep -q '^xdg-desktop-menu install /.*\.desktop$' "$work/xdg.log"
+expect "postinst abort-upgrade did not write the start-up archive again" [ -s "$archive" ]
 echo "verify-deb: start-up archive $((($(stat -c %s "$archive") + 1048575) / 1048576)) MB"
 
 # --- The launcher, with the archive postinst wrote -------------------------------------------------------
@@ -169,6 +177,21 @@ if ! diff -q "$work/before.txt" "$work/after.txt" >/dev/null; then
     diff "$work/before.txt" "$work/after.txt" >&2 || true
     exit 1
 fi
+# A ClaimDesk program still running from the package when it is upgraded or removed is said, not refused.
+env -u CLAIMDESK_DB HOME="$work/home" CLAIMDESK_HOME="$work/home/.claimdesk" "$launcher" state-sim --port 0 \
+    > /dev/null 2>&1 &
+running=$!
+for _ in $(seq 100); do
+    [ "$(readlink "/proc/$running/exe" 2>/dev/null)" = "$launcher" ] && break
+    sleep 0.1
+done
+run_script xdg-working prerm upgrade
+kill "$running"; wait "$running" 2>/dev/null || true
+expect "prerm upgrade failed ($status) with ClaimDesk running" [ "$status" -eq 0 ]
+expect "prerm upgrade did not say ClaimDesk was running" \
+    grep -q "ClaimDesk: ClaimDesk is still running from $launcher" "$work/err"
+run_script xdg-working postinst configure
+expect "postinst configure failed ($status)" [ "$status" -eq 0 ]
 run_script xdg-working prerm remove
 expect "prerm remove failed ($status)" [ "$status" -eq 0 ]
 expect "prerm did not remove the menu entry" grep -q '^xdg-desktop-menu uninstall /.*\.desktop$' "$work/xdg.log"
