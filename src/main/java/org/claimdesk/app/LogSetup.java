@@ -36,6 +36,9 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
 
     /** Sends {@code context}'s log to {@code claimdesk.log} in {@code dir}, rolled as the product's. */
     static void toFile(LoggerContext context, String dir) {
+        // with no status listener, logback prints its own errors (a log file it cannot open) on standard output,
+        // into a command's output (doctor --json); the one that matters is said on standard error below
+        context.getStatusManager().add(new ch.qos.logback.core.status.NopStatusListener());
         RollingFileAppender<ILoggingEvent> file = new RollingFileAppender<>();
         file.setContext(context);
         file.setName("FILE");
@@ -55,6 +58,9 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         file.setRollingPolicy(rolling);
         file.setEncoder(encoder);
         file.start();
+        if (!file.isStarted()) {
+            System.err.println("claimdesk: cannot write the log file " + file.getFile() + "; this run keeps no log");
+        }
         context.getLogger("com.zaxxer.hikari").setLevel(Level.WARN);
         ch.qos.logback.classic.Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);

@@ -39,6 +39,34 @@ class LogSetupTest {
                 .doesNotContain("not kept").doesNotContain("pool chatter");
     }
 
+    /**
+     * A log folder that cannot be written (a service account's home that does not exist, a read-only home): one line
+     * on standard error, and nothing of logback's own on standard output, where a command's output goes.
+     */
+    @Test
+    void aLogThatCannotBeWrittenIsSaidOnStandardErrorAndLogbackPrintsNothing() throws Exception {
+        Path notAFolder = Files.writeString(dir.resolve("home"), "a file where the folder would be");
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new ch.qos.logback.classic.util.LogbackMDCAdapter());
+        context.start();
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
+        boolean listened;
+        try {
+            LogSetup.toFile(context, notAFolder.resolve("logs").toString());
+            context.getLogger("org.claimdesk.Example").info("claim {} advanced", 42);
+            listened = ch.qos.logback.core.status.StatusUtil.contextHasStatusListener(context);
+        } finally {
+            System.setErr(err);
+            context.stop();
+        }
+        assertThat(said.toString(StandardCharsets.UTF_8)).isEqualTo("claimdesk: cannot write the log file "
+                + notAFolder.resolve("logs").resolve("claimdesk.log") + "; this run keeps no log" + System.lineSeparator());
+        assertThat(context.getStatusManager().getCopyOfStatusList()).anyMatch(s -> s.getLevel() == 2);
+        assertThat(listened).as("logback prints its errors on standard output only when no listener is set").isTrue();
+    }
+
     @Test
     void logbackFindsItAndAConfigurationFileOnTheClassPathWins() {
         assertThat(ServiceLoader.load(Configurator.class).stream().map(p -> p.type().getName()))
