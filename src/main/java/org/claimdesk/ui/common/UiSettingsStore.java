@@ -71,14 +71,19 @@ public final class UiSettingsStore {
 
     private void write(UiSettings settings) throws IOException {
         Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling(FILE + ".tmp");
-        mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
-        // The settings name the operator: owner-only, like every file ClaimDesk writes.
-        OwnerOnly.restrict(tmp);
+        // a name of its own (two consoles of one user may save at once), made owner-only before anything is written
+        // in it: the settings name the operator
+        Path tmp = Files.createTempFile(file.getParent(), FILE + ".", ".tmp");
         try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            OwnerOnly.restrict(tmp);
+            mapper.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), settings);
+            try {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 }

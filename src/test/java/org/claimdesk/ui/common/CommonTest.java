@@ -126,6 +126,29 @@ class CommonTest {
         assertThat(back.page).isEqualTo("OUTBOX");
         assertThat(back.dividers.get("claims")).containsExactly(0.4);
         assertThat(back.columns.get("claims").get(0).visible).isFalse();
+        // owner-only (they name the operator), and no temporary file left beside them
+        assertThat(Files.getPosixFilePermissions(store.file()))
+                .containsExactlyInAnyOrder(java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                        java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+        try (java.util.stream.Stream<Path> beside = Files.list(store.file().getParent())) {
+            assertThat(beside).containsExactly(store.file());
+        }
+        // two consoles of one user saving at once: each save is whole
+        UiSettingsStore other = new UiSettingsStore(dir);
+        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<?>> saves = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                saves.add(two.submit(() -> store.save(s)));
+                saves.add(two.submit(() -> other.save(s)));
+            }
+            for (java.util.concurrent.Future<?> save : saves) {
+                save.get();
+            }
+        } finally {
+            two.shutdown();
+        }
+        assertThat(store.load().width).isEqualTo(1234);
 
         Files.writeString(store.file(), "{ not json");
         assertThat(store.load().width).isEqualTo(new UiSettings().width);
