@@ -230,9 +230,11 @@ final class ClaimsCommand {
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
 
-        @Option(names = "--reason", paramLabel = "TEXT", description = "Why (required to withdraw, reject, ask for"
-                + " information, record the information asked for as sent — what went and how: ClaimDesk sends the"
-                + " state submissions only — or move a claim back; kept in its history and the audit trail).")
+        @Option(names = "--reason", paramLabel = "TEXT", description = "Why (required to withdraw, reject — the"
+                + " state's reason code —, ask for information, record the information asked for as sent — what went"
+                + " and how: ClaimDesk sends the state submissions only —, record an approval — in full or in part,"
+                + " the amount — or a payment — the warrant or check number, the amount paid, any offset —, or move a"
+                + " claim back; kept in its history and the audit trail).")
         String reason;
 
         @Option(names = "--key", paramLabel = "KEY", description = "Request key: a replay changes nothing.")

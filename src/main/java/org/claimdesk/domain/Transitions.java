@@ -94,11 +94,13 @@ public final class Transitions {
 
     /**
      * Whether staff must say why a claim moves from {@code from} to {@code to}: a withdrawal, a rejection, a request
-     * for information and every move back. The console asks for the reason; the workflow refuses the move without one.
+     * for information, every move back, and the state's approval and payment, whose reason records what the state
+     * decided (approved in full or in part, and the amount; the warrant or check number, the amount paid and any
+     * offset for debts owed). The console asks for the reason; the workflow refuses the move without one.
      */
     public static boolean needsReason(ClaimStatus from, ClaimStatus to) {
         return switch (to) {
-            case WITHDRAWN, REJECTED, NEEDS_INFO, IDENTITY_PENDING -> true;
+            case WITHDRAWN, REJECTED, NEEDS_INFO, IDENTITY_PENDING, APPROVED, PAID -> true;
             case EVIDENCE_PENDING -> from != ClaimStatus.IDENTITY_PENDING;
             // the state's API takes submissions only: what was sent, and how, is known from the reason alone
             case SUBMITTED_TO_STATE -> from == ClaimStatus.NEEDS_INFO;

@@ -25,6 +25,7 @@ import org.claimdesk.domain.ConflictException;
 import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
+import org.claimdesk.domain.StatusChange;
 import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.domain.TransitionRefusedException;
 import org.claimdesk.store.Database;
@@ -161,6 +162,21 @@ class WorkflowTest {
         long identity = TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
         assertThat(workflow.advance(identity, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, null, null).to())
                 .as("a step forward needs none").isEqualTo(ClaimStatus.EVIDENCE_PENDING);
+    }
+
+    /** What the state decided is kept: approved in full or in part, and how it was paid (warrant, amount, offset). */
+    @Test
+    void anApprovalAndAPaymentNeedAReasonSayingWhatTheStateDecided() {
+        long id = TestClaims.insert(db, ClaimStatus.SUBMITTED_TO_STATE);
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.APPROVED, "j.chen", null, null, null))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("needs a reason");
+        workflow.advance(id, ClaimStatus.APPROVED, "j.chen", null, "approved in part: $80.00 of $123.45", null);
+        assertThatThrownBy(() -> workflow.advance(id, ClaimStatus.PAID, "j.chen", null, "", null))
+                .isInstanceOf(ClaimDeskException.class).hasMessageContaining("needs a reason");
+        assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.APPROVED);
+        workflow.advance(id, ClaimStatus.PAID, "j.chen", null, "warrant 40012877, $80.00, no offset", null);
+        assertThat(queries.history(id)).extracting(StatusChange::reason)
+                .containsExactly("approved in part: $80.00 of $123.45", "warrant 40012877, $80.00, no offset");
     }
 
     @Test

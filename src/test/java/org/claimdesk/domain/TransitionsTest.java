@@ -88,6 +88,7 @@ class TransitionsTest {
         assertThat(Transitions.needsReason(READY_FOR_SUBMISSION, EVIDENCE_PENDING)).isTrue();
         assertThat(Transitions.needsReason(IDENTITY_PENDING, EVIDENCE_PENDING)).isFalse();
         assertThat(Transitions.needsReason(SUBMITTING, SUBMITTED_TO_STATE)).as("delivered").isFalse();
-        assertThat(Transitions.needsReason(APPROVED, PAID)).isFalse();
+        assertThat(Transitions.needsReason(APPROVED, PAID)).as("the warrant, the amount paid, any offset").isTrue();
+        assertThat(Transitions.needsReason(SUBMITTED_TO_STATE, APPROVED)).as("in full or in part").isTrue();
     }
 }

@@ -9,7 +9,8 @@ import org.claimdesk.domain.Transitions;
  * A button in the claim's action bar: one transition the workflow allows from the claim's status.
  *
  * @param submit true for "Submit to state", which queues the submission in the outbox
- * @param reasonRequired withdrawals, rejections, requests for information and moves back need a reason
+ * @param reasonRequired withdrawals, rejections, requests for information, moves back, approvals and payments need a
+ *     reason ({@link Transitions#needsReason})
  */
 public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, boolean submit, boolean reasonRequired) {
 
@@ -59,6 +60,19 @@ public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, bo
                     + " sends the state submissions only: send the documents by the state's own channel (mail, its"
                     + " portal) first, and say in the reason what went and how.";
         }
-        return "Move claim " + claimNumber + " from " + from.label() + " to " + target.label() + "?";
+        return switch (target) {
+            case APPROVED -> "Record that the state approved claim " + claimNumber + "? Say in the reason whether in"
+                    + " full or in part, and the amount approved.";
+            case PAID -> "Record that the state paid claim " + claimNumber + "? A payment is final: say in the reason"
+                    + " the warrant or check number, the amount paid and any offset for debts owed.";
+            case REJECTED -> "Record that the state rejected claim " + claimNumber + "? Say in the reason the state's"
+                    + " reason code and why; an amended claim can go back to evidence.";
+            case WITHDRAWN -> from == ClaimStatus.SUBMITTED_TO_STATE || from == ClaimStatus.NEEDS_INFO
+                    ? "Withdraw claim " + claimNumber + "? ClaimDesk does not tell the state: send the claimant's"
+                            + " written withdrawal by the state's own channel, and say in the reason what went and"
+                            + " how. A withdrawal is final."
+                    : "Withdraw claim " + claimNumber + "? The claimant withdrew in writing; a withdrawal is final.";
+            default -> "Move claim " + claimNumber + " from " + from.label() + " to " + target.label() + "?";
+        };
     }
 }

@@ -1,0 +1,40 @@
+package org.claimdesk.ui.claims;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.claimdesk.domain.ClaimStatus;
+import org.junit.jupiter.api.Test;
+
+/** What the console asks before a claim's action: what the reason must record, and what ClaimDesk does not do. */
+class ClaimActionTest {
+    private static ClaimAction action(ClaimStatus from, ClaimStatus to) {
+        return ClaimAction.from(from).stream().filter(a -> a.target() == to).findFirst().orElseThrow();
+    }
+
+    @Test
+    void anApprovalAPaymentAndARejectionAskForWhatTheStateDecided() {
+        ClaimAction approve = action(ClaimStatus.SUBMITTED_TO_STATE, ClaimStatus.APPROVED);
+        assertThat(approve.reasonRequired()).isTrue();
+        assertThat(approve.confirmation("UPC-2026-000042")).contains("UPC-2026-000042")
+                .contains("in full or in part").contains("amount approved");
+        ClaimAction pay = action(ClaimStatus.APPROVED, ClaimStatus.PAID);
+        assertThat(pay.reasonRequired()).isTrue();
+        assertThat(pay.confirmation("UPC-2026-000042")).contains("final").contains("warrant or check number")
+                .contains("offset");
+        assertThat(action(ClaimStatus.SUBMITTED_TO_STATE, ClaimStatus.REJECTED).confirmation("UPC-2026-000042"))
+                .contains("reason code");
+    }
+
+    @Test
+    void aWithdrawalOnceTheStateHasTheClaimSaysClaimDeskDoesNotTellTheState() {
+        for (ClaimStatus from : new ClaimStatus[] {ClaimStatus.SUBMITTED_TO_STATE, ClaimStatus.NEEDS_INFO}) {
+            assertThat(action(from, ClaimStatus.WITHDRAWN).confirmation("UPC-2026-000042")).as(from.name())
+                    .contains("ClaimDesk does not tell the state").contains("written withdrawal").contains("final");
+        }
+        assertThat(action(ClaimStatus.EVIDENCE_PENDING, ClaimStatus.WITHDRAWN).confirmation("UPC-2026-000042"))
+                .doesNotContain("tell the state").contains("final");
+        assertThat(action(ClaimStatus.IDENTITY_PENDING, ClaimStatus.EVIDENCE_PENDING).confirmation("UPC-2026-000042"))
+                .isEqualTo("Move claim UPC-2026-000042 from " + ClaimStatus.IDENTITY_PENDING.label() + " to "
+                        + ClaimStatus.EVIDENCE_PENDING.label() + "?");
+    }
+}
