@@ -60,15 +60,23 @@ public final class DataDirectory {
      */
     public static Path prepareLogs() {
         Path dir = logFolder();
+        prepareLogs(dir);
+        System.setProperty(LOG_DIR_PROPERTY, dir.toString());
+        return dir;
+    }
+
+    /** Makes {@code dir} and its log file owner-only, saying on stderr what cannot be done. */
+    static void prepareLogs(Path dir) {
         try {
             createOwnerOnly(dir.getParent(), true);
             createOwnerOnly(dir, true);
+            // a folder made before (by IT, by a restore) keeps the mode it was given; the logs' own folder is made
+            // owner-only at every start, as the log files rolled in it are written at the user's umask
+            org.claimdesk.store.OwnerOnly.restrict(dir);
             createOwnerOnly(dir.resolve(LOG_FILE), false);
         } catch (java.io.IOException e) {
             System.err.println("claimdesk: cannot prepare the log folder " + dir + ": " + e.getMessage());
         }
-        System.setProperty(LOG_DIR_PROPERTY, dir.toString());
-        return dir;
     }
 
     private static void createOwnerOnly(Path path, boolean directory) throws java.io.IOException {

@@ -67,6 +67,20 @@ class LogSetupTest {
         assertThat(listened).as("logback prints its errors on standard output only when no listener is set").isTrue();
     }
 
+    /** The log folder is owner-only at every start, one made before with a wider mode included; its log file too. */
+    @Test
+    void theLogFolderIsMadeOwnerOnlyEvenWhenItWasThereBefore() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("claimdesk").resolve("logs"));
+        Files.setPosixFilePermissions(logs, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        DataDirectory.prepareLogs(logs);
+
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(logs)))
+                .isEqualTo("rwx------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(logs.resolve("claimdesk.log")))).isEqualTo("rw-------");
+    }
+
     @Test
     void logbackFindsItAndAConfigurationFileOnTheClassPathWins() {
         assertThat(ServiceLoader.load(Configurator.class).stream().map(p -> p.type().getName()))
