@@ -87,6 +87,7 @@ public final class ClaimDetailView {
     @FXML private Label evidenceFault;
     @FXML private HBox conflictBox;
     @FXML private Label conflictLabel;
+    @FXML private Label lockedLabel;
     @FXML private Button reloadAfterConflictButton;
     @FXML private GridPane editGrid;
     @FXML private TextField editReason;
@@ -367,6 +368,9 @@ public final class ClaimDetailView {
         cancelEditButton.disableProperty().bind(editor.busyProperty());
         cancelEditButton.setOnAction(e -> cancelEdit());
         saveHintLabel.textProperty().bind(editor.saveHintProperty());
+        lockedLabel.textProperty().bind(editor.lockedNoticeProperty());
+        lockedLabel.visibleProperty().bind(editor.lockedNoticeProperty().isNotNull());
+        lockedLabel.managedProperty().bind(lockedLabel.visibleProperty());
         conflictLabel.textProperty().bind(editor.conflictProperty());
         conflictBox.visibleProperty().bind(editor.conflictProperty().isNotNull());
         conflictBox.managedProperty().bind(conflictBox.visibleProperty());

@@ -113,6 +113,7 @@ public final class ClaimEditViewModel {
     private final ReadOnlyObjectWrapper<Fault> fault = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyStringWrapper saveHint = new ReadOnlyStringWrapper("");
     private final ReadOnlyStringWrapper readOnlyReason = new ReadOnlyStringWrapper();
+    private final ReadOnlyStringWrapper lockedNotice = new ReadOnlyStringWrapper();
     private final ReadOnlyStringWrapper conflict = new ReadOnlyStringWrapper();
     private final ObservableList<Evidence> evidence = FXCollections.observableArrayList();
     /**
@@ -214,6 +215,14 @@ public final class ClaimEditViewModel {
     }
 
     /** Why the shown claim's fields are read-only; null when they can be edited. */
+    /**
+     * Why the form's greyed fields cannot change though the claim can be edited (NEEDS_INFO: the fields naming the
+     * state's case), said once above them; null when every field can change.
+     */
+    public ReadOnlyStringProperty lockedNoticeProperty() {
+        return lockedNotice.getReadOnlyProperty();
+    }
+
     public ReadOnlyStringProperty readOnlyReasonProperty() {
         return readOnlyReason.getReadOnlyProperty();
     }
@@ -266,6 +275,8 @@ public final class ClaimEditViewModel {
         canEdit.set(claim != null && readOnlyReason.get() == null);
         fields.forEach((field, editor) -> editor.lock(claim == null ? null
                 : claim.status().fieldRefusal(field).orElse(null)));
+        lockedNotice.set(fields.values().stream().map(f -> f.lockProperty().get()).filter(java.util.Objects::nonNull)
+                .findFirst().map(reason -> "Greyed fields " + reason + ".").orElse(null));
         if (!active.get()) {
             fill(claim);
         } else if (sameClaim && rebasing && claim.version() != base.version()) {

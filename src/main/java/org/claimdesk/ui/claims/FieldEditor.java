@@ -71,7 +71,7 @@ public final class FieldEditor {
     /**
      * Why the claim's status keeps this field as it is though the rest of the claim can be edited (NEEDS_INFO:
      * {@link org.claimdesk.domain.ClaimStatus#fieldRefusal}); null when staff may change it. The form disables the
-     * field and says why under it.
+     * field; the editor's {@link ClaimEditViewModel#lockedNoticeProperty} says why, once for all.
      */
     public ReadOnlyStringProperty lockProperty() {
         return lock.getReadOnlyProperty();
@@ -80,7 +80,6 @@ public final class FieldEditor {
     /** Locks the field for {@code reason}, or frees it (null). */
     void lock(String reason) {
         lock.set(reason);
-        apply(text.get());
     }
 
     public boolean changed() {
@@ -118,8 +117,7 @@ public final class FieldEditor {
 
     private void apply(String now) {
         checked = field.check(now, today.get());
-        hint.set(lock.get() != null ? "Kept as submitted while the state asks for information"
-                : field == ClaimField.AMOUNT_CENTS && checked.value() instanceof Long cents
+        hint.set(field == ClaimField.AMOUNT_CENTS && checked.value() instanceof Long cents
                 ? "= " + Amounts.dollars(cents) : null);
     }
 

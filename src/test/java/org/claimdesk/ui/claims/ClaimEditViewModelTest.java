@@ -69,15 +69,15 @@ class ClaimEditViewModelTest {
         for (ClaimField<?> f : List.of(ClaimField.HOLDER_ID, ClaimField.AMOUNT_CENTS, ClaimField.JURISDICTION)) {
             assertThat(field(f).lockProperty().get()).as(f.name())
                     .startsWith("cannot be changed while the state asks for information");
-            assertThat(field(f).hintProperty().get()).as(f.name())
-                    .isEqualTo("Kept as submitted while the state asks for information");
         }
         assertThat(field(ClaimField.CLAIMANT_ADDRESS).lockProperty().get()).isNull();
         assertThat(field(ClaimField.CLAIMANT_NAME).lockProperty().get()).isNull();
+        assertThat(editor.lockedNoticeProperty().get())
+                .startsWith("Greyed fields cannot be changed while the state asks for information").endsWith(".");
 
         select(ClaimStatus.EVIDENCE_PENDING);
         assertThat(field(ClaimField.HOLDER_ID).lockProperty().get()).isNull();
-        assertThat(field(ClaimField.AMOUNT_CENTS).hintProperty().get()).startsWith("= ");
+        assertThat(editor.lockedNoticeProperty().get()).isNull();
     }
 
     @Test

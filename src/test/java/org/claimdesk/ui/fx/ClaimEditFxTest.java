@@ -169,6 +169,33 @@ class ClaimEditFxTest extends ConsoleFxTest {
         assertThat(queries.claim(claim.claimId()).orElseThrow().holderName()).isEqualTo("Other Bank NA");
     }
 
+    /** While the state asks for information, the fields naming its case are disabled, said once why; the rest edits. */
+    @Test
+    void whileTheStateAsksForInformationTheCaseFieldsAreDisabledAndSaySo() throws Exception {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.NEEDS_INFO);
+        selectClaim(claim);
+        waitUntil("the edit button is enabled", () -> !robot.lookup("#editButton").queryButton().isDisabled());
+
+        robot.press(KeyCode.CONTROL, KeyCode.E).release(KeyCode.E, KeyCode.CONTROL);
+        waitUntil("the edit form shows", () -> visible(robot.lookup("#editForm").query()));
+        for (String locked : java.util.List.of("holderId", "statePropertyId", "amountCents", "jurisdiction")) {
+            assertThat(robot.lookup("#edit-" + locked).query().isDisabled()).as(locked).isTrue();
+        }
+        Label why = robot.lookup("#lockedLabel").queryAs(Label.class);
+        assertThat(visible(why)).isTrue();
+        assertThat(why.getText()).startsWith("Greyed fields cannot be changed while the state asks for information");
+        TextField address = robot.lookup("#edit-claimantAddress").queryAs(TextField.class);
+        assertThat(address.isDisabled()).isFalse();
+        robot.doubleClickOn(address).eraseText(address.getText().length() + 2).write("12 Elm St, Fresno CA 93721");
+        robot.clickOn("#editReason").write("the state asked for the current address");
+        snapshot("claim-edit-needs-info");
+        robot.press(KeyCode.CONTROL, KeyCode.S).release(KeyCode.S, KeyCode.CONTROL);
+
+        waitUntil("the edit form closes", () -> !visible(robot.lookup("#editForm").query()));
+        assertThat(queries.claim(claim.claimId()).orElseThrow().claimantAddress()).isEqualTo("12 Elm St, Fresno CA 93721");
+    }
+
     @Test
     void theEditorOpensAtTheFieldTheStateRefused() throws Exception {
         waitReady();
