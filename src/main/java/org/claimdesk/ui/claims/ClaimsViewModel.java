@@ -632,7 +632,15 @@ public final class ClaimsViewModel {
         openClaim(claimId);
     }
 
+    /**
+     * Reads the detail of {@code claimId} if it is the claim selected: a task that ends after staff selected another
+     * claim (a reveal, a check of a submission) must not replace that claim's read with one whose answer is dropped.
+     */
     private void loadDetail(long claimId) {
+        ClaimRow current = selected.get();
+        if (current == null || current.claimId() != claimId) {
+            return;
+        }
         long request = ++detailRequest;
         tasks.submitInteractive("load claim detail", p -> request != detailRequest ? null : readDetail(claimId), d -> {
             if (request == detailRequest && selected.get() != null && selected.get().claimId() == claimId) {

@@ -507,6 +507,26 @@ class ClaimsViewModelTest {
         assertThat(m.loadingProperty().get()).isFalse();
     }
 
+    /** A reveal that ends after staff selected another claim does not take that claim's detail read away. */
+    @Test
+    void aRevealEndingAfterAnotherClaimIsSelectedLeavesThatClaimsDetail() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.load();
+        queued.runAll();
+        m.select(m.rows().get(1));
+        queued.runAll();
+
+        m.revealTaxId("claimant on the phone");
+        m.select(m.rows().get(2));
+        assertThat(queued.names()).containsExactly("reveal tax id", "load claim detail");
+        queued.run(0);
+        queued.runAll();
+
+        assertThat(m.detailProperty().get()).as("the claim selected shows its detail").isNotNull();
+        assertThat(m.detailProperty().get().claim().claimId()).isEqualTo(m.rows().get(2).claimId());
+    }
+
     @Test
     void aFullRefreshOvertakenByARowsOnlyOneStillBringsItsCounts() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
