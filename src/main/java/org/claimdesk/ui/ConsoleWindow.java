@@ -257,7 +257,13 @@ public final class ConsoleWindow {
             parts.add("the claim being edited has changes not saved");
         }
         if (claims.editor().busyProperty().get()) {
-            parts.add("a claim's change or evidence file is still being saved");
+            parts.add("a claim's change is still being saved");
+        }
+        if (claims.editor().evidenceBusyProperty().get()) {
+            parts.add("an evidence file is still being added");
+        }
+        if (claims.busyProperty().get()) {
+            parts.add("a claim's action is still running");
         }
         if (newClaimDialog != null && newClaimDialog.isShowing() && newClaimForm.dirty()) {
             parts.add(newClaimForm.unsaved());
@@ -529,8 +535,15 @@ public final class ConsoleWindow {
         return settings.copy();
     }
 
-    /** Stops listening to the worker and ends the console's threads (waiting for running reads). */
+    /**
+     * Stops listening to the worker and ends the console's threads (waiting for running reads). An import, an export or
+     * a fix still running (staff chose to quit anyway) is asked to stop at its next batch first, as its Cancel does,
+     * so that it ends at a batch's edge rather than when the database closes under it.
+     */
     public void close() {
+        importer.cancel();
+        exporter.cancel();
+        fixes.cancel();
         busyWatch.stop();
         if (liveUpdates != null) {
             try {

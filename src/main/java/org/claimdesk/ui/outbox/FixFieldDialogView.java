@@ -87,6 +87,9 @@ public final class FixFieldDialogView {
         fixFieldChoice.valueProperty().bindBidirectional(model.fieldProperty());
         fixValueField.textProperty().bindBidirectional(model.valueProperty());
         fixValueField.setOnAction(e -> model.preview());
+        // what the change under way was previewed with stays as it is until it ends
+        fixValueField.disableProperty().bind(model.runningProperty());
+        fixFieldChoice.disableProperty().bind(model.runningProperty());
         fixValueError.textProperty().bind(model.valueErrorProperty());
         fixValueError.visibleProperty().bind(model.valueErrorProperty().isNotNull());
         fixValueError.managedProperty().bind(fixValueError.visibleProperty());

@@ -180,7 +180,8 @@ public final class FixFieldViewModel {
     public void preview() {
         ClaimField<?> f = field.get();
         String text = value.get();
-        if (rows == null || f == null) {
+        if (rows == null || f == null || running.get()) {
+            // while a change runs (Enter in the value field), a preview would end the dialog's busy state under it
             return;
         }
         if (valueError.get() != null) {
@@ -212,6 +213,9 @@ public final class FixFieldViewModel {
 
     /** Applies the preview with its reason; the resubmission of the corrected rows is offered afterwards. */
     public void apply(String reason) {
+        if (running.get()) {
+            return;
+        }
         BulkEdit.Preview seen = preview.get();
         if (seen == null || seen.eligible() == 0) {
             notice.set(Notice.warning("Preview the change first"));
@@ -252,18 +256,22 @@ public final class FixFieldViewModel {
         }
         OutboxQuery selected = rows;
         List<Long> corrected = fixed;
+        previewsRunning++;
         busy.set(true);
         tasks.submit("preview resubmitting rows", p -> resubmission.preview(selected, corrected), found -> {
-            busy.set(false);
+            previewEnded();
             resubmitPreview.set(found);
         }, e -> {
-            busy.set(false);
+            previewEnded();
             notice.set(Notice.error("preview the resubmission", e));
         });
     }
 
     /** Resubmits the previewed rows under new keys, one reason for all. */
     public void resubmit(String reason) {
+        if (running.get()) {
+            return;
+        }
         Resubmission.BulkPreview seen = resubmitPreview.get();
         if (seen == null || seen.eligible() == 0) {
             notice.set(Notice.warning("No corrected row to resubmit"));

@@ -82,6 +82,34 @@ class FixFieldViewModelTest {
         assertThat(m.previewProperty().get().shownValue()).isEqualTo(REGISTERED);
     }
 
+    /** Enter in the value field while the change runs neither previews nor ends the run's busy state; nor runs it twice. */
+    @Test
+    void whileAChangeRunsNoPreviewOrSecondRunStarts() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        FixFieldViewModel m = new FixFieldViewModel(new BulkEdit(db, Clock.systemUTC()),
+                new Resubmission(db, Clock.systemUTC()), queued, "r.okafor");
+        m.open(unregistered, "the group");
+        m.valueProperty().set(REGISTERED);
+        m.preview();
+        queued.runAll();
+        m.apply("registered holder id");
+        assertThat(queued.names()).containsExactly("set a field on claims");
+
+        m.preview();
+        m.apply("again");
+        assertThat(queued.names()).as("nothing more while it runs").containsExactly("set a field on claims");
+        assertThat(m.busyProperty().get()).isTrue();
+        assertThat(m.runningProperty().get()).isTrue();
+
+        queued.run(0);
+        assertThat(m.runningProperty().get()).isFalse();
+        assertThat(queued.names()).containsExactly("preview resubmitting rows");
+        assertThat(m.busyProperty().get()).as("the resubmission's preview runs").isTrue();
+        queued.runAll();
+        assertThat(m.busyProperty().get()).isFalse();
+        assertThat(m.resubmitPreviewProperty().get().eligible()).isEqualTo(refusedRows().size());
+    }
+
     /** The dialog opens on the field the shown row's refusal named, whatever was chosen before; else as it was. */
     @Test
     void theFieldTheStateNamedIsTheOneOffered() {
