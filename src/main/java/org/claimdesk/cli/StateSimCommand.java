@@ -54,6 +54,8 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
             if (token == null || token.isBlank()) {
                 throw new IllegalArgumentException("--require-token needs $" + HttpStateAdapter.TOKEN_ENV + " to be set");
             }
+            // read as the client reads it (HttpStateAdapter strips it): spaces around it are not the token's
+            token = token.strip();
         }
         if (rateLimit < 0) {
             throw new UsageException("--rate-limit must not be negative");

@@ -182,6 +182,11 @@ public final class HttpStateAdapter implements StateAdapter {
                     + (e.getMessage() == null ? "connection refused" : e.getMessage()));
         } catch (UnresolvedAddressException e) {
             return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": unknown host");
+        } catch (javax.net.ssl.SSLException e) {
+            // the state never got the request: a certificate this workstation does not trust, an https address on a
+            // port that does not speak TLS. Set-up, not a row's trouble: counted against no row, the worker pauses
+            return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": the TLS connection failed"
+                    + " (" + describe(e) + "); check the state API's address and this workstation's trusted certificates");
         } catch (IOException e) {
             return StateAnswer.noAnswer("connection lost before the state answered: " + describe(e));
         } catch (InterruptedException e) {

@@ -208,6 +208,31 @@ class HttpStateAdapterTest {
             assertThat(answer.unreachable()).isTrue();
             assertThat(answer.outcome()).isEqualTo(AttemptOutcome.SYSTEMIC);
         }
+        // an https address on a port that does not speak TLS: the state never got the request
+        try (java.net.ServerSocket plain = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+                HttpStateAdapter adapter = new HttpStateAdapter(URI.create("https://127.0.0.1:" + plain.getLocalPort()),
+                        Duration.ofSeconds(2), Duration.ofSeconds(2), null)) {
+            Thread answering = new Thread(() -> {
+                try (java.net.Socket s = plain.accept()) {
+                    s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    s.getOutputStream().flush();
+                    s.getInputStream().read(new byte[1024]);
+                } catch (IOException ignored) {
+                    // the client hung up
+                }
+            });
+            answering.start();
+            StateAnswer tls = adapter.submit("k", PAYLOAD, "{}");
+            assertThat(tls.unreachable()).as(tls.message()).isTrue();
+            assertThat(tls.outcome()).isEqualTo(AttemptOutcome.SYSTEMIC);
+            assertThat(tls.message()).contains("the TLS connection failed").contains("trusted certificates");
+            answering.join(5_000);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
         assertThatThrownBy(() -> new HttpStateAdapter(URI.create("ftp://x"), Duration.ofSeconds(1), Duration.ofSeconds(1), null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http or https");
         assertThatThrownBy(() -> new HttpStateAdapter(URI.create("http://submissions.example-state.gov"),
