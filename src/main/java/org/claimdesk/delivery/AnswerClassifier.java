@@ -94,7 +94,10 @@ public final class AnswerClassifier {
             return refusal(AttemptOutcome.SYSTEMIC, status,
                     line + " (no submission API at this address: check the state API URL)", response, null, field);
         }
-        if (status == 408 || status == 425 || status == 429 || status >= 500 || status < 200 || (status >= 300 && status < 400)) {
+        // a replay that reached the state while its key's first request was still being judged: ask again later
+        boolean inProgress = status == 409 && "request_in_progress".equals(body.error());
+        if (inProgress || status == 408 || status == 425 || status == 429 || status >= 500 || status < 200
+                || (status >= 300 && status < 400)) {
             return refusal(AttemptOutcome.TRANSIENT, status,
                     retryAfter == null ? line : line + " (Retry-After " + retryAfter.toSeconds() + " s)", response,
                     retryAfter, field);

@@ -105,6 +105,11 @@ class HttpStateAdapterTest {
             assertThat(a.caseId()).isEqualTo("CA-9");
         });
         assertThat(post(409, "{\"error\":\"conflict\"}").outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+        // a replay while the key's first request is still being judged (after a timeout): asked again, counted
+        assertThat(post(409, "{\"error\":\"request_in_progress\",\"message\":\"still processing\"}")).satisfies(a -> {
+            assertThat(a.outcome()).isEqualTo(AttemptOutcome.TRANSIENT);
+            assertThat(a.message()).isEqualTo("409 request_in_progress: still processing");
+        });
         assertThat(post(400, "{\"error\":\"missing_field\",\"message\":\"holderName is required\"}")).satisfies(a -> {
             assertThat(a.outcome()).isEqualTo(AttemptOutcome.PERMANENT);
             assertThat(a.message()).isEqualTo("400 missing_field: holderName is required");
