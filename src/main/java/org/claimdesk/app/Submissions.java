@@ -17,8 +17,13 @@ final class Submissions {
     private Submissions() {
     }
 
+    /**
+     * A claim that holds a case id when it is queued had that case decided (rejected) and was amended: its submission
+     * names that case ({@link SubmissionPayload#amends}), for the state to judge it as a new filing.
+     */
     static SubmissionPayload payload(Handle h, Claim claim, String idempotencyKey) {
-        return SubmissionPayload.of(claim, EVIDENCE.forClaim(h, claim.claimId()), idempotencyKey);
+        return SubmissionPayload.of(claim, EVIDENCE.forClaim(h, claim.claimId()), idempotencyKey)
+                .amending(claim.stateCaseId());
     }
 
     static String json(Handle h, Claim claim, String idempotencyKey) {

@@ -159,6 +159,15 @@ final class OutcomePolicy {
                     String message = answer.message() + " (no case id: not counted as delivered)";
                     yield transientFailure(row, message, status, null, message, s, started, durationMs, now);
                 }
+                if (payload != null && payload.amends() != null && payload.amends().equals(answer.caseId())) {
+                    // the claim would read as delivered under the very case the state rejected, its amendment unjudged
+                    String message = answer.message() + ": the state holds this claim under case " + answer.caseId()
+                            + ", the case it decided, and did not take the amendment as a new filing; ask the state"
+                            + " how it takes an amended claim";
+                    yield new Decision(DeliveryRecord.failed(row, row.retryCount() + 1, message,
+                            new Attempt(started, durationMs, AttemptOutcome.PERMANENT, status, answer.attemptDetail())),
+                            StateHealth.ANSWERED, null);
+                }
                 String jurisdiction = row.jurisdiction() != null ? row.jurisdiction() : payload.jurisdiction();
                 LocalDate dueOn = deadlines.dueDate(jurisdiction, LocalDate.ofInstant(now, zone));
                 yield new Decision(DeliveryRecord.delivered(row, answer.caseId(), dueOn,

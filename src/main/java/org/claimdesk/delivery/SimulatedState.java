@@ -217,7 +217,9 @@ public final class SimulatedState {
                 return known.reply();
             }
             String existing = claimId == null ? null : caseIdByClaim.get(claimId);
-            if (existing != null) {
+            JsonNode amends = node.get("amends");
+            // an amendment of the case held for this claim is a new filing, judged anew (the state decided that case)
+            if (existing != null && !(amends != null && amends.isTextual() && existing.equals(amends.asText()))) {
                 return new Reply(409, existing, "duplicate_claim", "claim " + claimId
                         + " was already accepted under another key", null);
             }

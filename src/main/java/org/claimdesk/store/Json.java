@@ -15,7 +15,14 @@ public final class Json {
             .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // a first filing's payload reads as it did before amendments were sent: no "amends": null
+            .addMixIn(org.claimdesk.domain.SubmissionPayload.class, FirstFilingWithoutAmends.class);
+
+    private abstract static class FirstFilingWithoutAmends {
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        abstract String amends();
+    }
 
     private Json() {
     }

@@ -97,6 +97,27 @@ class OutcomePolicyTest {
         assertThat(duplicate.record().httpStatus()).isEqualTo(409);
     }
 
+    /**
+     * An amended claim's submission names the case the state rejected: a 409 naming that very case is the state not
+     * taking the amendment, never the claim delivered under a case already decided. A new case id is a delivery.
+     */
+    @Test
+    void anAmendmentAnsweredWithTheCaseItAmendsFailsForGoodAndWithANewCaseIsDelivered() {
+        SubmissionPayload amended = PAYLOAD.amending("CA-2029-000042");
+        Decision refused = policy.decide(row(0, 0), amended, submission(409,
+                "{\"error\":\"duplicate_claim\",\"caseId\":\"CA-2029-000042\"}", null), STARTED, 50, NOW, 0);
+        assertThat(refused.record().kind()).isEqualTo(Kind.FAILED);
+        assertThat(refused.record().outcome()).isEqualTo(AttemptOutcome.PERMANENT);
+        assertThat(refused.record().lastError()).contains("case CA-2029-000042")
+                .contains("did not take the amendment");
+        assertThat(refused.claimMove()).isNull();
+
+        Decision anew = policy.decide(row(0, 0), amended, submission(201, "{\"caseId\":\"CA-2030-000007\"}", null),
+                STARTED, 50, NOW, 0);
+        assertThat(anew.record().kind()).isEqualTo(Kind.SENT);
+        assertThat(anew.record().caseId()).isEqualTo("CA-2030-000007");
+    }
+
     @Test
     void aTransientFailureWaitsAJitteredExponentialBackoffAndCountsTowardTheLimit() {
         Decision d = decide(row(3, 2), submission(503, "{\"error\":\"busy\",\"message\":\"state portal busy\"}", null));

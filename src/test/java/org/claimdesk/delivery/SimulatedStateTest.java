@@ -102,6 +102,29 @@ class SimulatedStateTest {
         assertThat(state.acceptances().values()).containsOnly(1);
     }
 
+    /** A claim the state holds, amended after its case was decided: the submission naming that case is judged anew. */
+    @Test
+    void anAmendmentNamingTheCaseHeldIsANewFilingAndAnythingElseADuplicate() {
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
+        SimulatedState.Reply first = state.submit("k1", null, StatePayloads.valid(6).toString());
+        assertThat(first.status()).isEqualTo(201);
+
+        SimulatedState.Reply plain = state.submit("k2", null, StatePayloads.valid(6).toString());
+        assertThat(plain.status()).isEqualTo(409);
+        assertThat(plain.caseId()).isEqualTo(first.caseId());
+        SimulatedState.Reply otherCase = state.submit("k3", null,
+                StatePayloads.valid(6).put("amends", "CA-1999-000001").toString());
+        assertThat(otherCase.status()).as("naming a case the state does not hold for it").isEqualTo(409);
+
+        SimulatedState.Reply amended = state.submit("k4", null,
+                StatePayloads.valid(6).put("amends", first.caseId()).toString());
+        assertThat(amended.status()).isEqualTo(201);
+        assertThat(amended.caseId()).isNotEqualTo(first.caseId());
+        SimulatedState.Reply again = state.submit("k5", null, StatePayloads.valid(6).toString());
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.caseId()).as("the new filing's case is the one held").isEqualTo(amended.caseId());
+    }
+
     @Test
     void beyondItsRateLimitTheStateAsksToSlowDownAndJudgesNothing() {
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(5_000_000_000L);
