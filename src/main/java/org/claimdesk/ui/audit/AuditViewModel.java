@@ -120,6 +120,10 @@ public final class AuditViewModel {
     public void applyFilters() {
         applied = new Filters(subject.get(), actor.get(), action.get());
         offset = 0;
+        // the old filter's pages are gone: no Next until the new filter's first page says there is one, and its
+        // pages count from the entry that page pins, not from one the old filter pinned
+        hasNext.set(false);
+        pinnedTop = null;
         load();
     }
 
@@ -172,8 +176,11 @@ public final class AuditViewModel {
             return new Loaded(page, queries.claimNumbers(page.stream().filter(e ->
                     AuditActions.SUBJECT_CLAIM.equals(e.subjectType())).map(AuditViewModel::claimId)
                     .filter(java.util.Objects::nonNull).collect(Collectors.toSet())));
-        }, loaded -> showPage(mine, from, loaded),
-                e -> notice.set(Notice.error("load the audit trail", e)));
+        }, loaded -> showPage(mine, from, loaded), e -> {
+            if (mine == request) {
+                notice.set(Notice.error("load the audit trail", e));
+            }
+        });
     }
 
     private static Long claimId(AuditEntry entry) {

@@ -135,6 +135,26 @@ class AuditViewModelTest {
                 .first().satisfies(e -> assertThat(e.reason()).isEqualTo("added meanwhile 3"));
     }
 
+    /** Next right after another filter is applied, before its first page came: nothing read from the old filter's pin. */
+    @Test
+    void nextBeforeANewFiltersFirstPageArrivesReadsNothingOfTheOldFilter() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        AuditViewModel m = new AuditViewModel(TestDatabases.queries(db), queued);
+        m.actorProperty().set("carl");
+        m.applyFilters();
+        queued.runAll();
+        assertThat(m.hasNextProperty().get()).isTrue();
+
+        m.actorProperty().set("");
+        m.applyFilters();
+        m.nextPage();
+        queued.runAll();
+
+        assertThat(m.rows()).as("the first page of the new filter, newest first").hasSize(AuditViewModel.PAGE_SIZE)
+                .first().satisfies(e -> assertThat(e.reason()).isEqualTo("bulk 230"));
+        assertThat(m.pageTextProperty().get()).isEqualTo("1–200 of more");
+    }
+
     @Test
     void filtersBySubjectActorAndAction() {
         model.showSubject("4");
