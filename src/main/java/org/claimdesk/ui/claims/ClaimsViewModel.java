@@ -456,7 +456,8 @@ public final class ClaimsViewModel {
             return new Counts(total, perStatus);
         },
                 counts -> {
-                    if (request != countRequest) {
+                    if (request != countRequest || filter != filterRequest) {
+                        // another filter is applied: its own counts follow its page
                         return;
                     }
                     Paging before = paging.get();

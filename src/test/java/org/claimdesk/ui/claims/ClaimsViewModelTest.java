@@ -527,6 +527,31 @@ class ClaimsViewModelTest {
         assertThat(m.detailProperty().get().claim().claimId()).isEqualTo(m.rows().get(2).claimId());
     }
 
+    /** A filter's counts that finish just as another filter is applied are not shown as the new filter's. */
+    @Test
+    void countsOfAFilterReplacedMeanwhileAreNotShownForTheNewOne() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.load();
+        queued.runAll();
+        int paid = queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.PAID)));
+        int rejected = queries.countClaims(ClaimQuery.all().withStatuses(Set.of(ClaimStatus.REJECTED)));
+        assertThat(paid).isNotEqualTo(rejected);
+
+        m.toggleStatus(ClaimStatus.PAID, true);
+        queued.run(0);
+        assertThat(queued.names()).containsExactly("count claims");
+        m.toggleStatus(ClaimStatus.PAID, false);
+        m.toggleStatus(ClaimStatus.REJECTED, true);
+        queued.run(0);
+        assertThat(m.pagingProperty().get().total()).as("Paid's count is not Rejected's").isNotEqualTo(paid);
+        assertThat(m.loadingProperty().get()).as("Rejected's own counts are still to come").isTrue();
+
+        queued.runAll();
+        assertThat(m.pagingProperty().get().total()).isEqualTo(rejected);
+        assertThat(m.loadingProperty().get()).isFalse();
+    }
+
     @Test
     void aFullRefreshOvertakenByARowsOnlyOneStillBringsItsCounts() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
