@@ -305,9 +305,14 @@ public final class OutboxViewModel {
      * already read for its status bar unless they are due again.
      */
     public void load() {
+        long searchedBefore = searchRequest;
         tasks.submit("open the outbox", p -> new Start(queries.anyOutbox(OutboxQuery.all().withState(DeliveryState.FAILED)),
                 queries.jurisdictions()), s -> {
             jurisdictions.setAll(s.jurisdictions());
+            if (searchRequest != searchedBefore) {
+                // staff applied a filter (or chose a group) while the outbox opened: theirs stands
+                return;
+            }
             if (s.anyFailed()) {
                 state.set(DeliveryState.FAILED);
             }
@@ -563,6 +568,10 @@ public final class OutboxViewModel {
             return;
         }
         boolean same = group != null && current != null && current.signature().equals(group.signature());
+        if (!same) {
+            // a search still being looked up (a claim number) is older than this choice: it no longer applies
+            searchRequest++;
+        }
         selectedGroup.set(group);
         if (!same) {
             paging.set(paging.get().firstPage());

@@ -340,6 +340,36 @@ class OutboxViewModelTest {
                 .hasSizeGreaterThan(1);
     }
 
+    /** An error group chosen while a claim number is still looked up stays chosen when the lookup answers. */
+    @Test
+    void aGroupChosenWhileAClaimNumberIsLookedUpStaysChosen() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = loaded(queued);
+        FailureGroup group = m.groups().get(0);
+        m.errorTextProperty().set(m.rows().get(0).claimNumber());
+        m.applyFilters();
+        m.selectGroup(group);
+        queued.runAll();
+
+        assertThat(m.selectedGroupProperty().get()).isEqualTo(group);
+    }
+
+    /** A filter staff apply while the outbox opens stands: the opening does not put its default (failed) over it. */
+    @Test
+    void aFilterAppliedWhileTheOutboxOpensStands() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        OutboxViewModel m = new OutboxViewModel(queries, triage,
+                new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");
+        m.load();
+        m.stateProperty().set(DeliveryState.SENT);
+        m.applyFilters();
+        queued.runAll();
+
+        assertThat(m.stateProperty().get()).isEqualTo(DeliveryState.SENT);
+        assertThat(m.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.event().deliveryState()).isEqualTo(DeliveryState.SENT));
+        assertThat(m.jurisdictions()).isNotEmpty();
+    }
+
     /** "row 123" within the failed rows, and the row not failed: nothing to act on, not "no such row". */
     @Test
     void aRowSearchedForThatTheFilterLeavesOutIsNothingToActOnNotAMissingRow() {
