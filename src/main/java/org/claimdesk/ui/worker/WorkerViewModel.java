@@ -334,7 +334,11 @@ public final class WorkerViewModel {
             action.run();
             return worker.snapshot();
         }, s -> {
-            apply(s);
+            WorkerSnapshot shown = snapshot.get();
+            // read before a snapshot the worker published and already shown: that one is newer (its counts too)
+            if (shown == null || s == null || !s.at().isBefore(shown.at())) {
+                apply(s);
+            }
             notice.set(Notice.info(done));
         }, e -> notice.set(Notice.error(doing, e)));
     }

@@ -73,6 +73,11 @@ public final class FakeWorker implements WorkerControl {
         return listeners.size();
     }
 
+    /** What {@link #snapshot()} answers from now on, told to no listener: a read that raced a newer publication. */
+    public void answerWith(WorkerSnapshot s) {
+        snapshot = s;
+    }
+
     public void publish(WorkerSnapshot s) {
         snapshot = s;
         listeners.forEach(l -> l.accept(s));

@@ -194,6 +194,25 @@ class WorkerViewModelTest {
         assertThat(model.systemPauseProperty().get()).isNull();
     }
 
+    /** A command's snapshot read before a newer one the worker published, applied after it: the newer one stays. */
+    @Test
+    void aCommandsSnapshotOlderThanTheOneShownIsNotAppliedOverIt() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        WorkerViewModel m = new WorkerViewModel(audited, queued, "tester", true, on -> { });
+        m.attach();
+        WorkerSnapshot older = FakeWorker.running(Instant.parse("2026-11-30T10:00:00Z"), 0, 0, 240, 10);
+        worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:05Z"), 0, 0, 300, 10));
+        assertThat(m.countersTextProperty().get()).contains("Sent 300");
+
+        worker.answerWith(older);
+        m.drainNow();
+        queued.runAll();
+
+        assertThat(m.countersTextProperty().get()).as("the newer counts stay").contains("Sent 300");
+        assertThat(m.noticeProperty().get().text()).isEqualTo("Looking for due rows now");
+        m.detach();
+    }
+
     @Test
     void drainProgressIsDoneOverTotal() {
         worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:00Z"), 250, 1000, 240, 10));
