@@ -318,16 +318,25 @@ public final class ClaimsViewModel {
     public void refreshRows() {
         loadPage(false);
         ClaimDetail shown = detail.get();
-        if (shown != null && shown.editable() != null && shown.editable().submissionPending()) {
+        // one check at a time: during another workstation's drain the live refresh comes several times a second
+        if (shown != null && shown.editable() != null && shown.editable().submissionPending() && !checkingSubmission) {
             long claimId = shown.editable().claimId();
+            checkingSubmission = true;
             tasks.submit("check the claim's submission",
                     p -> queries.withPendingSubmission(List.of(claimId)).contains(claimId), stillPending -> {
+                        checkingSubmission = false;
                         if (!stillPending) {
                             loadDetail(claimId);
                         }
-                    }, e -> notice.set(Notice.error("check the claim's submission", e)));
+                    }, e -> {
+                        checkingSubmission = false;
+                        notice.set(Notice.error("check the claim's submission", e));
+                    });
         }
     }
+
+    /** Whether the check of a shown claim's submission on its way runs; on the UI thread. */
+    private boolean checkingSubmission;
 
     public void sortBy(ClaimQuery.Sort newSort, boolean desc) {
         ClaimQuery.Sort value = newSort == null ? ClaimQuery.Sort.CLAIM_ID : newSort;

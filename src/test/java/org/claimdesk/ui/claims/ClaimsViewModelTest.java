@@ -552,6 +552,33 @@ class ClaimsViewModelTest {
         assertThat(m.loadingProperty().get()).isFalse();
     }
 
+    /** During another workstation's drain the live refresh comes often: one check of the shown submission at a time. */
+    @Test
+    void theShownClaimsSubmissionIsCheckedOnceAtATime() {
+        QueuedTaskRunner queued = new QueuedTaskRunner();
+        ClaimsViewModel m = new ClaimsViewModel(queries, workflow, queued, "tester");
+        m.load();
+        queued.runAll();
+        m.toggleStatus(ClaimStatus.SUBMITTING, true);
+        queued.runAll();
+        List<Long> ids = m.rows().stream().map(ClaimRow::claimId).toList();
+        java.util.Set<Long> pending = queries.withPendingSubmission(ids);
+        ClaimRow onItsWay = m.rows().stream().filter(r -> pending.contains(r.claimId())).findFirst().orElseThrow();
+        m.select(onItsWay);
+        queued.runAll();
+        assertThat(m.detailProperty().get().editable().submissionPending()).isTrue();
+
+        for (int i = 0; i < 3; i++) {
+            m.refreshRows();
+        }
+        assertThat(queued.names()).filteredOn("check the claim's submission"::equals).hasSize(1);
+        queued.runAll();
+        m.refreshRows();
+        assertThat(queued.names()).as("the next refresh checks again").filteredOn("check the claim's submission"::equals)
+                .hasSize(1);
+        queued.runAll();
+    }
+
     @Test
     void aFullRefreshOvertakenByARowsOnlyOneStillBringsItsCounts() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
