@@ -159,7 +159,8 @@ final class OutcomePolicy {
                     String message = answer.message() + " (no case id: not counted as delivered)";
                     yield transientFailure(row, message, status, null, message, s, started, durationMs, now);
                 }
-                if (payload != null && payload.amends() != null && payload.amends().equals(answer.caseId())) {
+                String amended = payload != null && payload.amends() != null ? payload.amends() : row.decidedCaseId();
+                if (status != null && status == 409 && amended != null && amended.equals(answer.caseId())) {
                     // the claim would read as delivered under the very case the state rejected, its amendment unjudged
                     String message = answer.message() + ": the state holds this claim under case " + answer.caseId()
                             + ", the case it decided, and did not take the amendment as a new filing; ask the state"

@@ -294,7 +294,10 @@ public final class SimulatedState {
         return copy;
     }
 
-    /** How many times each claim was accepted (201); a correct client keeps every count at 1. */
+    /**
+     * How many times each claim was accepted (201); a correct client keeps every count at 1, but for an amended claim
+     * (its new filing names the case decided before: one more).
+     */
     public Map<Long, Integer> acceptances() {
         Map<Long, Integer> copy = new HashMap<>();
         acceptancesByClaim.forEach((k, v) -> copy.put(k, v.get()));

@@ -80,7 +80,8 @@ public final class DeliveryStore {
         String ids = dialect == Dialect.SQLITE ? "" : " AND o.outbox_event_id IN (" + dialect.listOf("ids", true) + ")";
         return """
             SELECT o.outbox_event_id, o.aggregate_id, o.event_type, o.payload, o.idempotency_key, o.attempts,
-                o.retry_count, o.lease_expires_at, c.jurisdiction
+                o.retry_count, o.lease_expires_at, c.jurisdiction,
+                CASE WHEN c.status = 'SUBMITTING' THEN c.state_case_id END
             FROM %s
             LEFT JOIN claim c ON c.claim_id = o.aggregate_id
             WHERE o.lease_owner = :owner AND o.delivery_state = 'pending'%s
@@ -548,7 +549,7 @@ public final class DeliveryStore {
                 .bind("owner", owner)
                 .map((rs, ctx) -> new LeasedRow(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getString(5), rs.getInt(6), rs.getInt(7), Instant.ofEpochMilli(rs.getLong(8)),
-                        rs.getString(9)))
+                        rs.getString(9), rs.getString(10)))
                 .list();
     }
 

@@ -74,6 +74,43 @@ class AmendedClaimTest {
         }
     }
 
+    /**
+     * A row queued before submissions named the case they amend (no {@code amends} in its payload): the state answers
+     * it as a duplicate of the rejected case, and the claim's own case id tells the worker so: failed, not delivered.
+     */
+    @Test
+    void anAmendmentQueuedWithoutNamingItsCaseFailsRatherThanReadAsDeliveredUnderIt() {
+        Clock clock = Clock.systemUTC();
+        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
+        try (Database db = Database.open(TestDatabase.location(engine, dir, "legacy"));
+                StateAdapter adapter = new SimulatedStateAdapter(state)) {
+            Workflow workflow = new Workflow(db, clock, Deadlines.statutory());
+            Queries queries = new Queries(db, clock);
+            long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+            workflow.submit(id, "supervisor.kim", null);
+            drain(db, adapter, clock);
+            String rejectedCase = queries.claim(id).orElseThrow().stateCaseId();
+            workflow.advance(id, ClaimStatus.REJECTED, "j.chen", null, "R-12: no proof of ownership", null);
+            workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, "deed found; amending", null);
+            workflow.advance(id, ClaimStatus.READY_FOR_SUBMISSION, "j.chen", null, null, null);
+            SubmitResult again = workflow.submit(id, "supervisor.kim", null);
+            OutboxEvent row = queries.outbox(OutboxQuery.all()).stream()
+                    .filter(e -> e.outboxEventId() == again.outboxEventId()).findFirst().orElseThrow();
+            Map<String, Object> payload = new java.util.LinkedHashMap<>(Json.readObject(row.payload()));
+            payload.remove("amends");
+            org.claimdesk.testing.Outbox.setPayload(db, row.outboxEventId(), row.eventType(), Json.write(payload));
+            drain(db, adapter, clock);
+
+            Claim claim = queries.claim(id).orElseThrow();
+            assertThat(claim.status()).isEqualTo(ClaimStatus.SUBMITTING);
+            assertThat(claim.stateCaseId()).isEqualTo(rejectedCase);
+            OutboxEvent failed = queries.outbox(OutboxQuery.all()).stream()
+                    .filter(e -> e.outboxEventId() == again.outboxEventId()).findFirst().orElseThrow();
+            assertThat(failed.deliveryState()).isEqualTo(org.claimdesk.domain.DeliveryState.FAILED);
+            assertThat(failed.lastError()).contains("did not take the amendment");
+        }
+    }
+
     private static void drain(Database db, StateAdapter adapter, Clock clock) {
         Drain.Summary drained = Drain.run(db, adapter, PACE, Deadlines.statutory(), clock, true, Duration.ofSeconds(30),
                 null);

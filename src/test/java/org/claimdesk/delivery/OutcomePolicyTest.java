@@ -116,6 +116,17 @@ class OutcomePolicyTest {
                 STARTED, 50, NOW, 0);
         assertThat(anew.record().kind()).isEqualTo(Kind.SENT);
         assertThat(anew.record().caseId()).isEqualTo("CA-2030-000007");
+        // a state that takes the amendment by reopening the case it decided answers 201 with it: delivered
+        Decision reopened = policy.decide(row(0, 0), amended,
+                submission(201, "{\"caseId\":\"CA-2029-000042\"}", null), STARTED, 50, NOW, 0);
+        assertThat(reopened.record().kind()).isEqualTo(Kind.SENT);
+
+        // a row queued before submissions named the case they amend: the claim's own case id tells
+        LeasedRow queuedBefore = new LeasedRow(70, 7, OutboxEvent.SUBMISSION_REQUESTED, Json.write(PAYLOAD), "key-7",
+                0, 0, LEASE_END, "CA", "CA-2029-000042");
+        Decision legacy = policy.decide(queuedBefore, PAYLOAD, submission(409,
+                "{\"error\":\"duplicate_claim\",\"caseId\":\"CA-2029-000042\"}", null), STARTED, 50, NOW, 0);
+        assertThat(legacy.record().kind()).isEqualTo(Kind.FAILED);
     }
 
     @Test
