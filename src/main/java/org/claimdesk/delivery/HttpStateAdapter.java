@@ -84,8 +84,24 @@ public final class HttpStateAdapter implements StateAdapter {
                 .build();
     }
 
+    /**
+     * The state API this workstation is set up with when it is a real state's, not a simulated state on this machine
+     * ({@code claimdesk state-sim} on a loopback address); empty otherwise. Demo data is never made where this is set:
+     * its pending submissions would go to that state.
+     */
+    public static java.util.Optional<String> configuredRealState() {
+        return configuredUrl().filter(url -> {
+            try {
+                String host = URI.create(url).getHost();
+                return host == null || !isLoopback(host);
+            } catch (IllegalArgumentException e) {
+                return true;
+            }
+        });
+    }
+
     /** Loopback by its literal name, without a DNS lookup: localhost, 127.x.x.x or ::1. */
-    static boolean isLoopback(String host) {
+    public static boolean isLoopback(String host) {
         String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         return h.equalsIgnoreCase("localhost") || h.matches("127(\\.\\d{1,3}){3}") || h.equals("::1");
     }
@@ -183,6 +199,10 @@ public final class HttpStateAdapter implements StateAdapter {
         } catch (UnresolvedAddressException e) {
             return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": unknown host");
         } catch (javax.net.ssl.SSLException e) {
+            if (!beforeTheRequest(e)) {
+                // a TLS alert or a cut once the connection was made: the state may have the request
+                return StateAnswer.noAnswer("connection lost before the state answered: " + describe(e));
+            }
             // the state never got the request: a certificate this workstation does not trust, an https address on a
             // port that does not speak TLS. Set-up, not a row's trouble: counted against no row, the worker pauses
             return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": the TLS connection failed"
@@ -224,6 +244,16 @@ public final class HttpStateAdapter implements StateAdapter {
                     + MAX_RESPONSE_BYTES + " bytes]";
         }
         return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whether a TLS failure came before any request could be sent: the handshake refused (a certificate not trusted,
+     * no common protocol), or the far end not speaking TLS at all (the JDK's "Unrecognized SSL message, plaintext
+     * connection?").
+     */
+    static boolean beforeTheRequest(javax.net.ssl.SSLException e) {
+        return e instanceof javax.net.ssl.SSLHandshakeException
+                || (e.getMessage() != null && e.getMessage().contains("nrecognized SSL message"));
     }
 
     private static String describe(Exception e) {

@@ -222,7 +222,12 @@ class HttpStateAdapterTest {
                     s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
                             .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                     s.getOutputStream().flush();
-                    s.getInputStream().read(new byte[1024]);
+                    // open until the client gives up on it: closed first, the client would see the connection end
+                    // rather than the plain text its handshake cannot read
+                    byte[] sink = new byte[1024];
+                    while (s.getInputStream().read(sink) != -1) {
+                        // what the client sent (its TLS hello) is not read
+                    }
                 } catch (IOException ignored) {
                     // the client hung up
                 }
@@ -233,6 +238,10 @@ class HttpStateAdapterTest {
             assertThat(tls.outcome()).isEqualTo(AttemptOutcome.SYSTEMIC);
             assertThat(tls.message()).contains("the TLS connection failed").contains("trusted certificates");
             answering.join(5_000);
+            assertThat(HttpStateAdapter.beforeTheRequest(new javax.net.ssl.SSLHandshakeException("PKIX path building"
+                    + " failed"))).isTrue();
+            assertThat(HttpStateAdapter.beforeTheRequest(new javax.net.ssl.SSLException("Tag mismatch")))
+                    .as("a cut once connected: the state may have the request").isFalse();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
