@@ -30,6 +30,13 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
             // a value out of range, refused before a desk's file is made
             throw new UsageException(e.getMessage());
         }
+        java.util.Optional<String> realState = org.claimdesk.delivery.HttpStateAdapter.configuredRealState();
+        if (realState.isPresent()) {
+            throw new org.claimdesk.domain.ClaimDeskException("no demo data on a workstation set up for a state's API ("
+                    + org.claimdesk.delivery.HttpStateAdapter.URL_ENV + " is " + realState.get() + "): its pending"
+                    + " submissions would go to that state; unset it, or point it at a simulated state on this"
+                    + " machine (claimdesk state-sim), for a demo database. Nothing was created");
+        }
         if (today != null && root().databasePath() instanceof DatabaseLocation.SqliteFile) {
             // a day in the future is refused before a desk's file is made; a team database's day is the office's,
             // checked once it is open

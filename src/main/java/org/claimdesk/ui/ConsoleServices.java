@@ -165,7 +165,8 @@ public record ConsoleServices(
     /**
      * The demo data an empty database gets at the console's first start, dated from the given day; null on a team
      * database (an office's shared database never gets synthetic claims) and where deliveries go to a state's API
-     * (demo data's pending submissions would go to the state).
+     * (demo data's pending submissions would go to the state; a simulated state on this machine, for training, is
+     * not one).
      */
     public java.util.function.Function<LocalDate, DemoData> demoDataWhenEmpty() {
         return emptyNotice() == null ? this::demoData : null;
@@ -176,7 +177,18 @@ public record ConsoleServices(
         if (database.onServer()) {
             return org.claimdesk.ui.main.MainViewModel.EMPTY_TEAM_DATABASE;
         }
-        return state.simulated() ? null : org.claimdesk.ui.main.MainViewModel.EMPTY_DESK_WITH_STATE_API;
+        return state.simulated() || onThisMachine(state.endpoint()) ? null
+                : org.claimdesk.ui.main.MainViewModel.EMPTY_DESK_WITH_STATE_API;
+    }
+
+    /** A state API on this machine: a simulated state ({@code claimdesk state-sim}) for training, not a state's. */
+    private static boolean onThisMachine(String endpoint) {
+        try {
+            String host = URI.create(endpoint).getHost();
+            return host != null && HttpStateAdapter.isLoopback(host);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */

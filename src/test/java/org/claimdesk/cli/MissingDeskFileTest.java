@@ -86,6 +86,35 @@ class MissingDeskFileTest {
         assertThat(export).doesNotExist();
     }
 
+    /**
+     * A workstation set up for a state's API makes no demo data (its pending submissions would go to that state) and
+     * no file; one pointed at a simulated state on this machine (state-sim, for training) does.
+     */
+    @Test
+    void demoIsRefusedWhereAStatesApiIsSetAndMadeWhereASimulatedOneIs() {
+        Path desk = dir.resolve("office").resolve("claimdesk.db");
+        String before = System.getProperty("claimdesk.stateUrl");
+        try {
+            System.setProperty("claimdesk.stateUrl", "https://submissions.example-state.gov");
+            CliTest.Run refused = CliTest.run("--db", desk.toString(), "demo", "--claims", "10");
+            assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(refused.err()).startsWith("claimdesk: no demo data on a workstation set up for a state's API")
+                    .contains("https://submissions.example-state.gov").contains("Nothing was created");
+            assertThat(desk.getParent()).doesNotExist();
+
+            System.setProperty("claimdesk.stateUrl", "http://127.0.0.1:8088");
+            CliTest.Run made = CliTest.run("--db", desk.toString(), "demo", "--claims", "10", "--seed", "1");
+            assertThat(made.exit()).as(made.err()).isZero();
+            assertThat(desk).isRegularFile();
+        } finally {
+            if (before == null) {
+                System.clearProperty("claimdesk.stateUrl");
+            } else {
+                System.setProperty("claimdesk.stateUrl", before);
+            }
+        }
+    }
+
     @Test
     void demoMakesANewDeskFile() {
         Path desk = dir.resolve("new").resolve("claimdesk.db");

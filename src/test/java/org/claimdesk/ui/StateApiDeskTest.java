@@ -25,8 +25,8 @@ class StateApiDeskTest {
     @Test
     void anEmptyDeskDeliveringToAStatesApiGetsNoDemoDataAndSaysWhy() {
         // never called: nothing is delivered while the desk is empty
-        HttpStateAdapter state = new HttpStateAdapter(URI.create("http://127.0.0.1:9"), Duration.ofSeconds(1),
-                Duration.ofSeconds(1), null);
+        HttpStateAdapter state = new HttpStateAdapter(URI.create("https://submissions.example-state.gov"),
+                Duration.ofSeconds(1), Duration.ofSeconds(1), null);
         try (ConsoleServices services = ConsoleServices.on(Database.open(dir.resolve("desk.db")), state,
                 WorkerSettings.defaults())) {
             assertThat(services.demoDataWhenEmpty()).isNull();
@@ -42,6 +42,18 @@ class StateApiDeskTest {
             assertThat(services.queries().countOutboxByState().values()).allMatch(n -> n == 0);
             assertThat(main.bannerProperty().get()).isEqualTo(MainViewModel.EMPTY_DESK_WITH_STATE_API)
                     .contains("CLAIMDESK_STATE_URL").doesNotContain("simulated");
+        }
+    }
+
+    /** A simulated state served on this machine (claimdesk state-sim, for training) is not a state: demo data. */
+    @Test
+    void anEmptyDeskDeliveringToAStateSimOnThisMachineGetsDemoData() {
+        HttpStateAdapter local = new HttpStateAdapter(URI.create("http://127.0.0.1:9"), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), null);
+        try (ConsoleServices services = ConsoleServices.on(Database.open(dir.resolve("desk.db")), local,
+                WorkerSettings.defaults())) {
+            assertThat(services.emptyNotice()).isNull();
+            assertThat(services.demoDataWhenEmpty()).isNotNull();
         }
     }
 
