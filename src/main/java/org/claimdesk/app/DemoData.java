@@ -20,6 +20,7 @@ import org.claimdesk.delivery.SimulatedStateAdapter;
 import org.claimdesk.delivery.StateAnswer;
 import org.claimdesk.delivery.StateRules;
 import org.claimdesk.delivery.WorkerSettings;
+import org.claimdesk.domain.Amounts;
 import org.claimdesk.domain.AttemptOutcome;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.AuditEntry;
@@ -314,7 +315,7 @@ public final class DemoData {
                     }
                     at = next;
                     String actor = staff();
-                    history.add(new StatusChange(id, from, to, actor, reasonFor(to), at));
+                    history.add(new StatusChange(id, from, to, actor, reasonFor(to, id, filed.amountCents()), at));
                     if (to == ClaimStatus.READY_FOR_SUBMISSION) {
                         evidence = evidence(filed, actor, at);
                     }
@@ -667,14 +668,23 @@ public final class DemoData {
         return path;
     }
 
-    private static String reasonFor(ClaimStatus status) {
+    /**
+     * What staff wrote for a step, as the workflow asks it (an approval says in full or in part and the amount, a
+     * payment the warrant, the amount paid and the offset); drawn from the claim's id, not the random sequence, so
+     * that the rest of the data stays what it is for a seed.
+     */
+    private static String reasonFor(ClaimStatus status, long claimId, long amountCents) {
+        boolean inPart = claimId % 7 == 0;
+        long approved = inPart ? Math.max(1, amountCents * 3 / 4) : amountCents;
         return switch (status) {
             case EVIDENCE_PENDING -> "photo ID and SSN verified";
             case READY_FOR_SUBMISSION -> "proof of address link and ownership received";
             case NEEDS_INFO -> "state requested notarized claim form";
             case REJECTED -> "state: insufficient proof of ownership (R-12)";
             case WITHDRAWN -> "claimant withdrew in writing";
-            case PAID -> "warrant issued";
+            case APPROVED -> inPart ? "approved in part: " + Amounts.dollars(approved) + " of "
+                    + Amounts.dollars(amountCents) : "approved in full: " + Amounts.dollars(amountCents);
+            case PAID -> "warrant W-" + (4_000_000 + claimId) + ", " + Amounts.dollars(approved) + " paid, no offset";
             default -> null;
         };
     }

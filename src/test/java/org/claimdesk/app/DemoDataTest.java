@@ -92,6 +92,19 @@ class DemoDataTest {
             assertThat(amounts.get(0)).isGreaterThanOrEqualTo(500L);
             assertThat(amounts.get(amounts.size() - 1)).isLessThanOrEqualTo(25_000_000L);
 
+            // Every step the workflow asks a reason for has one, as staff would have written it.
+            List<String> unexplained = db.read(h -> h.createQuery("SELECT from_status, to_status, reason"
+                    + " FROM claim_status_history WHERE from_status IS NOT NULL").map((rs, ctx) ->
+                    org.claimdesk.domain.Transitions.needsReason(ClaimStatus.valueOf(rs.getString(1)),
+                            ClaimStatus.valueOf(rs.getString(2))) && (rs.getString(3) == null || rs.getString(3).isBlank())
+                            ? rs.getString(1) + " -> " + rs.getString(2) : null).list())
+                    .stream().filter(java.util.Objects::nonNull).toList();
+            assertThat(unexplained).isEmpty();
+            List<String> payments = db.read(h -> h.createQuery("SELECT reason FROM claim_status_history"
+                    + " WHERE to_status = 'PAID'").mapTo(String.class).list());
+            assertThat(payments).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r).matches("warrant W-\\d+, \\$[0-9,.]+ paid, no offset"));
+
             // Non-issuable demo SSNs (group 00) and a mix of jurisdictions and claim types.
             assertThat(claims).allSatisfy(c -> assertThat(c.taxId()).matches("\\d{3}-00-\\d{4}"));
             assertThat(queries.outbox(OutboxQuery.all())).isNotEmpty()
