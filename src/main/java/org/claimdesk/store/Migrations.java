@@ -36,9 +36,7 @@ public final class Migrations {
             int found = pragmaInt(handle, "user_version");
             int applicationId = pragmaInt(handle, "application_id");
             if (found > latestVersion()) {
-                throw new DatabaseException("the database " + describedPath + " was written by a newer ClaimDesk"
-                        + " (schema version " + found + ", this version knows up to " + latestVersion()
-                        + "); it was not modified: install the newer ClaimDesk to open it");
+                throw newer(describedPath, found);
             }
             boolean empty = handle.createQuery("SELECT count(*) FROM sqlite_master").mapTo(Integer.class).one() == 0;
             if (!empty && applicationId != APPLICATION_ID) {
@@ -47,10 +45,16 @@ public final class Migrations {
             }
             for (int version = found + 1; version <= latestVersion(); version++) {
                 progress.applying(found, version, latestVersion());
-                apply(handle, version);
+                apply(handle, version, describedPath);
             }
             return found;
         });
+    }
+
+    private static DatabaseException newer(String describedPath, int found) {
+        return new DatabaseException("the database " + describedPath + " was written by a newer ClaimDesk"
+                + " (schema version " + found + ", this version knows up to " + latestVersion()
+                + "); it was not modified: install the newer ClaimDesk to open it");
     }
 
     /**
@@ -60,11 +64,11 @@ public final class Migrations {
      * one rolls the migration back. Any other script runs with foreign keys on, which check each row it writes, and
      * without that check, which reads every row of every table.
      */
-    private static void apply(Handle handle, int version) {
+    private static void apply(Handle handle, int version, String describedPath) {
         List<String> statements = SqlScript.statements(script(SCRIPTS.get(version - 1)));
         if (!rebuildsTable(statements)) {
             handle.useTransaction(tx -> {
-                if (appliedMeanwhile(tx, version)) {
+                if (appliedMeanwhile(tx, version, describedPath)) {
                     return;
                 }
                 for (String statement : statements) {
@@ -77,7 +81,7 @@ public final class Migrations {
         handle.execute("PRAGMA foreign_keys = OFF");
         try {
             handle.useTransaction(tx -> {
-                if (appliedMeanwhile(tx, version)) {
+                if (appliedMeanwhile(tx, version, describedPath)) {
                     return;
                 }
                 for (String statement : statements) {
@@ -102,10 +106,15 @@ public final class Migrations {
      * applied {@code version} since this one read the file's version: read again once this transaction holds the
      * write lock (every transaction here is IMMEDIATE), so a version is never applied twice, which would fail on what
      * it already made (a table that exists) or, for a version with nothing to do on SQLite, set the file's version
-     * back below what it holds.
+     * back below what it holds. A file a newer ClaimDesk upgraded meanwhile is refused, as it is when found so.
      */
-    private static boolean appliedMeanwhile(Handle transaction, int version) {
-        return pragmaInt(transaction, "user_version") >= version;
+    private static boolean appliedMeanwhile(Handle transaction, int version, String describedPath) {
+        int now = pragmaInt(transaction, "user_version");
+        if (now > latestVersion()) {
+            // a newer ClaimDesk upgraded the file meanwhile: refused as at the start, untouched
+            throw newer(describedPath, now);
+        }
+        return now >= version;
     }
 
     /**

@@ -280,6 +280,29 @@ class UpgradeTest {
         }
     }
 
+    /** A newer ClaimDesk upgrading the file while this one waits between two versions: refused, as at the start. */
+    @Test
+    void aFileANewerClaimDeskUpgradedMeanwhileIsRefused() throws Exception {
+        Path file = dir.resolve("v10-newer.db");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            schemaAt(s, 9);
+            s.execute("PRAGMA user_version = 10");
+        }
+        SchemaProgress newerMeanwhile = (found, version, latest) -> {
+            if (version == 12) {
+                try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+                        Statement s = c.createStatement()) {
+                    s.execute("PRAGMA user_version = " + (Migrations.latestVersion() + 1));
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        assertThatThrownBy(() -> Database.open(new DatabaseLocation.SqliteFile(file), newerMeanwhile).close())
+                .isInstanceOf(DatabaseException.class).hasMessageContaining("was written by a newer ClaimDesk")
+                .hasMessageContaining("schema version " + (Migrations.latestVersion() + 1));
+    }
+
     @Test
     void aNewFileIsToldOfEachVersionFromNothingAndACurrentOneOfNone() {
         Path file = dir.resolve("new.db");
