@@ -70,12 +70,18 @@ public final class DataDirectory {
         try {
             createOwnerOnly(dir.getParent(), true);
             createOwnerOnly(dir, true);
-            // a folder made before (by IT, by a restore) keeps the mode it was given; the logs' own folder is made
-            // owner-only at every start, as the log files rolled in it are written at the user's umask
-            org.claimdesk.store.OwnerOnly.restrict(dir);
             createOwnerOnly(dir.resolve(LOG_FILE), false);
         } catch (java.io.IOException e) {
             System.err.println("claimdesk: cannot prepare the log folder " + dir + ": " + e.getMessage());
+            return;
+        }
+        try {
+            // a folder made before (by IT, by a restore) keeps the mode it was given; the logs' own folder is made
+            // owner-only at every start, as the log files rolled in it are written at the user's umask
+            org.claimdesk.store.OwnerOnly.restrict(dir);
+        } catch (java.io.IOException e) {
+            System.err.println("claimdesk: the log folder " + dir + " cannot be made owner-only (" + e.getMessage()
+                    + "): ask IT to give it to this user, mode 0700");
         }
     }
 

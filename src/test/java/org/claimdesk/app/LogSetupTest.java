@@ -41,7 +41,8 @@ class LogSetupTest {
 
     /**
      * A log folder that cannot be written (a service account's home that does not exist, a read-only home): one line
-     * on standard error, and nothing of logback's own on standard output, where a command's output goes.
+     * on standard error; and a status listener set, without which logback prints its own errors on standard output,
+     * where a command's output goes, once it has set up logging.
      */
     @Test
     void aLogThatCannotBeWrittenIsSaidOnStandardErrorAndLogbackPrintsNothing() throws Exception {

@@ -39,6 +39,8 @@ public final class WorkerViewModel {
     private final Consumer<Boolean> keepStartWithConsole;
     private final Coalescer<WorkerSnapshot> snapshots;
     private final Consumer<WorkerSnapshot> listener;
+    /** Snapshots the worker has published to this page: a command's read is older than one published after it. */
+    private final java.util.concurrent.atomic.AtomicLong publications = new java.util.concurrent.atomic.AtomicLong();
     private final RateHistory history = new RateHistory(CHART_SECONDS);
 
     private final ReadOnlyObjectWrapper<WorkerSnapshot> snapshot = new ReadOnlyObjectWrapper<>();
@@ -81,7 +83,10 @@ public final class WorkerViewModel {
         this.keepStartWithConsole = keepStartWithConsole;
         this.startWithConsole.set(startWithConsole);
         this.snapshots = new Coalescer<>(tasks.uiThread(), this::apply);
-        this.listener = snapshots::offer;
+        this.listener = published -> {
+            publications.incrementAndGet();
+            snapshots.offer(published);
+        };
         WorkerSettings s = worker.settings();
         showSettings(s);
     }
@@ -332,15 +337,19 @@ public final class WorkerViewModel {
     private void command(String doing, Runnable action, String done) {
         tasks.submit(doing, p -> {
             action.run();
-            return worker.snapshot();
-        }, s -> {
-            WorkerSnapshot shown = snapshot.get();
-            // read before a snapshot the worker published and already shown: that one is newer (its counts too)
-            if (shown == null || s == null || !s.at().isBefore(shown.at())) {
-                apply(s);
+            return new Read(publications.get(), worker.snapshot());
+        }, read -> {
+            // a snapshot the worker published after this read is newer (its counts too): the read would put older
+            // counts back over it, which the rate chart takes for a restart
+            if (read.publishedBefore() == publications.get()) {
+                apply(read.snapshot());
             }
             notice.set(Notice.info(done));
         }, e -> notice.set(Notice.error(doing, e)));
+    }
+
+    /** A command's read of the worker's snapshot, and how many the worker had published to this page before it. */
+    private record Read(long publishedBefore, WorkerSnapshot snapshot) {
     }
 
     /** Checks the form and hands the settings to the worker; a bad value is explained and nothing changes. */

@@ -11,7 +11,8 @@ import org.claimdesk.ui.common.TaskRunner;
  * request never overwrites a newer one.
  */
 public final class QueuedTaskRunner implements TaskRunner {
-    private final List<Runnable> queued = new ArrayList<>();
+    /** Each task's work, which returns the delivery of its outcome (the success or failure callback). */
+    private final List<java.util.function.Supplier<Runnable>> queued = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
     private final List<Object> results = new ArrayList<>();
     private final List<String> submitted = new ArrayList<>();
@@ -26,11 +27,10 @@ public final class QueuedTaskRunner implements TaskRunner {
             try {
                 result = work.call(Progress.NONE);
             } catch (Exception e) {
-                onFailure.accept(e);
-                return;
+                return () -> onFailure.accept(e);
             }
             results.add(result);
-            onSuccess.accept(result);
+            return () -> onSuccess.accept(result);
         });
     }
 
@@ -55,7 +55,20 @@ public final class QueuedTaskRunner implements TaskRunner {
     /** Runs the task queued at {@code index} (counting tasks not yet run). */
     public void run(int index) {
         names.remove(index);
-        queued.remove(index).run();
+        queued.remove(index).get().run();
+    }
+
+    /** A task's work done, its outcome not yet handed to the UI: {@link #deliver} hands it over. */
+    public record Held(Runnable outcome) {
+        public void deliver() {
+            outcome.run();
+        }
+    }
+
+    /** Runs the work of the task queued at {@code index} and holds its outcome, as a busy UI thread would. */
+    public Held holdResult(int index) {
+        names.remove(index);
+        return new Held(queued.remove(index).get());
     }
 
     public void runAll() {

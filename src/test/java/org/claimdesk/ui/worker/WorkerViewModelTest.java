@@ -204,11 +204,17 @@ class WorkerViewModelTest {
         worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:05Z"), 0, 0, 300, 10));
         assertThat(m.countersTextProperty().get()).contains("Sent 300");
 
+        m.drainNow();
+        // the command reads its snapshot, then the worker publishes a newer one before the read is shown
+        queued.run(0);
+        assertThat(m.countersTextProperty().get()).contains("Sent 300");
         worker.answerWith(older);
         m.drainNow();
-        queued.runAll();
+        org.claimdesk.ui.testing.QueuedTaskRunner.Held held = queued.holdResult(0);
+        worker.publish(FakeWorker.running(Instant.parse("2026-11-30T10:00:06Z"), 0, 0, 310, 10));
+        held.deliver();
 
-        assertThat(m.countersTextProperty().get()).as("the newer counts stay").contains("Sent 300");
+        assertThat(m.countersTextProperty().get()).as("the newer counts stay").contains("Sent 310");
         assertThat(m.noticeProperty().get().text()).isEqualTo("Looking for due rows now");
         m.detach();
     }
