@@ -95,6 +95,7 @@ public final class Doctor {
                 findings.add(officeZone(server, database.officeZone()));
             } else {
                 integrity(h, findings);
+                findings.add(fileSystem(database.path()));
             }
             schema(h, findings);
             triggers(h, findings, database.onServer());
@@ -107,6 +108,36 @@ public final class Doctor {
                     evidenceChecked == Integer.MAX_VALUE));
             return new Report(database.location().describe(), database.schemaVersion(), findings);
         });
+    }
+
+    /**
+     * Whether a desk's file is on this machine's own disk. SQLite's write-ahead log keeps its index in shared memory
+     * beside the file, which only processes on one machine share: a file on a network file system (a share two
+     * workstations open) can be corrupted. An office that shares claims uses a team database.
+     */
+    static Finding fileSystem(java.nio.file.Path file) {
+        String type;
+        try {
+            type = java.nio.file.Files.getFileStore(file).type();
+        } catch (java.io.IOException e) {
+            return new Finding(Level.WARN, "file system", "cannot tell which file system holds " + file + ": "
+                    + e.getMessage());
+        }
+        if (onTheNetwork(type)) {
+            return new Finding(Level.WARN, "file system", file + " is on a network file system (" + type + "): a"
+                    + " desk's file must be on this workstation's own disk, as SQLite shares its write-ahead log's index"
+                    + " only between programs on one machine; an office sharing claims uses a team database"
+                    + " (docs/operations.md)");
+        }
+        return new Finding(Level.OK, "file system", "the file is on this workstation's own disk (" + type + ")");
+    }
+
+    /** The file system types of network shares as Linux and macOS name them (mount's type column). */
+    static boolean onTheNetwork(String type) {
+        String t = type == null ? "" : type.toLowerCase(java.util.Locale.ROOT);
+        return t.startsWith("nfs") || t.equals("cifs") || t.startsWith("smb") || t.equals("afpfs")
+                || t.startsWith("fuse.sshfs") || t.equals("9p") || t.startsWith("fuse.smb") || t.equals("webdav")
+                || t.equals("davfs");
     }
 
     /** The zone a team database's days are counted in: the office's, set on the database, or each workstation's own. */

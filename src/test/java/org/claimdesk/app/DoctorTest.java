@@ -67,12 +67,29 @@ class DoctorTest {
         assertThat(report.healthy()).isTrue();
         assertThat(report.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE
-                ? new String[] {"integrity", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
+                ? new String[] {"integrity", "file system", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
                     "evidence", "clock", "time zone", "schema"})
                 .contains("orphans", "leases", "stuck", "workflow");
         // the test server's login role is its superuser: the warning a healthy team database gets here
         assertThat(report.findings()).filteredOn(f -> !f.check().equals("role"))
                 .allSatisfy(f -> assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK));
+    }
+
+    /** A desk's file on a network share: SQLite's write-ahead log shares its index only on one machine. */
+    @Test
+    void aDesksFileOnANetworkShareIsWarnedOf() {
+        for (String share : new String[] {"nfs", "nfs4", "cifs", "smbfs", "fuse.sshfs", "9p"}) {
+            assertThat(Doctor.onTheNetwork(share)).as(share).isTrue();
+        }
+        for (String local : new String[] {"ext4", "xfs", "btrfs", "tmpfs", "overlay", "apfs", "NTFS"}) {
+            assertThat(Doctor.onTheNetwork(local)).as(local).isFalse();
+        }
+        if (!db.onServer()) {
+            assertThat(Doctor.fileSystem(db.path())).satisfies(f -> {
+                assertThat(f.level()).as(f.message()).isEqualTo(Doctor.Level.OK);
+                assertThat(f.message()).startsWith("the file is on this workstation's own disk (");
+            });
+        }
     }
 
     /** After a restore of the evidence folder, every file is looked for, not only the newest. */
