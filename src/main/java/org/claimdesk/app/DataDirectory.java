@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.store.EvidenceFiles;
@@ -165,6 +166,32 @@ public final class DataDirectory {
      */
     public static DatabaseLocation database(String explicit) {
         return database(explicit, System.getenv());
+    }
+
+    /**
+     * Refuses a desk's file named with {@code --db} or {@code CLAIMDESK_DB} whose folder is not there, before the
+     * console makes it: a share not mounted or a mistyped folder would otherwise get a new, empty desk (filled with demo
+     * data) that no one else sees. A new desk's file in a folder that is there is made; the default file's folder is.
+     */
+    public static void refuseMissingFolder(String explicit) {
+        refuseMissingFolder(explicit, System.getenv());
+    }
+
+    /** As {@link #refuseMissingFolder(String)}, {@code env} the environment. */
+    public static void refuseMissingFolder(String explicit, Map<String, String> env) {
+        String named = explicit != null && !explicit.isBlank() ? explicit : env.get(DB_ENV);
+        if (named == null || named.isBlank()) {
+            return;
+        }
+        if (database(explicit, env) instanceof DatabaseLocation.SqliteFile desk) {
+            Path file = desk.file().toAbsolutePath();
+            Path folder = file.getParent();
+            if (!java.nio.file.Files.exists(file) && folder != null && !java.nio.file.Files.isDirectory(folder)) {
+                throw new ClaimDeskException("no folder " + folder + " for the desk's file " + file.getFileName()
+                        + " (nothing was created): check --db or " + DB_ENV + " (a share not mounted, a mistyped"
+                        + " folder); a new desk's file is made in a folder that is there");
+            }
+        }
     }
 
     static DatabaseLocation database(String explicit, Map<String, String> env) {

@@ -78,6 +78,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         } else if (console == null) {
             spec.commandLine().usage(spec.commandLine().getOut());
         } else {
+            DataDirectory.refuseMissingFolder(db);
             console.accept(databasePath());
         }
         return EXIT_OK;
@@ -147,6 +148,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
             // model of every command, read by reflection, would come first in the console's start-up.
             try {
                 DataDirectory.database(null);
+                DataDirectory.refuseMissingFolder(null);
             } catch (ClaimDeskException | IllegalArgumentException refused) {
                 int exit = failed(refused, new PrintWriter(System.err, true));
                 if (cannotStart != null) {

@@ -27,6 +27,31 @@ class ConsoleEntryTest {
         assertThat(opened.get(1)).isEqualTo(org.claimdesk.app.DataDirectory.database(null));
     }
 
+    /**
+     * A desk's file named in a folder that is not there (a share not mounted, a mistyped folder): the console is not
+     * opened on a new, empty desk made there; a new file in a folder that is there is a new desk.
+     */
+    @Test
+    void aNamedDeskFileInAFolderThatIsNotThereIsRefusedBeforeTheConsoleMakesIt(@TempDir Path dir) {
+        List<DatabaseLocation> opened = new ArrayList<>();
+        Path unmounted = dir.resolve("share").resolve("claims").resolve("office.db");
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cl = ClaimDeskCommand.newCommandLine(opened::add);
+        cl.setErr(new java.io.PrintWriter(err));
+
+        assertThat(cl.execute("--db", unmounted.toString())).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+        assertThat(err.toString()).startsWith("claimdesk: no folder " + unmounted.getParent()
+                + " for the desk's file office.db (nothing was created)");
+        assertThat(opened).isEmpty();
+        assertThat(dir.resolve("share")).doesNotExist();
+
+        assertThat(ClaimDeskCommand.execute(opened::add, "--db", dir.resolve("new-desk.db").toString())).isZero();
+        assertThat(opened).containsExactly(new DatabaseLocation.SqliteFile(dir.resolve("new-desk.db")));
+        assertThatThrownBy(() -> DataDirectory.refuseMissingFolder(null, Map.of("CLAIMDESK_DB", unmounted.toString())))
+                .hasMessageContaining("check --db or CLAIMDESK_DB");
+        DataDirectory.refuseMissingFolder(null, Map.of());
+    }
+
     @Test
     void aServerAddressOpensTheConsoleOnThatTeamDatabaseAndAPasswordInItIsRefused() {
         List<DatabaseLocation> opened = new ArrayList<>();
