@@ -14,12 +14,16 @@ import org.claimdesk.delivery.WorkerSettings;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.Json;
 import org.claimdesk.store.OutboxQuery;
+import org.claimdesk.testing.Outbox;
 import org.claimdesk.testing.TestClaims;
 import org.claimdesk.testing.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -40,38 +44,60 @@ class AmendedClaimTest {
     Path dir;
 
     private static final WorkerSettings PACE = WorkerSettings.defaults().withInterval(Duration.ofMillis(20));
+    private final Clock clock = Clock.systemUTC();
+    private Database db;
+    private StateAdapter adapter;
+    private Workflow workflow;
+    private Queries queries;
+
+    @BeforeEach
+    void open() {
+        db = Database.open(TestDatabase.location(engine, dir, "amended"));
+        adapter = new SimulatedStateAdapter(new SimulatedState(SimulatedState.Config.reliable()));
+        workflow = new Workflow(db, clock, Deadlines.statutory());
+        queries = new Queries(db, clock);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        adapter.close();
+        db.close();
+    }
+
+    /** A claim delivered, then rejected by the state, amended and queued again. */
+    private record Amended(long claimId, String rejectedCase, OutboxEvent row) {
+    }
+
+    private Amended rejectedAndQueuedAgain() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        workflow.submit(id, "supervisor.kim", null);
+        drain();
+        String rejectedCase = queries.claim(id).orElseThrow().stateCaseId();
+        assertThat(rejectedCase).isNotNull();
+        assertThat(Json.readObject(queries.outbox(OutboxQuery.all()).get(0).payload()))
+                .as("a first filing names no case").doesNotContainKey("amends");
+        workflow.advance(id, ClaimStatus.REJECTED, "j.chen", null, "R-12: no proof of ownership", null);
+        workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, "deed found; amending", null);
+        workflow.advance(id, ClaimStatus.READY_FOR_SUBMISSION, "j.chen", null, null, null);
+        long rowId = workflow.submit(id, "supervisor.kim", null).outboxEventId();
+        return new Amended(id, rejectedCase, row(rowId));
+    }
+
+    private OutboxEvent row(long rowId) {
+        return queries.outbox(OutboxQuery.all()).stream().filter(e -> e.outboxEventId() == rowId).findFirst()
+                .orElseThrow();
+    }
 
     @Test
     void anAmendedClaimIsSubmittedAsANewFilingAndGetsANewCase() {
-        Clock clock = Clock.systemUTC();
-        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
-        try (Database db = Database.open(TestDatabase.location(engine, dir, "amended"));
-                StateAdapter adapter = new SimulatedStateAdapter(state)) {
-            Workflow workflow = new Workflow(db, clock, Deadlines.statutory());
-            Queries queries = new Queries(db, clock);
-            long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
-            workflow.submit(id, "supervisor.kim", null);
-            drain(db, adapter, clock);
-            String rejectedCase = queries.claim(id).orElseThrow().stateCaseId();
-            assertThat(rejectedCase).isNotNull();
-            OutboxEvent firstRow = queries.outbox(OutboxQuery.all()).get(0);
-            assertThat(Json.readObject(firstRow.payload())).as("a first filing names no case")
-                    .doesNotContainKey("amends");
+        Amended amended = rejectedAndQueuedAgain();
+        assertThat(Json.readObject(amended.row().payload())).containsEntry("amends", amended.rejectedCase());
+        drain();
 
-            workflow.advance(id, ClaimStatus.REJECTED, "j.chen", null, "R-12: no proof of ownership", null);
-            workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, "deed found; amending", null);
-            workflow.advance(id, ClaimStatus.READY_FOR_SUBMISSION, "j.chen", null, null, null);
-            SubmitResult again = workflow.submit(id, "supervisor.kim", null);
-            Map<String, Object> payload = Json.readObject(queries.outbox(OutboxQuery.all()).stream()
-                    .filter(e -> e.outboxEventId() == again.outboxEventId()).findFirst().orElseThrow().payload());
-            assertThat(payload).containsEntry("amends", rejectedCase);
-            drain(db, adapter, clock);
-
-            Claim amended = queries.claim(id).orElseThrow();
-            assertThat(amended.status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
-            assertThat(amended.stateCaseId()).as("judged anew under a case of its own").isNotNull()
-                    .isNotEqualTo(rejectedCase);
-        }
+        Claim claim = queries.claim(amended.claimId()).orElseThrow();
+        assertThat(claim.status()).isEqualTo(ClaimStatus.SUBMITTED_TO_STATE);
+        assertThat(claim.stateCaseId()).as("judged anew under a case of its own").isNotNull()
+                .isNotEqualTo(amended.rejectedCase());
     }
 
     /**
@@ -80,38 +106,21 @@ class AmendedClaimTest {
      */
     @Test
     void anAmendmentQueuedWithoutNamingItsCaseFailsRatherThanReadAsDeliveredUnderIt() {
-        Clock clock = Clock.systemUTC();
-        SimulatedState state = new SimulatedState(SimulatedState.Config.reliable());
-        try (Database db = Database.open(TestDatabase.location(engine, dir, "legacy"));
-                StateAdapter adapter = new SimulatedStateAdapter(state)) {
-            Workflow workflow = new Workflow(db, clock, Deadlines.statutory());
-            Queries queries = new Queries(db, clock);
-            long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
-            workflow.submit(id, "supervisor.kim", null);
-            drain(db, adapter, clock);
-            String rejectedCase = queries.claim(id).orElseThrow().stateCaseId();
-            workflow.advance(id, ClaimStatus.REJECTED, "j.chen", null, "R-12: no proof of ownership", null);
-            workflow.advance(id, ClaimStatus.EVIDENCE_PENDING, "j.chen", null, "deed found; amending", null);
-            workflow.advance(id, ClaimStatus.READY_FOR_SUBMISSION, "j.chen", null, null, null);
-            SubmitResult again = workflow.submit(id, "supervisor.kim", null);
-            OutboxEvent row = queries.outbox(OutboxQuery.all()).stream()
-                    .filter(e -> e.outboxEventId() == again.outboxEventId()).findFirst().orElseThrow();
-            Map<String, Object> payload = new java.util.LinkedHashMap<>(Json.readObject(row.payload()));
-            payload.remove("amends");
-            org.claimdesk.testing.Outbox.setPayload(db, row.outboxEventId(), row.eventType(), Json.write(payload));
-            drain(db, adapter, clock);
+        Amended amended = rejectedAndQueuedAgain();
+        Map<String, Object> payload = new java.util.LinkedHashMap<>(Json.readObject(amended.row().payload()));
+        payload.remove("amends");
+        Outbox.setPayload(db, amended.row().outboxEventId(), amended.row().eventType(), Json.write(payload));
+        drain();
 
-            Claim claim = queries.claim(id).orElseThrow();
-            assertThat(claim.status()).isEqualTo(ClaimStatus.SUBMITTING);
-            assertThat(claim.stateCaseId()).isEqualTo(rejectedCase);
-            OutboxEvent failed = queries.outbox(OutboxQuery.all()).stream()
-                    .filter(e -> e.outboxEventId() == again.outboxEventId()).findFirst().orElseThrow();
-            assertThat(failed.deliveryState()).isEqualTo(org.claimdesk.domain.DeliveryState.FAILED);
-            assertThat(failed.lastError()).contains("did not take the amendment");
-        }
+        Claim claim = queries.claim(amended.claimId()).orElseThrow();
+        assertThat(claim.status()).isEqualTo(ClaimStatus.SUBMITTING);
+        assertThat(claim.stateCaseId()).isEqualTo(amended.rejectedCase());
+        OutboxEvent failed = row(amended.row().outboxEventId());
+        assertThat(failed.deliveryState()).isEqualTo(DeliveryState.FAILED);
+        assertThat(failed.lastError()).contains("did not take the amendment");
     }
 
-    private static void drain(Database db, StateAdapter adapter, Clock clock) {
+    private void drain() {
         Drain.Summary drained = Drain.run(db, adapter, PACE, Deadlines.statutory(), clock, true, Duration.ofSeconds(30),
                 null);
         assertThat(drained.ending()).as(drained.toString()).isEqualTo(Drain.Ending.IDLE);

@@ -254,11 +254,7 @@ class UpgradeTest {
      */
     @Test
     void aFileUpgradedByAnotherProgramMeanwhileIsNotUpgradedTwice() throws Exception {
-        Path file = dir.resolve("v10.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-            schemaAt(s, 9);
-            s.execute("PRAGMA user_version = 10");
-        }
+        Path file = atVersionTen("v10.db");
         List<Integer> otherFound = new java.util.ArrayList<>();
         SchemaProgress meanwhile = (found, version, latest) -> {
             if (version == 12) {
@@ -283,11 +279,7 @@ class UpgradeTest {
     /** A newer ClaimDesk upgrading the file while this one waits between two versions: refused, as at the start. */
     @Test
     void aFileANewerClaimDeskUpgradedMeanwhileIsRefused() throws Exception {
-        Path file = dir.resolve("v10-newer.db");
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
-            schemaAt(s, 9);
-            s.execute("PRAGMA user_version = 10");
-        }
+        Path file = atVersionTen("v10-newer.db");
         SchemaProgress newerMeanwhile = (found, version, latest) -> {
             if (version == 12) {
                 try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
@@ -362,6 +354,16 @@ class UpgradeTest {
     private static final List<String> SCRIPTS = List.of("V1__schema.sql", "V2__delivery.sql", "V3__search.sql",
             "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql",
             "V8__claim_numbers.sql", "V9__case_search.sql");
+
+    /** A new file {@code name} with the schema of version 9 marked version 10, as version 10 left it on SQLite. */
+    private Path atVersionTen(String name) throws Exception {
+        Path file = dir.resolve(name);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            schemaAt(s, 9);
+            s.execute("PRAGMA user_version = 10");
+        }
+        return file;
+    }
 
     /** Gives the empty file behind {@code s} the schema at {@code version}, as a ClaimDesk of that version left it. */
     private static void schemaAt(Statement s, int version) throws Exception {
