@@ -93,6 +93,8 @@ public final class Doctor {
                     findings.add(clockDistance(serverClock.offsetMillis()));
                 }
                 findings.add(officeZone(server, database.officeZone()));
+                findings.add(deadlines(System.getProperty(DeadlineSettings.PROPERTY,
+                        System.getenv(DeadlineSettings.ENV))));
             } else {
                 integrity(h, findings);
                 findings.add(fileSystem(database.path()));
@@ -138,6 +140,21 @@ public final class Doctor {
         return t.startsWith("nfs") || t.equals("cifs") || t.startsWith("smb") || t.equals("afpfs")
                 || t.startsWith("fuse.sshfs") || t.equals("9p") || t.startsWith("fuse.smb") || t.equals("webdav")
                 || t.equals("davfs");
+    }
+
+    /**
+     * The decision deadlines this workstation dates the claims its worker delivers with, on a team database: the
+     * statutory ones, or a {@code CLAIMDESK_DEADLINE_DAYS} of its own, which every workstation of the office must set
+     * alike, or one claim's due date depends on which workstation delivered it.
+     */
+    static Finding deadlines(String setting) {
+        if (setting == null || setting.isBlank()) {
+            return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with 120 days for the"
+                    + " jurisdictions they do not name: no " + DeadlineSettings.ENV + " on this workstation");
+        }
+        return new Finding(Level.WARN, "deadlines", "this workstation dates claims with " + DeadlineSettings.ENV + "="
+                + setting.strip() + ": each workstation dates the claims its worker delivers, so every workstation of"
+                + " the office must set the same (docs/operations.md)");
     }
 
     /** The zone a team database's days are counted in: the office's, set on the database, or each workstation's own. */

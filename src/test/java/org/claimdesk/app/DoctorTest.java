@@ -68,7 +68,7 @@ class DoctorTest {
         assertThat(report.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE
                 ? new String[] {"integrity", "file system", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
-                    "evidence", "clock", "time zone", "schema"})
+                    "evidence", "clock", "time zone", "deadlines", "schema"})
                 .contains("orphans", "leases", "stuck", "workflow");
         // the test server's login role is its superuser: the warning a healthy team database gets here
         assertThat(report.findings()).filteredOn(f -> !f.check().equals("role"))
@@ -90,6 +90,17 @@ class DoctorTest {
                 assertThat(f.message()).startsWith("the file is on this workstation's own disk (");
             });
         }
+    }
+
+    /** A team database's workstations date the claims they deliver: one setting of its own is said to be shared. */
+    @Test
+    void aWorkstationsOwnDeadlineDaysAreWarnedOfAsEveryWorkstationsToSet() {
+        assertThat(Doctor.deadlines(null).level()).isEqualTo(Doctor.Level.OK);
+        assertThat(Doctor.deadlines(" ").message()).contains("statutory");
+        assertThat(Doctor.deadlines("NY=150")).satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.WARN);
+            assertThat(f.message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150").contains("every workstation");
+        });
     }
 
     /** After a restore of the evidence folder, every file is looked for, not only the newest. */
