@@ -63,12 +63,18 @@ class FixFieldViewModelTest {
         return queries.outbox(unregistered);
     }
 
-    @Test
-    void anOlderPreviewAnsweringLateNeitherShowsItselfNorEndsTheNewerOnesWait() {
-        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+    /** A dialog's model on the refused holder group whose background work runs only when the test says. */
+    private FixFieldViewModel openedOnTheGroup(org.claimdesk.ui.testing.QueuedTaskRunner queued) {
         FixFieldViewModel m = new FixFieldViewModel(new BulkEdit(db, Clock.systemUTC()),
                 new Resubmission(db, Clock.systemUTC()), queued, "r.okafor");
         m.open(unregistered, "the group");
+        return m;
+    }
+
+    @Test
+    void anOlderPreviewAnsweringLateNeitherShowsItselfNorEndsTheNewerOnesWait() {
+        org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
+        FixFieldViewModel m = openedOnTheGroup(queued);
         m.valueProperty().set("HLD-100201");
         m.preview();
         m.valueProperty().set(REGISTERED);
@@ -86,9 +92,7 @@ class FixFieldViewModelTest {
     @Test
     void whileAChangeRunsNoPreviewOrSecondRunStarts() {
         org.claimdesk.ui.testing.QueuedTaskRunner queued = new org.claimdesk.ui.testing.QueuedTaskRunner();
-        FixFieldViewModel m = new FixFieldViewModel(new BulkEdit(db, Clock.systemUTC()),
-                new Resubmission(db, Clock.systemUTC()), queued, "r.okafor");
-        m.open(unregistered, "the group");
+        FixFieldViewModel m = openedOnTheGroup(queued);
         m.valueProperty().set(REGISTERED);
         m.preview();
         queued.runAll();
