@@ -252,6 +252,9 @@ final class ClaimsCommand {
                         .advance(claim.claimId(), target, actor, key, reason, expectVersion);
                 out().printf("%s: %s -> %s (version %d)%s%n", result.claimNumber(), result.from(), result.to(),
                         result.version(), result.replayed() ? " [replayed: nothing changed]" : "");
+                if (target == ClaimStatus.READY_FOR_SUBMISSION) {
+                    checklist(this, db, claim);
+                }
             }
             return 0;
         }
@@ -291,9 +294,21 @@ final class ClaimsCommand {
                 out().printf("%s: %s, outbox row %d (%s), key %s%s%n", result.claimNumber(), result.claimStatus(),
                         result.outboxEventId(), result.rowState().dbValue(), result.idempotencyKey(),
                         result.replayed() ? " [replayed: nothing changed]" : "");
+                checklist(this, db, claim);
             }
             return 0;
         }
+    }
+
+    /** Says on stderr what the evidence checklist finds missing on a claim marked ready or submitted. */
+    static void checklist(CliSupport command, Database db, Claim claim) {
+        List<org.claimdesk.domain.EvidenceKind> onFile = new ClaimEvidence(db, command.clock(db)).list(claim.claimId())
+                .stream().map(Evidence::kind).toList();
+        org.claimdesk.domain.EvidenceChecklist.warning(claim.claimType(), onFile).ifPresent(w -> {
+            command.err().println("warning: " + claim.claimNumber() + ": " + w + " The state refuses a claim without"
+                    + " them.");
+            command.err().flush();
+        });
     }
 
     static String clip(String text, int width) {

@@ -115,6 +115,9 @@ class CliTest {
                 "--reason", "holder confirmed by phone");
         assertThat(submitted.exit()).as(submitted.err()).isZero();
         String number = run("--db", db, "claims", "show", id, "--json").json().get("claim").get("claimNumber").asText();
+        // the demo's ready claims carry no proof of ownership: said, not refused
+        assertThat(submitted.err()).contains("warning: " + number + ": Not on file by the evidence checklist:")
+                .contains("Proof of ownership").contains("The state refuses a claim without them.");
         // by the number staff quote, as the console's Audit page takes it
         JsonNode entry = run("--db", db, "audit", "list", "--subject", number, "--action", "claim.submit", "--limit", "1",
                 "--json").json();

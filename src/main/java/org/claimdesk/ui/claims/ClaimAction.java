@@ -3,6 +3,9 @@ package org.claimdesk.ui.claims;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.ClaimType;
+import org.claimdesk.domain.EvidenceChecklist;
+import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.Transitions;
 
 /**
@@ -48,6 +51,19 @@ public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, bo
             case REJECTED -> "Record rejection";
             case WITHDRAWN -> "Withdraw";
         };
+    }
+
+    /**
+     * The question asked before the action runs, for a claim of {@code type} with {@code onFile} (null: not known yet):
+     * marking it ready or submitting it adds what the evidence checklist finds missing.
+     */
+    public String confirmation(String claimNumber, ClaimType type, java.util.Collection<EvidenceKind> onFile) {
+        String question = confirmation(claimNumber);
+        if ((target == ClaimStatus.READY_FOR_SUBMISSION || submit) && type != null && onFile != null) {
+            return EvidenceChecklist.warning(type, onFile)
+                    .map(w -> question + " " + w + " The state refuses a claim without them.").orElse(question);
+        }
+        return question;
     }
 
     /** The question asked before the action runs. */

@@ -295,7 +295,7 @@ public final class ClaimDetailView {
         }
         ClaimRow row = seen.row();
         Optional<Dialogs.Answer> answer = Dialogs.confirmWithReason(window(), action.label(),
-                action.confirmation(row.claimNumber()), action.label(), action.reasonRequired(),
+                model.confirmation(action, seen), action.label(), action.reasonRequired(),
                 action.reasonRequired() ? "Why? (required)" : "Note for the audit trail (optional)",
                 model.reasonToRetry(action, row.claimId()));
         answer.ifPresent(a -> model.perform(action, a.reason(), seen));

@@ -700,6 +700,16 @@ public final class ClaimsViewModel {
     public record Seen(ClaimRow row, java.util.Set<Long> evidence) {
     }
 
+    /**
+     * The question {@code action} asks about the claim {@code seen}, with what the evidence checklist finds missing
+     * when it marks the claim ready or submits it and its evidence is on screen.
+     */
+    public String confirmation(ClaimAction action, Seen seen) {
+        java.util.List<org.claimdesk.domain.EvidenceKind> onFile = seen.evidence() == null ? null
+                : editor.evidence().stream().map(Evidence::kind).toList();
+        return action.confirmation(seen.row().claimNumber(), seen.row().claimType(), onFile);
+    }
+
     /** The selected claim as on screen now (null when none is selected); see {@link Seen}. */
     public Seen seen() {
         ClaimRow row = selected.get();

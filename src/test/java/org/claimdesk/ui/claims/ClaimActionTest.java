@@ -25,6 +25,26 @@ class ClaimActionTest {
                 .contains("reason code");
     }
 
+    /** Marking a claim ready, or submitting it, names what the evidence checklist finds missing; other steps do not. */
+    @Test
+    void markingReadyAndSubmittingSayWhatTheChecklistMisses() {
+        java.util.List<org.claimdesk.domain.EvidenceKind> identityOnly = java.util.List.of(
+                org.claimdesk.domain.EvidenceKind.IDENTITY);
+        String ready = action(ClaimStatus.EVIDENCE_PENDING, ClaimStatus.READY_FOR_SUBMISSION)
+                .confirmation("UPC-2026-000042", org.claimdesk.domain.ClaimType.HEIR, identityOnly);
+        assertThat(ready).contains("Not on file by the evidence checklist: Proof of address, Proof of ownership,"
+                + " Heirship.").endsWith("The state refuses a claim without them.");
+        assertThat(action(ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.SUBMITTING)
+                .confirmation("UPC-2026-000042", org.claimdesk.domain.ClaimType.OWNER, identityOnly))
+                .startsWith("Submit claim UPC-2026-000042 to the state?").contains("Proof of ownership");
+        assertThat(action(ClaimStatus.EVIDENCE_PENDING, ClaimStatus.READY_FOR_SUBMISSION)
+                .confirmation("UPC-2026-000042", org.claimdesk.domain.ClaimType.HEIR, null))
+                .as("the evidence not read yet: nothing said of it").doesNotContain("checklist");
+        assertThat(action(ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.EVIDENCE_PENDING)
+                .confirmation("UPC-2026-000042", org.claimdesk.domain.ClaimType.HEIR, identityOnly))
+                .doesNotContain("checklist");
+    }
+
     @Test
     void aWithdrawalOnceTheStateHasTheClaimSaysClaimDeskDoesNotTellTheState() {
         for (ClaimStatus from : new ClaimStatus[] {ClaimStatus.SUBMITTED_TO_STATE, ClaimStatus.NEEDS_INFO}) {

@@ -579,6 +579,18 @@ class ClaimsViewModelTest {
         queued.runAll();
     }
 
+    /** Submit's question names what the evidence checklist finds missing among the evidence on screen. */
+    @Test
+    void submitsQuestionNamesWhatTheChecklistFindsMissing() {
+        model.select(firstWith(ClaimStatus.READY_FOR_SUBMISSION));
+        ClaimsViewModel.Seen seen = model.seen();
+        ClaimAction submit = model.actions().stream().filter(ClaimAction::submit).findFirst().orElseThrow();
+
+        assertThat(seen.evidence()).as("the evidence is on screen").isNotNull();
+        assertThat(model.confirmation(submit, seen)).startsWith("Submit claim " + seen.row().claimNumber())
+                .contains("Not on file by the evidence checklist:").contains("Proof of ownership");
+    }
+
     @Test
     void aFullRefreshOvertakenByARowsOnlyOneStillBringsItsCounts() {
         QueuedTaskRunner queued = new QueuedTaskRunner();
