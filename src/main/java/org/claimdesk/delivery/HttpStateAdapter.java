@@ -198,16 +198,19 @@ public final class HttpStateAdapter implements StateAdapter {
                     + (e.getMessage() == null ? "connection refused" : e.getMessage()));
         } catch (UnresolvedAddressException e) {
             return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": unknown host");
-        } catch (javax.net.ssl.SSLException e) {
-            if (!beforeTheRequest(e)) {
-                // a TLS alert or a cut once the connection was made: the state may have the request
-                return StateAnswer.noAnswer("connection lost before the state answered: " + describe(e));
-            }
-            // the state never got the request: a certificate this workstation does not trust, an https address on a
-            // port that does not speak TLS. Set-up, not a row's trouble: counted against no row, the worker pauses
-            return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": the TLS connection failed"
-                    + " (" + describe(e) + "); check the state API's address and this workstation's trusted certificates");
         } catch (IOException e) {
+            // the client reports a TLS failure itself, or wrapped in its HTTP layer's error ("HTTP/1.1 header parser
+            // received no bytes", the TLS failure as its cause), whichever thread noticed first
+            javax.net.ssl.SSLException tls = tlsCause(e);
+            if (tls != null && beforeTheRequest(tls)) {
+                // the state never got the request: a certificate this workstation does not trust, an https address on
+                // a port that does not speak TLS. Set-up, not a row's trouble: counted against no row, the worker
+                // pauses
+                return StateAnswer.unreachable("cannot connect to the state at " + baseUrl + ": the TLS connection"
+                        + " failed (" + describe(tls) + "); check the state API's address and this workstation's"
+                        + " trusted certificates");
+            }
+            // a TLS alert or a cut once the connection was made among them: the state may have the request
             return StateAnswer.noAnswer("connection lost before the state answered: " + describe(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -244,6 +247,16 @@ public final class HttpStateAdapter implements StateAdapter {
                     + MAX_RESPONSE_BYTES + " bytes]";
         }
         return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /** The TLS failure {@code e} is, or was caused by; null when none. */
+    static javax.net.ssl.SSLException tlsCause(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException tls) {
+                return tls;
+            }
+        }
+        return null;
     }
 
     /**

@@ -242,6 +242,11 @@ class HttpStateAdapterTest {
                     + " failed"))).isTrue();
             assertThat(HttpStateAdapter.beforeTheRequest(new javax.net.ssl.SSLException("Tag mismatch")))
                     .as("a cut once connected: the state may have the request").isFalse();
+            // as the client's HTTP layer wraps it when its reader notices the failure first
+            assertThat(HttpStateAdapter.tlsCause(new IOException("HTTP/1.1 header parser received no bytes",
+                    new javax.net.ssl.SSLException("Unrecognized SSL message, plaintext connection?"))))
+                    .hasMessageStartingWith("Unrecognized SSL message");
+            assertThat(HttpStateAdapter.tlsCause(new IOException("Connection reset"))).isNull();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
