@@ -90,18 +90,24 @@ public final class HttpStateAdapter implements StateAdapter {
      * its pending submissions would go to that state.
      */
     public static java.util.Optional<String> configuredRealState() {
-        return configuredUrl().filter(url -> {
-            try {
-                String host = URI.create(url).getHost();
-                return host == null || !isLoopback(host);
-            } catch (IllegalArgumentException e) {
-                return true;
-            }
-        });
+        return configuredUrl().filter(url -> !onThisMachine(url));
+    }
+
+    /**
+     * Whether the state API at {@code url} is served on this machine (a loopback host: {@code claimdesk state-sim} for
+     * training), not a state's; false for an address that cannot be read.
+     */
+    public static boolean onThisMachine(String url) {
+        try {
+            String host = URI.create(url).getHost();
+            return host != null && isLoopback(host);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Loopback by its literal name, without a DNS lookup: localhost, 127.x.x.x or ::1. */
-    public static boolean isLoopback(String host) {
+    static boolean isLoopback(String host) {
         String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         return h.equalsIgnoreCase("localhost") || h.matches("127(\\.\\d{1,3}){3}") || h.equals("::1");
     }

@@ -177,18 +177,8 @@ public record ConsoleServices(
         if (database.onServer()) {
             return org.claimdesk.ui.main.MainViewModel.EMPTY_TEAM_DATABASE;
         }
-        return state.simulated() || onThisMachine(state.endpoint()) ? null
+        return state.simulated() || HttpStateAdapter.onThisMachine(state.endpoint()) ? null
                 : org.claimdesk.ui.main.MainViewModel.EMPTY_DESK_WITH_STATE_API;
-    }
-
-    /** A state API on this machine: a simulated state ({@code claimdesk state-sim}) for training, not a state's. */
-    private static boolean onThisMachine(String endpoint) {
-        try {
-            String host = URI.create(endpoint).getHost();
-            return host != null && HttpStateAdapter.isLoopback(host);
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
     }
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */
