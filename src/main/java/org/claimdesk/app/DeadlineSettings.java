@@ -16,6 +16,11 @@ public final class DeadlineSettings {
 
     /** Throws {@link IllegalArgumentException} naming the bad pair when the setting cannot be read. */
     public static Deadlines current() {
-        return Deadlines.statutory().withOverrides(System.getProperty(PROPERTY, System.getenv(ENV)));
+        return Deadlines.statutory().withOverrides(setting());
+    }
+
+    /** This workstation's setting as written ({@value #PROPERTY}, else {@value #ENV}); null when there is none. */
+    public static String setting() {
+        return System.getProperty(PROPERTY, System.getenv(ENV));
     }
 }

@@ -93,8 +93,7 @@ public final class Doctor {
                     findings.add(clockDistance(serverClock.offsetMillis()));
                 }
                 findings.add(officeZone(server, database.officeZone()));
-                findings.add(deadlines(System.getProperty(DeadlineSettings.PROPERTY,
-                        System.getenv(DeadlineSettings.ENV))));
+                findings.add(deadlines(DeadlineSettings.setting()));
             } else {
                 integrity(h, findings);
                 findings.add(fileSystem(database.path()));
