@@ -322,11 +322,6 @@ public final class Resubmission {
     }
 
     /**
-     * Refuses {@code check}'s row, with nothing changed, when it cannot be resubmitted ({@link Check#refusal}), or
-     * when the state may hold its submission and, asked about its key, says it does or does not answer. Asked outside
-     * any transaction: no lock is held while the state answers. Returns {@code check}.
-     */
-    /**
      * Why {@code state} cannot be asked whether it holds a submission (none configured, or one that refuses to be
      * asked); null when it can be. Resubmissions and abandons ask before sending a claim again.
      */
@@ -334,6 +329,11 @@ public final class Resubmission {
         return state == null ? "no state is configured" : state.refusal().orElse(null);
     }
 
+    /**
+     * Refuses {@code check}'s row, with nothing changed, when it cannot be resubmitted ({@link Check#refusal}), or
+     * when the state may hold its submission and, asked about its key, says it does or does not answer. Asked outside
+     * any transaction: no lock is held while the state answers. Returns {@code check}.
+     */
     private Check askState(Check check) {
         String refusal = check.refusal();
         if (refusal != null) {

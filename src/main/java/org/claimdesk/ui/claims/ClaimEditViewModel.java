@@ -214,7 +214,6 @@ public final class ClaimEditViewModel {
         return saveHint.getReadOnlyProperty();
     }
 
-    /** Why the shown claim's fields are read-only; null when they can be edited. */
     /**
      * Why the form's greyed fields cannot change though the claim can be edited (NEEDS_INFO: the fields naming the
      * state's case), said once above them; null when every field can change.
@@ -223,6 +222,7 @@ public final class ClaimEditViewModel {
         return lockedNotice.getReadOnlyProperty();
     }
 
+    /** Why the shown claim's fields are read-only; null when they can be edited. */
     public ReadOnlyStringProperty readOnlyReasonProperty() {
         return readOnlyReason.getReadOnlyProperty();
     }

@@ -179,7 +179,6 @@ public final class ClaimsViewModel {
         return detail.getReadOnlyProperty();
     }
 
-    /** The detail pane's edit mode and Evidence tab, for the selected claim. */
     /** Sends a failed row of the claim shown to the Outbox page's resubmit (the console's navigation). */
     public void setResubmitter(LongConsumer resubmitter) {
         this.resubmitter = resubmitter;
@@ -214,6 +213,7 @@ public final class ClaimsViewModel {
         resubmitter.accept(delivery.event().outboxEventId());
     }
 
+    /** The detail pane's edit mode and Evidence tab, for the selected claim. */
     public ClaimEditViewModel editor() {
         return editor;
     }

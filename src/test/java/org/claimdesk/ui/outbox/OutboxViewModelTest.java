@@ -267,7 +267,6 @@ class OutboxViewModelTest {
         assertThat(model.busyProperty().get()).isFalse();
     }
 
-    /** A page on its own model whose background work runs only when the test says, its first read done. */
     /** A slow server: a refresh's page read skipped for a newer one leaves the error groups to that one's answer. */
     @Test
     void theGroupsOfARefreshSkippedForANewerOneAreReadOnceAfterTheNewerAnswers() {
@@ -286,6 +285,7 @@ class OutboxViewModelTest {
         assertThat(m.loadingProperty().get()).isFalse();
     }
 
+    /** A page on its own model whose background work runs only when the test says, its first read done. */
     private OutboxViewModel loaded(org.claimdesk.ui.testing.QueuedTaskRunner queued) {
         OutboxViewModel m = new OutboxViewModel(queries, triage,
                 new org.claimdesk.app.Resubmission(db, Clock.systemDefaultZone()), queued, "tester");
