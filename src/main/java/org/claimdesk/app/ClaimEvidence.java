@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
+import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
@@ -25,8 +26,8 @@ import org.jdbi.v3.core.Handle;
 
 /**
  * Evidence references of a claim: a web address, or a file copied into the evidence folder beside the
- * database ({@link DataDirectory#evidence}). Added in the statuses that allow editing, audited, never
- * changed afterwards. A file is copied and hashed before its row is written; if the row cannot be written
+ * database ({@link DataDirectory#evidence}). Added and withdrawn in the statuses that allow editing, each audited; a
+ * reference is never changed otherwise, and a withdrawn one stays on the claim's record with its file. A file is copied and hashed before its row is written; if the row cannot be written
  * the copy is removed from a folder of one's own, so a refused or failed add leaves nothing behind there (the
  * office's shared folder keeps it: see {@link EvidenceFiles}).
  */
@@ -113,6 +114,39 @@ public final class ClaimEvidence {
             // which is only space
             throw e;
         }
+    }
+
+    /**
+     * Withdraws reference {@code evidenceId} of claim {@code claimId}, added by mistake (the wrong claim, the wrong
+     * document): it stays on the claim's record, with its file, marked with who withdrew it, when and why, and no longer
+     * counts (it is not sent to the state; the checklist does not see it). Refused, with nothing written, when the claim
+     * cannot be edited now ({@link ClaimStatus#editRefusal}), the reference is not the claim's, or it was withdrawn
+     * already (saying by whom and when); the reason is required. Audited.
+     */
+    public Evidence withdraw(long claimId, long evidenceId, String reason, String actor) {
+        String who = Inputs.actor(actor);
+        String why = Inputs.reason(reason, true);
+        return database.inTransaction(h -> {
+            Claim claim = editableClaim(h, claimId);
+            Evidence reference = evidence.find(h, evidenceId).filter(e -> e.claimId() == claimId)
+                    .orElseThrow(() -> new NotFoundException("claim " + claim.claimNumber() + " has no evidence with id "
+                            + evidenceId));
+            if (reference.isWithdrawn()) {
+                Evidence.Withdrawal w = reference.withdrawal();
+                throw new ClaimDeskException("evidence " + evidenceId + " of claim " + claim.claimNumber()
+                        + " was withdrawn already, by " + w.by() + " at " + Conflicts.localMinute(w.at())
+                        + "; nothing was changed");
+            }
+            Instant now = clock.instant();
+            if (!evidence.withdraw(h, evidenceId, who, now, why)) {
+                throw new IllegalStateException("evidence " + evidenceId + " changed under the claim's lock");
+            }
+            Map<String, Object> details = details(claim, evidenceId, reference.kind(), reference.title());
+            details.put(reference.isFile() ? "fileName" : "url", reference.source());
+            audit.append(h, now, who, AuditActions.EVIDENCE_WITHDRAW, AuditActions.SUBJECT_CLAIM,
+                    Long.toString(claimId), why, Json.write(details));
+            return evidence.find(h, evidenceId).orElseThrow();
+        });
     }
 
     /** A reference staff give with a claim they create: a web address ({@code url}) or a {@code file}. */

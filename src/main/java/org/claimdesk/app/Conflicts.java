@@ -53,29 +53,34 @@ final class Conflicts {
     }
 
     /**
-     * Refuses, naming who added what and when, a claim whose evidence is no longer the references staff saw
-     * ({@code seen}, their ids; null: not checked). Adding evidence leaves the claim's version as it is (the fields
-     * did not change), but a submission carries every reference: what goes to the state is what staff checked. The
-     * claim must be held by the caller's transaction, as an addition holds it.
+     * Refuses, naming who added or withdrew what and when, a claim whose evidence is no longer the references staff saw
+     * ({@code seen}, the ids of those that count; null: not checked). Adding or withdrawing evidence leaves the claim's
+     * version as it is (the fields did not change), but a submission carries every reference that counts: what goes to
+     * the state is what staff checked. The claim must be held by the caller's transaction, as an addition holds it.
      */
     void requireEvidence(Handle h, Claim claim, java.util.Set<Long> seen) {
         if (seen == null) {
             return;
         }
-        List<Evidence> now = evidence.forClaim(h, claim.claimId());
-        if (now.stream().map(Evidence::evidenceId).collect(java.util.stream.Collectors.toSet()).equals(seen)) {
+        List<Evidence> all = evidence.forClaim(h, claim.claimId());
+        java.util.Set<Long> current = Evidence.currentIds(all);
+        if (current.equals(seen)) {
             return;
         }
-        List<String> added = now.stream().filter(e -> !seen.contains(e.evidenceId()))
-                .map(e -> e.kind().label() + " \"" + e.title() + "\" added by " + e.addedBy() + " at "
-                        + localMinute(e.addedAt()))
+        List<Evidence> added = all.stream().filter(e -> current.contains(e.evidenceId()) && !seen.contains(e.evidenceId()))
                 .toList();
+        List<Evidence> withdrawn = all.stream().filter(e -> e.isWithdrawn() && seen.contains(e.evidenceId())).toList();
+        List<String> changes = new java.util.ArrayList<>();
+        added.forEach(e -> changes.add(e.kind().label() + " \"" + e.title() + "\" added by " + e.addedBy() + " at "
+                + localMinute(e.addedAt())));
+        withdrawn.forEach(e -> changes.add(e.kind().label() + " \"" + e.title() + "\" withdrawn by "
+                + e.withdrawal().by() + " at " + localMinute(e.withdrawal().at())));
         // an evidence title is often the file's name ("Maria Lopez SSN card.pdf"): on screen, not in the log
-        throw new ConflictException("claim " + claim.claimNumber() + " has evidence you did not see when you opened it"
-                + (added.isEmpty() ? "" : ": " + String.join("; ", added))
+        throw new ConflictException("claim " + claim.claimNumber() + "'s evidence changed after you opened it"
+                + (changes.isEmpty() ? "" : ": " + String.join("; ", changes))
                 + "; nothing was queued: look at its evidence and submit again",
-                "claim " + claim.claimNumber() + " has evidence not seen when it was opened (" + added.size()
-                        + " reference(s) added, " + (seen.size() + added.size() - now.size()) + " removed); nothing was queued");
+                "claim " + claim.claimNumber() + "'s evidence changed after it was opened (" + added.size()
+                        + " reference(s) added, " + withdrawn.size() + " withdrawn); nothing was queued");
     }
 
     /**
@@ -136,15 +141,15 @@ final class Conflicts {
     }
 
     /**
-     * A conflict for a claim whose payload changed without a new version after it was seen: evidence added, named
-     * with who added it and when.
+     * A conflict for a claim whose payload changed without a new version after it was seen: evidence added or
+     * withdrawn, named with who did it and when.
      */
     ConflictException sentChangedSince(Handle h, long claimId, String claimNumber) {
-        Optional<AuditEntry> added = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
-                List.of(AuditActions.EVIDENCE_ADD));
+        Optional<AuditEntry> change = audit.latest(h, AuditActions.SUBJECT_CLAIM, Long.toString(claimId),
+                List.of(AuditActions.EVIDENCE_ADD, AuditActions.EVIDENCE_WITHDRAW));
         return new ConflictException("what would be sent for claim " + claimNumber + " changed after you opened it"
-                + added.map(e -> " (evidence added by " + e.actor() + " at "
-                        + localMinute(e.at()) + ")").orElse("")
+                + change.map(e -> " (evidence " + (e.action().equals(AuditActions.EVIDENCE_ADD) ? "added" : "withdrawn")
+                        + " by " + e.actor() + " at " + localMinute(e.at()) + ")").orElse("")
                 + "; nothing was changed: look at the new diff and resubmit again");
     }
 

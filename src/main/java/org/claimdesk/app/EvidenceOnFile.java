@@ -37,11 +37,12 @@ final class EvidenceOnFile {
 
     /**
      * Refuses, with nothing changed, when a file of claim {@code claimId}'s evidence is missing or damaged in the
-     * folder: the sentence names the evidence (ids, kind, how) and what to do; the log's leaves out the titles.
+     * folder: the sentence names the evidence (ids, kind, how) and what to do; the log's leaves out the titles. A
+     * withdrawn reference is not sent, so its file is not looked at.
      */
     void requireWhole(long claimId, String doing) {
-        List<Evidence> refs = database.read(h -> evidence.forClaim(h, claimId)).stream().filter(Evidence::isFile)
-                .toList();
+        List<Evidence> refs = Evidence.current(database.read(h -> evidence.forClaim(h, claimId))).stream()
+                .filter(Evidence::isFile).toList();
         if (refs.isEmpty()) {
             return;
         }

@@ -302,9 +302,8 @@ final class ClaimsCommand {
 
     /** Says on stderr what the evidence checklist finds missing on a claim marked ready or submitted. */
     static void checklist(CliSupport command, Database db, Claim claim) {
-        List<org.claimdesk.domain.EvidenceKind> onFile = new ClaimEvidence(db, command.clock(db)).list(claim.claimId())
-                .stream().map(Evidence::kind).toList();
-        org.claimdesk.domain.EvidenceChecklist.warning(claim.claimType(), onFile).ifPresent(w -> {
+        org.claimdesk.domain.EvidenceChecklist.warningFor(claim.claimType(),
+                new ClaimEvidence(db, command.clock(db)).list(claim.claimId())).ifPresent(w -> {
             command.err().println("warning: " + claim.claimNumber() + ": " + w + " The state refuses a claim without"
                     + " them.");
             command.err().flush();

@@ -19,33 +19,42 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "evidence", description = "Add and list a claim's evidence references (web addresses or files).",
-        subcommands = {EvidenceCommand.Add.class, EvidenceCommand.ListEvidence.class})
+@Command(name = "evidence", description = "Add, list and withdraw a claim's evidence references (web addresses or"
+        + " files).", subcommands = {EvidenceCommand.Add.class, EvidenceCommand.ListEvidence.class,
+            EvidenceCommand.Withdraw.class})
 final class EvidenceCommand {
 
     /**
      * One reference as the CLI prints it in JSON; {@code file}: for a file, whether its copy is in this workstation's
-     * evidence folder ({@code whole}, {@code missing}, {@code damaged} or {@code unreadable}).
+     * evidence folder ({@code whole}, {@code missing}, {@code damaged} or {@code unreadable}); the {@code withdrawn}
+     * fields: who withdrew it, when and why (null for a reference that counts).
      */
     record EvidenceView(long evidenceId, String kind, String title, String url, String fileName, Long sizeBytes,
-            String sha256, String addedBy, Instant addedAt, String file) {
+            String sha256, String addedBy, Instant addedAt, String file, String withdrawnBy, Instant withdrawnAt,
+            String withdrawnReason) {
         /** {@code copy}: what the folder has of a file's copy; null for an address or where it was not looked in. */
         static EvidenceView of(Evidence e, EvidenceCopy copy) {
+            Evidence.Withdrawal w = e.withdrawal();
             return new EvidenceView(e.evidenceId(), e.kind().code(), e.title(), e.url(), e.fileName(), e.sizeBytes(),
-                    e.sha256(), e.addedBy(), e.addedAt(), copy == null ? null : copy.word());
+                    e.sha256(), e.addedBy(), e.addedAt(), copy == null ? null : copy.word(), w == null ? null : w.by(),
+                    w == null ? null : w.at(), w == null ? null : w.reason());
         }
     }
 
     /**
      * One reference as the CLI prints it; with {@code copy} (what the folder has of a file's copy), one not whole in
-     * this workstation's folder says so ({@code [missing here]}, {@code [damaged here]}, {@code [unreadable here]}).
+     * this workstation's folder says so ({@code [missing here]}, {@code [damaged here]}, {@code [unreadable here]}); a
+     * withdrawn one says by whom, when and why.
      */
     static String line(Evidence e, EvidenceCopy copy) {
         String source = e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.size(e.sizeBytes()) + ", sha256 "
                 + e.sha256().substring(0, 12) + "…" : e.url();
         String here = copy == null || copy == EvidenceCopy.WHOLE ? "" : "  [" + copy.word() + " here]";
-        return String.format("#%d %-9s %s  (added by %s, %s)%s", e.evidenceId(), e.kind().code(),
-                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt(), here);
+        String withdrawn = e.isWithdrawn() ? "  [withdrawn by " + e.withdrawal().by() + ", " + e.withdrawal().at()
+                + ": " + e.withdrawal().reason() + "]" : "";
+        return String.format("#%d %-9s %s  (added by %s, %s)%s%s", e.evidenceId(), e.kind().code(),
+                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt(), here,
+                withdrawn);
     }
 
     @Command(name = "add", description = "Add a web address or a copy of a file (at most 25 MB) as evidence.")
@@ -127,7 +136,9 @@ final class EvidenceCommand {
                     printJson(all.stream().map(e -> EvidenceView.of(e, copies.get(e.evidenceId()))).toList());
                 } else {
                     all.forEach(e -> out().println(line(e, copies.get(e.evidenceId()))));
-                    out().printf("%d evidence reference(s)%n", all.size());
+                    long withdrawn = all.stream().filter(Evidence::isWithdrawn).count();
+                    out().printf("%d evidence reference(s)%s%n", all.size(),
+                            withdrawn == 0 ? "" : ", " + withdrawn + " withdrawn (not sent to the state)");
                     long away = copies.values().stream().filter(c -> c != EvidenceCopy.WHOLE).count();
                     if (away > 0) {
                         out().printf("%d file(s) not whole in this workstation's evidence folder %s%s%n", away,
@@ -136,6 +147,43 @@ final class EvidenceCommand {
                                                 + " when IT sets " + DataDirectory.EVIDENCE_ENV
                                         : "");
                     }
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "withdraw", description = {"Withdraw an evidence reference added by mistake (the wrong claim, the",
+        "wrong document). It stays on the claim's record, marked with who withdrew it, when and why, and its file",
+        "stays in the evidence folder; it is no longer sent to the state and no longer counts for the evidence",
+        "checklist. Allowed while the claim can be edited; audited."})
+    static final class Withdraw extends CliSupport implements Callable<Integer> {
+        @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
+        String id;
+
+        @Option(names = "--evidence", required = true, paramLabel = "EVIDENCE_ID",
+                description = "The reference's number, as evidence list shows it (#12: 12).")
+        long evidenceId;
+
+        @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
+        String actor;
+
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why it is withdrawn.")
+        String reason;
+
+        @Option(names = "--json", description = "JSON.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try (Database db = openDatabase()) {
+                Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
+                Evidence withdrawn = new ClaimEvidence(db, clock(db)).withdraw(claim.claimId(), evidenceId, reason,
+                        actor);
+                if (json) {
+                    printJson(EvidenceView.of(withdrawn, null));
+                } else {
+                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(), line(withdrawn, null));
                 }
             }
             return 0;

@@ -26,6 +26,7 @@ public final class AuditActions {
     /** The tax id replaced whole; details carry the masked numbers before and after. */
     public static final String TAX_ID_REPLACE = "claim.replace_tax_id";
     public static final String EVIDENCE_ADD = "claim.evidence_add";
+    public static final String EVIDENCE_WITHDRAW = "claim.evidence_withdraw";
     public static final String OUTBOX_REQUEUE = "outbox.requeue";
     public static final String OUTBOX_ABANDON = "outbox.abandon";
     public static final String OUTBOX_RECONCILE = "outbox.reconcile";
@@ -61,7 +62,8 @@ public final class AuditActions {
      * action goes here too (DomainRulesTest checks that none is missing).
      */
     public static final List<String> ALL = List.of(CLAIM_CREATE, CLAIMS_IMPORT_BEGIN, CLAIMS_IMPORT, CLAIMS_EXPORT_TAX_IDS, CLAIM_ADVANCE,
-            CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, OUTBOX_REQUEUE, OUTBOX_ABANDON,
+            CLAIM_SUBMIT, CLAIM_EDIT, TAX_ID_REVEAL, TAX_ID_REPLACE, EVIDENCE_ADD, EVIDENCE_WITHDRAW,
+            OUTBOX_REQUEUE, OUTBOX_ABANDON,
             OUTBOX_RECONCILE, OUTBOX_RESUBMIT, WORKER_PAUSE, WORKER_RESUME, WORKER_PAUSE_OVERRIDE, SETTINGS_CHANGE,
             DATABASE_MOVE_IN, DATABASE_BACKUP);
 

@@ -35,6 +35,11 @@ public final class EvidenceChecklist {
         return required(type).stream().filter(k -> !onFile.contains(k)).toList();
     }
 
+    /** As {@link #warning(ClaimType, Collection)} for the claim's {@code references}: a withdrawn one does not count. */
+    public static Optional<String> warningFor(ClaimType type, List<Evidence> references) {
+        return warning(type, Evidence.kindsOnFile(references));
+    }
+
     /** "Not on file by the evidence checklist: Proof of ownership, Heirship." when something is missing. */
     public static Optional<String> warning(ClaimType type, Collection<EvidenceKind> onFile) {
         List<EvidenceKind> missing = missing(type, onFile);

@@ -75,12 +75,13 @@ public record SubmissionPayload(
         return of(claim, List.of(), idempotencyKey);
     }
 
+    /** The claim's payload with the references of {@code evidence} that count (a withdrawn one is not sent). */
     public static SubmissionPayload of(Claim claim, List<Evidence> evidence, String idempotencyKey) {
         return new SubmissionPayload(claim.claimId(), idempotencyKey, claim.claimNumber(), claim.jurisdiction(),
                 claim.statePropertyId(), claim.holderName(), claim.holderId(), claim.propertyType().name(),
                 claim.claimType().name(), claim.claimantName(),
                 TaxIds.last4(claim.taxId()),
                 claim.amountCents(), claim.filedOn().toString(), claim.claimantEmail(), claim.claimantPhone(),
-                claim.claimantAddress(), evidence.stream().map(EvidenceRef::of).toList());
+                claim.claimantAddress(), Evidence.current(evidence).stream().map(EvidenceRef::of).toList());
     }
 }

@@ -6,7 +6,10 @@ import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.Evidence;
 import org.jdbi.v3.core.Handle;
 
-/** SQL for the {@code evidence} table. Rows are added, never changed. */
+/**
+ * SQL for the {@code evidence} table. Rows are added, then at most withdrawn once (who, when, why); never changed
+ * otherwise, never deleted.
+ */
 public final class EvidenceStore {
 
     /** A web address. */
@@ -43,6 +46,21 @@ public final class EvidenceStore {
                 .one();
     }
 
+    /**
+     * Marks the reference withdrawn; false when it is not there or was withdrawn already (the row is left as it was).
+     */
+    public boolean withdraw(Handle handle, long evidenceId, String by, Instant at, String reason) {
+        return handle.createUpdate("""
+                UPDATE evidence SET withdrawn_by = :by, withdrawn_at = :at, withdrawn_reason = :reason
+                WHERE evidence_id = :id AND withdrawn_at IS NULL""")
+                .bind("id", evidenceId)
+                .bind("by", by)
+                .bind("at", at.toEpochMilli())
+                .bind("reason", reason)
+                .execute() == 1;
+    }
+
+    /** The claim's references, withdrawn ones among them, oldest first. */
     public List<Evidence> forClaim(Handle handle, long claimId) {
         return handle.createQuery("SELECT * FROM evidence WHERE claim_id = :id ORDER BY evidence_id")
                 .bind("id", claimId).map(Rows.EVIDENCE).list();

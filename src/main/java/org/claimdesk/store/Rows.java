@@ -105,7 +105,9 @@ public final class Rows {
             nullableLong(rs, "size_bytes"),
             rs.getString("sha256"),
             rs.getString("added_by"),
-            instant(rs, "added_at"));
+            instant(rs, "added_at"),
+            rs.getString("withdrawn_by") == null ? null : new Evidence.Withdrawal(rs.getString("withdrawn_by"),
+                    instant(rs, "withdrawn_at"), rs.getString("withdrawn_reason")));
 
     static Instant instant(ResultSet rs, String column) throws SQLException {
         long millis = rs.getLong(column);

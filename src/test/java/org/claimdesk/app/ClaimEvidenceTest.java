@@ -459,6 +459,94 @@ class ClaimEvidenceTest {
     }
 
     /**
+     * A reference added by mistake is withdrawn with a reason: it stays on the record, marked, its file kept, audited;
+     * it is not sent to the state and its file is not looked for at the submission. Withdrawn once; the reason is
+     * required; the reference must be the claim's.
+     */
+    @Test
+    void aReferenceAddedByMistakeIsWithdrawnKeptOnTheRecordAndNotSent() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        long other = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        Evidence wrong = evidence.addFile(id, "identity", Files.writeString(dir.resolve("Ana Ruiz license.pdf"),
+                "another claimant's license"), null, "j.chen");
+        Evidence right = evidence.addUrl(id, "identity", "https://ids.example.gov/maria-garcia", null, "j.chen");
+        Evidence elsewhere = evidence.addUrl(other, "address", "https://records.example.gov/u/9", null, "j.chen");
+        Clock later = Clock.fixed(NOW.plusSeconds(600), ZoneOffset.UTC);
+        ClaimEvidence staff = new ClaimEvidence(db, later,
+                DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null));
+
+        assertThatThrownBy(() -> staff.withdraw(id, wrong.evidenceId(), "  ", "kim"))
+                .hasMessage("a reason is required for this action");
+        assertThatThrownBy(() -> staff.withdraw(id, elsewhere.evidenceId(), "wrong claim", "kim"))
+                .isInstanceOf(org.claimdesk.domain.NotFoundException.class)
+                .hasMessageEndingWith(" has no evidence with id " + elsewhere.evidenceId());
+        Evidence withdrawn = staff.withdraw(id, wrong.evidenceId(), " another claimant's license ", "kim");
+
+        assertThat(withdrawn.withdrawal()).isEqualTo(new Evidence.Withdrawal("kim", NOW.plusSeconds(600),
+                "another claimant's license"));
+        assertThat(evidence.list(id)).containsExactly(withdrawn, right);
+        assertThat(evidence.list(other)).containsExactly(elsewhere);
+        assertThat(Files.exists(evidence.fileOf(withdrawn))).as("its file is kept").isTrue();
+        assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_WITHDRAW, 0, 0))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.actor()).isEqualTo("kim");
+                    assertThat(a.reason()).isEqualTo("another claimant's license");
+                    assertThat(a.details()).contains("\"evidenceId\":" + wrong.evidenceId())
+                            .contains("Ana Ruiz license.pdf");
+                });
+        assertThatThrownBy(() -> staff.withdraw(id, wrong.evidenceId(), "again", "lee"))
+                .hasMessageContaining("was withdrawn already, by kim at ").hasMessageEndingWith("; nothing was changed");
+        assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_WITHDRAW, 0, 0))
+                .hasSize(1);
+        // the database keeps a withdrawal whole: who, when and why together
+        Throwable half = org.assertj.core.api.Assertions.catchThrowable(() -> db.inTransaction(h -> h.execute(
+                "UPDATE evidence SET withdrawn_by = 'x' WHERE evidence_id = " + right.evidenceId())));
+        assertThat(half).isNotNull();
+        java.io.StringWriter trace = new java.io.StringWriter();
+        half.printStackTrace(new java.io.PrintWriter(trace));
+        assertThat(trace.toString().toLowerCase(java.util.Locale.ROOT)).contains("check constraint");
+
+        // its copy gone from the folder holds nothing back: it is not sent
+        Files.delete(evidence.fileOf(withdrawn));
+        SubmitResult submitted = new Workflow(db, clock, Deadlines.statutory(),
+                DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null))
+                .submit(id, "supervisor.kim", null, null, java.util.Set.of(right.evidenceId()));
+        JsonNode sent = Json.mapper().readTree(new Queries(db, clock).outboxEvent(submitted.outboxEventId())
+                .orElseThrow().payload()).get("evidence");
+        assertThat(sent).hasSize(1);
+        assertThat(sent.get(0).get("source").asText()).isEqualTo("url");
+        assertThat(sent.get(0).get("sha256").isNull()).isTrue();
+        // the submission is on its way with what was sent: nothing more is withdrawn meanwhile
+        assertThatThrownBy(() -> staff.withdraw(id, right.evidenceId(), "wrong after all", "kim"))
+                .hasMessageContaining("cannot be edited in SUBMITTING: " + ClaimStatus.SUBMISSION_PENDING_REFUSAL);
+        assertThat(evidence.list(id).get(1).isWithdrawn()).isFalse();
+    }
+
+    /**
+     * Staff submit the evidence they saw: a reference withdrawn on another workstation after they opened the claim
+     * refuses the submission, naming who withdrew what and when; one they saw withdrawn does not count.
+     */
+    @Test
+    void aSubmissionIsRefusedWhenEvidenceStaffSawWasWithdrawnMeanwhile() {
+        long id = TestClaims.insert(db, ClaimStatus.READY_FOR_SUBMISSION);
+        Evidence first = evidence.addUrl(id, "identity", "https://ids.example.gov/1", "License", "j.chen");
+        Evidence second = evidence.addUrl(id, "ownership", "https://records.example.gov/deed/2", "Deed", "j.chen");
+        Workflow workflow = new Workflow(db, clock, Deadlines.statutory(),
+                DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null));
+        java.util.Set<Long> seen = Evidence.currentIds(evidence.list(id));
+        evidence.withdraw(id, second.evidenceId(), "deed of the neighbour's house", "lee");
+
+        assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null, null, seen))
+                .isInstanceOf(org.claimdesk.domain.ConflictException.class)
+                .hasMessageContaining("evidence changed after you opened it: " + EvidenceKind.OWNERSHIP.label()
+                        + " \"Deed\" withdrawn by lee at ")
+                .hasMessageEndingWith("; nothing was queued: look at its evidence and submit again");
+        assertThat(workflow.submit(id, "supervisor.kim", null, null, Evidence.currentIds(evidence.list(id)))
+                .claimStatus()).isEqualTo(ClaimStatus.SUBMITTING);
+        assertThat(Evidence.currentIds(evidence.list(id))).containsExactly(first.evidenceId());
+    }
+
+    /**
      * A claim whose evidence file is gone from the folder, or altered, is not sent: the payload would name a document
      * the office cannot produce. Put back, it is.
      */

@@ -199,12 +199,12 @@ class WorkflowTest {
 
         assertThatThrownBy(() -> workflow.submit(id, "s.patel", null, 0L, java.util.Set.of(seen)))
                 .isInstanceOf(ConflictException.class)
-                .hasMessageContaining("has evidence you did not see")
+                .hasMessageContaining("'s evidence changed after you opened it: ")
                 .hasMessageContaining("\"Lease 7\" added by r.okafor at ")
                 .hasMessageContaining("nothing was queued")
                 // a title is often a file's name with the claimant's in it: the log keeps the counts
                 .satisfies(e -> assertThat(((ConflictException) e).forLog()).doesNotContain("Lease 7")
-                        .contains("1 reference(s) added, 0 removed"));
+                        .contains("1 reference(s) added, 0 withdrawn"));
         assertThat(queries.claim(id).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
         assertThat(queries.outboxForClaim(id)).isEmpty();
 

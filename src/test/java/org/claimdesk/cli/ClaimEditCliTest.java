@@ -237,6 +237,41 @@ class ClaimEditCliTest {
     }
 
     @Test
+    void evidenceAddedByMistakeIsWithdrawnWithAReasonListedAsWithdrawnAndAudited() throws Exception {
+        String id = firstWithStatus("EVIDENCE_PENDING");
+        long evidenceId = addEvidence(id, "--kind", "identity", "--url", "https://ids.example.gov/ana-ruiz",
+                "--actor", "j.chen", "--title", "Ana Ruiz license", "--json").json().get("evidenceId").asLong();
+        addEvidence(id, "--kind", "address", "--url", "https://records.example.gov/u/1", "--actor", "j.chen");
+
+        Run noReason = run("claims", "evidence", "withdraw", id, "--evidence", Long.toString(evidenceId),
+                "--actor", "kim");
+        assertThat(noReason.exit()).isEqualTo(ClaimDeskCommand.EXIT_USAGE);
+        assertThat(noReason.err()).contains("Missing required option: '--reason=TEXT'");
+        Run withdrawn = run("claims", "evidence", "withdraw", id, "--evidence", Long.toString(evidenceId),
+                "--actor", "kim", "--reason", "another claimant's license");
+        assertThat(withdrawn.exit()).as(withdrawn.err()).isZero();
+        assertThat(withdrawn.out()).containsPattern("evidence withdrawn #" + evidenceId + " identity .*Ana Ruiz license")
+                .contains("[withdrawn by kim, ").contains(": another claimant's license]");
+
+        assertThat(listEvidence(id).out()).contains("2 evidence reference(s), 1 withdrawn (not sent to the state)");
+        JsonNode list = listEvidence(id, "--json").json();
+        assertThat(list.get(0).get("withdrawnBy").asText()).isEqualTo("kim");
+        assertThat(list.get(0).get("withdrawnReason").asText()).isEqualTo("another claimant's license");
+        assertThat(list.get(1).get("withdrawnBy").isNull()).isTrue();
+        assertThat(run("audit", "list", "--subject", id, "--action", "claim.evidence_withdraw", "--json").json())
+                .singleElement().satisfies(a -> assertThat(a.get("actor").asText()).isEqualTo("kim"));
+
+        Run again = run("claims", "evidence", "withdraw", id, "--evidence", Long.toString(evidenceId),
+                "--actor", "kim", "--reason", "again");
+        assertThat(again.exit()).isEqualTo(1);
+        assertThat(again.err()).contains("was withdrawn already, by kim at ");
+        Run unknown = run("claims", "evidence", "withdraw", id, "--evidence", "999999", "--actor", "kim",
+                "--reason", "typo");
+        assertThat(unknown.exit()).isNotZero();
+        assertThat(unknown.err()).contains("has no evidence with id 999999");
+    }
+
+    @Test
     void anEvidenceFolderIsNamedForATeamDatabaseOnlyAndAFileDatabaseRefusesOne() throws Exception {
         String id = firstWithStatus("EVIDENCE_PENDING");
         Path deed = Files.writeString(dir.resolve("deed.pdf"), "deed of trust");

@@ -25,14 +25,28 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 15) in the caller's transaction. On a file versions 12, 13 and
-     * 15 change nothing but the version, 14 adds the failed rows' index and 16 the outbox's tally and the claims'; on
-     * a team database 12 and 13 add those tallies, 14 and 16 change nothing but the version and 15 makes the delivery
-     * state's index end with the row's id, in place of that index and the pending rows' own.
+     * Undoes the versions after {@code version} (11 to 16) in the caller's transaction. Version 17 adds the evidence's
+     * withdrawal on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
+     * rows' index and 16 the outbox's tally and the claims'; on a team database 12 and 13 add those tallies, 14 and 16
+     * change nothing but the version and 15 makes the delivery state's index end with the row's id, in place of that
+     * index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 15) {
-            throw new IllegalArgumentException("undoes versions 12 to 16 only, down to 11 to 15, not to " + version);
+        if (version < 11 || version > 16) {
+            throw new IllegalArgumentException("undoes versions 12 to 17 only, down to 11 to 16, not to " + version);
+        }
+        // the reason's column first: its check names the other two
+        for (String column : List.of("withdrawn_reason", "withdrawn_at", "withdrawn_by")) {
+            h.execute("ALTER TABLE evidence DROP COLUMN " + column);
+        }
+        if (server) {
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '17'");
+            if (version == 16) {
+                return;
+            }
+        } else if (version == 16) {
+            h.execute("PRAGMA user_version = 16");
+            return;
         }
         if (!server) {
             for (String table : List.of("outbox", "claim")) {

@@ -105,6 +105,7 @@ public final class ClaimDetailView {
     @FXML private TextField evidenceUrl;
     @FXML private Button addEvidenceUrlButton;
     @FXML private Button addEvidenceFileButton;
+    @FXML private Button withdrawEvidenceButton;
     @FXML private Label evidenceHint;
     @FXML private Label evidenceError;
 
@@ -389,7 +390,7 @@ public final class ClaimDetailView {
         });
         ClaimEditForm.bindEvidence(editor, evidenceTable, evidenceKindColumn, evidenceTitleColumn,
                 evidenceSourceColumn, evidenceAddedColumn, evidenceKind, evidenceTitle, evidenceUrl,
-                addEvidenceUrlButton, addEvidenceFileButton, evidenceHint, evidenceError);
+                addEvidenceUrlButton, addEvidenceFileButton, withdrawEvidenceButton, evidenceHint, evidenceError);
     }
 
     /** The Claims page's keys for the edit: Ctrl+E edits the selected claim, Ctrl+S saves, Esc cancels. */

@@ -53,21 +53,35 @@ final class ClaimEditForm {
         };
     }
 
-    /** The Evidence tab: the list, and adding an address or a file (copied in the background). */
+    /** A withdrawn reference's row: struck through and muted. */
+    private static final PseudoClass WITHDRAWN = PseudoClass.getPseudoClass("withdrawn");
+
+    /**
+     * The Evidence tab: the list (withdrawn references struck through, saying by whom, when and why), adding an address
+     * or a file (copied in the background), and withdrawing the selected reference ({@code withdraw}, or Delete).
+     */
     static void bindEvidence(ClaimEditViewModel editor, TableView<Evidence> table,
             TableColumn<Evidence, String> kindColumn, TableColumn<Evidence, String> titleColumn,
             TableColumn<Evidence, String> sourceColumn, TableColumn<Evidence, String> addedColumn,
             ComboBox<EvidenceKind> kind, TextField title, TextField url, Button addUrl, Button addFile,
-            Label hint, Label error) {
+            Button withdraw, Label hint, Label error) {
         table.setItems(editor.evidence());
+        table.setRowFactory(t -> new javafx.scene.control.TableRow<>() {
+            @Override
+            protected void updateItem(Evidence e, boolean empty) {
+                super.updateItem(e, empty);
+                pseudoClassStateChanged(WITHDRAWN, !empty && e != null && e.isWithdrawn());
+            }
+        });
         Cells.textWithTooltip(kindColumn, e -> Formats.label(e.kind().name()), e -> e.kind().label());
-        Cells.textWithTooltip(titleColumn, Evidence::title, e -> e.isFile()
-                ? e.fileName() + "\nSHA-256 " + e.sha256() : e.url());
-        // what is wrong with the copy first: the column is narrow, and that is what staff must see
-        Cells.textWithTooltip(sourceColumn, e -> !e.isFile() ? "web address"
-                : editor.away(e).map(p -> awayMark(p) + " · ").orElse("") + "file, " + EvidenceRules.size(e.sizeBytes()),
-                e -> !e.isFile() ? e.url() : editor.away(e).map(p -> awayHint(p, editor.evidenceFolder()))
-                        .orElse("Its copy is kept in " + editor.evidenceFolder()));
+        Cells.textWithTooltip(titleColumn, Evidence::title, e -> (e.isFile()
+                ? e.fileName() + "\nSHA-256 " + e.sha256() : e.url()) + withdrawnNote(e).map(w -> "\n" + w).orElse(""));
+        // withdrawn, then what is wrong with the copy: the column is narrow, and that is what staff must see
+        Cells.textWithTooltip(sourceColumn, e -> (e.isWithdrawn() ? "withdrawn · " : "") + (!e.isFile() ? "web address"
+                : editor.away(e).map(p -> awayMark(p) + " · ").orElse("") + "file, " + EvidenceRules.size(e.sizeBytes())),
+                e -> withdrawnNote(e).map(w -> w + "\n").orElse("") + (!e.isFile() ? e.url()
+                        : editor.away(e).map(p -> awayHint(p, editor.evidenceFolder()))
+                                .orElse("Its copy is kept in " + editor.evidenceFolder())));
         Cells.textWithTooltip(addedColumn, e -> Formats.date(java.time.LocalDate.ofInstant(e.addedAt(),
                 java.time.ZoneId.systemDefault())), e -> Formats.time(e.addedAt()) + " by " + e.addedBy());
         kind.getItems().setAll(EvidenceKind.values());
@@ -93,15 +107,28 @@ final class ClaimEditForm {
         addFile.disableProperty().unbind();
         addFile.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty())
                 .or(kind.valueProperty().isNull()));
+        javafx.beans.binding.BooleanBinding withdrawable = javafx.beans.binding.Bindings.createBooleanBinding(() -> {
+            Evidence selected = table.getSelectionModel().getSelectedItem();
+            return selected != null && !selected.isWithdrawn();
+        }, table.getSelectionModel().selectedItemProperty());
+        withdraw.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty())
+                .or(withdrawable.not()));
+        withdraw.setTooltip(new Tooltip("Withdraws the selected reference, added by mistake: it stays listed, struck"
+                + " through, and is no longer sent to the state; its file is kept. Asks why; audited (Delete)"));
+        withdraw.setOnAction(e -> askWithdraw(editor, table));
+        table.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, k -> {
+            if (k.getCode() == javafx.scene.input.KeyCode.DELETE && !withdraw.isDisabled()) {
+                askWithdraw(editor, table);
+                k.consume();
+            }
+        });
         addUrl.setTooltip(new Tooltip("Adds the http or https address as evidence; audited"));
         addFile.setTooltip(new Tooltip("Copies a file of at most 25 MB into ClaimDesk's evidence folder; audited"));
         addUrl.setOnAction(e -> editor.addUrl(kind.getValue(), url.getText(), title.getText()));
-        // what was typed stays when the add is refused, to be corrected
-        editor.evidenceBusyProperty().addListener((obs, was, busy) -> {
-            if (was && !busy && editor.evidenceErrorProperty().get() == null) {
-                url.clear();
-                title.clear();
-            }
+        // what was typed stays when the add is refused, to be corrected (and through a withdrawal)
+        editor.evidenceAddsProperty().addListener((obs, was, adds) -> {
+            url.clear();
+            title.clear();
         });
         addFile.setOnAction(e -> {
             FileChooser chooser = new FileChooser();
@@ -113,6 +140,28 @@ final class ClaimEditForm {
         });
         hint.textProperty().bind(editor.readOnlyReasonProperty().map(r -> "Read-only: " + r)
                 .orElse("Choose a kind, then add an address or a file (at most 25 MB)."));
+    }
+
+    /** "Withdrawn by Kim at 2026-12-07 09:14: wrong claimant's document" for a withdrawn reference. */
+    static java.util.Optional<String> withdrawnNote(Evidence e) {
+        return java.util.Optional.ofNullable(e.withdrawal()).map(w -> "Withdrawn by " + w.by() + " at "
+                + Formats.time(w.at()) + ": " + w.reason());
+    }
+
+    /** Asks why the selected reference is withdrawn, then withdraws it (in the background). */
+    private static void askWithdraw(ClaimEditViewModel editor, TableView<Evidence> table) {
+        Evidence selected = table.getSelectionModel().getSelectedItem();
+        if (selected == null || selected.isWithdrawn()) {
+            return;
+        }
+        String what = selected.kind().label() + " \"" + selected.title() + "\"";
+        org.claimdesk.ui.common.Dialogs.confirmWithReason(table.getScene().getWindow(), "Withdraw evidence",
+                "Withdraw " + what + " from the claim? It stays listed, struck through, with your reason; it is no"
+                        + " longer sent to the state and no longer counts for the evidence checklist."
+                        + (selected.isFile() ? " Its file is kept." : ""),
+                "Withdraw", true, "Why? (required: for example, another claimant's document)",
+                editor.withdrawReasonToRetry(selected))
+                .ifPresent(a -> editor.withdraw(selected, a.reason()));
     }
 
     /** The new tax id and the reason staff typed in {@link #askTaxId}. */

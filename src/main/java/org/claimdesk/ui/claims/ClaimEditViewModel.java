@@ -125,6 +125,7 @@ public final class ClaimEditViewModel {
     private long evidenceShown;
     private final ReadOnlyBooleanWrapper evidenceBusy = new ReadOnlyBooleanWrapper();
     private final ReadOnlyStringWrapper evidenceError = new ReadOnlyStringWrapper();
+    private final javafx.beans.property.ReadOnlyLongWrapper evidenceAdds = new javafx.beans.property.ReadOnlyLongWrapper();
 
     /** The claim as last read; the one being edited keeps the version staff started from. */
     private EditableClaim shown;
@@ -240,7 +241,12 @@ public final class ClaimEditViewModel {
         return evidenceBusy.getReadOnlyProperty();
     }
 
-    /** Why the last evidence add was refused (a missing, unreadable or too large file, ...); null after a success. */
+    /** How many evidence adds went through: the add's inputs are cleared at each. */
+    public javafx.beans.property.ReadOnlyLongProperty evidenceAddsProperty() {
+        return evidenceAdds.getReadOnlyProperty();
+    }
+
+    /** Why the last evidence add or withdrawal was refused (a missing, unreadable or too large file, ...); null after a success. */
     public ReadOnlyStringProperty evidenceErrorProperty() {
         return evidenceError.getReadOnlyProperty();
     }
@@ -502,41 +508,87 @@ public final class ClaimEditViewModel {
     }
 
     private void addEvidence(EditableClaim claim, String doing, Supplier<Evidence> add) {
-        evidenceBusy.set(true);
-        evidenceError.set(null);
-        tasks.submit("add evidence", p -> {
-            Evidence added = add.get();
-            try {
-                List<Evidence> all = evidenceCases.list(claim.claimId());
-                // the add went to the folder already: the look at its files' copies goes along
-                return new Added(added, all, filesAway(evidenceCases, all), null);
-            } catch (RuntimeException listNotRead) {
-                // the reference is saved: told as a failure, it would be added again, a second reference
-                return new Added(added, null, null, Notice.error("read the claim's evidence again", listNotRead));
-            }
-        }, (Added a) -> {
-            evidenceBusy.set(false);
-            if (a.all() != null && shown != null && shown.claimId() == claim.claimId()) {
-                showEvidence(a.all(), a.away());
-            }
-            if (fault.get() != null && fault.get().evidenceKind().filter(a.added().kind()::equals).isPresent()) {
+        changeEvidence(claim, "add evidence", doing, add, added -> {
+            if (fault.get() != null && fault.get().evidenceKind().filter(added.kind()::equals).isPresent()) {
                 fault.set(null);
             }
-            String added = "Evidence added to claim " + claim.claimNumber() + ": " + a.added().kind().label() + ", "
-                    + a.added().title();
-            notices.accept(a.listNotRead() == null ? Notice.success(added)
-                    : Notice.warning(added + ". " + a.listNotRead().text() + "; refresh (F5) to see it"));
+            evidenceAdds.set(evidenceAdds.get() + 1);
+            return "Evidence added to claim " + claim.claimNumber() + ": " + added.kind().label() + ", "
+                    + added.title();
+        }, null);
+    }
+
+    /**
+     * Withdraws {@code reference} of the shown claim (added by mistake), with staff's {@code reason}; audited. It stays
+     * listed, marked withdrawn. A withdrawal that fails keeps the reason for the question asked again.
+     */
+    public void withdraw(Evidence reference, String reason) {
+        EditableClaim claim = shown;
+        if (claim == null || reference == null || reference.isWithdrawn() || reference.claimId() != claim.claimId()) {
+            return;
+        }
+        String what = withdrawKey(reference);
+        changeEvidence(claim, "withdraw evidence", "withdraw evidence " + reference.evidenceId() + " of claim "
+                + claim.claimNumber(), () -> evidenceCases.withdraw(claim.claimId(), reference.evidenceId(), reason,
+                        actor), withdrawn -> {
+                            retry.succeeded(what);
+                            return "Evidence withdrawn from claim " + claim.claimNumber() + ": "
+                                    + withdrawn.kind().label() + ", " + withdrawn.title()
+                                    + " (no longer sent to the state)";
+                        }, () -> retry.failed(what, reason));
+    }
+
+    /** The reason given for withdrawing {@code reference} when that last failed, to offer again; empty when none. */
+    public String withdrawReasonToRetry(Evidence reference) {
+        return retry.recall(withdrawKey(reference));
+    }
+
+    private static String withdrawKey(Evidence reference) {
+        return "evidence:" + reference.evidenceId() + ":withdraw";
+    }
+
+    /**
+     * Runs an evidence change of {@code claim} in the background, then shows the claim's evidence read again; {@code
+     * told} gives the notice of the change done (on the FX thread), {@code failed} (may be null) runs when it failed.
+     */
+    private void changeEvidence(EditableClaim claim, String task, String doing, Supplier<Evidence> change,
+            java.util.function.Function<Evidence, String> told, Runnable failed) {
+        evidenceBusy.set(true);
+        evidenceError.set(null);
+        tasks.submit(task, p -> {
+            Evidence changed = change.get();
+            try {
+                List<Evidence> all = evidenceCases.list(claim.claimId());
+                // the change is in: the look at its files' copies goes along
+                return new Changed(changed, all, filesAway(evidenceCases, all), null);
+            } catch (RuntimeException listNotRead) {
+                // the change is saved: told as a failure, it would be made again (an add: a second reference)
+                return new Changed(changed, null, null, Notice.error("read the claim's evidence again", listNotRead));
+            }
+        }, (Changed c) -> {
+            evidenceBusy.set(false);
+            if (c.all() != null && shown != null && shown.claimId() == claim.claimId()) {
+                showEvidence(c.all(), c.away());
+            }
+            String text = told.apply(c.changed());
+            notices.accept(c.listNotRead() == null ? Notice.success(text)
+                    : Notice.warning(text + ". " + c.listNotRead().text() + "; refresh (F5) to see it"));
         }, e -> {
-            // the error first: the form keeps what was typed when the add ends with one
+            // the error first: the form keeps what was typed when the change ends with one
             Notice refused = Notice.error(doing, e);
             evidenceError.set(refused.text());
             evidenceBusy.set(false);
+            if (failed != null) {
+                failed.run();
+            }
             notices.accept(refused);
         });
     }
 
-    /** An add saved; {@code all} and {@code away} null, and {@code listNotRead} said, when the list was not read again. */
-    private record Added(Evidence added, List<Evidence> all, Map<Long, EvidenceCopy> away, Notice listNotRead) {
+    /**
+     * A change saved; {@code all} and {@code away} null, and {@code listNotRead} said, when the list was not read again.
+     */
+    private record Changed(Evidence changed, List<Evidence> all, Map<Long, EvidenceCopy> away, Notice listNotRead) {
     }
 
     /** A look for the evidence files' copies is under way; on the UI thread, as the two below. */

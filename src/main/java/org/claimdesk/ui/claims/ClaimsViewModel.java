@@ -706,7 +706,7 @@ public final class ClaimsViewModel {
      */
     public String confirmation(ClaimAction action, Seen seen) {
         java.util.List<org.claimdesk.domain.EvidenceKind> onFile = seen.evidence() == null ? null
-                : editor.evidence().stream().map(Evidence::kind).toList();
+                : Evidence.kindsOnFile(editor.evidence());
         return action.confirmation(seen.row().claimNumber(), seen.row().claimType(), onFile);
     }
 
@@ -718,7 +718,7 @@ public final class ClaimsViewModel {
         }
         EditableClaim shown = editor.shownClaim();
         java.util.Set<Long> evidenceShown = shown != null && shown.claimId() == row.claimId()
-                ? editor.evidence().stream().map(Evidence::evidenceId).collect(java.util.stream.Collectors.toSet())
+                ? Evidence.currentIds(editor.evidence())
                 : null;
         return new Seen(row, evidenceShown);
     }

@@ -328,7 +328,7 @@ class ClaimsViewModelTest {
         model.perform(action(ClaimStatus.SUBMITTING), "", seen);
 
         assertThat(model.noticeProperty().get().kind()).isEqualTo(Notice.Kind.ERROR);
-        assertThat(model.noticeProperty().get().text()).contains("evidence you did not see")
+        assertThat(model.noticeProperty().get().text()).contains("'s evidence changed after you opened it: ")
                 .contains("\"Deed 991\" added by r.okafor at ");
         assertThat(queries.claim(row.claimId()).orElseThrow().status()).isEqualTo(ClaimStatus.READY_FOR_SUBMISSION);
         assertThat(queries.outboxForClaim(row.claimId())).isEmpty();

@@ -227,6 +227,62 @@ class ClaimEditFxTest extends ConsoleFxTest {
                 .isEqualTo("The state refused Proof of address evidence: proof of address required");
     }
 
+    /**
+     * A reference added by mistake is withdrawn from the Evidence tab after staff say why: it stays listed, marked
+     * withdrawn, is audited, and what was being typed for an add stays. Delete asks the same question; cancelled, it
+     * changes nothing.
+     */
+    @Test
+    void aReferenceAddedByMistakeIsWithdrawnAfterAskingWhyAndStaysListedMarked() throws Exception {
+        waitReady();
+        Claim claim = firstClaim(ClaimStatus.NEEDS_INFO);
+        org.claimdesk.domain.Evidence wrong = services.workflow().evidence().addUrl(claim.claimId(), "identity",
+                "https://ids.example.gov/ana-ruiz", "Ana Ruiz license", "kim");
+        selectClaim(claim);
+        javafx.scene.control.ScrollPane detail = robot.lookup("#detailScroll").queryAs(javafx.scene.control.ScrollPane.class);
+        fx(() -> detail.setVvalue(1.0));
+        robot.clickOn("Evidence");
+        Button withdraw = robot.lookup("#withdrawEvidenceButton").queryButton();
+        waitUntil("the reference is drawn", () -> robot.lookup("#evidenceTable .table-cell")
+                .match(LabeledMatchers.hasText("Ana Ruiz license")).tryQuery().isPresent());
+        assertThat(withdraw.isDisabled()).as("nothing selected").isTrue();
+        robot.clickOn("#evidenceUrl").write("https://records.example.gov/u/7");
+
+        robot.clickOn(robot.lookup("#evidenceTable .table-cell").match(LabeledMatchers.hasText("Ana Ruiz license"))
+                .queryLabeled());
+        waitUntil("Withdraw… is offered for it", () -> !withdraw.isDisabled());
+        robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
+        waitUntil("Delete asks first", () -> robot.lookup("#dialogOkButton").tryQuery().isPresent());
+        assertThat(robot.lookup("#dialogOkButton").query().isDisabled()).as("a reason is required").isTrue();
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the question closes", () -> robot.lookup("#dialogOkButton").tryQuery().isEmpty());
+        assertThat(services.workflow().evidence().list(claim.claimId())).contains(wrong);
+
+        robot.clickOn(withdraw);
+        typeReason("another claimant's license");
+        assertThat(onFx(() -> ((Label) robot.lookup(".dialog-pane .header-panel .label").query()).getText()))
+                .startsWith("Withdraw Identity \"Ana Ruiz license\" from the claim?");
+        robot.clickOn("#dialogOkButton");
+
+        waitUntil("the row is marked withdrawn", () -> robot.lookup("#evidenceTable .table-cell")
+                .match(LabeledMatchers.hasText("withdrawn · web address")).tryQuery().isPresent());
+        assertThat(services.workflow().evidence().list(claim.claimId())).filteredOn(e -> e.evidenceId()
+                == wrong.evidenceId()).singleElement().satisfies(e -> {
+                    assertThat(e.withdrawal().reason()).isEqualTo("another claimant's license");
+                    assertThat(e.withdrawal().by()).isEqualTo(org.claimdesk.app.Operators.osUser());
+                });
+        assertThat(queries.audit(Long.toString(claim.claimId()), null,
+                org.claimdesk.domain.AuditActions.EVIDENCE_WITHDRAW, 0, 10)).hasSize(1);
+        assertThat(robot.lookup("#evidenceTable .table-row-cell").<javafx.scene.Node>queryAll())
+                .anyMatch(r -> r.getPseudoClassStates().stream().anyMatch(p -> p.getPseudoClassName().equals("withdrawn")));
+        assertThat(robot.lookup("#evidenceUrl").queryAs(TextField.class).getText())
+                .as("the address being typed stays").isEqualTo("https://records.example.gov/u/7");
+        robot.clickOn(robot.lookup("#evidenceTable .table-cell").match(LabeledMatchers.hasText("Ana Ruiz license"))
+                .queryLabeled());
+        waitUntil("a withdrawn reference is not withdrawn again", withdraw::isDisabled);
+        snapshot("claim-evidence-withdrawn");
+    }
+
     @Test
     void theEvidenceTabSaysWhatIsWrongWithAnAddressAndAddsAGoodOne() throws Exception {
         waitReady();

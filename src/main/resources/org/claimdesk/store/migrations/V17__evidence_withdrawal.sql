@@ -1,0 +1,8 @@
+-- ClaimDesk schema version 17: an evidence reference added by mistake (the wrong claim, the wrong document) is
+-- withdrawn, not deleted. The row stays with who withdrew it, when and why; its file stays in the evidence folder. A
+-- withdrawn reference is not sent to the state and does not count for the evidence checklist. The three columns are
+-- set together, once.
+ALTER TABLE evidence ADD COLUMN withdrawn_by TEXT;
+ALTER TABLE evidence ADD COLUMN withdrawn_at INTEGER;
+ALTER TABLE evidence ADD COLUMN withdrawn_reason TEXT
+    CHECK ((withdrawn_by IS NULL) = (withdrawn_at IS NULL) AND (withdrawn_by IS NULL) = (withdrawn_reason IS NULL));
