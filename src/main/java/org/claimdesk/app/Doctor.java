@@ -202,16 +202,22 @@ public final class Doctor {
         } else {
             findings.add(new Finding(Level.WARN, "tls", "the connection to " + server.host() + " is not encrypted:"
                     + " claims cross the network in clear; add ?sslmode=verify-full to the address"
-                    + " (docs/operations.md: TLS)"));
+                    + " (docs/operations.md: connecting a workstation)"));
         }
         if (facts.superuser() || facts.ownsAuditTrail()) {
             findings.add(new Finding(Level.WARN, "role", "the role " + facts.role() + (facts.superuser()
                     ? " is a superuser" : " owns the audit trail (audit_log)") + ": it could drop the triggers that"
                     + " keep the audit trail append-only; staff connect as the staff role, the owner role is for IT"
-                    + " (docs/operations.md: roles and grants)"));
+                    + " (docs/operations.md: server and database)"));
         } else {
             findings.add(new Finding(Level.OK, "role", "the role " + facts.role() + " is neither a superuser nor the"
                     + " audit trail's owner: the audit trail's triggers are out of its reach"));
+        }
+        if (!facts.recordsOpen().isEmpty()) {
+            findings.add(new Finding(Level.WARN, "grants", "the role " + facts.role() + " may change or remove records"
+                    + " ClaimDesk keeps whole (" + String.join(", ", facts.recordsOpen()) + "): anyone with its password"
+                    + " could rewrite what was done; IT narrows its grants to those staff's work needs"
+                    + " (docs/operations.md: server and database)"));
         }
         findings.add(new Finding(Level.OK, "sessions", sessions(facts.others())));
         return findings;

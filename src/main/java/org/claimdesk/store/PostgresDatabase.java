@@ -179,7 +179,7 @@ final class PostgresDatabase {
             }
             if (e.getMessage() != null && e.getMessage().contains("non-empty schema")) {
                 throw new DatabaseException("the team " + server.describe() + " holds tables but is not a"
-                        + " ClaimDesk database; it was not modified (docs/operations.md: create an empty database)", e);
+                        + " ClaimDesk database; it was not modified (docs/operations.md: server and database)", e);
             }
             throw new DatabaseException("the team " + server.describe() + " could not be brought up to"
                     + " date: " + e.getMessage(), e);
@@ -499,7 +499,8 @@ final class PostgresDatabase {
         }
         if (state.equals("42501")) {
             return new DatabaseException("the role " + server.role() + " may not do this on " + where + " ("
-                    + sql.getMessage() + "); see docs/operations.md for the grants staff need", e);
+                    + sql.getMessage() + "): staff's work needs the grants docs/operations.md gives the staff role"
+                    + " (server and database); demo data, bench, migrate and schema upgrades run as the owner role", e);
         }
         if (state.equals("53100")) {
             return new DatabaseException("the disk of " + where + " is full; nothing was written", e);

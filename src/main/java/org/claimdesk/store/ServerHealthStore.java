@@ -23,10 +23,30 @@ public final class ServerHealthStore {
      * @param ownsAuditTrail whether the login role owns {@code audit_log} (or is a member of its owner): it could drop
      *     the triggers that keep the audit trail append-only
      * @param others the other sessions on this database, this process's own pool left out
+     * @param recordsOpen what the login role may do to the records kept whole beyond what staff's work needs
+     *     ({@link #RECORDS_KEPT_WHOLE}), as "UPDATE claim_status_history"; empty for the owner and a superuser, who
+     *     may do everything anyway
      */
     public record ServerFacts(int versionNumber, String version, boolean trigramSearch, boolean encrypted,
-            String tlsVersion, String role, boolean superuser, boolean ownsAuditTrail, List<Session> others) {
+            String tlsVersion, String role, boolean superuser, boolean ownsAuditTrail, List<Session> others,
+            List<String> recordsOpen) {
     }
+
+    /**
+     * What staff's work changes in each ClaimDesk table, as docs/operations.md grants it to the staff role: every
+     * other UPDATE, and any DELETE or TRUNCATE, would let a workstation rewrite or remove what was done (a status
+     * move, a delivery attempt, an evidence reference, a request key, an audit entry). Table → the changes it needs.
+     */
+    static final java.util.Map<String, java.util.Set<String>> RECORDS_KEPT_WHOLE = java.util.Map.of(
+            "claim", java.util.Set.of("UPDATE"),
+            "outbox_event", java.util.Set.of("UPDATE"),
+            "evidence", java.util.Set.of("UPDATE"),
+            "claim_number_sequence", java.util.Set.of("UPDATE"),
+            "worker_pause", java.util.Set.of("UPDATE", "DELETE"),
+            "claim_status_history", java.util.Set.of(),
+            "delivery_attempt", java.util.Set.of(),
+            "request_key", java.util.Set.of(),
+            "audit_log", java.util.Set.of());
 
     /** Sessions of one program (its application name) as one role. */
     public record Session(String applicationName, String role, int connections) {
@@ -48,13 +68,32 @@ public final class ServerHealthStore {
                 SELECT coalesce(nullif(application_name, ''), '(unnamed)') AS name, coalesce(usename, '?') AS role,
                        count(*) AS connections
                 FROM pg_stat_activity
-                WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+                WHERE datname = current_database() AND pid <> pg_backend_pid()
+                  -- another role's session shows no backend type to a role without statistics rights (staff): a
+                  -- program's session has an application name, the server's own workers none
+                  AND (backend_type = 'client backend' OR (backend_type IS NULL AND application_name <> ''))
                   AND application_name <> :mine
                 GROUP BY 1, 2 ORDER BY 1, 2""")
                 .bind("mine", APPLICATION_NAME)
                 .map((rs, ctx) -> new Session(rs.getString("name"), rs.getString("role"), rs.getInt("connections")))
                 .list();
-        return new ServerFacts(versionNumber, version, trigram, tls != null, tls, role, superuser, owns, others);
+        List<String> open = superuser || owns ? List.of() : recordsOpen(handle);
+        return new ServerFacts(versionNumber, version, trigram, tls != null, tls, role, superuser, owns, others, open);
+    }
+
+    /** The changes the login role may make to {@link #RECORDS_KEPT_WHOLE} beyond those staff's work needs. */
+    private static List<String> recordsOpen(Handle handle) {
+        List<String> open = new java.util.ArrayList<>();
+        new java.util.TreeMap<>(RECORDS_KEPT_WHOLE).forEach((table, needed) -> {
+            for (String change : List.of("UPDATE", "DELETE", "TRUNCATE")) {
+                if (!needed.contains(change) && handle.createQuery("SELECT to_regclass(:t) IS NOT NULL"
+                        + " AND has_table_privilege(current_user, :t, :p)").bind("t", table).bind("p", change)
+                        .mapTo(Boolean.class).one()) {
+                    open.add(change + " " + table);
+                }
+            }
+        });
+        return List.copyOf(open);
     }
 
     /**

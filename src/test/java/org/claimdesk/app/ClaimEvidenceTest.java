@@ -500,11 +500,21 @@ class ClaimEvidenceTest {
                 .hasSize(1);
         // the database keeps a withdrawal whole: who, when and why together
         Throwable half = org.assertj.core.api.Assertions.catchThrowable(() -> db.inTransaction(h -> h.execute(
-                "UPDATE evidence SET withdrawn_by = 'x' WHERE evidence_id = " + right.evidenceId())));
+                "UPDATE evidence SET withdrawn_by = 'x', withdrawn_at = 1 WHERE evidence_id = " + right.evidenceId())));
         assertThat(half).isNotNull();
         java.io.StringWriter trace = new java.io.StringWriter();
         half.printStackTrace(new java.io.PrintWriter(trace));
         assertThat(trace.toString().toLowerCase(java.util.Locale.ROOT)).contains("check constraint");
+
+        // nothing else of a reference changes, whoever asks, and a withdrawal stands
+        for (String change : List.of("UPDATE evidence SET title = 'Maria Garcia license' WHERE evidence_id = "
+                + wrong.evidenceId(), "UPDATE evidence SET withdrawn_by = NULL, withdrawn_at = NULL, withdrawn_reason"
+                + " = NULL WHERE evidence_id = " + wrong.evidenceId(), "UPDATE evidence SET claim_id = " + other
+                + " WHERE evidence_id = " + right.evidenceId())) {
+            assertThatThrownBy(() -> db.inTransaction(h -> h.execute(change))).as(change)
+                    .hasStackTraceContaining("an evidence reference is never changed, only withdrawn once");
+        }
+        assertThat(evidence.list(id)).containsExactly(withdrawn, right);
 
         // its copy gone from the folder holds nothing back: it is not sent
         Files.delete(evidence.fileOf(withdrawn));

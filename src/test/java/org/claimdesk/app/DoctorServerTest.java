@@ -57,7 +57,7 @@ class DoctorServerTest {
                 "the connection is not encrypted; it does not leave this machine (localhost)"));
         assertThat(findings.get("role")).isEqualTo(new Doctor.Finding(Doctor.Level.WARN, "role", "the role postgres is"
                 + " a superuser: it could drop the triggers that keep the audit trail append-only; staff connect as the"
-                + " staff role, the owner role is for IT (docs/operations.md: roles and grants)"));
+                + " staff role, the owner role is for IT (docs/operations.md: server and database)"));
         assertThat(findings.get("sessions")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "sessions",
                 "no other workstation or program is connected to this database"));
     }
@@ -96,6 +96,54 @@ class DoctorServerTest {
                     + " of its reach"));
             assertThatThrownBy(() -> asStaff.useTransaction(h -> h.execute("ALTER TABLE audit_log DISABLE TRIGGER"
                     + " audit_log_no_update"))).hasStackTraceContaining("must be owner");
+            assertThat(examine(asStaff)).doesNotContainKey("grants");
+        }
+    }
+
+    /**
+     * A staff role given every change on every table (the grants of an older guide) could rewrite or remove what was
+     * done: doctor names what it may do beyond staff's work, and says nothing once IT narrowed the grants.
+     */
+    @Test
+    void aStaffRoleThatMayRewriteRecordsKeptWholeIsWarnedAbout() {
+        String staff = location.database() + "_wide";
+        db.useTransaction(h -> {
+            h.execute("CREATE ROLE " + staff + " LOGIN");
+            h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + staff);
+            h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + staff);
+        });
+
+        try (Database asStaff = Database.open(as(staff))) {
+            assertThat(examine(asStaff).get("grants")).isEqualTo(new Doctor.Finding(Doctor.Level.WARN, "grants",
+                    "the role " + staff + " may change or remove records ClaimDesk keeps whole (DELETE claim, DELETE"
+                    + " claim_number_sequence, UPDATE claim_status_history, DELETE claim_status_history, UPDATE"
+                    + " delivery_attempt, DELETE delivery_attempt, DELETE evidence, DELETE outbox_event, UPDATE"
+                    + " request_key, DELETE request_key): anyone with its password could rewrite what was done; IT"
+                    + " narrows its grants to those staff's work needs (docs/operations.md: server and database)"));
+        }
+        db.useTransaction(h -> {
+            h.execute("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM " + staff);
+            TestDatabase.guidesGrants().forEach(g -> h.execute(g.replace("claimdesk_staff", staff)
+                    .replace("DATABASE claimdesk ", "DATABASE " + location.database() + " ")));
+        });
+        try (Database asStaff = Database.open(as(staff))) {
+            assertThat(examine(asStaff)).doesNotContainKey("grants");
+        }
+    }
+
+    /**
+     * A role without statistics rights (staff) sees no backend type for another role's session: the owner's psql, an
+     * upgrade under way, are listed all the same.
+     */
+    @Test
+    void staffSeeTheSessionsOfOtherRolesToo() throws Exception {
+        String staff = location.database() + "_staff";
+        grantAsTheGuideSays(staff);
+        try (Connection psql = connect("psql"); Database asStaff = Database.open(as(staff))) {
+            assertThat(psql.isValid(5)).isTrue();
+
+            assertThat(examine(asStaff).get("sessions")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "sessions",
+                    "1 other connection(s) to this database: psql as postgres"));
         }
     }
 
@@ -180,14 +228,14 @@ class DoctorServerTest {
                 "claimdesk_staff", Map.of());
 
         List<Doctor.Finding> findings = Doctor.serverFindings(remote, new ServerHealthStore.ServerFacts(130_012,
-                "13.12", true, false, null, "claimdesk_staff", false, false, List.of()));
+                "13.12", true, false, null, "claimdesk_staff", false, false, List.of(), List.of()));
 
         assertThat(findings).contains(new Doctor.Finding(Doctor.Level.WARN, "server", "PostgreSQL 13.12 on"
                 + " db.office.lan:5432 is older than ClaimDesk supports (14 or later): IT upgrades the server"
                 + " (docs/operations.md)"));
         assertThat(findings).contains(new Doctor.Finding(Doctor.Level.WARN, "tls", "the connection to db.office.lan"
                 + " is not encrypted: claims cross the network in clear; add ?sslmode=verify-full to the address"
-                + " (docs/operations.md: TLS)"));
+                + " (docs/operations.md: connecting a workstation)"));
     }
 
     @Test
@@ -199,7 +247,7 @@ class DoctorServerTest {
                         "claimdesk_staff", 1)).toList();
 
         List<Doctor.Finding> findings = Doctor.serverFindings(remote, new ServerHealthStore.ServerFacts(170_006,
-                "17.6", true, true, "TLSv1.3", "claimdesk_staff", false, false, desks));
+                "17.6", true, true, "TLSv1.3", "claimdesk_staff", false, false, desks, List.of()));
 
         assertThat(findings).contains(new Doctor.Finding(Doctor.Level.OK, "tls", "the connection is encrypted"
                 + " (TLSv1.3)"));

@@ -60,7 +60,7 @@ class TeamSetupFromTheGuideTest {
 
         // the owner's first connection creates the schema; then the guide's grants, as the owner
         try (Database db = Database.open(asOwner)) {
-            List<String> grants = guidesGrants();
+            List<String> grants = TestDatabase.guidesGrants();
             assertThat(grants).as("the guide's grant statements").hasSizeGreaterThanOrEqualTo(5);
             db.useTransaction(h -> grants.forEach(g -> h.execute(g.replace("claimdesk_staff", staff)
                     .replace("DATABASE claimdesk ", "DATABASE " + database + " "))));
@@ -92,6 +92,11 @@ class TeamSetupFromTheGuideTest {
                             + " execution_time, success) VALUES (999, 'x', 'SQL', 'x', 'x', 0, true)",
                     "DELETE FROM outbox_state_tally", "INSERT INTO claim_status_tally (status, n) VALUES ('PAID', 5)",
                     "SELECT claimdesk_outbox_tally_rebuild()", "SELECT claimdesk_claim_tally_rebuild()",
+                    // what was done is added, never rewritten or removed
+                    "UPDATE claim_status_history SET actor = 'x'", "DELETE FROM claim_status_history",
+                    "UPDATE delivery_attempt SET detail = NULL", "DELETE FROM delivery_attempt",
+                    "DELETE FROM evidence", "DELETE FROM request_key", "DELETE FROM outbox_event", "DELETE FROM claim",
+                    "TRUNCATE claim CASCADE",
                     // PostgreSQL 15 and later keep the public schema to its owner (the guide does it on 14)
                     "CREATE TABLE mine (id int)")) {
                 assertThatThrownBy(() -> db.useTransaction(h -> h.execute(forbidden))).as(forbidden)
@@ -104,26 +109,5 @@ class TeamSetupFromTheGuideTest {
     private static String guidesLine(String start) throws Exception {
         return Files.readAllLines(Path.of("docs", "operations.md")).stream().filter(l -> l.startsWith(start))
                 .findFirst().orElseThrow().replaceAll(";\\s*$", "");
-    }
-
-    /** The statements of the guide's block that gives staff their grants, one per line. */
-    private static List<String> guidesGrants() throws Exception {
-        List<String> lines = Files.readAllLines(Path.of("docs", "operations.md"));
-        int intro = -1;
-        for (int i = 0; i < lines.size() && intro < 0; i++) {
-            if (lines.get(i).contains("give staff what the work needs")) {
-                intro = i;
-            }
-        }
-        assertThat(intro).as("the guide's grants paragraph").isNotNegative();
-        int open = intro;
-        while (!lines.get(open).startsWith("```")) {
-            open++;
-        }
-        List<String> statements = new ArrayList<>();
-        for (int i = open + 1; !lines.get(i).startsWith("```"); i++) {
-            statements.add(lines.get(i).replaceAll(";\\s*$", ""));
-        }
-        return statements;
     }
 }

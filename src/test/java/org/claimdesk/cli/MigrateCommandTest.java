@@ -69,7 +69,7 @@ class MigrateCommandTest {
                 .contains("checking claim: its rows read again on both sides, counts and checksums compared");
         assertThat(moved.err().lines().filter("claim: 1,000 of 1,000 rows"::equals)).hasSize(1);
         assertThat(moved.out()).contains("the desk's file is marked moved: its worker is paused, saying where its claims"
-                + " went; point the workstation at the team database as its staff role (docs/operations.md: roles):"
+                + " went; point the workstation at the team database as its staff role (docs/operations.md: server and database):"
                 + " CLAIMDESK_DB=postgresql://STAFF-ROLE@" + team.address() + "/" + team.database())
                 .as("never the owner role the move ran as").doesNotContain("CLAIMDESK_DB=" + url);
         // a console or drain left on the old file would deliver the rows the team's workers deliver: held
@@ -224,8 +224,8 @@ class MigrateCommandTest {
         assertThat(refused.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
         assertThat(refused.err().strip()).startsWith("claimdesk: the move stopped (the role " + asStaff.role()
                 + " may not do this").contains("nothing of it was kept").doesNotContain("\n")
-                .endsWith(": run migrate as the team database's owner role (docs/operations.md: roles), not a staff"
-                        + " role, whose privileges stay as they are").doesNotContain("move in again");
+                .endsWith(": run migrate as the team database's owner role (docs/operations.md: server and database),"
+                        + " not a staff role, whose privileges stay as they are").doesNotContain("move in again");
         try (Database db = Database.open(owned)) {
             assertThat(Sql.count(db, "claim")).isZero();
             assertThat(Sql.count(db, "audit_log")).isZero();

@@ -26,7 +26,7 @@ public final class OlderSchema {
 
     /**
      * Undoes the versions after {@code version} (11 to 16) in the caller's transaction. Version 17 adds the evidence's
-     * withdrawal on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
+     * withdrawal and its trigger on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
      * rows' index and 16 the outbox's tally and the claims'; on a team database 12 and 13 add those tallies, 14 and 16
      * change nothing but the version and 15 makes the delivery state's index end with the row's id, in place of that
      * index and the pending rows' own.
@@ -34,6 +34,10 @@ public final class OlderSchema {
     public static void undoDownTo(Handle h, boolean server, int version) {
         if (version < 11 || version > 16) {
             throw new IllegalArgumentException("undoes versions 12 to 17 only, down to 11 to 16, not to " + version);
+        }
+        h.execute(server ? "DROP TRIGGER evidence_withdrawn_once ON evidence" : "DROP TRIGGER evidence_withdrawn_once");
+        if (server) {
+            h.execute("DROP FUNCTION evidence_withdrawn_once()");
         }
         // the reason's column first: its check names the other two
         for (String column : List.of("withdrawn_reason", "withdrawn_at", "withdrawn_by")) {

@@ -68,15 +68,41 @@ public final class TestDatabase {
     public static DatabaseLocation.Postgres staffRole(Database owner, String role) {
         owner.useTransaction(h -> {
             h.execute("CREATE ROLE " + role + " LOGIN");
-            h.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO " + role);
-            h.execute("REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM " + role);
-            h.execute("REVOKE INSERT, UPDATE, DELETE ON flyway_schema_history FROM " + role);
-            h.execute("REVOKE ALL ON outbox_state_tally, claim_status_tally FROM " + role);
-            h.execute("GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO " + role);
-            h.execute("GRANT TEMPORARY ON DATABASE " + ((DatabaseLocation.Postgres) owner.location()).database()
-                    + " TO " + role);
+            String database = ((DatabaseLocation.Postgres) owner.location()).database();
+            guidesGrants().forEach(g -> h.execute(g.replace("claimdesk_staff", role)
+                    .replace("DATABASE claimdesk ", "DATABASE " + database + " ")));
         });
         return as((DatabaseLocation.Postgres) owner.location(), role);
+    }
+
+    /**
+     * The statements of docs/operations.md's block that gives staff their grants, one per line, for {@code
+     * claimdesk_staff} on the database {@code claimdesk}: the tests' staff role is the one IT sets up.
+     */
+    public static java.util.List<String> guidesGrants() {
+        java.util.List<String> lines;
+        try {
+            lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of("docs", "operations.md"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        int open = -1;
+        for (int i = 0; i < lines.size() && open < 0; i++) {
+            if (lines.get(i).contains("give staff what the work needs")) {
+                open = i;
+            }
+        }
+        if (open < 0) {
+            throw new IllegalStateException("docs/operations.md has no paragraph giving staff their grants");
+        }
+        while (!lines.get(open).startsWith("```")) {
+            open++;
+        }
+        java.util.List<String> statements = new java.util.ArrayList<>();
+        for (int i = open + 1; !lines.get(i).startsWith("```"); i++) {
+            statements.add(lines.get(i).replaceAll(";\\s*$", ""));
+        }
+        return statements;
     }
 
     /** {@code location} logged in to as {@code role}. */
