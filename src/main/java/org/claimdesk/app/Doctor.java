@@ -219,6 +219,14 @@ public final class Doctor {
                     + " could rewrite what was done; IT narrows its grants to those staff's work needs"
                     + " (docs/operations.md: server and database)"));
         }
+        findings.add(facts.definersUnpinned().isEmpty()
+                ? new Finding(Level.OK, "definers", "the " + facts.definers() + " functions that run with the schema"
+                        + " owner's rights find their tables in its schema alone")
+                : new Finding(Level.FAIL, "definers", "functions that run with the schema owner's rights do not fix"
+                        + " their search path (" + String.join(", ", facts.definersUnpinned()) + "): a session's"
+                        + " temporary table of the same name would be used with the owner's rights; IT runs their"
+                        + " script's ALTER FUNCTION … SET search_path as the owner (docs/operations.md: putting back a"
+                        + " trigger)"));
         findings.add(new Finding(Level.OK, "sessions", sessions(facts.others())));
         return findings;
     }

@@ -1,6 +1,7 @@
 package org.claimdesk.store;
 
 import java.util.List;
+import java.util.Map;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -26,10 +27,13 @@ public final class ServerHealthStore {
      * @param recordsOpen what the login role may do to the records kept whole beyond what staff's work needs
      *     ({@link #RECORDS_KEPT_WHOLE}), as "UPDATE claim_status_history"; empty for the owner and a superuser, who
      *     may do everything anyway
+     * @param definers how many functions of the schema run as their owner (SECURITY DEFINER: the tallies')
+     * @param definersUnpinned those among them that do not fix their search path, by signature: a session's temporary
+     *     table or function of the same name would be found first, and run with the owner's rights
      */
     public record ServerFacts(int versionNumber, String version, boolean trigramSearch, boolean encrypted,
             String tlsVersion, String role, boolean superuser, boolean ownsAuditTrail, List<Session> others,
-            List<String> recordsOpen) {
+            List<String> recordsOpen, int definers, List<String> definersUnpinned) {
     }
 
     /**
@@ -78,7 +82,18 @@ public final class ServerHealthStore {
                 .map((rs, ctx) -> new Session(rs.getString("name"), rs.getString("role"), rs.getInt("connections")))
                 .list();
         List<String> open = superuser || owns ? List.of() : recordsOpen(handle);
-        return new ServerFacts(versionNumber, version, trigram, tls != null, tls, role, superuser, owns, others, open);
+        Map<String, Boolean> definers = new java.util.TreeMap<>();
+        handle.createQuery("""
+                SELECT p.oid::regprocedure::text AS signature,
+                       EXISTS (SELECT 1 FROM unnest(coalesce(p.proconfig, '{}'::text[])) c
+                               WHERE c LIKE 'search_path=%') AS pinned
+                FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                WHERE n.nspname = current_schema() AND p.prosecdef""")
+                .map((rs, ctx) -> Map.entry(rs.getString("signature"), rs.getBoolean("pinned")))
+                .forEach(e -> definers.put(e.getKey(), e.getValue()));
+        List<String> unpinned = definers.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
+        return new ServerFacts(versionNumber, version, trigram, tls != null, tls, role, superuser, owns, others, open,
+                definers.size(), unpinned);
     }
 
     /** The changes the login role may make to {@link #RECORDS_KEPT_WHOLE} beyond those staff's work needs. */

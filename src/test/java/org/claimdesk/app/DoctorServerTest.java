@@ -132,6 +132,27 @@ class DoctorServerTest {
     }
 
     /**
+     * The tallies' functions run with the owner's rights and fix their search path, so that a staff session's
+     * temporary table of a tally's name cannot stand in for it; one whose path was reset (created again by hand from
+     * its script's CREATE FUNCTION alone) fails doctor, naming it.
+     */
+    @Test
+    void aFunctionRunningWithTheOwnersRightsWithoutItsSearchPathFails() {
+        assertThat(examine(db).get("definers")).isEqualTo(new Doctor.Finding(Doctor.Level.OK, "definers", "the 4"
+                + " functions that run with the schema owner's rights find their tables in its schema alone"));
+
+        db.useTransaction(h -> h.execute("ALTER FUNCTION claimdesk_claim_counts() RESET search_path"));
+
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+        assertThat(report.healthy()).isFalse();
+        assertThat(report.findings()).filteredOn(f -> f.check().equals("definers")).singleElement().satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
+            assertThat(f.message()).startsWith("functions that run with the schema owner's rights do not fix their"
+                    + " search path (claimdesk_claim_counts()): ");
+        });
+    }
+
+    /**
      * A role without statistics rights (staff) sees no backend type for another role's session: the owner's psql, an
      * upgrade under way, are listed all the same.
      */
@@ -228,7 +249,7 @@ class DoctorServerTest {
                 "claimdesk_staff", Map.of());
 
         List<Doctor.Finding> findings = Doctor.serverFindings(remote, new ServerHealthStore.ServerFacts(130_012,
-                "13.12", true, false, null, "claimdesk_staff", false, false, List.of(), List.of()));
+                "13.12", true, false, null, "claimdesk_staff", false, false, List.of(), List.of(), 4, List.of()));
 
         assertThat(findings).contains(new Doctor.Finding(Doctor.Level.WARN, "server", "PostgreSQL 13.12 on"
                 + " db.office.lan:5432 is older than ClaimDesk supports (14 or later): IT upgrades the server"
@@ -247,7 +268,7 @@ class DoctorServerTest {
                         "claimdesk_staff", 1)).toList();
 
         List<Doctor.Finding> findings = Doctor.serverFindings(remote, new ServerHealthStore.ServerFacts(170_006,
-                "17.6", true, true, "TLSv1.3", "claimdesk_staff", false, false, desks, List.of()));
+                "17.6", true, true, "TLSv1.3", "claimdesk_staff", false, false, desks, List.of(), 4, List.of()));
 
         assertThat(findings).contains(new Doctor.Finding(Doctor.Level.OK, "tls", "the connection is encrypted"
                 + " (TLSv1.3)"));

@@ -67,7 +67,7 @@ class DoctorTest {
         assertThat(report.healthy()).isTrue();
         assertThat(report.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE
-                ? new String[] {"integrity", "file system", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "sessions",
+                ? new String[] {"integrity", "file system", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "definers", "sessions",
                     "evidence", "clock", "time zone", "deadlines", "schema"})
                 .contains("orphans", "leases", "stuck", "workflow");
         // the test server's login role is its superuser: the warning a healthy team database gets here
