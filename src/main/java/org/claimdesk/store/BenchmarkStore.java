@@ -33,6 +33,7 @@ public final class BenchmarkStore {
         long now = System.currentTimeMillis();
         LocalDate filedOn = LocalDate.now().minusDays(30);
         db.useTransaction(h -> {
+            Dialect.of(h).requireExplicitIds(h, "claim", "claim_id", "seed a benchmark");
             Connection c = h.getConnection();
             try (PreparedStatement claim = c.prepareStatement("""
                     INSERT INTO claim (claim_id, claim_number, jurisdiction, state_property_id, holder_name, holder_id,

@@ -173,6 +173,9 @@ public final class BulkLoader implements AutoCloseable {
             if (sole != null) {
                 journal = RollbackJournalLoad.leaveLog(h, database.path());
             }
+            for (String[] table : EXPLICIT_IDS) {
+                Dialect.of(h).requireExplicitIds(h, table[0], table[1], "load demo data");
+            }
             BulkLoader loader = new BulkLoader(database, h, sole, journal);
             opened = true;
             return loader;

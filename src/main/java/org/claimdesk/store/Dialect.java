@@ -168,6 +168,19 @@ enum Dialect {
         }
 
         @Override
+        void requireExplicitIds(Handle handle, String table, String idColumn, String doing) {
+            boolean may = handle.createQuery("SELECT has_sequence_privilege(pg_get_serial_sequence('" + table + "', '"
+                    + idColumn + "'), 'UPDATE')").mapTo(Boolean.class).one();
+            if (!may) {
+                String role = handle.createQuery("SELECT current_user").mapTo(String.class).one();
+                throw new DatabaseException("the role " + role + " may not " + doing + " on this team database: it"
+                        + " writes rows with their ids and sets the id sequences after them, which the owner role"
+                        + " does; run it as the owner role (docs/operations.md: server and database); nothing was"
+                        + " written");
+            }
+        }
+
+        @Override
         void afterExplicitIds(Handle handle, String table, String idColumn) {
             handle.createQuery("SELECT setval(pg_get_serial_sequence('" + table + "', '" + idColumn + "'),"
                     + " greatest((SELECT max(" + idColumn + ") FROM " + table + "), 1))").mapTo(Long.class).one();
@@ -316,6 +329,14 @@ enum Dialect {
 
     /** After rows were written with their ids given, makes the next id the database assigns come after them. */
     abstract void afterExplicitIds(Handle handle, String table, String idColumn);
+
+    /**
+     * Refuses, before anything is written, a role that may not do {@link #afterExplicitIds} on {@code table} ({@code
+     * doing}: "load demo data"): on a team database only the owner role may set an id sequence, and a load refused
+     * only there would have written every row first, to roll them all back.
+     */
+    void requireExplicitIds(Handle handle, String table, String idColumn, String doing) {
+    }
 
     String anyColumnLike() {
         return "(" + like("claim_number", "search") + " OR " + like("claimant_name", "search") + " OR "

@@ -1,6 +1,7 @@
 package org.claimdesk.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -44,6 +45,36 @@ class DemoCommandTest {
         cl.setErr(new PrintWriter(err, true));
         int exit = cl.execute(args);
         return new Run(exit, out.toString(), err.toString());
+    }
+
+    /**
+     * Demo data and a bench's seed write rows with their ids and set the id sequences after them, which only a team
+     * database's owner role may: the staff role is refused before anything is written, with what to do.
+     */
+    @Test
+    void theStaffRoleIsRefusedDemoDataAndABenchSeedBeforeAnythingIsWritten() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(engine == TestDatabase.Engine.POSTGRESQL, "a team database's roles");
+        DatabaseLocation.Postgres owned = TestDatabase.newServerDatabase();
+        DatabaseLocation.Postgres asStaff;
+        try (Database db = Database.open(owned)) {
+            asStaff = TestDatabase.staffRole(db, "staff_" + owned.database());
+        }
+
+        Run demo = run("--db", TestDatabase.url(asStaff), "demo", "--claims", "300", "--seed", "2");
+
+        assertThat(demo.exit()).isEqualTo(1);
+        assertThat(demo.err().strip()).isEqualTo("claimdesk: the role " + asStaff.role() + " may not load demo data on"
+                + " this team database: it writes rows with their ids and sets the id sequences after them, which the"
+                + " owner role does; run it as the owner role (docs/operations.md: server and database); nothing was"
+                + " written");
+        try (Database db = Database.open(asStaff)) {
+            assertThatThrownBy(() -> org.claimdesk.store.BenchmarkStore.seedSubmitting(db, 10))
+                    .hasMessageStartingWith("the role " + asStaff.role() + " may not seed a benchmark on this team");
+        }
+        try (Database db = Database.open(owned)) {
+            assertThat(org.claimdesk.testing.Sql.count(db, "claim")).isZero();
+            assertThat(org.claimdesk.testing.Sql.count(db, "audit_log")).isZero();
+        }
     }
 
     @Test
