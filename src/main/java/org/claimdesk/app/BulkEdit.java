@@ -137,7 +137,7 @@ public final class BulkEdit {
 
     /** The rule that keeps personal data out of bulk edits, as a field rule reads ("taxId cannot be …"). */
     static final String PERSONAL_RULE = "cannot be set on many claims at once: each claimant has their own, replaced"
-            + " whole one claim at a time through the audited reveal";
+            + " whole one claim at a time, audited: Replace… on the claim, or claims edit ID --tax-id-stdin";
 
     /** Why {@code field} cannot be set in bulk; null when it can. */
     public static String refusal(ClaimField<?> field) {

@@ -18,7 +18,8 @@ final class AuditCommand {
         @Option(names = "--actor", paramLabel = "NAME", description = "Only entries by this actor.")
         String actor;
 
-        @Option(names = "--action", paramLabel = "ACTION", description = "Only this action (e.g. claim.advance).")
+        @Option(names = "--action", paramLabel = "ACTION", description = "Only this action: one of"
+                + " ${COMPLETION-CANDIDATES}.", completionCandidates = ActionNames.class)
         String action;
 
         @Option(names = "--limit", paramLabel = "N", description = "At most N entries.")
@@ -33,6 +34,10 @@ final class AuditCommand {
             criterion("--subject", subject);
             criterion("--actor", actor);
             criterion("--action", action);
+            if (action != null && !org.claimdesk.domain.AuditActions.ALL.contains(action.strip())) {
+                throw new UsageException("--action " + action.strip() + " is no audited action; one of "
+                        + String.join(", ", org.claimdesk.domain.AuditActions.ALL));
+            }
             try (Database db = openDatabase()) {
                 Queries queries = new Queries(db, clock(db));
                 // written as read: a trail of millions of entries goes out in bounded memory
@@ -52,6 +57,14 @@ final class AuditCommand {
                 }
             }
             return 0;
+        }
+    }
+
+    /** The audited actions, as {@code audit list --action} takes them. */
+    static final class ActionNames implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return org.claimdesk.domain.AuditActions.ALL.iterator();
         }
     }
 }

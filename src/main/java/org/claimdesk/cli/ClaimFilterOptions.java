@@ -10,7 +10,9 @@ import picocli.CommandLine.Option;
 
 /** Which claims, on the command line: the criteria of `claims list`, read into one {@link ClaimQuery}. */
 final class ClaimFilterOptions {
-    @Option(names = "--status", split = ",", paramLabel = "STATUS", description = "Only these statuses.")
+    @Option(names = "--status", split = ",", paramLabel = "STATUS", completionCandidates = StatusNames.class,
+            description = "Only these statuses, separated by commas (READY_FOR_SUBMISSION,SUBMITTING): one of"
+                    + " ${COMPLETION-CANDIDATES}.")
     List<String> statuses;
 
     @Option(names = "--jurisdiction", paramLabel = "J", description = "Only this jurisdiction (e.g. CA).")

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.claimdesk.app.ClaimImport;
-import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.store.Database;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -120,7 +119,7 @@ final class ClaimImportCommand extends CliSupport implements Callable<Integer> {
         try {
             return Charset.forName(name.strip());
         } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
-            throw new ClaimDeskException("unknown encoding " + name + "; use UTF-8 or " + ClaimImport.WINDOWS_1252);
+            throw new UsageException("unknown encoding " + name + "; use UTF-8 or " + ClaimImport.WINDOWS_1252);
         }
     }
 }

@@ -184,7 +184,8 @@ final class ClaimsCommand {
         String reason;
 
         @Option(names = "--expect-version", paramLabel = "V",
-                description = "Refuse if the claim is no longer at version V (default: its version now).")
+                description = "Refuse if the claim is no longer at version V, the version claims show gives (default:"
+                        + " its version now).")
         Long expectVersion;
 
         @Option(names = "--json", description = "JSON.")
@@ -224,7 +225,9 @@ final class ClaimsCommand {
         @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
         String id;
 
-        @Option(names = "--to", required = true, paramLabel = "STATUS", description = "Target status.")
+        @Option(names = "--to", required = true, paramLabel = "STATUS", completionCandidates = StatusNames.class,
+                description = "The status to move the claim to, one the workflow allows from its status now:"
+                        + " ${COMPLETION-CANDIDATES} (SUBMITTING: claims submit).")
         String to;
 
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
@@ -237,10 +240,12 @@ final class ClaimsCommand {
                 + " claim back; kept in its history and the audit trail).")
         String reason;
 
-        @Option(names = "--key", paramLabel = "KEY", description = "Request key: a replay changes nothing.")
+        @Option(names = "--key", paramLabel = "KEY", description = "A key of your own for this request (printable"
+                + " text): run again with the same key, it changes nothing.")
         String key;
 
-        @Option(names = "--expect-version", paramLabel = "V", description = "Refuse if the claim is no longer at version V.")
+        @Option(names = "--expect-version", paramLabel = "V", description = "Refuse if the claim is no longer at"
+                + " version V (the version claims show gives).")
         Long expectVersion;
 
         @Override
@@ -268,11 +273,13 @@ final class ClaimsCommand {
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
 
-        @Option(names = "--key", paramLabel = "KEY", description = "Idempotency key the state will see (generated if absent).")
+        @Option(names = "--key", paramLabel = "KEY", description = "The key the state sees with this submission (printable"
+                + " text; generated if absent): sent again with the same key, the state takes it once.")
         String key;
 
         @Option(names = "--expect-version", paramLabel = "V",
-                description = "Refuse if the claim is no longer at version V (changed since it was checked).")
+                description = "Refuse if the claim is no longer at version V, the version claims show gives (changed"
+                        + " since it was checked).")
         Long expectVersion;
 
         @Option(names = "--evidence-dir", paramLabel = "FOLDER",
@@ -304,7 +311,7 @@ final class ClaimsCommand {
     static void checklist(CliSupport command, Database db, Claim claim) {
         org.claimdesk.domain.EvidenceChecklist.warningFor(claim.claimType(),
                 new ClaimEvidence(db, command.clock(db)).list(claim.claimId())).ifPresent(w -> {
-            command.err().println("warning: " + claim.claimNumber() + ": " + w + " The state refuses a claim without"
+            command.err().println("warning: " + claim.claimNumber() + ": " + w + " The state may refuse a claim without"
                     + " them.");
             command.err().flush();
         });

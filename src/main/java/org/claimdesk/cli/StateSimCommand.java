@@ -29,7 +29,7 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
     long latencyMs;
 
     @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description = {
-        "Share of submissions answered 503 (busy), at random (default ${DEFAULT-VALUE}).",
+        "Share of submissions answered 503 (busy), at random: 0 to 1 (default ${DEFAULT-VALUE}).",
         "Refusals are never random: the state refuses a submission only for what it contains (docs/delivery.md)."})
     double failureRate;
 
@@ -47,6 +47,12 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         if (latencyMs < 0) {
             throw new UsageException("--latency-ms must not be negative");
+        }
+        if (port < 0 || port > 65_535) {
+            throw new UsageException("--port must be between 0 and 65535 (0 picks a free one)");
+        }
+        if (!(failureRate >= 0 && failureRate <= 1)) {
+            throw new UsageException("--failure-rate must be between 0 and 1 (the share of submissions answered 503)");
         }
         String token = null;
         if (requireToken) {

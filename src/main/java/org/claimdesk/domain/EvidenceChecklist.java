@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
  * The evidence a claim should have on file before it is ready for submission, as the domain brief's checklist has it:
  * identity verified, a proof of address linking the claimant to the holder's report and a proof of ownership; for an
  * heir's claim, proof of heirship (a death certificate and letters or a small-estate affidavit); for a business's, its
- * proof of authority. The state refuses a claim without them. Staff are told what is missing when they mark a claim
+ * proof of authority. A state may refuse a claim without them. Staff are told what is missing when they mark a claim
  * ready or submit it; the rule does not refuse the step, as documents may be on paper the state gets another way.
  */
 public final class EvidenceChecklist {

@@ -117,7 +117,7 @@ class CliTest {
         String number = run("--db", db, "claims", "show", id, "--json").json().get("claim").get("claimNumber").asText();
         // the demo's ready claims carry no proof of ownership: said, not refused
         assertThat(submitted.err()).contains("warning: " + number + ": Not on file by the evidence checklist:")
-                .contains("Proof of ownership").contains("The state refuses a claim without them.");
+                .contains("Proof of ownership").contains("The state may refuse a claim without them.");
         // by the number staff quote, as the console's Audit page takes it
         JsonNode entry = run("--db", db, "audit", "list", "--subject", number, "--action", "claim.submit", "--limit", "1",
                 "--json").json();
@@ -195,7 +195,9 @@ class CliTest {
         String[][] mistakes = {{"drain", "--concurrency", "0"}, {"drain", "--lease-seconds", "0"},
             {"drain", "--sim-failure-rate", "2"}, {"audit", "list", "--actor", ""}, {"audit", "list", "--subject", " "},
             {"audit", "list", "--action", ""}, {"outbox", "list", "--state", ""}, {"outbox", "list", "--state", "lost"},
-            {"migrate", "--from", "desk.db", "--to", "other.db"}};
+            {"migrate", "--from", "desk.db", "--to", "other.db"}, {"state-sim", "--port", "70000"},
+            {"state-sim", "--port", "0", "--failure-rate", "2"}, {"audit", "list", "--action", "claim.advanced"},
+            {"claims", "import", "claims.csv", "--actor", "kim", "--encoding", "klingon"}};
         for (String[] mistake : mistakes) {
             String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("--db", db),
                     java.util.Arrays.stream(mistake)).toArray(String[]::new);

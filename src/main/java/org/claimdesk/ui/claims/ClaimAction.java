@@ -61,7 +61,7 @@ public record ClaimAction(ClaimStatus from, ClaimStatus target, String label, bo
         String question = confirmation(claimNumber);
         if ((target == ClaimStatus.READY_FOR_SUBMISSION || submit) && type != null && onFile != null) {
             return EvidenceChecklist.warning(type, onFile)
-                    .map(w -> question + " " + w + " The state refuses a claim without them.").orElse(question);
+                    .map(w -> question + " " + w + " The state may refuse a claim without them.").orElse(question);
         }
         return question;
     }

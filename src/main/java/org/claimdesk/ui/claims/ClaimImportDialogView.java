@@ -124,6 +124,9 @@ public final class ClaimImportDialogView {
 
     @FXML
     private void initialize() {
+        importCancelButton.setTooltip(new Tooltip("Stop at the next batch of " + String.format(java.util.Locale.US,
+                "%,d", org.claimdesk.app.ClaimImport.BATCH_ROWS) + " rows: the batches imported stay, and importing the"
+                + " file again completes it"));
         encodingChoice.getItems().setAll(ClaimImportViewModel.Encoding.values());
         encodingChoice.setButtonCell(encodingCell());
         encodingChoice.setCellFactory(l -> encodingCell());

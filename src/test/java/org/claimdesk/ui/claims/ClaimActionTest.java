@@ -33,7 +33,7 @@ class ClaimActionTest {
         String ready = action(ClaimStatus.EVIDENCE_PENDING, ClaimStatus.READY_FOR_SUBMISSION)
                 .confirmation("UPC-2026-000042", org.claimdesk.domain.ClaimType.HEIR, identityOnly);
         assertThat(ready).contains("Not on file by the evidence checklist: Proof of address, Proof of ownership,"
-                + " Heirship.").endsWith("The state refuses a claim without them.");
+                + " Heirship.").endsWith("The state may refuse a claim without them.");
         assertThat(action(ClaimStatus.READY_FOR_SUBMISSION, ClaimStatus.SUBMITTING)
                 .confirmation("UPC-2026-000042", org.claimdesk.domain.ClaimType.OWNER, identityOnly))
                 .startsWith("Submit claim UPC-2026-000042 to the state?").contains("Proof of ownership");
