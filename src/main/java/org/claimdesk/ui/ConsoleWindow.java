@@ -213,7 +213,11 @@ public final class ConsoleWindow {
         // with its navigation, status bar and start-up progress at once.
         main.pageProperty().set(Page.parse(settings.page));
         main.darkProperty().set(settings.dark);
-        main.darkProperty().addListener((obs, old, dark) -> applyTheme(dark));
+        markDark(settings.dark);
+        main.darkProperty().addListener((obs, old, dark) -> {
+            applyTheme(dark);
+            markDark(dark);
+        });
 
         startupReads.put(Page.CLAIMS, claims::load);
         startupReads.put(Page.OUTBOX, outbox::load);
@@ -260,7 +264,7 @@ public final class ConsoleWindow {
             parts.add("a claim's change is still being saved");
         }
         if (claims.editor().evidenceBusyProperty().get()) {
-            parts.add("an evidence file is still being added");
+            parts.add("an evidence change is still being saved");
         }
         if (claims.busyProperty().get()) {
             parts.add("a claim's action is still running");
@@ -339,9 +343,18 @@ public final class ConsoleWindow {
         };
     }
 
+    /** The smallest window the pages are laid out for, on a screen that has room for it. */
+    private static final double MIN_WIDTH = 960;
+    private static final double MIN_HEIGHT = 600;
+
     private void placeWindow() {
-        stage.setWidth(settings.width);
-        stage.setHeight(settings.height);
+        // never larger than the screen: at 150 or 200 % scaling the default size (1440 x 900) would reach past it,
+        // the status bar below its edge
+        Rectangle2D screen = Screen.getPrimary().getVisualBounds();
+        stage.setMinWidth(Math.min(MIN_WIDTH, screen.getWidth()));
+        stage.setMinHeight(Math.min(MIN_HEIGHT, screen.getHeight()));
+        stage.setWidth(Math.min(settings.width, screen.getWidth()));
+        stage.setHeight(Math.min(settings.height, screen.getHeight()));
         if (!Double.isNaN(settings.x) && !Double.isNaN(settings.y)) {
             boolean onScreen = Screen.getScreens().stream().map(Screen::getVisualBounds)
                     .anyMatch((Rectangle2D b) -> b.contains(settings.x + 40, settings.y + 20));
@@ -351,6 +364,17 @@ public final class ConsoleWindow {
             }
         }
         stage.setMaximized(settings.maximized);
+    }
+
+    /** The dark theme's own colours in the console's stylesheet hang on the root's {@code dark} class. */
+    private void markDark(boolean dark) {
+        if (dark) {
+            if (!mainRoot.getStyleClass().contains("dark")) {
+                mainRoot.getStyleClass().add("dark");
+            }
+        } else {
+            mainRoot.getStyleClass().remove("dark");
+        }
     }
 
     /**
@@ -379,8 +403,6 @@ public final class ConsoleWindow {
         stage.setScene(scene);
         stage.setOnCloseRequest(this::confirmClose);
         stage.setTitle("ClaimDesk — " + services.databaseTitle());
-        stage.setMinWidth(960);
-        stage.setMinHeight(600);
         placeWindow();
         busyWatch.play();
         stage.show();

@@ -1,5 +1,6 @@
 package org.claimdesk.ui.audit;
 
+import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.time.LocalDate;
 import javafx.fxml.FXML;
@@ -49,6 +50,9 @@ public final class AuditView {
 
     @FXML
     private void initialize() {
+        Accessible.name(auditSubjectFilter, "Subject: claim number, claim ID or outbox row ID");
+        Accessible.name(auditActorFilter, "Actor");
+        Accessible.name(auditActionFilter, "Action");
         auditSubjectFilter.textProperty().bindBidirectional(model.subjectProperty());
         auditActorFilter.textProperty().bindBidirectional(model.actorProperty());
         auditActionFilter.getItems().add(null);

@@ -1,5 +1,6 @@
 package org.claimdesk.ui.claims;
 
+import org.claimdesk.ui.common.Accessible;
 import java.util.Optional;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -115,6 +116,10 @@ public final class ClaimDetailView {
 
     @FXML
     private void initialize() {
+        Accessible.name(editReason, "Reason for the change (required; audited with each change)");
+        Accessible.name(evidenceKind, "Kind of evidence");
+        Accessible.name(evidenceTitle, "Evidence title (optional)");
+        Accessible.name(evidenceUrl, "Evidence web address");
         bindDetail();
         bindEditing();
         // built after the page, maybe with a claim already selected: shown as it is now
@@ -253,6 +258,9 @@ public final class ClaimDetailView {
         ClaimRow row = model.selectedProperty().get();
         String revealed = model.revealedTaxIdProperty().get();
         taxIdValue.setText(revealed != null ? revealed : row == null ? "" : row.taxIdMasked());
+        // "***-**-2333" read aloud is stars: say what it is
+        taxIdValue.setAccessibleText(revealed != null || row == null || row.taxIdMasked().length() < 4 ? null
+                : "tax id ending " + row.taxIdMasked().substring(row.taxIdMasked().length() - 4));
         taxIdValue.getStyleClass().remove("revealed");
         if (revealed != null) {
             taxIdValue.getStyleClass().add("revealed");

@@ -1,5 +1,6 @@
 package org.claimdesk.ui.claims;
 
+import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
@@ -124,6 +125,9 @@ public final class ClaimImportDialogView {
 
     @FXML
     private void initialize() {
+        Accessible.name(importFileField, "CSV file to import");
+        Accessible.name(encodingChoice, "Encoding");
+        Accessible.name(errorsFilePath, "Errors file");
         importCancelButton.setTooltip(new Tooltip("Stop at the next batch of " + String.format(java.util.Locale.US,
                 "%,d", org.claimdesk.app.ClaimImport.BATCH_ROWS) + " rows: the batches imported stay, and importing the"
                 + " file again completes it"));

@@ -76,7 +76,9 @@ final class ClaimsExportDialog {
                 file.setText(chosen.getPath());
             }
         });
-        HBox fileRow = new HBox(8, new Label("File"), file, choose);
+        Label fileLabel = new Label("File");
+        fileLabel.setLabelFor(file);
+        HBox fileRow = new HBox(8, fileLabel, file, choose);
         fileRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
 
         Label masked = new Label("Tax ids are masked to their last four digits: the file is for reading, and an"
@@ -99,7 +101,10 @@ final class ClaimsExportDialog {
         masked.visibleProperty().bind(include.selectedProperty().not());
         masked.managedProperty().bind(masked.visibleProperty());
 
-        VBox box = new VBox(10, fileRow, include, reason, masked);
+        Label reasonLabel = org.claimdesk.ui.common.Dialogs.reasonLabel(reason, true);
+        reasonLabel.visibleProperty().bind(reason.visibleProperty());
+        reasonLabel.managedProperty().bind(reason.managedProperty());
+        VBox box = new VBox(10, fileRow, include, new VBox(4, reasonLabel, reason), masked);
         box.setPrefWidth(620);
         dialog.getDialogPane().setContent(box);
         Node okButton = dialog.getDialogPane().lookupButton(ok);

@@ -1,5 +1,6 @@
 package org.claimdesk.ui.claims;
 
+import org.claimdesk.ui.common.Accessible;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -97,6 +98,8 @@ public final class ClaimsView {
 
     @FXML
     private void initialize() {
+        Accessible.name(claimSearch, "Search claims");
+        Accessible.name(jurisdictionFilter, "Jurisdiction");
         bindFilters();
         bindTable();
         bindPager();
@@ -230,9 +233,11 @@ public final class ClaimsView {
                 pseudoClassStateChanged(OVERDUE, overdue);
                 if (empty || row == null || row.decisionDueOn() == null) {
                     setText(null);
+                    setAccessibleText(null);
                     return;
                 }
                 setText(overdue ? "⚠ " + Formats.date(row.decisionDueOn()) : Formats.date(row.decisionDueOn()));
+                setAccessibleText(overdue ? "Overdue, due " + Formats.date(row.decisionDueOn()) : null);
             }
         });
         numberColumn.setUserData(ClaimQuery.Sort.CLAIM_NUMBER);

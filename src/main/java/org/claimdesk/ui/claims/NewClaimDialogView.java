@@ -1,5 +1,6 @@
 package org.claimdesk.ui.claims;
 
+import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.util.List;
 import javafx.application.Platform;
@@ -79,6 +80,8 @@ public final class NewClaimDialogView {
     }
 
     private void bind(NewClaimViewModel form) {
+        Accessible.name(startStatusChoice, "Starting status");
+        Accessible.name(newClaimReason, "Reason");
         this.model = form;
         FieldForm.build(CLAIMANT.stream().map(form::field).toList(), claimantGrid, FieldForm.Ids.NEW);
         FieldForm.build(PROPERTY.stream().map(form::field).toList(), propertyGrid, FieldForm.Ids.NEW);
@@ -227,12 +230,14 @@ public final class NewClaimDialogView {
         kind.setButtonCell(FieldForm.kindCell());
         kind.setPromptText("What it proves");
         kind.setPrefWidth(190);
+        Accessible.name(kind, "Reference " + (index + 1) + ": what it proves");
         kind.valueProperty().bindBidirectional(row.kindProperty());
         TextField url = new TextField();
         url.setId("newEvidenceUrl-" + index);
         url.setPromptText("https://… web address, or choose a file");
         url.textProperty().bindBidirectional(row.urlProperty());
         HBox.setHgrow(url, Priority.ALWAYS);
+        Accessible.name(url, "Reference " + (index + 1) + ": web address");
         Label file = new Label();
         file.setId("newEvidenceFile-" + index);
         file.getStyleClass().add("evidence-file");
@@ -246,6 +251,7 @@ public final class NewClaimDialogView {
         url.managedProperty().bind(url.visibleProperty());
         Button choose = new Button("File…");
         choose.setMinWidth(Region.USE_PREF_SIZE);
+        choose.setAccessibleText("Choose a file for reference " + (index + 1));
         choose.setId("newEvidenceChoose-" + index);
         choose.getStyleClass().add("button-outlined");
         choose.setTooltip(new Tooltip("Choose a file of at most 25 MB; it is copied in when the claim is created"));
@@ -261,9 +267,11 @@ public final class NewClaimDialogView {
         title.setId("newEvidenceTitle-" + index);
         title.setPromptText("Title (optional)");
         title.setPrefWidth(210);
+        Accessible.name(title, "Reference " + (index + 1) + ": title (optional)");
         title.textProperty().bindBidirectional(row.titleProperty());
         Button remove = new Button("Remove");
         remove.setMinWidth(Region.USE_PREF_SIZE);
+        remove.setAccessibleText("Remove reference " + (index + 1));
         remove.setId("newEvidenceRemove-" + index);
         remove.getStyleClass().addAll("flat", "danger");
         remove.setOnAction(e -> {

@@ -56,7 +56,7 @@ public final class Dialogs {
         Label hint = new Label(reasonRequired ? "A reason is required; it is written to the audit trail."
                 : "Optional; written to the audit trail when given.");
         hint.getStyleClass().add("text-muted");
-        VBox box = new VBox(8, reason, hint);
+        VBox box = new VBox(8, reasonLabel(reason, reasonRequired), reason, hint);
         box.setPrefWidth(480);
         dialog.getDialogPane().setContent(box);
         okOnReason(dialog, ok, reason, reasonRequired);
@@ -72,6 +72,8 @@ public final class Dialogs {
         ButtonType ok = new ButtonType(okLabel, ButtonBar.ButtonData.OK_DONE);
         alert.getButtonTypes().setAll(ok, ButtonType.CANCEL);
         alert.getDialogPane().lookupButton(ok).setId("dialogOkButton");
+        // the button takes the focus: a screen reader reads its help with its name, the question with the answer
+        alert.getDialogPane().lookupButton(ok).setAccessibleHelp(question);
         return alert.showAndWait().filter(b -> b == ok).isPresent();
     }
 
@@ -82,6 +84,7 @@ public final class Dialogs {
         alert.setHeaderText(header);
         alert.setContentText(message);
         alert.getDialogPane().getStyleClass().add("mono-content");
+        alert.getDialogPane().lookupButton(ButtonType.OK).setAccessibleHelp(header + ". " + message);
         alert.showAndWait();
     }
 
@@ -93,6 +96,7 @@ public final class Dialogs {
         alert.setTitle(title);
         alert.setHeaderText(title);
         alert.setContentText(message);
+        alert.getDialogPane().lookupButton(ButtonType.OK).setAccessibleHelp(message);
         alert.showAndWait();
     }
 
@@ -125,6 +129,17 @@ public final class Dialogs {
     }
 
     /**
+     * The reason box's visible name, "Reason (required)" or "Reason (optional)", tied to it ({@code labelFor}): what a
+     * screen reader names the box by, and what stays on screen when the box's prompt gives way to the caret.
+     */
+    public static Label reasonLabel(TextArea reason, boolean required) {
+        Label label = new Label(required ? "Reason (required)" : "Reason (optional)");
+        label.setLabelFor(reason);
+        label.setMnemonicParsing(false);
+        return label;
+    }
+
+    /**
      * {@code ok} (id {@code dialogOkButton}) confirms {@code reason}: Enter in the box presses it, and, {@code required},
      * it waits for a reason; the box takes the focus.
      */
@@ -135,6 +150,10 @@ public final class Dialogs {
             button.disableProperty().bind(reason.textProperty().map(String::isBlank));
         }
         ReasonKeys.enterConfirms(reason, button);
+        // the box takes the focus: a screen reader reads its help (the question) with its name
+        if (reason.getAccessibleHelp() == null) {
+            reason.setAccessibleHelp(dialog.getHeaderText());
+        }
         Platform.runLater(reason::requestFocus);
     }
 }

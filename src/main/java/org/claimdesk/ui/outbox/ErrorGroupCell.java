@@ -47,6 +47,7 @@ final class ErrorGroupCell extends ListCell<FailureGroup> {
         if (empty || group == null) {
             setGraphic(null);
             setTooltip(null);
+            setAccessibleText(null);
             return;
         }
         count.setText(Formats.count(group.count()));
@@ -56,5 +57,8 @@ final class ErrorGroupCell extends ListCell<FailureGroup> {
                 + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
         setTooltip(tooltip);
         setGraphic(box);
+        // the cell's text is its graphic's three lines: a screen reader gets them as one
+        setAccessibleText(Formats.count(group.count()) + " failed rows: " + group.signature() + ", last seen "
+                + Formats.ago(group.lastSeen(), now.get()));
     }
 }

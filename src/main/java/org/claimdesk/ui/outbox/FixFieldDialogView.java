@@ -1,5 +1,6 @@
 package org.claimdesk.ui.outbox;
 
+import org.claimdesk.ui.common.Accessible;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -65,6 +66,10 @@ public final class FixFieldDialogView {
 
     @FXML
     private void initialize() {
+        Accessible.name(fixFieldChoice, "Field to set");
+        Accessible.name(fixValueField, "New value");
+        Accessible.name(fixReasonField, "Reason for the change (required)");
+        Accessible.name(resubmitReasonField, "Reason to resubmit (required)");
         fixClaimColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().claimNumber()));
         fixBeforeColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(shown(c.getValue().before())));
         fixAfterColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(shown(c.getValue().after())));

@@ -1,5 +1,6 @@
 package org.claimdesk.ui.outbox;
 
+import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -117,6 +118,13 @@ public final class OutboxView {
 
     @FXML
     private void initialize() {
+        Accessible.name(outboxStateFilter, "Delivery state");
+        Accessible.name(outboxJurisdictionFilter, "Jurisdiction");
+        Accessible.name(outboxErrorFilter, "Error text, claim number or row");
+        Accessible.name(outboxAgeFilter, "Age");
+        Accessible.name(bulkScope, "Act on");
+        Accessible.name(lastErrorView, "Last error");
+        Accessible.name(payloadView, "Payload");
         bindFilters();
         bindGroups();
         bindTable();
@@ -569,7 +577,7 @@ public final class OutboxView {
         // an abandon asks the state by itself about the rows it may hold; only a re-queue offers the choice
         reconcile.setVisible(action == OutboxTriage.Action.REQUEUE);
         reconcile.setManaged(reconcile.isVisible());
-        VBox box = new VBox(10, reason, reconcile);
+        VBox box = new VBox(10, new VBox(4, Dialogs.reasonLabel(reason, true), reason), reconcile);
         box.setPrefWidth(520);
         dialog.getDialogPane().setContent(box);
         Dialogs.okOnReason(dialog, ok, reason, true);
@@ -609,7 +617,7 @@ public final class OutboxView {
         TextArea reason = Dialogs.reasonArea(
                 "Why? (required; written to the audit trail with your name, for each row)",
                 model.bulkResubmitReasonToRetry(plan));
-        box.getChildren().add(reason);
+        box.getChildren().addAll(Dialogs.reasonLabel(reason, true), reason);
         dialog.getDialogPane().setContent(box);
         Dialogs.okOnReason(dialog, ok, reason, true);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {

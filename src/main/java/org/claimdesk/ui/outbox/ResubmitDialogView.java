@@ -1,5 +1,6 @@
 package org.claimdesk.ui.outbox;
 
+import org.claimdesk.ui.common.Accessible;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.fxml.FXML;
 import javafx.scene.control.Label;
@@ -26,6 +27,7 @@ public final class ResubmitDialogView {
     @FXML private TableColumn<PayloadDiff.Change, String> diffAfterColumn;
     @FXML private Label resubmitExplanation;
     @FXML private TextArea reasonField;
+    @FXML private javafx.scene.control.Label reasonLabel;
 
     /** Loads the dialog's FXML; its controller is this class. */
     public static ResubmitDialogView load() {
@@ -34,9 +36,13 @@ public final class ResubmitDialogView {
 
     @FXML
     private void initialize() {
+        Accessible.name(resubmitStateError, "The state's error");
         diffFieldColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(c.getValue().field()));
         diffBeforeColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(shown(c.getValue().before())));
         diffAfterColumn.setCellValueFactory(c -> new ReadOnlyStringWrapper(shown(c.getValue().after())));
+        reasonLabel.setLabelFor(reasonField);
+        reasonLabel.visibleProperty().bind(reasonField.visibleProperty());
+        reasonLabel.managedProperty().bind(reasonField.managedProperty());
     }
 
     public VBox root() {
@@ -54,6 +60,8 @@ public final class ResubmitDialogView {
         resubmitExplanation.setText(explanation(check));
         reasonField.setVisible(check.decision() == KeyPolicy.Decision.RESUBMIT);
         reasonField.setManaged(reasonField.isVisible());
+        // read with the box's name when it takes the focus: what is sent, and why it needs the reason
+        reasonField.setAccessibleHelp(resubmitTitle.getText() + ". " + resubmitExplanation.getText());
     }
 
     /** What resubmitting does, or why it cannot be done yet and what to do instead. */

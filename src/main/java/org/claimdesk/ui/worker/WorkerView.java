@@ -1,5 +1,6 @@
 package org.claimdesk.ui.worker;
 
+import org.claimdesk.ui.common.Accessible;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,9 @@ public final class WorkerView {
 
     @FXML
     private void initialize() {
+        Accessible.name(concurrencySpinner, "Concurrency");
+        Accessible.name(maxAttemptsSpinner, "Max attempts");
+        Accessible.name(intervalSpinner, "Interval");
         // What changes with every snapshot is shown only while this page is: JavaFX repaints the whole window
         // for a change to a node that is not drawn, and the worker reports several times a second.
         ObservableValue<Boolean> shown = workerPage.visibleProperty();
