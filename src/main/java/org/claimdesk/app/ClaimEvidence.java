@@ -11,6 +11,8 @@ import org.claimdesk.domain.AuditActions;
 import org.claimdesk.domain.Claim;
 import org.claimdesk.domain.ClaimDeskException;
 import org.claimdesk.domain.ClaimStatus;
+import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.domain.EvidenceKind;
@@ -38,6 +40,7 @@ public final class ClaimEvidence {
     private final ClaimStore claims = new ClaimStore();
     private final EvidenceStore evidence = new EvidenceStore();
     private final AuditStore audit = new AuditStore();
+    private static final org.claimdesk.store.OutboxStore OUTBOX = new org.claimdesk.store.OutboxStore();
 
     /** Evidence kept in the folder that belongs to {@code database} ({@link DataDirectory#evidenceFiles}). */
     public ClaimEvidence(Database database, Clock clock) {
@@ -119,11 +122,12 @@ public final class ClaimEvidence {
     /**
      * Withdraws reference {@code evidenceId} of claim {@code claimId}, added by mistake (the wrong claim, the wrong
      * document): it stays on the claim's record, with its file, marked with who withdrew it, when and why, and no longer
-     * counts (it is not sent to the state; the checklist does not see it). Refused, with nothing written, when the claim
-     * cannot be edited now ({@link ClaimStatus#editRefusal}), the reference is not the claim's, or it was withdrawn
-     * already (saying by whom and when); the reason is required. Audited.
+     * counts from now on (it is not sent to the state; the checklist does not see it). A submission the state got
+     * before had it: {@link Withdrawn#sentWith} names it, for staff to tell the state by its own channel. Refused, with
+     * nothing written, when the claim cannot be edited now ({@link ClaimStatus#editRefusal}), the reference is not the
+     * claim's, or it was withdrawn already (saying by whom and when); the reason is required. Audited.
      */
-    public Evidence withdraw(long claimId, long evidenceId, String reason, String actor) {
+    public Withdrawn withdraw(long claimId, long evidenceId, String reason, String actor) {
         String who = Inputs.actor(actor);
         String why = Inputs.reason(reason, true);
         return database.inTransaction(h -> {
@@ -141,12 +145,34 @@ public final class ClaimEvidence {
             if (!evidence.withdraw(h, evidenceId, who, now, why)) {
                 throw new IllegalStateException("evidence " + evidenceId + " changed under the claim's lock");
             }
+            // a submission queued once the reference was there carried it (the payload is made at queueing)
+            OutboxEvent sentWith = OUTBOX.forClaim(h, claimId).stream()
+                    .filter(row -> row.deliveryState() == DeliveryState.SENT
+                            && !row.createdAt().isBefore(reference.addedAt()))
+                    .min(java.util.Comparator.comparing(OutboxEvent::outboxEventId)).orElse(null);
             Map<String, Object> details = details(claim, evidenceId, reference.kind(), reference.title());
             details.put(reference.isFile() ? "fileName" : "url", reference.source());
+            if (sentWith != null) {
+                details.put("sentToStateWithRow", sentWith.outboxEventId());
+            }
             audit.append(h, now, who, AuditActions.EVIDENCE_WITHDRAW, AuditActions.SUBJECT_CLAIM,
                     Long.toString(claimId), why, Json.write(details));
-            return evidence.find(h, evidenceId).orElseThrow();
+            return new Withdrawn(evidence.find(h, evidenceId).orElseThrow(), claim.claimNumber(), sentWith);
         });
+    }
+
+    /**
+     * A reference withdrawn from claim {@code claimNumber}; {@code sentWith} the first submission the state got with it
+     * (its outbox row, sent), null when none did.
+     */
+    public record Withdrawn(Evidence evidence, String claimNumber, OutboxEvent sentWith) {
+        /** "The state has had it since …" for staff, or empty when it never got it. */
+        public java.util.Optional<String> stateNotice() {
+            return java.util.Optional.ofNullable(sentWith).map(row -> "the state received it with the submission of"
+                    + " outbox row " + row.outboxEventId() + (row.sentAt() == null ? "" : ", sent "
+                    + Conflicts.localMinute(row.sentAt())) + ": tell the state by its own channel that it is"
+                    + " withdrawn");
+        }
     }
 
     /** A reference staff give with a claim they create: a web address ({@code url}) or a {@code file}. */

@@ -360,8 +360,8 @@ public final class Doctor {
 
     /** What the schema's triggers keep, on a server or on a file. */
     private static String keptByTriggers(boolean onServer) {
-        return onServer ? "the audit trail's guards, the tallies, the change feed"
-                : "the audit trail's guards, the tallies, search";
+        return onServer ? "the audit trail's guards, evidence kept as added, the tallies, the change feed"
+                : "the audit trail's guards, evidence kept as added, the tallies, search";
     }
 
     private static String named(List<HealthStore.Trigger> triggers) {

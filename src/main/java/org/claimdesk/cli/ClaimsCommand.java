@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "claims",
         description = "List, show, create, import, edit (one claim, or one field on many), advance and submit claims;"
-                + " add and list their evidence.",
+                + " add, list and withdraw their evidence.",
         subcommands = {ClaimsCommand.ListClaims.class, ClaimsCommand.Show.class, ClaimCreateCommand.class,
             ClaimImportCommand.class, ClaimExportCommand.class, ClaimsCommand.Edit.class,
             ClaimSetCommand.class, EvidenceCommand.class, ClaimsCommand.Advance.class, ClaimsCommand.Submit.class})

@@ -153,10 +153,11 @@ final class EvidenceCommand {
         }
     }
 
-    @Command(name = "withdraw", description = {"Withdraw an evidence reference added by mistake (the wrong claim, the",
-        "wrong document). It stays on the claim's record, marked with who withdrew it, when and why, and its file",
-        "stays in the evidence folder; it is no longer sent to the state and no longer counts for the evidence",
-        "checklist. Allowed while the claim can be edited; audited."})
+    @Command(name = "withdraw", description = {"Withdraw an evidence reference added by mistake.",
+        "It stays on the claim's record, marked with who withdrew it, when and why (the wrong claim, the wrong",
+        "document), and its file stays in the evidence folder; from now on it is not sent to the state and does not",
+        "count for the evidence checklist (a warning says when the state got it with an earlier submission: tell the",
+        "state). Allowed while the claim can be edited; audited."})
     static final class Withdraw extends CliSupport implements Callable<Integer> {
         @Parameters(paramLabel = "ID", description = "Claim id or claim number.")
         String id;
@@ -178,13 +179,17 @@ final class EvidenceCommand {
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = ClaimsCommand.find(new Queries(db, clock(db)), id);
-                Evidence withdrawn = new ClaimEvidence(db, clock(db)).withdraw(claim.claimId(), evidenceId, reason,
-                        actor);
+                ClaimEvidence.Withdrawn withdrawn = new ClaimEvidence(db, clock(db)).withdraw(claim.claimId(),
+                        evidenceId, reason, actor);
                 if (json) {
-                    printJson(EvidenceView.of(withdrawn, null));
+                    printJson(EvidenceView.of(withdrawn.evidence(), null));
                 } else {
-                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(), line(withdrawn, null));
+                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(), line(withdrawn.evidence(), null));
                 }
+                withdrawn.stateNotice().ifPresent(n -> {
+                    err().println("warning: " + claim.claimNumber() + ": " + n);
+                    err().flush();
+                });
             }
             return 0;
         }

@@ -123,8 +123,10 @@ public final class Migrations {
      * rows, or does nothing (a version that exists for the other engine).
      */
     static boolean rebuildsTable(List<String> statements) {
-        return statements.stream().map(s -> s.strip().toUpperCase(java.util.Locale.ROOT))
-                .anyMatch(s -> s.startsWith("DROP TABLE ") || s.startsWith("ALTER TABLE "));
+        // a column added keeps the table as it is; a rename or drop is part of a rebuild
+        return statements.stream().map(s -> s.strip().toUpperCase(java.util.Locale.ROOT).replaceAll("\\s+", " "))
+                .anyMatch(s -> s.startsWith("DROP TABLE ")
+                        || s.startsWith("ALTER TABLE ") && !s.matches("ALTER TABLE \\S+ ADD (COLUMN )?.*"));
     }
 
     private static void setVersion(Handle transaction, int version) {

@@ -85,15 +85,28 @@ public final class ServerHealthStore {
         Map<String, Boolean> definers = new java.util.TreeMap<>();
         handle.createQuery("""
                 SELECT p.oid::regprocedure::text AS signature,
-                       EXISTS (SELECT 1 FROM unnest(coalesce(p.proconfig, '{}'::text[])) c
-                               WHERE c LIKE 'search_path=%') AS pinned
+                       (SELECT substr(c, length('search_path=') + 1) FROM unnest(coalesce(p.proconfig, '{}'::text[])) c
+                        WHERE c LIKE 'search_path=%') AS path
                 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                WHERE n.nspname = current_schema() AND p.prosecdef""")
-                .map((rs, ctx) -> Map.entry(rs.getString("signature"), rs.getBoolean("pinned")))
+                WHERE n.nspname = current_schema() AND p.prosecdef AND p.proname LIKE 'claimdesk\\_%'""")
+                .map((rs, ctx) -> Map.entry(rs.getString("signature"), pinned(rs.getString("path"))))
                 .forEach(e -> definers.put(e.getKey(), e.getValue()));
         List<String> unpinned = definers.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
         return new ServerFacts(versionNumber, version, trigram, tls != null, tls, role, superuser, owns, others, open,
                 definers.size(), unpinned);
+    }
+
+    /**
+     * Whether a function's search path {@code path} (as {@code proconfig} keeps it: {@code public, pg_temp}) keeps a
+     * session's temporary objects out: they are searched first unless {@code pg_temp} is named, and last.
+     */
+    static boolean pinned(String path) {
+        if (path == null) {
+            return false;
+        }
+        List<String> schemas = java.util.Arrays.stream(path.split(",")).map(s -> s.strip().replace("\"", ""))
+                .filter(s -> !s.isEmpty()).toList();
+        return !schemas.isEmpty() && schemas.indexOf("pg_temp") == schemas.size() - 1;
     }
 
     /** The changes the login role may make to {@link #RECORDS_KEPT_WHOLE} beyond those staff's work needs. */

@@ -480,7 +480,10 @@ class ClaimEvidenceTest {
         assertThatThrownBy(() -> staff.withdraw(id, elsewhere.evidenceId(), "wrong claim", "kim"))
                 .isInstanceOf(org.claimdesk.domain.NotFoundException.class)
                 .hasMessageEndingWith(" has no evidence with id " + elsewhere.evidenceId());
-        Evidence withdrawn = staff.withdraw(id, wrong.evidenceId(), " another claimant's license ", "kim");
+        ClaimEvidence.Withdrawn done = staff.withdraw(id, wrong.evidenceId(), " another claimant's license ", "kim");
+        Evidence withdrawn = done.evidence();
+        assertThat(done.sentWith()).as("no submission carried it").isNull();
+        assertThat(done.stateNotice()).isEmpty();
 
         assertThat(withdrawn.withdrawal()).isEqualTo(new Evidence.Withdrawal("kim", NOW.plusSeconds(600),
                 "another claimant's license"));
@@ -530,6 +533,58 @@ class ClaimEvidenceTest {
         assertThatThrownBy(() -> staff.withdraw(id, right.evidenceId(), "wrong after all", "kim"))
                 .hasMessageContaining("cannot be edited in SUBMITTING: " + ClaimStatus.SUBMISSION_PENDING_REFUSAL);
         assertThat(evidence.list(id).get(1).isWithdrawn()).isFalse();
+
+        // delivered, and the state asks for more: a reference withdrawn now was in what the state got, and staff are
+        // told to tell the state
+        db.inTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'sent', sent_at = " + NOW.toEpochMilli()
+                + ", state_case_id = 'CA-2026-1' WHERE outbox_event_id = " + submitted.outboxEventId()));
+        db.inTransaction(h -> h.execute("UPDATE claim SET status = 'NEEDS_INFO' WHERE claim_id = " + id));
+        ClaimEvidence.Withdrawn late = staff.withdraw(id, right.evidenceId(), "wrong after all", "kim");
+        assertThat(late.sentWith().outboxEventId()).isEqualTo(submitted.outboxEventId());
+        assertThat(late.stateNotice()).hasValueSatisfying(n -> assertThat(n).startsWith("the state received it with"
+                + " the submission of outbox row " + submitted.outboxEventId() + ", sent ")
+                .endsWith(": tell the state by its own channel that it is withdrawn"));
+        assertThat(new Queries(db, clock).audit(Long.toString(id), null, AuditActions.EVIDENCE_WITHDRAW, 0, 0))
+                .first().satisfies(a -> assertThat(a.details())
+                        .contains("\"sentToStateWithRow\":" + submitted.outboxEventId()));
+    }
+
+    /**
+     * The database keeps every column of a reference as added, whatever else the statement does: a withdrawal that
+     * also retitles it, or moves it to another claim, is refused. Each column of the table is tried, so that a column
+     * added later and not kept by the trigger fails here.
+     */
+    @Test
+    void theDatabaseRefusesAWithdrawalThatChangesAnythingElseOfTheReference() throws Exception {
+        long id = TestClaims.insert(db, ClaimStatus.EVIDENCE_PENDING);
+        Evidence file = evidence.addFile(id, "ownership", Files.writeString(dir.resolve("deed.pdf"), "deed"), null,
+                "j.chen");
+        Evidence url = evidence.addUrl(id, "identity", "https://ids.example.gov/1", null, "j.chen");
+        java.util.Map<String, Boolean> columns = new java.util.LinkedHashMap<>();
+        db.read(h -> h.createQuery("SELECT * FROM evidence WHERE 1 = 0").scanResultSet((rs, ctx) -> {
+            java.sql.ResultSetMetaData meta = rs.get().getMetaData();
+            for (int c = 1; c <= meta.getColumnCount(); c++) {
+                int type = meta.getColumnType(c);
+                columns.put(meta.getColumnName(c).toLowerCase(java.util.Locale.ROOT), type == java.sql.Types.INTEGER
+                        || type == java.sql.Types.BIGINT || type == java.sql.Types.NUMERIC);
+            }
+            return null;
+        }));
+        assertThat(columns).containsKeys("evidence_id", "claim_id", "title", "withdrawn_reason");
+        for (Evidence reference : List.of(file, url)) {
+            for (var column : columns.entrySet()) {
+                if (column.getKey().startsWith("withdrawn_")) {
+                    continue;
+                }
+                String changed = column.getValue() ? "coalesce(" + column.getKey() + ", 0) + 1000"
+                        : "coalesce(" + column.getKey() + " || 'x', 'x')";
+                String sql = "UPDATE evidence SET " + column.getKey() + " = " + changed + ", withdrawn_by = 'kim',"
+                        + " withdrawn_at = 1, withdrawn_reason = 'wrong' WHERE evidence_id = " + reference.evidenceId();
+                assertThatThrownBy(() -> db.inTransaction(h -> h.execute(sql))).as(sql)
+                        .hasStackTraceContaining("an evidence reference is never changed, only withdrawn once");
+            }
+        }
+        assertThat(evidence.list(id)).containsExactly(file, url);
     }
 
     /**
@@ -544,7 +599,7 @@ class ClaimEvidenceTest {
         Workflow workflow = new Workflow(db, clock, Deadlines.statutory(),
                 DataDirectory.evidenceFiles(db, db.onServer() ? folder.toString() : null));
         java.util.Set<Long> seen = Evidence.currentIds(evidence.list(id));
-        evidence.withdraw(id, second.evidenceId(), "deed of the neighbour's house", "lee");
+        evidence.withdraw(id, second.evidenceId(), "deed of the neighbour's house", "lee").evidence();
 
         assertThatThrownBy(() -> workflow.submit(id, "supervisor.kim", null, null, seen))
                 .isInstanceOf(org.claimdesk.domain.ConflictException.class)

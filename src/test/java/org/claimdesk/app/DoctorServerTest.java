@@ -150,6 +150,16 @@ class DoctorServerTest {
             assertThat(f.message()).startsWith("functions that run with the schema owner's rights do not fix their"
                     + " search path (claimdesk_claim_counts()): ");
         });
+        // a path that does not name pg_temp last still searches a session's temporary tables first
+        for (String path : List.of("public", "pg_temp, public")) {
+            db.useTransaction(h -> h.execute("ALTER FUNCTION claimdesk_claim_counts() SET search_path = " + path));
+            assertThat(examine(db).get("definers").level()).as(path).isEqualTo(Doctor.Level.FAIL);
+        }
+        db.useTransaction(h -> h.execute("ALTER FUNCTION claimdesk_claim_counts() SET search_path = public, pg_temp"));
+        // a function of the schema's that is not ClaimDesk's is IT's own business
+        db.useTransaction(h -> h.execute("CREATE FUNCTION its_own() RETURNS int LANGUAGE sql SECURITY DEFINER"
+                + " AS 'SELECT 1'"));
+        assertThat(examine(db).get("definers").level()).isEqualTo(Doctor.Level.OK);
     }
 
     /**

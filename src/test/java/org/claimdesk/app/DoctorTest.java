@@ -262,11 +262,11 @@ class DoctorTest {
         assertThat(triggers.message()).endsWith(" and runs doctor again (docs/operations.md)").startsWith(file
                 ? "1 of the " + expectedTriggers() + " triggers the schema relies on is missing:"
                         + " audit_log_no_delete (V1__schema.sql). The writes made without them went past what they keep"
-                        + " (the audit trail's guards, the tallies, search): with every ClaimDesk on this file closed,"
+                        + " (the audit trail's guards, evidence kept as added, the tallies, search): with every ClaimDesk on this file closed,"
                         + " IT creates them again from the scripts named"
                 : "1 of the " + expectedTriggers() + " triggers the schema relies on is missing: audit_log_no_update"
                         + " (V8__schema.sql); 1 is disabled: claim_changed (R__change_feed.sql). The writes made"
-                        + " without them went past what they keep (the audit trail's guards, the tallies, the change feed):"
+                        + " without them went past what they keep (the audit trail's guards, evidence kept as added, the tallies, the change feed):"
                         + " IT creates them again as the owner role from the scripts named, or enables them,");
     }
 

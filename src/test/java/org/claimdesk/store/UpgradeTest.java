@@ -193,7 +193,7 @@ class UpgradeTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
             schemaAt(s, 9);
             for (String later : List.of("V10__search_text.sql", "V11__audit_filters.sql", "V14__failed_errors.sql",
-                    "V16__tallies.sql")) {
+                    "V16__tallies.sql", "V17__evidence_withdrawal.sql")) {
                 for (String statement : SqlScript.statements(script(later))) {
                     s.execute(statement);
                 }
@@ -230,12 +230,13 @@ class UpgradeTest {
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
             assertThat(told).as("each version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 16 on " + Thread.currentThread().getName(),
-                            "10 12 16 on " + Thread.currentThread().getName(),
-                            "10 13 16 on " + Thread.currentThread().getName(),
-                            "10 14 16 on " + Thread.currentThread().getName(),
-                            "10 15 16 on " + Thread.currentThread().getName(),
-                            "10 16 16 on " + Thread.currentThread().getName());
+                    .containsExactly("10 11 17 on " + Thread.currentThread().getName(),
+                            "10 12 17 on " + Thread.currentThread().getName(),
+                            "10 13 17 on " + Thread.currentThread().getName(),
+                            "10 14 17 on " + Thread.currentThread().getName(),
+                            "10 15 17 on " + Thread.currentThread().getName(),
+                            "10 16 17 on " + Thread.currentThread().getName(),
+                            "10 17 17 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());
@@ -326,7 +327,10 @@ class UpgradeTest {
     void aVersionThatRebuildsNoTableDoesNotCheckEveryReference() throws Exception {
         assertThat(Migrations.rebuildsTable(SqlScript.statements(script("V11__audit_filters.sql")))).isFalse();
         assertThat(Migrations.rebuildsTable(SqlScript.statements(script("V16__tallies.sql")))).isFalse();
-        assertThat(Migrations.rebuildsTable(SqlScript.statements(script("V6__claim_editing.sql")))).isTrue();
+        assertThat(Migrations.rebuildsTable(SqlScript.statements(script("V17__evidence_withdrawal.sql")))).isFalse();
+        assertThat(Migrations.rebuildsTable(SqlScript.statements(script("V6__claim_editing.sql")))).as("columns added")
+                .isFalse();
+        assertThat(Migrations.rebuildsTable(SqlScript.statements(script("V7__resubmit.sql")))).isTrue();
         assertThat(Migrations.rebuildsTable(List.of("CREATE TABLE claim_new (claim_id INTEGER)",
                 "INSERT INTO claim_new SELECT claim_id FROM claim", "DROP TABLE claim",
                 "ALTER TABLE claim_new RENAME TO claim"))).isTrue();

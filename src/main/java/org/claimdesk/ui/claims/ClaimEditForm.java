@@ -114,10 +114,12 @@ final class ClaimEditForm {
         withdraw.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty())
                 .or(withdrawable.not()));
         withdraw.setTooltip(new Tooltip("Withdraws the selected reference, added by mistake: it stays listed, struck"
-                + " through, and is no longer sent to the state; its file is kept. Asks why; audited (Delete)"));
+                + " through, and is not sent to the state from now on; its file is kept. Asks why; audited (Delete)"));
         withdraw.setOnAction(e -> askWithdraw(editor, table));
         table.addEventHandler(javafx.scene.input.KeyEvent.KEY_PRESSED, k -> {
-            if (k.getCode() == javafx.scene.input.KeyCode.DELETE && !withdraw.isDisabled()) {
+            // Delete, or the Mac's delete key (backspace)
+            if ((k.getCode() == javafx.scene.input.KeyCode.DELETE || k.getCode() == javafx.scene.input.KeyCode.BACK_SPACE)
+                    && !withdraw.isDisabled()) {
                 askWithdraw(editor, table);
                 k.consume();
             }
@@ -156,8 +158,8 @@ final class ClaimEditForm {
         }
         String what = selected.kind().label() + " \"" + selected.title() + "\"";
         org.claimdesk.ui.common.Dialogs.confirmWithReason(table.getScene().getWindow(), "Withdraw evidence",
-                "Withdraw " + what + " from the claim? It stays listed, struck through, with your reason; it is no"
-                        + " longer sent to the state and no longer counts for the evidence checklist."
+                "Withdraw " + what + " from the claim? It stays listed, struck through, with your reason; from now on"
+                        + " it is not sent to the state and does not count for the evidence checklist."
                         + (selected.isFile() ? " Its file is kept." : ""),
                 "Withdraw", true, "Why? (required: for example, another claimant's document)",
                 editor.withdrawReasonToRetry(selected))

@@ -508,7 +508,7 @@ public final class ClaimEditViewModel {
     }
 
     private void addEvidence(EditableClaim claim, String doing, Supplier<Evidence> add) {
-        changeEvidence(claim, "add evidence", doing, add, added -> {
+        changeEvidence(claim.claimId(), "add evidence", doing, add, added -> {
             if (fault.get() != null && fault.get().evidenceKind().filter(added.kind()::equals).isPresent()) {
                 fault.set(null);
             }
@@ -523,19 +523,24 @@ public final class ClaimEditViewModel {
      * listed, marked withdrawn. A withdrawal that fails keeps the reason for the question asked again.
      */
     public void withdraw(Evidence reference, String reason) {
-        EditableClaim claim = shown;
-        if (claim == null || reference == null || reference.isWithdrawn() || reference.claimId() != claim.claimId()) {
+        if (reference == null || reference.isWithdrawn()) {
             return;
         }
+        // the reference's own claim, whatever is shown by the time staff answered (a refresh may have moved on)
+        long claimId = reference.claimId();
         String what = withdrawKey(reference);
-        changeEvidence(claim, "withdraw evidence", "withdraw evidence " + reference.evidenceId() + " of claim "
-                + claim.claimNumber(), () -> evidenceCases.withdraw(claim.claimId(), reference.evidenceId(), reason,
-                        actor), withdrawn -> {
-                            retry.succeeded(what);
-                            return "Evidence withdrawn from claim " + claim.claimNumber() + ": "
-                                    + withdrawn.kind().label() + ", " + withdrawn.title()
-                                    + " (no longer sent to the state)";
-                        }, () -> retry.failed(what, reason));
+        ClaimEvidence.Withdrawn[] done = {null};
+        changeEvidence(claimId, "withdraw evidence", "withdraw evidence " + reference.evidenceId(), () -> {
+            done[0] = evidenceCases.withdraw(claimId, reference.evidenceId(), reason, actor);
+            return done[0].evidence();
+        }, withdrawn -> {
+            retry.succeeded(what);
+            // the claim's audit tab and detail read with the withdrawal, as after a save
+            reload.run();
+            return "Evidence withdrawn from claim " + done[0].claimNumber() + ": " + withdrawn.kind().label() + ", "
+                    + withdrawn.title() + " (not sent to the state from now on)"
+                    + done[0].stateNotice().map(n -> "; " + n).orElse("");
+        }, () -> retry.failed(what, reason));
     }
 
     /** The reason given for withdrawing {@code reference} when that last failed, to offer again; empty when none. */
@@ -551,14 +556,14 @@ public final class ClaimEditViewModel {
      * Runs an evidence change of {@code claim} in the background, then shows the claim's evidence read again; {@code
      * told} gives the notice of the change done (on the FX thread), {@code failed} (may be null) runs when it failed.
      */
-    private void changeEvidence(EditableClaim claim, String task, String doing, Supplier<Evidence> change,
+    private void changeEvidence(long claimId, String task, String doing, Supplier<Evidence> change,
             java.util.function.Function<Evidence, String> told, Runnable failed) {
         evidenceBusy.set(true);
         evidenceError.set(null);
         tasks.submit(task, p -> {
             Evidence changed = change.get();
             try {
-                List<Evidence> all = evidenceCases.list(claim.claimId());
+                List<Evidence> all = evidenceCases.list(claimId);
                 // the change is in: the look at its files' copies goes along
                 return new Changed(changed, all, filesAway(evidenceCases, all), null);
             } catch (RuntimeException listNotRead) {
@@ -567,7 +572,7 @@ public final class ClaimEditViewModel {
             }
         }, (Changed c) -> {
             evidenceBusy.set(false);
-            if (c.all() != null && shown != null && shown.claimId() == claim.claimId()) {
+            if (c.all() != null && shown != null && shown.claimId() == claimId) {
                 showEvidence(c.all(), c.away());
             }
             String text = told.apply(c.changed());

@@ -7,7 +7,9 @@ ALTER TABLE evidence
     ADD COLUMN withdrawn_at     BIGINT,
     ADD COLUMN withdrawn_reason TEXT COLLATE "C",
     ADD CONSTRAINT evidence_withdrawal_whole CHECK ((withdrawn_by IS NULL) = (withdrawn_at IS NULL)
-        AND (withdrawn_by IS NULL) = (withdrawn_reason IS NULL));
+        AND (withdrawn_by IS NULL) = (withdrawn_reason IS NULL)) NOT VALID;
+-- the rows there are checked without holding the table against reads and writes meanwhile
+ALTER TABLE evidence VALIDATE CONSTRAINT evidence_withdrawal_whole;
 
 -- A reference is added, then at most withdrawn once; nothing else of it ever changes, whoever asks.
 CREATE FUNCTION evidence_withdrawn_once() RETURNS trigger LANGUAGE plpgsql AS $$
