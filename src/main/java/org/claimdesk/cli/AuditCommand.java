@@ -48,8 +48,9 @@ final class AuditCommand {
                     array.close();
                 } else {
                     long[] count = {0};
+                    java.time.ZoneId zone = clock(db).getZone();
                     queries.eachAudit(subject, actor, action, max, e -> {
-                        out().printf("%s  %-12s %-22s %s %s%s%n", e.at(), e.actor(), e.action(), e.subjectType(),
+                        out().printf("%s  %-12s %-22s %s %s%s%n", shown(e.at(), zone), e.actor(), e.action(), e.subjectType(),
                                 e.subjectId(), e.reason() == null ? "" : "  reason: " + e.reason());
                         count[0]++;
                     });

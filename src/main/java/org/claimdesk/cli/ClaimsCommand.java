@@ -145,11 +145,11 @@ final class ClaimsCommand {
                 }
                 if (!evidence.isEmpty()) {
                     out().println("  Evidence:");
-                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e, null)));
+                    evidence.forEach(e -> out().println("    " + EvidenceCommand.line(e, null, clock(db).getZone())));
                 }
                 out().println("  History:");
                 for (StatusChange change : history) {
-                    out().printf("    %s  %s -> %s  by %s%s%n", change.at(), change.fromStatus() == null ? "(new)" : change.fromStatus(),
+                    out().printf("    %s  %s -> %s  by %s%s%n", shown(change.at(), clock(db).getZone()), change.fromStatus() == null ? "(new)" : change.fromStatus(),
                             change.toStatus(), change.actor(), change.reason() == null ? "" : "  (" + change.reason() + ")");
                 }
                 if (!rows.isEmpty()) {

@@ -63,6 +63,18 @@ abstract class CliSupport {
         return root().clock != null ? root().clock : db.clock();
     }
 
+    /** How the text output shows a moment: in the office's zone ({@code zone}), to the second, with its offset. */
+    private static final java.time.format.DateTimeFormatter SHOWN = java.time.format.DateTimeFormatter
+            .ofPattern("uuuu-MM-dd HH:mm:ss xxx", java.util.Locale.ROOT);
+
+    /**
+     * {@code at} as staff read it in the text output, "2026-11-02 07:00:00 -08:00": the office's time with its offset,
+     * not UTC (the JSON output keeps ISO instants); "-" for none.
+     */
+    static String shown(java.time.Instant at, java.time.ZoneId zone) {
+        return at == null ? "-" : SHOWN.format(at.atZone(zone));
+    }
+
     /** The command's standard input. */
     java.io.InputStream in() {
         return root().in;

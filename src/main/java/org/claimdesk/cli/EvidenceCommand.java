@@ -46,14 +46,15 @@ final class EvidenceCommand {
      * this workstation's folder says so ({@code [missing here]}, {@code [damaged here]}, {@code [unreadable here]}); a
      * withdrawn one says by whom, when and why.
      */
-    static String line(Evidence e, EvidenceCopy copy) {
+    static String line(Evidence e, EvidenceCopy copy, java.time.ZoneId zone) {
         String source = e.isFile() ? "file " + e.fileName() + ", " + EvidenceRules.size(e.sizeBytes()) + ", sha256 "
                 + e.sha256().substring(0, 12) + "…" : e.url();
         String here = copy == null || copy == EvidenceCopy.WHOLE ? "" : "  [" + copy.word() + " here]";
-        String withdrawn = e.isWithdrawn() ? "  [withdrawn by " + e.withdrawal().by() + ", " + e.withdrawal().at()
-                + ": " + e.withdrawal().reason() + "]" : "";
+        String withdrawn = e.isWithdrawn() ? "  [withdrawn by " + e.withdrawal().by() + ", "
+                + CliSupport.shown(e.withdrawal().at(), zone) + ": " + e.withdrawal().reason() + "]" : "";
         return String.format("#%d %-9s %s  (added by %s, %s)%s%s", e.evidenceId(), e.kind().code(),
-                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(), e.addedAt(), here,
+                e.title().equals(source) ? source : e.title() + "  " + source, e.addedBy(),
+                CliSupport.shown(e.addedAt(), zone), here,
                 withdrawn);
     }
 
@@ -103,7 +104,7 @@ final class EvidenceCommand {
                 if (json) {
                     printJson(EvidenceView.of(added, copy));
                 } else {
-                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added, copy));
+                    out().printf("%s: evidence added %s%n", claim.claimNumber(), line(added, copy, clock(db).getZone()));
                 }
             }
             return 0;
@@ -135,7 +136,7 @@ final class EvidenceCommand {
                 if (json) {
                     printJson(all.stream().map(e -> EvidenceView.of(e, copies.get(e.evidenceId()))).toList());
                 } else {
-                    all.forEach(e -> out().println(line(e, copies.get(e.evidenceId()))));
+                    all.forEach(e -> out().println(line(e, copies.get(e.evidenceId()), clock(db).getZone())));
                     long withdrawn = all.stream().filter(Evidence::isWithdrawn).count();
                     out().printf("%d evidence reference(s)%s%n", all.size(),
                             withdrawn == 0 ? "" : ", " + withdrawn + " withdrawn (not sent to the state)");
@@ -184,7 +185,7 @@ final class EvidenceCommand {
                 if (json) {
                     printJson(EvidenceView.of(withdrawn.evidence(), null));
                 } else {
-                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(), line(withdrawn.evidence(), null));
+                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(), line(withdrawn.evidence(), null, clock(db).getZone()));
                 }
                 withdrawn.stateNotice().ifPresent(n -> {
                     err().println("warning: " + claim.claimNumber() + ": " + n);

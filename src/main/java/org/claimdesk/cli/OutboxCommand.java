@@ -1,6 +1,5 @@
 package org.claimdesk.cli;
 
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -457,7 +456,8 @@ final class OutboxCommand {
                         row.deliveryState().dbValue(), row.attempts(), row.idempotencyKey());
                 for (DeliveryAttempt a : attempts) {
                     String detail = a.detail() == null ? "" : a.detail().replaceAll("\\s+", " ");
-                    out().printf("  #%-3d %s %6d ms  %-9s %-4s %s%s%n", a.attemptNo(), a.startedAt(), a.durationMs(),
+                    out().printf("  #%-3d %s %6d ms  %-9s %-4s %s%s%n", a.attemptNo(),
+                            shown(a.startedAt(), clock(db).getZone()), a.durationMs(),
                             a.outcome(), a.httpStatus() == null ? "-" : a.httpStatus(),
                             a.field() == null ? "" : "[field " + a.field() + "] ",
                             detail.length() > 160 ? detail.substring(0, 159) + "…" : detail);
@@ -484,10 +484,11 @@ final class OutboxCommand {
                     printJson(groups);
                     return ClaimDeskCommand.EXIT_OK;
                 }
-                out().printf("%7s  %-20s  %-20s  %s%n", "ROWS", "FIRST", "LAST", "SIGNATURE");
+                out().printf("%7s  %-25s  %-25s  %s%n", "ROWS", "FIRST", "LAST", "SIGNATURE");
+                java.time.ZoneId zone = clock(db).getZone();
                 for (FailureGroup g : groups) {
-                    out().printf("%7d  %-20s  %-20s  %s%n", g.count(), g.firstSeen().truncatedTo(ChronoUnit.SECONDS),
-                            g.lastSeen().truncatedTo(ChronoUnit.SECONDS), g.signature());
+                    out().printf("%7d  %-25s  %-25s  %s%n", g.count(), shown(g.firstSeen(), zone),
+                            shown(g.lastSeen(), zone), g.signature());
                 }
                 out().printf("%d group(s)%n", groups.size());
             }

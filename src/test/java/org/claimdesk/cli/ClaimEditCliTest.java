@@ -251,7 +251,9 @@ class ClaimEditCliTest {
                 "--actor", "kim", "--reason", "another claimant's license");
         assertThat(withdrawn.exit()).as(withdrawn.err()).isZero();
         assertThat(withdrawn.out()).containsPattern("evidence withdrawn #" + evidenceId + " identity .*Ana Ruiz license")
-                .contains("[withdrawn by kim, ").contains(": another claimant's license]");
+                .containsPattern("\\[withdrawn by kim, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d:"
+                        + " another claimant's license]")
+                .containsPattern("added by j\\.chen, \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d\\)");
 
         assertThat(listEvidence(id).out()).contains("2 evidence reference(s), 1 withdrawn (not sent to the state)");
         JsonNode list = listEvidence(id, "--json").json();
