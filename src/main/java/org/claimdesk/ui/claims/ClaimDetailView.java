@@ -107,6 +107,7 @@ public final class ClaimDetailView {
     @FXML private Button addEvidenceUrlButton;
     @FXML private Button addEvidenceFileButton;
     @FXML private Button withdrawEvidenceButton;
+    @FXML private Label evidenceSelected;
     @FXML private Label evidenceHint;
     @FXML private Label evidenceError;
 
@@ -398,7 +399,8 @@ public final class ClaimDetailView {
         });
         ClaimEditForm.bindEvidence(editor, evidenceTable, evidenceKindColumn, evidenceTitleColumn,
                 evidenceSourceColumn, evidenceAddedColumn, evidenceKind, evidenceTitle, evidenceUrl,
-                addEvidenceUrlButton, addEvidenceFileButton, withdrawEvidenceButton, evidenceHint, evidenceError);
+                addEvidenceUrlButton, addEvidenceFileButton, withdrawEvidenceButton, evidenceSelected, evidenceHint,
+                evidenceError);
     }
 
     /** The Claims page's keys for the edit: Ctrl+E edits the selected claim, Ctrl+S saves, Esc cancels. */

@@ -58,13 +58,14 @@ final class ClaimEditForm {
 
     /**
      * The Evidence tab: the list (withdrawn references struck through, saying by whom, when and why), adding an address
-     * or a file (copied in the background), and withdrawing the selected reference ({@code withdraw}, or Delete).
+     * or a file (copied in the background), and withdrawing the selected reference ({@code withdraw}, or Delete);
+     * {@code selectedDetail} shows the selected reference's address or file and its withdrawal, not in a tooltip only.
      */
     static void bindEvidence(ClaimEditViewModel editor, TableView<Evidence> table,
             TableColumn<Evidence, String> kindColumn, TableColumn<Evidence, String> titleColumn,
             TableColumn<Evidence, String> sourceColumn, TableColumn<Evidence, String> addedColumn,
             ComboBox<EvidenceKind> kind, TextField title, TextField url, Button addUrl, Button addFile,
-            Button withdraw, Label hint, Label error) {
+            Button withdraw, Label selectedDetail, Label hint, Label error) {
         table.setItems(editor.evidence());
         table.setRowFactory(t -> new javafx.scene.control.TableRow<>() {
             @Override
@@ -107,6 +108,10 @@ final class ClaimEditForm {
         addFile.disableProperty().unbind();
         addFile.disableProperty().bind(editor.canEditProperty().not().or(editor.evidenceBusyProperty())
                 .or(kind.valueProperty().isNull()));
+        // what the tooltips hold, for the selected reference, on screen: its address or file and its withdrawal
+        selectedDetail.textProperty().bind(table.getSelectionModel().selectedItemProperty().map(e -> (e.isFile()
+                ? e.fileName() + " · " + EvidenceRules.size(e.sizeBytes()) + " · SHA-256 " + e.sha256().substring(0, 16)
+                        + "…" : e.url()) + withdrawnNote(e).map(w -> ". " + w).orElse("")));
         javafx.beans.binding.BooleanBinding withdrawable = javafx.beans.binding.Bindings.createBooleanBinding(() -> {
             Evidence selected = table.getSelectionModel().getSelectedItem();
             return selected != null && !selected.isWithdrawn();

@@ -280,6 +280,9 @@ class ClaimEditFxTest extends ConsoleFxTest {
         robot.clickOn(robot.lookup("#evidenceTable .table-cell").match(LabeledMatchers.hasText("Ana Ruiz license"))
                 .queryLabeled());
         waitUntil("a withdrawn reference is not withdrawn again", withdraw::isDisabled);
+        assertThat(robot.lookup("#evidenceSelected").queryAs(Label.class).getText())
+                .as("who, when and why, on screen").startsWith("https://ids.example.gov/ana-ruiz. Withdrawn by ")
+                .endsWith(": another claimant's license");
         snapshot("claim-evidence-withdrawn");
     }
 
