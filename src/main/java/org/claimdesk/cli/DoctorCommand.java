@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "doctor", description = "Check the database: integrity (a file) or the server's version, pg_trgm,"
-        + " TLS, login role and other connections (a team database); orphaned rows, expired leases, stuck rows."
-        + " Exit 0 when healthy (warnings allowed), 1 when a check fails.")
+        + " TLS, login role, grants and other connections (a team database); the schema's triggers and tallies,"
+        + " orphaned rows, expired leases, stuck rows, the workflow's records and the evidence files; every check is"
+        + " in docs/operations.md (Health check). Exit 0 when healthy (warnings allowed), 1 when a check fails.")
 final class DoctorCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--stuck-after-hours", defaultValue = "24", paramLabel = "H",
             description = "A pending row due this long and not taken by a worker is reported as stuck"

@@ -482,11 +482,26 @@ public final class DeliveryWorker implements WorkerControl {
     private void leaseDue() {
         try {
             fill();
+            if (leaseFailing) {
+                leaseFailing = false;
+                LOG.info("delivery worker {}: leasing rows again", workerId);
+            }
         } catch (Throwable t) {
-            LOG.error("delivery worker {}: leasing rows failed", workerId, t);
+            // once per outage with its trace: a tick every few seconds while the database is away says nothing new,
+            // and would push the log's older days out
+            if (!leaseFailing) {
+                leaseFailing = true;
+                LOG.error("delivery worker {}: leasing rows failed; tried again at every tick until it works",
+                        workerId, t);
+            } else {
+                LOG.debug("delivery worker {}: leasing rows failed again: {}", workerId, t.toString());
+            }
             counters.error("cannot lease rows: " + database.failureOf(t));
         }
     }
+
+    /** Whether the last lease failed: the failure is logged once, and the recovery. */
+    private volatile boolean leaseFailing;
 
     /** Running, and not held by the state's request to slow down: rows may be leased and sent. */
     private boolean sending() {

@@ -22,11 +22,15 @@ public final class BatchWriter implements AutoCloseable {
 
     private BatchWriter(Database database) {
         this.database = database;
-        Handle opened;
+        Handle opened = null;
         try {
             opened = database.jdbi().open();
             DeliveryStore.prepareWriter(opened);
         } catch (JdbiException e) {
+            if (opened != null) {
+                // the connection goes back to the pool: a writer that could not be set up holds none of it
+                opened.close();
+            }
             throw database.translated(e);
         }
         this.handle = opened;

@@ -128,12 +128,18 @@ public final class Database implements AutoCloseable {
                 : absolute.toUri().toASCIIString());
     }
 
+    /** The write-ahead log's size after a checkpoint, at most (64 MiB: twice the worker's checkpoint threshold). */
+    static final int JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
     private static Database open(Path path, int busyTimeoutMs, SchemaProgress progress) {
         Path absolute = path.toAbsolutePath().normalize();
         boolean created = prepareFile(absolute);
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        // after a checkpoint the log is cut back to this: an import's or a drain's burst would otherwise keep its
+        // largest size on disk for as long as a console keeps the file open (weeks)
+        config.setJournalSizeLimit(JOURNAL_SIZE_LIMIT_BYTES);
         config.setBusyTimeout(busyTimeoutMs);
         config.enforceForeignKeys(true);
         config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);

@@ -239,6 +239,7 @@ public final class ConsoleWindow {
      */
     private void newClaim() {
         if (newClaimDialog != null && newClaimDialog.isShowing()) {
+            newClaimForm.keepFilingDateToday();
             ((Stage) newClaimDialog.getDialogPane().getScene().getWindow()).toFront();
             return;
         }

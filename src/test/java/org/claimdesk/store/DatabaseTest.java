@@ -47,6 +47,20 @@ class DatabaseTest {
                 .isEqualTo("jdbc:sqlite:/mnt/backups/Desk #2 100%/claims.db");
     }
 
+    /**
+     * Every connection of a desk's file cuts the write-ahead log back to 64 MiB at a checkpoint: a burst's log does not
+     * stay on disk at its largest for as long as a console keeps the file open.
+     */
+    @Test
+    void everyConnectionCutsTheLogBackAfterACheckpoint() {
+        try (Database db = Database.open(dir.resolve("desk.db"))) {
+            for (int i = 0; i < 3; i++) {
+                long limit = db.read(h -> h.createQuery("PRAGMA journal_size_limit").mapTo(Long.class).one());
+                assertThat(limit).isEqualTo(64L * 1024 * 1024);
+            }
+        }
+    }
+
     @Test
     void anEmptyFileIsMigratedToTheLatestSchema() {
         Path file = dir.resolve("sub/dir/new.db");

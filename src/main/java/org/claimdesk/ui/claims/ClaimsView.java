@@ -125,6 +125,7 @@ public final class ClaimsView {
             jurisdictionFilter.getItems().add(0, null);
             jurisdictionFilter.setValue(current);
         });
+        jurisdictionFilter.setOnShowing(e -> model.reloadJurisdictions());
         jurisdictionFilter.setButtonCell(jurisdictionCell());
         jurisdictionFilter.setCellFactory(list -> jurisdictionCell());
         // the model clears the jurisdiction when it shows one claim (see ClaimsViewModel#showOnly)

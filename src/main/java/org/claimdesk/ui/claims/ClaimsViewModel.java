@@ -263,6 +263,18 @@ public final class ClaimsViewModel {
         applyFilters();
     }
 
+    /**
+     * Reads the jurisdictions for the filter again, as staff open it: a claim of another state entered here or on
+     * another workstation since the page opened is offered. The list changes only when it differs.
+     */
+    public void reloadJurisdictions() {
+        tasks.submit("load jurisdictions", p -> queries.jurisdictions(), found -> {
+            if (!jurisdictions.equals(found)) {
+                jurisdictions.setAll(found);
+            }
+        }, e -> notice.set(Notice.error("load the jurisdictions", e)));
+    }
+
     public void toggleStatus(ClaimStatus status, boolean on) {
         if (on ? statuses.add(status) : statuses.remove(status)) {
             activeStatuses.set(Set.copyOf(statuses));

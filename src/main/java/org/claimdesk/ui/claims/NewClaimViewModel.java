@@ -197,6 +197,8 @@ public final class NewClaimViewModel {
     private final ReadOnlyObjectWrapper<Claim> created = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyBooleanWrapper done = new ReadOnlyBooleanWrapper();
 
+    private final Supplier<LocalDate> today;
+
     /** The key last looked up (null for none), and the newest lookup: an older answer is dropped. */
     private ClaimKey lookedUp;
     private long lookup;
@@ -207,6 +209,7 @@ public final class NewClaimViewModel {
      */
     public NewClaimViewModel(ClaimIntake intake, ClaimEvidence evidence, TaskRunner tasks, String actor,
             Supplier<LocalDate> today, Opener opener) {
+        this.today = today;
         this.intake = intake;
         this.evidenceCases = evidence;
         this.tasks = tasks;
@@ -380,11 +383,25 @@ public final class NewClaimViewModel {
     }
 
     /**
+     * The filing date staff did not touch follows the day: a form opened late and left open overnight files the claim
+     * today, not on the day it was opened. A date typed stays as typed. Called at Create and when the form is brought
+     * forward.
+     */
+    public void keepFilingDateToday() {
+        FieldEditor filed = field(ClaimField.FILED_ON);
+        String now = today.get().toString();
+        if (created.get() == null && !filed.changed() && !now.equals(filed.textProperty().get())) {
+            filed.reset(now);
+        }
+    }
+
+    /**
      * Creates the claim with its evidence references, in one transaction; or, once the claim exists, adds the
      * references that were refused. Ends with the form done (and the claim opened), or with what went wrong shown in
      * the form.
      */
     public void create() {
+        keepFilingDateToday();
         if (!canCreate.get()) {
             return;
         }

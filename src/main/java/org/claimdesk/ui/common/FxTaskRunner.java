@@ -60,20 +60,24 @@ public final class FxTaskRunner implements TaskRunner {
                 try {
                     T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
                     LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
+                    if (failing.remove(what)) {
+                        LOG.info("{} works again", what);
+                    }
                     show = () -> applied(what, () -> onSuccess.accept(result));
                 } catch (java.util.concurrent.CancellationException e) {
                     LOG.debug("{} cancelled", what);
                     show = () -> onFailure.accept(e);
                 } catch (org.claimdesk.store.DatabaseException failed) {
-                    // a database failure is shown to staff in its sentence and kept in the log with its trace
-                    LOG.warn("{} failed: {}", what, failed.getMessage(), failed);
+                    // a database failure is shown to staff in its sentence and kept in the log with its trace, once
+                    // while the same work keeps failing (a read at every tick while the database is away)
+                    logFailure(what, failed.getMessage(), failed);
                     show = () -> onFailure.accept(failed);
                 } catch (org.claimdesk.domain.ClaimDeskException refused) {
                     // a refusal staff are shown: its words (without personal data), not a trace
                     LOG.info("{} refused: {}", what, refused.forLog());
                     show = () -> onFailure.accept(refused);
                 } catch (Exception | Error e) {
-                    LOG.warn("{} failed: {}", what, e.toString(), e);
+                    logFailure(what, e.toString(), e);
                     show = () -> onFailure.accept(e);
                 } finally {
                     this.started.remove(id);
@@ -159,5 +163,16 @@ public final class FxTaskRunner implements TaskRunner {
     @Override
     public Executor uiThread() {
         return Platform::runLater;
+    }
+
+    /** The kinds of work ({@code what}) whose last run failed: their next failures are logged without a trace. */
+    private final java.util.Set<String> failing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private void logFailure(String what, String message, Throwable e) {
+        if (failing.add(what)) {
+            LOG.warn("{} failed: {}", what, message, e);
+        } else {
+            LOG.debug("{} failed again: {}", what, message);
+        }
     }
 }

@@ -82,6 +82,8 @@ public final class MainViewModel {
     /** The notice of the start-up step's last failure, cleared once it succeeds. */
     private Notice startFailure;
     private final Map<Page, Runnable> refreshers = new EnumMap<>(Page.class);
+    /** The day the pages were last counted from, at the tick; null before the first. */
+    private LocalDate shownDay;
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> auditReaders = new EnumMap<>(Page.class);
     /**
@@ -700,7 +702,15 @@ public final class MainViewModel {
         }
         long activity = latest == null ? 0 : latest.attemptsThisRun() + latest.sentTotal() + latest.failedTotal()
                 + latest.pending();
-        if (lastActivity >= 0 && activity != lastActivity) {
+        LocalDate today = queries.today();
+        boolean newDay = shownDay != null && !today.equals(shownDay);
+        shownDay = today;
+        if (newDay) {
+            // ages, overdue flags, the overdue filter and its counts are counted from today: a console left open
+            // overnight reads its page again at midnight, though nothing else changed
+            refreshInFull();
+            refreshCounts();
+        } else if (lastActivity >= 0 && activity != lastActivity) {
             Runnable full = refreshers.getOrDefault(page.get(), () -> { });
             Runnable light = liveRefreshers.getOrDefault(page.get(), full);
             if (liveRefreshes % FULL_REFRESH_EVERY == 0) {

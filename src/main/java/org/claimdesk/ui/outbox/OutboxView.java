@@ -158,6 +158,7 @@ public final class OutboxView {
             outboxJurisdictionFilter.getItems().add(0, null);
             outboxJurisdictionFilter.setValue(current);
         });
+        outboxJurisdictionFilter.setOnShowing(e -> model.reloadJurisdictions());
         outboxJurisdictionFilter.setButtonCell(textCell("All jurisdictions"));
         outboxJurisdictionFilter.setCellFactory(l -> textCell("All jurisdictions"));
         outboxJurisdictionFilter.valueProperty().addListener((obs, old, v) -> {
@@ -243,6 +244,12 @@ public final class OutboxView {
         model.groups().addListener((ListChangeListener<FailureGroup>) c -> syncing = true);
         errorGroups.setItems(model.groups());
         errorGroups.setCellFactory(list -> new ErrorGroupCell(model::now));
+        // "last seen 3 min ago" is written when a cell shows its group; a group that stopped growing keeps its cell,
+        // so the few cells are written again each minute (a console open for days would say "3 min" on Monday)
+        javafx.animation.Timeline ages = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
+                javafx.util.Duration.minutes(1), e -> errorGroups.refresh()));
+        ages.setCycleCount(javafx.animation.Animation.INDEFINITE);
+        ages.play();
         errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
             if (!syncing && g != null) {
                 model.selectGroup(g);

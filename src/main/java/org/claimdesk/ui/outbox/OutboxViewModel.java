@@ -304,6 +304,18 @@ public final class OutboxViewModel {
      * every row otherwise. The state counts come from the {@link #countsFrom counts source}, which the console has
      * already read for its status bar unless they are due again.
      */
+    /**
+     * Reads the jurisdictions for the filter again, as staff open it: claims of another state entered since the page
+     * opened are offered. The list changes only when it differs.
+     */
+    public void reloadJurisdictions() {
+        tasks.submit("load jurisdictions", p -> queries.jurisdictions(), found -> {
+            if (!jurisdictions.equals(found)) {
+                jurisdictions.setAll(found);
+            }
+        }, e -> notice.set(Notice.error("load the jurisdictions", e)));
+    }
+
     public void load() {
         long searchedBefore = searchRequest;
         tasks.submit("open the outbox", p -> new Start(queries.anyOutbox(OutboxQuery.all().withState(DeliveryState.FAILED)),

@@ -66,6 +66,20 @@ class ClaimsViewModelTest {
         assertThat(model.loadingProperty().get()).isFalse();
     }
 
+    /** A claim of another state entered since the page opened is offered when staff open the jurisdiction filter. */
+    @Test
+    void theJurisdictionFilterOffersAStateFirstEnteredSinceThePageOpened() {
+        assertThat(model.jurisdictions()).doesNotContain("AK");
+        org.claimdesk.testing.TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING, "AK");
+        int[] changes = {0};
+        model.jurisdictions().addListener((javafx.collections.ListChangeListener<String>) c -> changes[0]++);
+
+        model.reloadJurisdictions();
+        assertThat(model.jurisdictions()).contains("AK", "CA");
+        model.reloadJurisdictions();
+        assertThat(changes[0]).as("the same list again changes nothing").isEqualTo(1);
+    }
+
     @Test
     void aFiltersCountsAreReadOnceItsPageIsOnScreenAndNotForAFilterReplacedMeanwhile() {
         tasks.holdFrames = true;

@@ -86,6 +86,29 @@ class NewClaimViewModelTest {
      * The claim and its evidence are written together: with the evidence refused by the database, no claim is left
      * that another workstation could see, and submit, without it; the form keeps what was typed.
      */
+    /**
+     * A form opened late and left open overnight files the claim on the day it is created when staff did not touch
+     * the filing date; a date they typed stays.
+     */
+    @Test
+    void anUntouchedFilingDateFollowsTheDayAndATypedOneStays() {
+        java.util.concurrent.atomic.AtomicReference<java.time.LocalDate> day = new java.util.concurrent.atomic
+                .AtomicReference<>(java.time.LocalDate.of(2026, 12, 7));
+        NewClaimViewModel late = new NewClaimViewModel(workflow.intake(), workflow.evidence(), new DirectTaskRunner(),
+                "j.chen", day::get, (id, number, message) -> { });
+        assertThat(late.field(ClaimField.FILED_ON).textProperty().get()).isEqualTo("2026-12-07");
+
+        day.set(java.time.LocalDate.of(2026, 12, 8));
+        late.keepFilingDateToday();
+        assertThat(late.field(ClaimField.FILED_ON).textProperty().get()).isEqualTo("2026-12-08");
+        assertThat(late.dirty()).as("a default is not typed work").isFalse();
+
+        late.field(ClaimField.FILED_ON).textProperty().set("2026-12-01");
+        day.set(java.time.LocalDate.of(2026, 12, 9));
+        late.keepFilingDateToday();
+        assertThat(late.field(ClaimField.FILED_ON).textProperty().get()).isEqualTo("2026-12-01");
+    }
+
     @Test
     void aClaimWhoseEvidenceCannotBeWrittenIsNotCreated() {
         long before = queries.countClaims(ClaimQuery.all());

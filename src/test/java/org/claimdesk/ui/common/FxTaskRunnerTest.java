@@ -68,6 +68,51 @@ class FxTaskRunnerTest {
         assertThat(tasks.running()).isZero();
     }
 
+    /**
+     * Work that keeps failing (a read at every tick while the database is away) leaves one trace in the log, not one
+     * per try, which would push the log's older days out; its recovery is said, and a new failure traced again.
+     */
+    @Test
+    void workThatKeepsFailingIsTracedOnceUntilItWorksAgain() throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
+                .getLogger(FxTaskRunner.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        ch.qos.logback.classic.Level before = logger.getLevel();
+        logger.setLevel(ch.qos.logback.classic.Level.INFO);
+        try {
+            AtomicInteger tries = new AtomicInteger();
+            for (int i = 0; i < 5; i++) {
+                runAndWait("read the pause", () -> {
+                    tries.incrementAndGet();
+                    throw new IllegalStateException("the database file is gone");
+                });
+            }
+            runAndWait("read the pause", () -> "paused");
+            runAndWait("read the pause", () -> {
+                throw new IllegalStateException("gone again");
+            });
+
+            assertThat(tries.get()).isEqualTo(5);
+            assertThat(appender.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .containsExactly("read the pause failed: java.lang.IllegalStateException: the database file is gone",
+                            "read the pause works again",
+                            "read the pause failed: java.lang.IllegalStateException: gone again");
+            assertThat(appender.list.get(0).getThrowableProxy()).as("the first with its trace").isNotNull();
+        } finally {
+            logger.detachAppender(appender);
+            logger.setLevel(before);
+        }
+    }
+
+    private void runAndWait(String what, java.util.concurrent.Callable<Object> work) throws Exception {
+        CountDownLatch shown = new CountDownLatch(1);
+        tasks.submit(what, p -> work.call(), r -> shown.countDown(), e -> shown.countDown());
+        assertThat(shown.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
     @Test
     void aFailedTaskStopsRunningOnceItsFailureIsShown() throws Exception {
         CountDownLatch failed = new CountDownLatch(1);

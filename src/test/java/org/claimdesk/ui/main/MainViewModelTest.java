@@ -145,6 +145,50 @@ class MainViewModelTest {
     }
 
     /**
+     * A console left open overnight reads its page again when the day changes, though nothing else did: ages, overdue
+     * flags and the overdue filter are counted from today. Within a day a quiet tick reads nothing.
+     */
+    @Test
+    void thePageOnScreenIsReadAgainWhenTheDayChanges() {
+        try (Database db = TestDatabases.demo(dir, 0)) {
+            java.util.concurrent.atomic.AtomicReference<java.time.Instant> now = new java.util.concurrent.atomic
+                    .AtomicReference<>(java.time.Instant.parse("2026-12-07T23:59:58Z"));
+            java.time.Clock clock = new java.time.Clock() {
+                @Override
+                public java.time.ZoneId getZone() {
+                    return java.time.ZoneOffset.UTC;
+                }
+
+                @Override
+                public java.time.Clock withZone(java.time.ZoneId zone) {
+                    return this;
+                }
+
+                @Override
+                public java.time.Instant instant() {
+                    return now.get();
+                }
+            };
+            MainViewModel model = new MainViewModel("a file", null, new org.claimdesk.app.Queries(db, clock),
+                    audited(new FakeWorker(), db), false, new DirectTaskRunner(), "tester", "simulated state");
+            int[] reads = {0};
+            model.onRefresh(Page.CLAIMS, () -> reads[0]++);
+            model.start(() -> { });
+            int atStart = reads[0];
+
+            model.tick(null);
+            model.tick(null);
+            assertThat(reads[0]).as("a quiet tick within the day").isEqualTo(atStart);
+
+            now.set(java.time.Instant.parse("2026-12-08T00:00:01Z"));
+            model.tick(null);
+            assertThat(reads[0]).as("read again at midnight").isEqualTo(atStart + 1);
+            model.tick(null);
+            assertThat(reads[0]).isEqualTo(atStart + 1);
+        }
+    }
+
+    /**
      * On a desk's file nothing notifies a pause made by another program (a second console, a move into a team
      * database): it is read at every tick, one read at a time however many ticks pass while it waits.
      */
