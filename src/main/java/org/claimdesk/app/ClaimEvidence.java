@@ -29,9 +29,10 @@ import org.jdbi.v3.core.Handle;
 /**
  * Evidence references of a claim: a web address, or a file copied into the evidence folder beside the
  * database ({@link DataDirectory#evidence}). Added and withdrawn in the statuses that allow editing, each audited; a
- * reference is never changed otherwise, and a withdrawn one stays on the claim's record with its file. A file is copied and hashed before its row is written; if the row cannot be written
- * the copy is removed from a folder of one's own, so a refused or failed add leaves nothing behind there (the
- * office's shared folder keeps it: see {@link EvidenceFiles}).
+ * reference is never changed otherwise, and a withdrawn one stays on the claim's record with its file. A file is
+ * copied and hashed before its row is written; if the row cannot be written the copy is removed from a folder of one's
+ * own, so a refused or failed add leaves nothing behind there (the office's shared folder keeps it: see {@link
+ * EvidenceFiles}).
  */
 public final class ClaimEvidence {
     private final Database database;

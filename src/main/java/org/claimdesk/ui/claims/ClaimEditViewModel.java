@@ -246,7 +246,10 @@ public final class ClaimEditViewModel {
         return evidenceAdds.getReadOnlyProperty();
     }
 
-    /** Why the last evidence add or withdrawal was refused (a missing, unreadable or too large file, ...); null after a success. */
+    /**
+     * Why the last evidence add or withdrawal was refused (a missing, unreadable or too large file, ...); null after a
+     * success.
+     */
     public ReadOnlyStringProperty evidenceErrorProperty() {
         return evidenceError.getReadOnlyProperty();
     }
@@ -519,7 +522,7 @@ public final class ClaimEditViewModel {
     }
 
     /**
-     * Withdraws {@code reference} of the shown claim (added by mistake), with staff's {@code reason}; audited. It stays
+     * Withdraws {@code reference} (added by mistake) from its claim, with staff's {@code reason}; audited. It stays
      * listed, marked withdrawn. A withdrawal that fails keeps the reason for the question asked again.
      */
     public void withdraw(Evidence reference, String reason) {
@@ -553,7 +556,7 @@ public final class ClaimEditViewModel {
     }
 
     /**
-     * Runs an evidence change of {@code claim} in the background, then shows the claim's evidence read again; {@code
+     * Runs an evidence change of claim {@code claimId} in the background, then shows the claim's evidence read again; {@code
      * told} gives the notice of the change done (on the FX thread), {@code failed} (may be null) runs when it failed.
      */
     private void changeEvidence(long claimId, String task, String doing, Supplier<Evidence> change,
