@@ -119,12 +119,8 @@ public final class ClaimsView {
             }
         });
         jurisdictionFilter.setItems(FXCollections.observableArrayList());
-        model.jurisdictions().addListener((javafx.collections.ListChangeListener<String>) c -> {
-            String current = model.jurisdictionProperty().get();
-            jurisdictionFilter.getItems().setAll(model.jurisdictions());
-            jurisdictionFilter.getItems().add(0, null);
-            jurisdictionFilter.setValue(current);
-        });
+        org.claimdesk.ui.common.FilterChoices.follow(jurisdictionFilter, model.jurisdictions(),
+                model.jurisdictionProperty()::get);
         jurisdictionFilter.setOnShowing(e -> model.reloadJurisdictions());
         jurisdictionFilter.setButtonCell(jurisdictionCell());
         jurisdictionFilter.setCellFactory(list -> jurisdictionCell());
@@ -135,7 +131,8 @@ public final class ClaimsView {
             }
         });
         jurisdictionFilter.valueProperty().addListener((obs, old, value) -> {
-            if (!java.util.Objects.equals(value, model.jurisdictionProperty().get())) {
+            if (!org.claimdesk.ui.common.FilterChoices.syncing(jurisdictionFilter)
+                    && !java.util.Objects.equals(value, model.jurisdictionProperty().get())) {
                 model.jurisdictionProperty().set(value);
                 model.applyFilters();
             }

@@ -60,7 +60,7 @@ public final class FxTaskRunner implements TaskRunner {
                 try {
                     T result = work.call((done, total, message) -> progress.offer(new ProgressUpdate(done, total, message)));
                     LOG.debug("{} took {} ms", what, (System.nanoTime() - started) / 1_000_000);
-                    if (failing.remove(what)) {
+                    if (failing.remove(what) != null) {
                         LOG.info("{} works again", what);
                     }
                     show = () -> applied(what, () -> onSuccess.accept(result));
@@ -165,14 +165,28 @@ public final class FxTaskRunner implements TaskRunner {
         return Platform::runLater;
     }
 
-    /** The kinds of work ({@code what}) whose last run failed: their next failures are logged without a trace. */
-    private final java.util.Set<String> failing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** A failure logged with its trace: its cause (type and message) and when. */
+    private record Traced(String cause, long atNanos) {
+    }
+
+    /** How long the same failure of the same work is not traced again, while the work keeps failing. */
+    private static final long TRACED_FOR_NANOS = java.time.Duration.ofHours(1).toNanos();
+
+    /**
+     * The kinds of work ({@code what}) whose last run failed, with the failure traced: the same failure again within
+     * the hour (a read at every tick while the database is away) is one debug line; another cause is traced.
+     */
+    private final java.util.Map<String, Traced> failing = new java.util.concurrent.ConcurrentHashMap<>();
 
     private void logFailure(String what, String message, Throwable e) {
-        if (failing.add(what)) {
-            LOG.warn("{} failed: {}", what, message, e);
-        } else {
+        String cause = e.getClass().getName() + ": " + message;
+        long now = System.nanoTime();
+        Traced last = failing.get(what);
+        if (last != null && last.cause().equals(cause) && now - last.atNanos() < TRACED_FOR_NANOS) {
             LOG.debug("{} failed again: {}", what, message);
+        } else {
+            failing.put(what, new Traced(cause, now));
+            LOG.warn("{} failed: {}", what, message, e);
         }
     }
 }

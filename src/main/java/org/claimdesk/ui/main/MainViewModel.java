@@ -366,6 +366,8 @@ public final class MainViewModel {
 
     /** Refreshes the page on screen in full; the live refreshes that follow reload its rows only, up to the next full one. */
     private void refreshInFull() {
+        // the day the page is counted from: the tick reads it again when the day changes
+        shownDay = queries.today();
         liveRefreshes = 1;
         refreshedInFull = true;
         lastFullNanos = nanoClock.getAsLong();

@@ -73,6 +73,10 @@ public final class OutboxView {
     @FXML private Label bulkProgressLabel;
     @FXML private SplitPane outboxSplit;
     @FXML private ListView<FailureGroup> errorGroups;
+    /** Writes the error groups' "last seen … ago" again each minute while the page is on screen. */
+    private final javafx.animation.Timeline ages = new javafx.animation.Timeline();
+    /** Whether the page is on screen in a showing window: held here, as a binding is held only by its observers. */
+    private javafx.beans.binding.BooleanBinding agesOnScreen;
     @FXML private Label groupSeenLabel;
     @FXML private Button clearGroupButton;
     @FXML private TableView<OutboxRow> outboxTable;
@@ -151,18 +155,14 @@ public final class OutboxView {
         // The chosen state's count follows the counts.
         counts.addListener((obs, old, c) -> buttonCell.show(outboxStateFilter.getValue()));
 
-        outboxJurisdictionFilter.getItems().add(null);
-        model.jurisdictions().addListener((ListChangeListener<String>) c -> {
-            String current = model.jurisdictionProperty().get();
-            outboxJurisdictionFilter.getItems().setAll(model.jurisdictions());
-            outboxJurisdictionFilter.getItems().add(0, null);
-            outboxJurisdictionFilter.setValue(current);
-        });
+        org.claimdesk.ui.common.FilterChoices.follow(outboxJurisdictionFilter, model.jurisdictions(),
+                model.jurisdictionProperty()::get);
         outboxJurisdictionFilter.setOnShowing(e -> model.reloadJurisdictions());
         outboxJurisdictionFilter.setButtonCell(textCell("All jurisdictions"));
         outboxJurisdictionFilter.setCellFactory(l -> textCell("All jurisdictions"));
         outboxJurisdictionFilter.valueProperty().addListener((obs, old, v) -> {
-            if (!java.util.Objects.equals(v, model.jurisdictionProperty().get())) {
+            if (!org.claimdesk.ui.common.FilterChoices.syncing(outboxJurisdictionFilter)
+                    && !java.util.Objects.equals(v, model.jurisdictionProperty().get())) {
                 model.jurisdictionProperty().set(v);
                 model.applyFilters();
             }
@@ -246,10 +246,27 @@ public final class OutboxView {
         errorGroups.setCellFactory(list -> new ErrorGroupCell(model::now));
         // "last seen 3 min ago" is written when a cell shows its group; a group that stopped growing keeps its cell,
         // so the few cells are written again each minute (a console open for days would say "3 min" on Monday)
-        javafx.animation.Timeline ages = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
-                javafx.util.Duration.minutes(1), e -> errorGroups.refresh()));
+        // only while the page is on screen in a window that shows: a running animation is held by the toolkit, and
+        // with it this page and everything it reaches, a console closed included
+        ages.getKeyFrames().add(new javafx.animation.KeyFrame(javafx.util.Duration.minutes(1),
+                e -> errorGroups.refresh()));
         ages.setCycleCount(javafx.animation.Animation.INDEFINITE);
-        ages.play();
+        javafx.beans.value.ObservableValue<Boolean> windowShows = outboxPage.sceneProperty()
+                .flatMap(javafx.scene.Scene::windowProperty).flatMap(javafx.stage.Window::showingProperty)
+                .orElse(false);
+        javafx.beans.binding.BooleanBinding onScreen = javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> outboxPage.isVisible() && windowShows.getValue(), outboxPage.visibleProperty(), windowShows);
+        agesOnScreen = onScreen;
+        onScreen.addListener((obs, was, shown) -> {
+            if (shown) {
+                ages.play();
+            } else {
+                ages.stop();
+            }
+        });
+        if (onScreen.get()) {
+            ages.play();
+        }
         errorGroups.getSelectionModel().selectedItemProperty().addListener((obs, old, g) -> {
             if (!syncing && g != null) {
                 model.selectGroup(g);

@@ -300,11 +300,6 @@ public final class OutboxViewModel {
     // ---- loading ------------------------------------------------------------------------------------
 
     /**
-     * First load: failed rows by default when there are any (one found is enough: the rows are not counted for it),
-     * every row otherwise. The state counts come from the {@link #countsFrom counts source}, which the console has
-     * already read for its status bar unless they are due again.
-     */
-    /**
      * Reads the jurisdictions for the filter again, as staff open it: claims of another state entered since the page
      * opened are offered. The list changes only when it differs.
      */
@@ -316,6 +311,11 @@ public final class OutboxViewModel {
         }, e -> notice.set(Notice.error("load the jurisdictions", e)));
     }
 
+    /**
+     * First load: failed rows by default when there are any (one found is enough: the rows are not counted for it),
+     * every row otherwise. The state counts come from the {@link #countsFrom counts source}, which the console has
+     * already read for its status bar unless they are due again.
+     */
     public void load() {
         long searchedBefore = searchRequest;
         tasks.submit("open the outbox", p -> new Start(queries.anyOutbox(OutboxQuery.all().withState(DeliveryState.FAILED)),

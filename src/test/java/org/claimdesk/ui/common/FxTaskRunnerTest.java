@@ -90,16 +90,21 @@ class FxTaskRunnerTest {
                     throw new IllegalStateException("the database file is gone");
                 });
             }
+            // another cause while it keeps failing is news: traced
+            runAndWait("read the pause", () -> {
+                throw new IllegalStateException("the database is locked");
+            });
             runAndWait("read the pause", () -> "paused");
             runAndWait("read the pause", () -> {
-                throw new IllegalStateException("gone again");
+                throw new IllegalStateException("the database file is gone");
             });
 
             assertThat(tries.get()).isEqualTo(5);
             assertThat(appender.list).extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
                     .containsExactly("read the pause failed: java.lang.IllegalStateException: the database file is gone",
+                            "read the pause failed: java.lang.IllegalStateException: the database is locked",
                             "read the pause works again",
-                            "read the pause failed: java.lang.IllegalStateException: gone again");
+                            "read the pause failed: java.lang.IllegalStateException: the database file is gone");
             assertThat(appender.list.get(0).getThrowableProxy()).as("the first with its trace").isNotNull();
         } finally {
             logger.detachAppender(appender);

@@ -1,0 +1,50 @@
+package org.claimdesk.ui.common;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableList;
+import javafx.scene.control.ComboBox;
+
+/**
+ * A filter's choices that change under it (the jurisdictions, read again as staff open the list): the box lists "all"
+ * (null) and the values, and keeps the model's choice. Replacing a box's items moves its selection for a moment; the
+ * box's value listener asks {@link #syncing} and leaves the model alone meanwhile, so that a list read again applies
+ * no filter.
+ */
+public final class FilterChoices {
+    private static final Object SYNCING = new Object();
+
+    private FilterChoices() {
+    }
+
+    /** Keeps {@code box}'s items {@code [null, values…]} as {@code values} change, its value {@code chosen}'s. */
+    public static <T> void follow(ComboBox<T> box, ObservableList<T> values, Supplier<T> chosen) {
+        Runnable sync = () -> {
+            List<T> items = new ArrayList<>(values.size() + 1);
+            items.add(null);
+            items.addAll(values);
+            box.getProperties().put(SYNCING, Boolean.TRUE);
+            try {
+                if (!box.getItems().equals(items)) {
+                    box.getItems().setAll(items);
+                }
+                T current = chosen.get();
+                if (!Objects.equals(box.getValue(), current)) {
+                    box.setValue(current);
+                }
+            } finally {
+                box.getProperties().remove(SYNCING);
+            }
+        };
+        values.addListener((ListChangeListener<T>) c -> sync.run());
+        sync.run();
+    }
+
+    /** Whether {@code box}'s value is changing because its items are being replaced, not by staff. */
+    public static boolean syncing(ComboBox<?> box) {
+        return box.getProperties().containsKey(SYNCING);
+    }
+}
