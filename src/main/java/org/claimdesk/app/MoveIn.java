@@ -226,8 +226,8 @@ public final class MoveIn {
         String then = switch (DatabaseMove.retry(e)) {
             case AS_IS -> ": move in again";
             case AFTER_THE_DESK_ROW_IS_CORRECTED -> "";
-            case AS_THE_OWNER_ROLE -> ": run migrate as the team database's owner role (docs/operations.md: server and database),"
-                    + " not a staff role, whose privileges stay as they are";
+            case AS_THE_OWNER_ROLE -> ": run migrate as the team database's owner role (docs/operations.md: server"
+                    + " and database), not a staff role, whose privileges stay as they are";
         };
         return new ClaimDeskException("the move stopped (" + e.getMessage() + "); nothing of it was kept, "
                 + target + " is as it was" + then, e);

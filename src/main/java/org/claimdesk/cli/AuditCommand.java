@@ -50,8 +50,8 @@ final class AuditCommand {
                     long[] count = {0};
                     java.time.ZoneId zone = clock(db).getZone();
                     queries.eachAudit(subject, actor, action, max, e -> {
-                        out().printf("%s  %-12s %-22s %s %s%s%n", shown(e.at(), zone), e.actor(), e.action(), e.subjectType(),
-                                e.subjectId(), e.reason() == null ? "" : "  reason: " + e.reason());
+                        out().printf("%s  %-12s %-22s %s %s%s%n", shown(e.at(), zone), e.actor(), e.action(),
+                                e.subjectType(), e.subjectId(), e.reason() == null ? "" : "  reason: " + e.reason());
                         count[0]++;
                     });
                     out().printf("%d entr%s%n", count[0], count[0] == 1 ? "y" : "ies");

@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
 /** {@code claims create}: one claim entered by hand, every field checked by its rule. */
 @Command(name = "create", description = {
     "Create a claim from its fields, each checked by its rule.",
-    "Fields are named as in claims show --json (the whole tax id as taxId). It gets the next claim number (UPC-YYYY-NNNNNN), starts in IDENTITY_PENDING (or, with --reason, in a later",
+    "Fields are named as in claims show --json (the whole tax id as taxId). It gets the next claim number",
+    "(UPC-YYYY-NNNNNN), starts in IDENTITY_PENDING (or, with --reason, in a later",
     "status a new claim may start in), and is audited. A claim with the same jurisdiction, state property id and",
     "claimant already present is refused unless --repeats names it and --reason says why another is needed.",
     "Exit 1 with one line per broken rule."})

@@ -149,7 +149,8 @@ final class ClaimsCommand {
                 }
                 out().println("  History:");
                 for (StatusChange change : history) {
-                    out().printf("    %s  %s -> %s  by %s%s%n", shown(change.at(), clock(db).getZone()), change.fromStatus() == null ? "(new)" : change.fromStatus(),
+                    out().printf("    %s  %s -> %s  by %s%s%n", shown(change.at(), clock(db).getZone()),
+                            change.fromStatus() == null ? "(new)" : change.fromStatus(),
                             change.toStatus(), change.actor(), change.reason() == null ? "" : "  (" + change.reason() + ")");
                 }
                 if (!rows.isEmpty()) {

@@ -185,7 +185,8 @@ final class EvidenceCommand {
                 if (json) {
                     printJson(EvidenceView.of(withdrawn.evidence(), null));
                 } else {
-                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(), line(withdrawn.evidence(), null, clock(db).getZone()));
+                    out().printf("%s: evidence withdrawn %s%n", claim.claimNumber(),
+                            line(withdrawn.evidence(), null, clock(db).getZone()));
                 }
                 withdrawn.stateNotice().ifPresent(n -> {
                     err().println("warning: " + claim.claimNumber() + ": " + n);

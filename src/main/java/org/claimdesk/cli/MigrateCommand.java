@@ -87,8 +87,8 @@ final class MigrateCommand extends CliSupport implements Callable<Integer> {
                     ? "the desk's file is marked moved: its worker is paused, saying where its claims went; "
                     : "the desk's file could not be marked moved (" + result.deskNotMarked() + "): do not work on it"
                             + " any more; ")
-                    + "point the workstation at the team database as its staff role (docs/operations.md: server and database):"
-                    + " CLAIMDESK_DB=" + staffUrl);
+                    + "point the workstation at the team database as its staff role (docs/operations.md: server and"
+                    + " database): CLAIMDESK_DB=" + staffUrl);
             EvidenceStore.FileTally files = team.read(h -> new EvidenceStore().fileTally(h));
             if (files.files() > 0) {
                 out().println(evidenceToCopy(files, DataDirectory.evidence(from),

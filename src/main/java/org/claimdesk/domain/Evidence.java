@@ -57,7 +57,7 @@ public record Evidence(
 
     /** The ids of the references that count among {@code references}. */
     public static Set<Long> currentIds(Collection<Evidence> references) {
-        return references.stream().filter(e -> !e.isWithdrawn()).map(Evidence::evidenceId).collect(Collectors.toSet());
+        return current(references).stream().map(Evidence::evidenceId).collect(Collectors.toSet());
     }
 
     /** The kinds on file by the references that count among {@code references}. */

@@ -76,9 +76,7 @@ final class ClaimsExportDialog {
                 file.setText(chosen.getPath());
             }
         });
-        Label fileLabel = new Label("File");
-        fileLabel.setLabelFor(file);
-        HBox fileRow = new HBox(8, fileLabel, file, choose);
+        HBox fileRow = new HBox(8, org.claimdesk.ui.common.Accessible.tiedLabel("File", file), file, choose);
         fileRow.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
 
         Label masked = new Label("Tax ids are masked to their last four digits: the file is for reading, and an"

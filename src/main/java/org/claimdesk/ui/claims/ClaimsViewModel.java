@@ -258,8 +258,7 @@ public final class ClaimsViewModel {
 
     /** First load: the jurisdictions for the filter, then the first page and the counts. */
     public void load() {
-        tasks.submit("load jurisdictions", p -> queries.jurisdictions(), jurisdictions::setAll,
-                e -> notice.set(Notice.error("load the jurisdictions", e)));
+        reloadJurisdictions();
         applyFilters();
     }
 
@@ -268,11 +267,8 @@ public final class ClaimsViewModel {
      * another workstation since the page opened is offered. The list changes only when it differs.
      */
     public void reloadJurisdictions() {
-        tasks.submit("load jurisdictions", p -> queries.jurisdictions(), found -> {
-            if (!jurisdictions.equals(found)) {
-                jurisdictions.setAll(found);
-            }
-        }, e -> notice.set(Notice.error("load the jurisdictions", e)));
+        org.claimdesk.ui.common.FilterChoices.reload(tasks, "load jurisdictions", queries::jurisdictions,
+                jurisdictions, e -> notice.set(Notice.error("load the jurisdictions", e)));
     }
 
     public void toggleStatus(ClaimStatus status, boolean on) {

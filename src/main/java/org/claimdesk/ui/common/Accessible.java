@@ -19,13 +19,19 @@ public final class Accessible {
      * reads its value as its name, also gets {@code name} as its help.
      */
     public static <T extends Node> T name(T input, String name) {
-        Label label = new Label(name);
-        label.setMnemonicParsing(false);
-        label.setLabelFor(input);
+        tiedLabel(name, input);
         if (input instanceof Spinner<?>) {
             input.setAccessibleHelp(name);
         }
         return input;
+    }
+
+    /** A label {@code text} tied to {@code input} ({@code labelFor}), for a screen reader to name it by. */
+    public static Label tiedLabel(String text, Node input) {
+        Label label = new Label(text);
+        label.setMnemonicParsing(false);
+        label.setLabelFor(input);
+        return label;
     }
 
     /** What a screen reader names {@code input} by: its tied label's text; null when none is tied. */

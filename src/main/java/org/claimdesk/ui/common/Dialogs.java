@@ -133,10 +133,7 @@ public final class Dialogs {
      * screen reader names the box by, and what stays on screen when the box's prompt gives way to the caret.
      */
     public static Label reasonLabel(TextArea reason, boolean required) {
-        Label label = new Label(required ? "Reason (required)" : "Reason (optional)");
-        label.setLabelFor(reason);
-        label.setMnemonicParsing(false);
-        return label;
+        return Accessible.tiedLabel(required ? "Reason (required)" : "Reason (optional)", reason);
     }
 
     /**

@@ -43,6 +43,19 @@ public final class FilterChoices {
         sync.run();
     }
 
+    /**
+     * Reads a filter's values again in the background ({@code read}, "load jurisdictions"), as staff open its list or
+     * the page opens: {@code values} change only when they differ; a failure goes to {@code failed}.
+     */
+    public static <T> void reload(TaskRunner tasks, String what, java.util.concurrent.Callable<List<T>> read,
+            ObservableList<T> values, java.util.function.Consumer<Throwable> failed) {
+        tasks.submit(what, p -> read.call(), found -> {
+            if (!values.equals(found)) {
+                values.setAll(found);
+            }
+        }, failed);
+    }
+
     /** Whether {@code box}'s value is changing because its items are being replaced, not by staff. */
     public static boolean syncing(ComboBox<?> box) {
         return box.getProperties().containsKey(SYNCING);

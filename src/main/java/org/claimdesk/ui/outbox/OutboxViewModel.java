@@ -304,11 +304,8 @@ public final class OutboxViewModel {
      * opened are offered. The list changes only when it differs.
      */
     public void reloadJurisdictions() {
-        tasks.submit("load jurisdictions", p -> queries.jurisdictions(), found -> {
-            if (!jurisdictions.equals(found)) {
-                jurisdictions.setAll(found);
-            }
-        }, e -> notice.set(Notice.error("load the jurisdictions", e)));
+        org.claimdesk.ui.common.FilterChoices.reload(tasks, "load jurisdictions", queries::jurisdictions,
+                jurisdictions, e -> notice.set(Notice.error("load the jurisdictions", e)));
     }
 
     /**
