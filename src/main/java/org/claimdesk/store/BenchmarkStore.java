@@ -264,7 +264,7 @@ public final class BenchmarkStore {
                     list.append(i == first ? "" : ",").append(ids[i % ids.length]);
                 }
                 Map<Long, Claim> claims = new HashMap<>();
-                h.createQuery("SELECT * FROM claim WHERE claim_id IN (" + Dialect.of(h).listOf("ids", true) + ")")
+                h.createQuery("SELECT * FROM claim WHERE " + Dialect.of(h).inList("claim_id", "ids", true))
                         .bind("ids", list.append(']').toString()).map(Rows.CLAIM)
                         .forEach(c -> claims.put(c.claimId(), c));
                 PreparedBatch batch = h.prepareBatch("""

@@ -199,8 +199,8 @@ public final class ClaimStore {
         }
         Set<ClaimKey> wanted = new HashSet<>(keys);
         handle.createQuery("""
-                SELECT * FROM claim WHERE state_property_id IN (%s)
-                ORDER BY claim_id""".formatted(Dialect.of(handle).listOf("ids", false)))
+                SELECT * FROM claim WHERE %s
+                ORDER BY claim_id""".formatted(Dialect.of(handle).inList("state_property_id", "ids", false)))
                 .bind("ids", Json.write(wanted.stream().map(ClaimKey::statePropertyId).distinct().toList()))
                 .map(Rows.CLAIM)
                 .forEach(c -> {
@@ -233,7 +233,7 @@ public final class ClaimStore {
             return found;
         }
         // one JSON array, not a parameter per id: a bulk edit's group may name more claims than a statement takes
-        handle.createQuery("SELECT * FROM claim WHERE claim_id IN (" + Dialect.of(handle).listOf("ids", true) + ")")
+        handle.createQuery("SELECT * FROM claim WHERE " + Dialect.of(handle).inList("claim_id", "ids", true))
                 .bind("ids", Json.write(List.copyOf(new LinkedHashSet<>(claimIds))))
                 .map(Rows.CLAIM).forEach(c -> found.put(c.claimId(), c));
         return found;
@@ -399,7 +399,7 @@ public final class ClaimStore {
             List<Long> ids = dialect.searchedPage(handle, text,
                     others.isEmpty() ? "" : others.substring(" WHERE ".length()), bindings, query.descending(),
                     query.offset(), query.limit());
-            return handle.createQuery("SELECT * FROM claim WHERE claim_id IN (" + dialect.listOf("ids", true) + ")"
+            return handle.createQuery("SELECT * FROM claim WHERE " + dialect.inList("claim_id", "ids", true)
                     + order).bind("ids", Json.write(ids)).map(Rows.CLAIM).list();
         }
         // A page reads its ids first, ordered and cut with only the sort columns in hand, then its rows: a search

@@ -65,19 +65,19 @@ public final class DeliveryStore {
     static String takeSql(Dialect dialect) {
         String clock = dialect.leaseClock();
         return "UPDATE outbox_event SET lease_owner = ?, lease_expires_at = " + (clock == null ? "?" : clock + " + ?")
-                + ", updated_at = ? WHERE outbox_event_id IN (" + dialect.listOf(true) + ") RETURNING lease_expires_at";
+                + ", updated_at = ? WHERE " + dialect.inList("outbox_event_id", true) + " RETURNING lease_expires_at";
     }
 
     /** The leased rows' read of each engine, written once: the worker runs it for every lease. */
     private static final Map<Dialect, String> LEASED = new EnumMap<>(Map.of(
             Dialect.SQLITE, leasedSql(Dialect.SQLITE), Dialect.POSTGRESQL, leasedSql(Dialect.POSTGRESQL)));
 
-    private static String leasedSql(Dialect dialect) {
+    static String leasedSql(Dialect dialect) {
         String rows = dialect == Dialect.SQLITE
                 // the ids first: SQLite then reads each row by its key instead of scanning
                 ? "json_each(:ids) AS k CROSS JOIN outbox_event o ON o.outbox_event_id = k.value"
                 : "outbox_event o";
-        String ids = dialect == Dialect.SQLITE ? "" : " AND o.outbox_event_id IN (" + dialect.listOf("ids", true) + ")";
+        String ids = dialect == Dialect.SQLITE ? "" : " AND " + dialect.inList("o.outbox_event_id", "ids", true);
         return """
             SELECT o.outbox_event_id, o.aggregate_id, o.event_type, o.payload, o.idempotency_key, o.attempts,
                 o.retry_count, o.lease_expires_at, c.jurisdiction,
@@ -274,7 +274,7 @@ public final class DeliveryStore {
             Set<Long> undecided = new HashSet<>(ids);
             try (PreparedStatement rows = connection.prepareStatement("""
                     SELECT outbox_event_id, lease_owner = ? AND delivery_state = 'pending' FROM outbox_event
-                    WHERE outbox_event_id IN (%s)%s""".formatted(dialect.listOf(true), dialect.lockRows()))) {
+                    WHERE %s%s""".formatted(dialect.inList("outbox_event_id", true), dialect.lockRows()))) {
                 rows.setString(1, owner);
                 rows.setString(2, Json.write(ids));
                 try (ResultSet rs = rows.executeQuery()) {
@@ -460,8 +460,8 @@ public final class DeliveryStore {
             }
             Map<String, Boolean> leaseLost = new HashMap<>();
             try (PreparedStatement read = connection.prepareStatement("SELECT outbox_event_id, attempt_no, started_at,"
-                    + " outcome, detail FROM delivery_attempt WHERE worker_id = ? AND outbox_event_id IN ("
-                    + dialect.listOf(true) + ")")) {
+                    + " outcome, detail FROM delivery_attempt WHERE worker_id = ? AND "
+                    + dialect.inList("outbox_event_id", true))) {
                 read.setString(1, owner);
                 read.setString(2, Json.write(ids));
                 try (ResultSet rs = read.executeQuery()) {

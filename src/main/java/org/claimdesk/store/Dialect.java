@@ -19,8 +19,8 @@ enum Dialect {
         }
 
         @Override
-        String listAt(String placeholder, boolean numbers) {
-            return "SELECT value FROM json_each(" + placeholder + ")";
+        String inListAt(String column, String placeholder, boolean numbers) {
+            return column + " IN (SELECT value FROM json_each(" + placeholder + "))";
         }
 
         @Override
@@ -103,8 +103,11 @@ enum Dialect {
         }
 
         @Override
-        String listAt(String placeholder, boolean numbers) {
-            return "SELECT jsonb_array_elements_text(CAST(" + placeholder + " AS jsonb))" + (numbers ? "::bigint" : "");
+        String inListAt(String column, String placeholder, boolean numbers) {
+            // an array, not a sub-select: the planner counts an unknown array as 10 values, a set-returning function
+            // as 100, and with 100 it reads a table of a few thousand rows whole rather than each listed row by its key
+            return column + " = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST(" + placeholder + " AS jsonb))"
+                    + (numbers ? "::bigint" : "") + "))";
         }
 
         @Override
@@ -199,18 +202,21 @@ enum Dialect {
     /** {@code column} contains the pattern bound to {@code parameter} (a {@link Like} pattern), ignoring case. */
     abstract String like(String column, String parameter);
 
-    /** A sub-select of the values of the JSON array bound to {@code parameter}, for {@code x IN (…)}. */
-    final String listOf(String parameter, boolean numbers) {
-        return listAt(":" + parameter, numbers);
+    /**
+     * {@code column} is one of the values of the JSON array bound to {@code parameter} (numbers, or strings when
+     * {@code numbers} is false).
+     */
+    final String inList(String column, String parameter, boolean numbers) {
+        return inListAt(column, ":" + parameter, numbers);
     }
 
     /** The same for a JDBC statement's next positional parameter. */
-    final String listOf(boolean numbers) {
-        return listAt("?", numbers);
+    final String inList(String column, boolean numbers) {
+        return inListAt(column, "?", numbers);
     }
 
-    /** A sub-select of the values of the JSON array bound at {@code placeholder}. */
-    abstract String listAt(String placeholder, boolean numbers);
+    /** {@code column} is one of the values of the JSON array bound at {@code placeholder}. */
+    abstract String inListAt(String column, String placeholder, boolean numbers);
 
     /** The larger of two values. */
     abstract String greatest(String a, String b);

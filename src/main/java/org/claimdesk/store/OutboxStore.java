@@ -58,8 +58,8 @@ public final class OutboxStore {
             return List.of();
         }
         Map<Long, OutboxEvent> byId = new HashMap<>();
-        handle.createQuery("SELECT * FROM outbox_event WHERE outbox_event_id IN ("
-                        + Dialect.of(handle).listOf("ids", true) + ")")
+        handle.createQuery("SELECT * FROM outbox_event WHERE "
+                        + Dialect.of(handle).inList("outbox_event_id", "ids", true))
                 .bind("ids", Json.write(outboxEventIds))
                 .map(Rows.OUTBOX_EVENT).forEach(e -> byId.put(e.outboxEventId(), e));
         List<OutboxEvent> ordered = new ArrayList<>(byId.size());
@@ -103,8 +103,8 @@ public final class OutboxStore {
         }
         handle.createQuery("""
                 SELECT DISTINCT aggregate_id FROM outbox_event
-                WHERE aggregate_id IN (%s) AND delivery_state = :pending"""
-                        .formatted(Dialect.of(handle).listOf("ids", true)))
+                WHERE %s AND delivery_state = :pending"""
+                        .formatted(Dialect.of(handle).inList("aggregate_id", "ids", true)))
                 .bind("ids", Json.write(List.copyOf(new LinkedHashSet<>(claimIds))))
                 .bind("pending", DeliveryState.PENDING.dbValue())
                 .mapTo(Long.class).forEach(found::add);
@@ -296,10 +296,10 @@ public final class OutboxStore {
         }
         handle.createQuery("""
                 SELECT a.outbox_event_id, a.outcome FROM delivery_attempt a
-                WHERE a.outbox_event_id IN (%s)
+                WHERE %s
                   AND a.attempt_id = (SELECT max(b.attempt_id) FROM delivery_attempt b
                                       WHERE b.outbox_event_id = a.outbox_event_id)"""
-                        .formatted(Dialect.of(handle).listOf("ids", true)))
+                        .formatted(Dialect.of(handle).inList("a.outbox_event_id", "ids", true)))
                 .bind("ids", Json.write(outboxEventIds))
                 .map((rs, ctx) -> Map.entry(rs.getLong(1), AttemptOutcome.valueOf(rs.getString(2))))
                 .forEach(e -> outcomes.put(e.getKey(), e.getValue()));

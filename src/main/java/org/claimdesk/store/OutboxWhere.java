@@ -56,14 +56,14 @@ final class OutboxWhere {
             bindings.put("claimId", query.claimId());
         }
         if (!query.ids().isEmpty()) {
-            clauses.add("o.outbox_event_id IN (" + Dialect.of(handle).listOf("ids", true) + ")");
+            clauses.add(Dialect.of(handle).inList("o.outbox_event_id", "ids", true));
             bindings.put("ids", Json.write(query.ids()));
         }
         OutboxWhere others = new OutboxWhere(from, whereOf(clauses), Map.copyOf(bindings));
         if (query.signature() == null) {
             return others;
         }
-        clauses.add("coalesce(o.last_error, '') IN (" + Dialect.of(handle).listOf("errorsOfSignature", false) + ")");
+        clauses.add(Dialect.of(handle).inList("coalesce(o.last_error, '')", "errorsOfSignature", false));
         bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, others, query.signature())));
         return new OutboxWhere(from, whereOf(clauses), bindings);
     }

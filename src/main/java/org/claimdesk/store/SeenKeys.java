@@ -52,7 +52,7 @@ public final class SeenKeys implements AutoCloseable {
         try {
             handle.createQuery("""
                     SELECT * FROM %s
-                    WHERE state_property_id IN (%s)""".formatted(TABLE, Dialect.of(handle).listOf("ids", false)))
+                    WHERE %s""".formatted(TABLE, Dialect.of(handle).inList("state_property_id", "ids", false)))
                     .bind("ids", Json.write(wanted.stream().map(ClaimKey::statePropertyId).distinct().toList()))
                     .map((rs, ctx) -> Map.entry(new ClaimKey(rs.getString("jurisdiction"),
                             rs.getString("state_property_id"), rs.getString("claimant_name")),

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * after a re-queue of thousands of rows or an import: the due rows are read in the lease's order (due time, then id)
  * straight from the delivery state's index, which ends with the id (schema version 15), the first few of them, not
  * every row of that instant sorted by id at each lease. SQLite's index ends with the row's id by itself (its rowid).
+ * The leased rows, listed by id, are then taken and read by their keys, in a small outbox as in a large one.
  */
 class PostgresOutboxPlanTest {
     @TempDir
@@ -55,6 +56,28 @@ class PostgresOutboxPlanTest {
                     .bind("now", 2_000_000L).mapTo(String.class).list());
             assertThat(waiting).as(String.join("\n", waiting))
                     .anySatisfy(step -> assertThat(step).contains("Index Only Scan using outbox_due_idx "))
+                    .noneSatisfy(step -> assertThat(step).contains("Seq Scan"));
+        }
+    }
+
+    @Test
+    void aLeaseOfAFewRowsTakesAndReadsThemByTheirKeysInAnOutboxOfAFewThousandRows() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.POSTGRESQL, dir)) {
+            // an office's first months, or the bench's drain: every row pending, the table small enough that reading
+            // it whole looks cheap next to a hundred key lookups, the planner's guess for a list of unknown length
+            BenchmarkStore.seedSubmitting(db, 4_000);
+            db.useTransaction(h -> h.execute("ANALYZE outbox_event"));
+            String ids = "[3,5,8,13]";
+            List<String> take = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.takeSql(Dialect.POSTGRESQL))
+                    .bind(0, "worker-1").bind(1, 60_000L).bind(2, 2_000_000L).bind(3, ids)
+                    .mapTo(String.class).list());
+            assertThat(take).as(String.join("\n", take))
+                    .anySatisfy(step -> assertThat(step).contains("outbox_event_pkey"))
+                    .noneSatisfy(step -> assertThat(step).contains("Seq Scan"));
+            List<String> read = db.read(h -> h.createQuery("EXPLAIN " + DeliveryStore.leasedSql(Dialect.POSTGRESQL))
+                    .bind("owner", "worker-1").bind("ids", ids).mapTo(String.class).list());
+            assertThat(read).as(String.join("\n", read))
+                    .anySatisfy(step -> assertThat(step).contains("outbox_event_pkey"))
                     .noneSatisfy(step -> assertThat(step).contains("Seq Scan"));
         }
     }
