@@ -2,6 +2,8 @@ package org.claimdesk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.bench.BenchCommand;
@@ -11,7 +13,8 @@ import picocli.CommandLine;
 
 /**
  * A parent's {@code --help} lists each command by the first line of its description: that line must say what the
- * command does on its own, not stop in the middle of a sentence continued below it.
+ * command does on its own, not stop in the middle of a sentence continued below it. Every command the installed
+ * launcher knows, the tooling commands included, takes {@code --help} itself.
  */
 class CommandSummariesTest {
 
@@ -22,6 +25,33 @@ class CommandSummariesTest {
 
         assertThat(summaries).hasSizeGreaterThan(30)
                 .allSatisfy(summary -> assertThat(summary).matches("\\S+: \\S.*[.)]"));
+    }
+
+    @Test
+    void everyCommandPrintsItsOwnUsageWithHelpAndItsDescriptionAsParagraphs() {
+        List<String> paths = new ArrayList<>();
+        collect(ClaimDeskCommand.commandLine(null, List.of(new BenchCommand())), paths);
+        assertThat(paths).hasSizeGreaterThan(30);
+        for (String summary : paths) {
+            String name = summary.substring(0, summary.indexOf(':')).replace('_', ' ').replaceFirst("^claimdesk ", "");
+            List<String> args = new ArrayList<>(List.of(name.split(" ")));
+            args.add("--help");
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cl = ClaimDeskCommand.commandLine(null, List.of(new BenchCommand()));
+            cl.setOut(new PrintWriter(out, true));
+            cl.setErr(new PrintWriter(err, true));
+
+            assertThat(cl.execute(args.toArray(String[]::new))).as(name + " --help: " + err).isZero();
+            assertThat(out.toString()).as(name).startsWith("Usage: claimdesk " + name + " ");
+            // the description: the lines at the margin after the usage's first line, up to the list of commands; a
+            // summary and one paragraph, each wrapped to the width, leave at most two lines well short of it
+            List<String> description = out.toString().lines().skip(1)
+                    .takeWhile(line -> !line.equals("Commands:"))
+                    .filter(line -> !line.isEmpty() && !Character.isWhitespace(line.charAt(0))).toList();
+            assertThat(description).as(name + ": the description's short lines").filteredOn(line -> line.length() < 60)
+                    .hasSizeLessThanOrEqualTo(2);
+        }
     }
 
     private static void collect(CommandLine command, List<String> summaries) {

@@ -18,6 +18,8 @@ import picocli.CommandLine.Option;
 /** {@code claimdesk [--db PATH|URL] <command>}. Exit 0 on success, 1 on a refused operation, 2 on a usage error. */
 @Command(name = "claimdesk",
         mixinStandardHelpOptions = true,
+        // --help (and --version) on every command: claimdesk doctor --help prints doctor's usage
+        scope = CommandLine.ScopeType.INHERIT,
         versionProvider = VersionProvider.class,
         description = "ClaimDesk: claims workflow and state-submission outbox for an unclaimed-property claims office.",
         subcommands = {
@@ -41,8 +43,9 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
     private static final Logger LOG = LoggerFactory.getLogger(ClaimDeskCommand.class);
 
     @Option(names = "--db", paramLabel = "PATH|URL", scope = CommandLine.ScopeType.INHERIT,
-            description = {"Database file (default: $CLAIMDESK_DB, else the per-user data directory), or a team",
-                "database: postgresql://user@host:port/dbname (password from PGPASSWORD or ~/.pgpass)."})
+            // lines short enough for every command's option column: wrapped by picocli, the address would be cut
+            description = {"Database file (default: $CLAIMDESK_DB, else", "the per-user data directory), or a team",
+                "database: postgresql://user@host:port/dbname", "(password from PGPASSWORD or ~/.pgpass)."})
     String db;
 
     @CommandLine.Spec
@@ -198,6 +201,7 @@ public final class ClaimDeskCommand implements java.util.concurrent.Callable<Int
         moreCommands.forEach(cl::addSubcommand);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> failed(ex, commandLine.getErr()));
+        HelpText.reflow(cl);
         return cl;
     }
 

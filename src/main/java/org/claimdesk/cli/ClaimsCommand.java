@@ -175,7 +175,7 @@ final class ClaimsCommand {
                         + " repeat for several, each field once. An empty value clears an optional field.")
         List<String> sets;
 
-        @Option(names = FieldValues.TAX_ID_STDIN, description = {"Replace the tax id whole.", FieldValues.TAX_ID_STDIN_HELP})
+        @Option(names = FieldValues.TAX_ID_STDIN, description = "Replace the tax id whole. " + FieldValues.TAX_ID_STDIN_HELP)
         boolean taxIdStdin;
 
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")

@@ -89,17 +89,17 @@ final class OutboxCommand {
         @Option(names = "--actor", required = true, paramLabel = "NAME", description = "Who does it.")
         String actor;
 
-        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = {"Why (kept in the audit trail).",
-                "For rows the state refused for good and whose claim is unchanged, also the confirmation that they",
-                "may be sent again unchanged (the key policy, docs/delivery.md)."})
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (kept in the audit trail)."
+                + " For rows the state refused for good and whose claim is unchanged, also the confirmation that they"
+                + " may be sent again unchanged (the key policy, docs/delivery.md).")
         String reason;
 
         @Option(names = "--reconcile", description = "Ask the state by idempotency key first; complete rows it already holds.")
         boolean reconcile;
 
-        @Option(names = "--send-old-data", description = {"Re-queue rows whose claim was corrected since they were",
-            "queued as they are: with the data first queued, under their old key (refused otherwise: outbox resubmit",
-            "sends the corrections under a new key)."})
+        @Option(names = "--send-old-data", description = "Re-queue rows whose claim was corrected since they were"
+            + " queued as they are: with the data first queued, under their old key (refused otherwise: outbox resubmit"
+            + " sends the corrections under a new key).")
         boolean sendOldData;
 
         @Mixin

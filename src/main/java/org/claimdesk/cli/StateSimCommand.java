@@ -28,9 +28,9 @@ final class StateSimCommand extends CliSupport implements Callable<Integer> {
     @Option(names = "--latency-ms", paramLabel = "L", defaultValue = "0", description = "Latency of every answer (default ${DEFAULT-VALUE}).")
     long latencyMs;
 
-    @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description = {
-        "Share of submissions answered 503 (busy), at random: 0 to 1 (default ${DEFAULT-VALUE}).",
-        "Refusals are never random: the state refuses a submission only for what it contains (docs/delivery.md)."})
+    @Option(names = "--failure-rate", paramLabel = "F", defaultValue = "0", description =
+        "Share of submissions answered 503 (busy), at random: 0 to 1 (default ${DEFAULT-VALUE})."
+        + " Refusals are never random: the state refuses a submission only for what it contains (docs/delivery.md).")
     double failureRate;
 
     @Option(names = "--rate-limit", paramLabel = "N", defaultValue = "0", description = "Answer 429 (Retry-After 1 s)"
