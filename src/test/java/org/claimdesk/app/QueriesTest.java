@@ -152,4 +152,21 @@ class QueriesTest {
         assertThat(streamed).isEqualTo(claimEntries);
         assertThat(queries.claimNumbers(List.of(4L, 999_999L))).isEqualTo(Map.of(4L, claim.claimNumber()));
     }
+
+    /** Pages read past the last id of the one before: every row once, in id order, across the pages' edges. */
+    @Test
+    void theOutboxIsReadAPageAtATimeEachRowOnceInIdOrder() throws Exception {
+        java.nio.file.Path other = java.nio.file.Files.createDirectories(dir.resolve("many"));
+        try (Database many = TestDatabase.open(engine, other)) {
+            org.claimdesk.store.BenchmarkStore.seedSubmitting(many, Queries.PAGE * 2 + 7);
+            List<Integer> sizes = new ArrayList<>();
+            List<Long> ids = new ArrayList<>();
+            new Queries(many, Clock.systemUTC()).eachOutboxPage(OutboxQuery.all(), page -> {
+                sizes.add(page.size());
+                page.forEach(e -> ids.add(e.outboxEventId()));
+            });
+            assertThat(sizes).containsExactly(Queries.PAGE, Queries.PAGE, 7);
+            assertThat(ids).doesNotHaveDuplicates().isSorted().hasSize(Queries.PAGE * 2 + 7);
+        }
+    }
 }

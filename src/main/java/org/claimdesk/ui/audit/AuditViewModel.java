@@ -222,9 +222,11 @@ public final class AuditViewModel {
                 // one state of the trail for every page: entries other workstations add meanwhile, newest first,
                 // would push the pages after them down and repeat their last entries
                 long written = queries.snapshot(() -> {
-                    int from = 0;
+                    // each batch read below the last entry written, not at an offset: the last batch of a long trail
+                    // costs what the first does
+                    Long atMost = null;
                     while (true) {
-                        List<AuditEntry> batch = queries.audit(s, a, act, from, EXPORT_BATCH);
+                        List<AuditEntry> batch = queries.audit(s, a, act, atMost, 0, EXPORT_BATCH);
                         for (AuditEntry e : batch) {
                             csv.row(List.of(e.auditId(), e.at(), e.actor(), e.action(), e.subjectType(),
                                     e.subjectId(), e.reason() == null ? "" : e.reason(),
@@ -234,7 +236,7 @@ public final class AuditViewModel {
                         if (batch.size() < EXPORT_BATCH) {
                             break;
                         }
-                        from += EXPORT_BATCH;
+                        atMost = batch.get(batch.size() - 1).auditId() - 1;
                     }
                     return csv.rows();
                 });

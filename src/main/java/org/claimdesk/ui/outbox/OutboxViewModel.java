@@ -43,7 +43,6 @@ import org.claimdesk.ui.common.TaskRunner;
  */
 public final class OutboxViewModel {
     public static final int PAGE_SIZE = 200;
-    static final int EXPORT_BATCH = 2_000;
 
     /**
      * How long ago a row must have last changed to show (for a failed row: when it failed), the same age for
@@ -1093,8 +1092,8 @@ public final class OutboxViewModel {
     private long writeRows(CsvFile csv, OutboxQuery shown, TaskRunner.Progress p) {
         // the count is for the progress only (a state's count comes from its tally): the rows end at a short page
         int total = queries.countOutbox(shown);
-        for (int offset = 0; ; offset += EXPORT_BATCH) {
-            List<OutboxEvent> batch = queries.outbox(shown.withPage(offset, EXPORT_BATCH));
+        // in id order, as the page lists them, each batch read past the last id written
+        queries.eachOutboxPage(shown.unpaged(), batch -> {
             for (OutboxRow r : withClaims(batch)) {
                 OutboxEvent e = r.event();
                 csv.row(List.of(e.outboxEventId(), e.aggregateId(), r.claimNumber(), r.jurisdiction(), e.eventType(),
@@ -1103,10 +1102,7 @@ public final class OutboxViewModel {
                         e.supersededBy() == null ? "" : e.supersededBy()));
             }
             p.update(csv.rows(), Math.max(total, csv.rows()), "exporting");
-            if (batch.size() < EXPORT_BATCH) {
-                break;
-            }
-        }
+        });
         return csv.rows();
     }
 
