@@ -95,16 +95,23 @@ public final class OutboxStore {
         return withPending(handle, List.of(claimId)).contains(claimId);
     }
 
+    /**
+     * {@link #withPending}'s statement: the listed claims' rows read through the claims' index. Given the delivery
+     * state's index as well, SQLite (which keeps no statistics here) read every pending row instead, 0.13 s at 27,000 of
+     * them for one claim; {@code || ''} keeps that index out of the choice on both engines.
+     */
+    static String withPendingSql(Dialect dialect) {
+        return "SELECT DISTINCT aggregate_id FROM outbox_event WHERE " + dialect.inList("aggregate_id", "ids", true)
+                + " AND delivery_state || '' = :pending";
+    }
+
     /** The claims among {@code claimIds} with a pending row ({@link #hasPending}): one query for a page of claims. */
     public Set<Long> withPending(Handle handle, Collection<Long> claimIds) {
         Set<Long> found = new HashSet<>();
         if (claimIds.isEmpty()) {
             return found;
         }
-        handle.createQuery("""
-                SELECT DISTINCT aggregate_id FROM outbox_event
-                WHERE %s AND delivery_state = :pending"""
-                        .formatted(Dialect.of(handle).inList("aggregate_id", "ids", true)))
+        handle.createQuery(withPendingSql(Dialect.of(handle)))
                 .bind("ids", Json.write(List.copyOf(new LinkedHashSet<>(claimIds))))
                 .bind("pending", DeliveryState.PENDING.dbValue())
                 .mapTo(Long.class).forEach(found::add);

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgresOutboxPlanTest} for PostgreSQL's), and for the Outbox page's error groups ({@link
  * OutboxStore#failureGroups}): the failed rows' index of schema version 14, read in the order of the error texts, the
  * delivery state bound as a parameter as the store binds it (SQLite prepares the statement again for the bound
- * value, which the partial index's condition needs).
+ * value, which the partial index's condition needs), and for whether claims have a pending row.
  */
 class SqliteOutboxPlanTest {
     @TempDir
@@ -66,6 +66,21 @@ class SqliteOutboxPlanTest {
                 return failed.bind(h.createQuery("EXPLAIN QUERY PLAN " + OutboxStore.failureGroupsStatement(failed)))
                         .map((rs, ctx) -> rs.getString("detail")).list();
             });
+        }
+    }
+
+    /** Whether claims have a pending row (a claim's edit, its detail during a drain): by the claims' index. */
+    @Test
+    void theClaimsWithAPendingRowAreReadByTheClaimsIndexNotEveryPendingRow() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            BenchmarkStore.seedSubmitting(db, 2_000);
+            List<String> plan = db.read(h -> h.createQuery("EXPLAIN QUERY PLAN " + OutboxStore.withPendingSql(Dialect.SQLITE))
+                    .bind("ids", "[5,17]").bind("pending", "pending").map((rs, ctx) -> rs.getString("detail")).list());
+            assertThat(plan).as(String.join("\n", plan))
+                    .anySatisfy(step -> assertThat(step).startsWith("SEARCH outbox_event USING INDEX outbox_aggregate_idx"))
+                    .noneSatisfy(step -> assertThat(step).contains("outbox_due_idx"));
+            java.util.Set<Long> pending = db.read(h -> new OutboxStore().withPending(h, List.of(5L, 17L, 2_001L)));
+            assertThat(pending).containsExactlyInAnyOrder(5L, 17L);
         }
     }
 }
