@@ -75,6 +75,20 @@ abstract class CliSupport {
         return at == null ? "-" : SHOWN.format(at.atZone(zone));
     }
 
+    /** How many row ids a line of text output lists before it says how many more there are. */
+    static final int IDS_SHOWN = 20;
+
+    /**
+     * Row ids as a line of text output lists them: the first {@value #IDS_SHOWN}, then how many more ("3, 32, 41, … and
+     * 10,782 more"); a re-queue of every failed row after an outage would otherwise print ten thousand ids on one line.
+     */
+    static String someIds(java.util.Collection<Long> ids) {
+        String first = ids.stream().limit(IDS_SHOWN).map(String::valueOf)
+                .collect(java.util.stream.Collectors.joining(", "));
+        return ids.size() <= IDS_SHOWN ? first
+                : first + ", … and " + String.format(java.util.Locale.ROOT, "%,d", ids.size() - IDS_SHOWN) + " more";
+    }
+
     /** The command's standard input. */
     java.io.InputStream in() {
         return root().in;

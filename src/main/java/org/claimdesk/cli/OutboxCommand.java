@@ -137,12 +137,12 @@ final class OutboxCommand {
                                 reconcile ? " (after asking the " + StateOptions.describe(adapter) + " about each)" : "");
                         if (!preview.refusedUnchanged().isEmpty()) {
                             err().printf("warning: %d of them (%s): %s; --reason confirms sending them again%n",
-                                    preview.refusedUnchanged().size(), preview.refusedUnchanged(),
+                                    preview.refusedUnchanged().size(), someIds(preview.refusedUnchanged()),
                                     KeyPolicy.UNCHANGED_REFUSAL_WARNING);
                         }
                         if (!preview.claimCorrected().isEmpty()) {
                             err().printf("warning: %d of them (%s): %s; %s%n", preview.claimCorrected().size(),
-                                    preview.claimCorrected(), KeyPolicy.CORRECTED_REQUEUE_WARNING, sendOldData
+                                    someIds(preview.claimCorrected()), KeyPolicy.CORRECTED_REQUEUE_WARNING, sendOldData
                                             ? "--send-old-data re-queues them as they are"
                                             : "without --send-old-data nothing is re-queued");
                         }
@@ -155,7 +155,7 @@ final class OutboxCommand {
                 if (!preview.claimCorrected().isEmpty() && !sendOldData) {
                     // the console shows this before staff confirm; here nothing is changed until it is asked for
                     throw new ClaimDeskException(preview.claimCorrected().size() + " of the rows ("
-                            + preview.claimCorrected() + "): " + KeyPolicy.CORRECTED_REQUEUE_WARNING + ". Resubmit them"
+                            + someIds(preview.claimCorrected()) + "; --dry-run --json lists them all): " + KeyPolicy.CORRECTED_REQUEUE_WARNING + ". Resubmit them"
                             + " (outbox resubmit), or give --send-old-data to re-queue them as they are; nothing was"
                             + " re-queued");
                 }
