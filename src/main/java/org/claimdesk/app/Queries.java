@@ -114,7 +114,8 @@ public final class Queries {
 
     /**
      * Every row {@code query} selects, by id, at most its page's limit (0: every one), handed to {@code each} a page at
-     * a time: any number in bounded memory, each page a short read (no transaction held while {@code each} writes).
+     * a time: any number in bounded memory, each page a short read (outside a {@link #snapshot}, no transaction held
+     * while {@code each} writes).
      */
     public void eachOutbox(OutboxQuery query, java.util.function.Consumer<OutboxEvent> each) {
         eachOutboxPage(query, page -> page.forEach(each));

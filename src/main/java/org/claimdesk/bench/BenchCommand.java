@@ -71,6 +71,7 @@ public final class BenchCommand {
         "Drain N pending rows against the simulated state on a temporary database, and run a plain JDBC loop doing",
         "the same two updates per event (100 per transaction) on an identical one, for comparison. Warm-up rounds",
         "of the same size come first; the last round is the one reported.",
+        "",
         "With --db postgresql://… (an empty team database): seed N claims into it and drain them with one worker,",
         "then, from a fresh seed, with --workers workers, each in a JVM of its own with the launcher's options, all",
         "against one simulated state over HTTP on 127.0.0.1; report both rates and the ratio of the second to",

@@ -155,7 +155,9 @@ final class OutboxCommand {
                 if (!preview.claimCorrected().isEmpty() && !sendOldData) {
                     // the console shows this before staff confirm; here nothing is changed until it is asked for
                     throw new ClaimDeskException(preview.claimCorrected().size() + " of the rows ("
-                            + someIds(preview.claimCorrected()) + "; --dry-run --json lists them all): " + KeyPolicy.CORRECTED_REQUEUE_WARNING + ". Resubmit them"
+                            + someIds(preview.claimCorrected())
+                            + (preview.claimCorrected().size() > IDS_SHOWN ? "; --dry-run --json lists them all" : "")
+                            + "): " + KeyPolicy.CORRECTED_REQUEUE_WARNING + ". Resubmit them"
                             + " (outbox resubmit), or give --send-old-data to re-queue them as they are; nothing was"
                             + " re-queued");
                 }
@@ -207,6 +209,7 @@ final class OutboxCommand {
         "One ROW_ID: refused when the row is not failed, was already resubmitted, or its claim has not changed since",
         "the refusal. Many (--id, or --all-failed with filters): such rows are skipped with the reason, one line each;",
         "the count is previewed first (--dry-run stops there).",
+        "",
         "A row whose last attempt had no answer from the state (timeouts, 5xx) may have been accepted all the same:",
         "the state is asked about its key first, and a row it holds, or does not answer about, is refused. The state",
         "is the one --state-api or CLAIMDESK_STATE_URL names: such a row is refused when neither names one (the",
@@ -429,8 +432,8 @@ final class OutboxCommand {
     static void stoppedMidway(OutboxTriage.Result result) {
         if (result.failure() != null) {
             throw new ClaimDeskException("the database stopped the run after " + result.changed() + " row(s) were "
-                    + result.action().past() + ": " + result.failure() + "; not reached: " + result.notReachedIds()
-                    + " (run it again for them)");
+                    + result.action().past() + ": " + result.failure() + "; not reached: "
+                    + CliSupport.someIds(result.notReachedIds()) + " (run it again for them)");
         }
     }
 

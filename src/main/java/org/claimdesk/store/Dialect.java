@@ -104,10 +104,12 @@ enum Dialect {
 
         @Override
         String inListAt(String column, String placeholder, boolean numbers) {
-            // an array, not a sub-select: the planner counts an unknown array as 10 values, a set-returning function
-            // as 100, and with 100 it reads a table of a few thousand rows whole rather than each listed row by its key
-            return column + " = ANY(ARRAY(SELECT jsonb_array_elements_text(CAST(" + placeholder + " AS jsonb))"
-                    + (numbers ? "::bigint" : "") + "))";
+            String values = "SELECT jsonb_array_elements_text(CAST(" + placeholder + " AS jsonb))";
+            // ids as an array, not a sub-select: the planner counts an unknown array as 10 values, a set-returning
+            // function as 100, and with 100 it read a table of a few thousand rows whole rather than each listed row by
+            // its key. Texts stay a sub-select, which the server can hash: an array it did not get as a constant is
+            // searched value by value for each row, and a list of error texts is matched against rows no index serves
+            return numbers ? column + " = ANY(ARRAY(" + values + "::bigint))" : column + " IN (" + values + ")";
         }
 
         @Override

@@ -177,8 +177,8 @@ class AuditViewModelTest {
     }
 
     /**
-     * Entries other workstations add while the trail is exported, newest first, neither come in nor push later pages
-     * down to repeat entries at the page breaks: the export is the trail as it stood when it began.
+     * Entries other workstations add while the trail is exported, newest first, do not come in, and no entry is
+     * repeated or left out at the batches' edges: the export is the trail as it stood when it began.
      */
     @Test
     void anExportIsTheTrailAsItStoodWhenItBegan() throws Exception {
