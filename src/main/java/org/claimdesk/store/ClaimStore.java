@@ -379,8 +379,8 @@ public final class ClaimStore {
                 .bind("id", claimId).map(Rows.STATUS_CHANGE).list();
     }
 
-    public List<Claim> list(Handle handle, ClaimQuery query) {
-        Dialect dialect = Dialect.of(handle);
+    /** The {@code ORDER BY} of {@code query}'s sort: its column, claims without a value first ascending, then by id. */
+    static String orderBy(Dialect dialect, ClaimQuery query) {
         StringBuilder order = new StringBuilder(" ORDER BY ")
                 .append(query.sort() == ClaimQuery.Sort.CLAIMANT ? dialect.claimantOrder() : query.sort().column)
                 .append(query.descending() ? " DESC" : " ASC");
@@ -390,6 +390,12 @@ public final class ClaimStore {
         if (query.sort() != ClaimQuery.Sort.CLAIM_ID) {
             order.append(", claim_id").append(query.descending() ? " DESC" : " ASC");
         }
+        return order.toString();
+    }
+
+    public List<Claim> list(Handle handle, ClaimQuery query) {
+        Dialect dialect = Dialect.of(handle);
+        String order = orderBy(dialect, query);
         if (searchedPageInIdOrder(query)) {
             // each engine's own read of such a page (Dialect.searchedPage), then the page's rows
             String text = query.search().trim();

@@ -272,15 +272,16 @@ class CliTest {
             // as ClaimDesk at schema version 12 left it
             database.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, database.onServer(), 12));
         }
-        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(17);
+        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(18);
         Run upgraded = run("--db", db, "claims", "list");
         assertThat(upgraded.exit()).isZero();
         assertThat(upgraded.err()).isEqualTo(
-                "Bringing the database up to date for this ClaimDesk: schema version 13 of 17 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 17 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 15 of 17 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 16 of 17 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 17 of 17 (it was at 12)…\n");
+                "Bringing the database up to date for this ClaimDesk: schema version 13 of 18 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 18 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 15 of 18 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 16 of 18 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 17 of 18 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 18 of 18 (it was at 12)…\n");
         Run again = run("--db", db, "claims", "list");
         assertThat(again.err()).isEmpty();
         assertThat(upgraded.out()).isEqualTo(again.out()).contains("UPC-");

@@ -187,7 +187,7 @@ class UpgradeTest {
                     VALUES (1, 'UPC-2025-000001', 'CA', '1234561', 'Holder', 'AC01', 'OWNER', 'Maria Garcia',
                         '123-00-4567', 1000, 'IDENTITY_PENDING', '2025-06-01', 0, 0)""");
         }
-        // what version 9 and the later versions' own statements make (versions 10, 12, 13 and 15 have none here)
+        // what version 9 and the later versions' own statements make (versions 10, 12, 13, 15 and 18 have none here)
         Path expected = dir.resolve("expected.db");
         List<String> schemaExpected = new java.util.ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
@@ -230,13 +230,14 @@ class UpgradeTest {
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
             assertThat(told).as("each version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 17 on " + Thread.currentThread().getName(),
-                            "10 12 17 on " + Thread.currentThread().getName(),
-                            "10 13 17 on " + Thread.currentThread().getName(),
-                            "10 14 17 on " + Thread.currentThread().getName(),
-                            "10 15 17 on " + Thread.currentThread().getName(),
-                            "10 16 17 on " + Thread.currentThread().getName(),
-                            "10 17 17 on " + Thread.currentThread().getName());
+                    .containsExactly("10 11 18 on " + Thread.currentThread().getName(),
+                            "10 12 18 on " + Thread.currentThread().getName(),
+                            "10 13 18 on " + Thread.currentThread().getName(),
+                            "10 14 18 on " + Thread.currentThread().getName(),
+                            "10 15 18 on " + Thread.currentThread().getName(),
+                            "10 16 18 on " + Thread.currentThread().getName(),
+                            "10 17 18 on " + Thread.currentThread().getName(),
+                            "10 18 18 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());

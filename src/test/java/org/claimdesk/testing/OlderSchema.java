@@ -25,15 +25,27 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 16) in the caller's transaction. Version 17 adds the evidence's
-     * withdrawal and its trigger on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
+     * Undoes the versions after {@code version} (11 to 17) in the caller's transaction. Version 18 changes nothing but
+     * the version on a file and makes the due date's index give the Claims page's order on a team database; version
+     * 17 adds the evidence's withdrawal and its trigger on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
      * rows' index and 16 the outbox's tally and the claims'; on a team database 12 and 13 add those tallies, 14 and 16
      * change nothing but the version and 15 makes the delivery state's index end with the row's id, in place of that
      * index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 16) {
-            throw new IllegalArgumentException("undoes versions 12 to 17 only, down to 11 to 16, not to " + version);
+        if (version < 11 || version > 17) {
+            throw new IllegalArgumentException("undoes versions 12 to 18 only, down to 11 to 17, not to " + version);
+        }
+        if (server) {
+            h.execute("DROP INDEX claim_due_idx");
+            h.execute("CREATE INDEX claim_due_idx ON claim (decision_due_on)");
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '18'");
+        }
+        if (version == 17) {
+            if (!server) {
+                h.execute("PRAGMA user_version = 17");
+            }
+            return;
         }
         h.execute(server ? "DROP TRIGGER evidence_withdrawn_once ON evidence" : "DROP TRIGGER evidence_withdrawn_once");
         if (server) {

@@ -1,0 +1,4 @@
+-- ClaimDesk schema version 18. On PostgreSQL, version 18 makes the due date's index give the Claims page's order by
+-- due date (claims without one first, then by id). On SQLite nulls sort first and every index ends with the rowid,
+-- which claim_id is, so the index already gives it: nothing changes here but the version, which stays the same on both
+-- engines.
