@@ -182,6 +182,7 @@ public final class OutboxTriage {
     private final ClaimStore claims = new ClaimStore();
     private final OutboxStore outbox = new OutboxStore();
     private final AuditStore audit = new AuditStore();
+    private final org.claimdesk.store.EvidenceStore evidenceStore = new org.claimdesk.store.EvidenceStore();
 
     /** @param state the state a re-queue with reconcile asks first; null when none is configured */
     public OutboxTriage(Database database, Clock clock, Deadlines deadlines, StateAdapter state) {
@@ -241,12 +242,15 @@ public final class OutboxTriage {
             Map<Long, AttemptOutcome> last = outbox.lastOutcomes(h, chunk);
             List<OutboxEvent> rows = outbox.findAll(h, chunk);
             Map<Long, Claim> byId = claims.findAll(h, rows.stream().map(OutboxEvent::aggregateId).toList());
+            // the chunk's claims' evidence in one read, not one per row
+            Map<Long, List<org.claimdesk.domain.Evidence>> evidence = evidenceStore.forClaims(h, byId.keySet());
             for (OutboxEvent row : rows) {
                 Claim claim = byId.get(row.aggregateId());
                 if (claim == null) {
                     continue;
                 }
-                switch (KeyPolicy.decide(!Resubmission.diff(h, row, claim).isEmpty(), last.get(row.outboxEventId()))) {
+                boolean changed = !Resubmission.diff(row, claim, evidence.get(claim.claimId())).isEmpty();
+                switch (KeyPolicy.decide(changed, last.get(row.outboxEventId()))) {
                     case RESUBMIT -> claimCorrected.add(row.outboxEventId());
                     case REQUEUE_NEEDS_CONFIRMATION -> refusedUnchanged.add(row.outboxEventId());
                     case REQUEUE -> { }

@@ -444,4 +444,10 @@ public final class Resubmission {
         return PayloadDiff.of(Json.readObject(row.payload()),
                 Json.readObject(Submissions.json(h, claim, row.idempotencyKey())));
     }
+
+    /** As {@link #diff(Handle, OutboxEvent, Claim)}, with the claim's evidence references already read. */
+    static PayloadDiff diff(OutboxEvent row, Claim claim, List<org.claimdesk.domain.Evidence> evidence) {
+        return PayloadDiff.of(Json.readObject(row.payload()),
+                Json.readObject(Json.write(Submissions.payload(claim, evidence, row.idempotencyKey()))));
+    }
 }

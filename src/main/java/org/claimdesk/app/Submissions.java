@@ -22,8 +22,13 @@ final class Submissions {
      * names that case ({@link SubmissionPayload#amends}), for the state to judge it as a new filing.
      */
     static SubmissionPayload payload(Handle h, Claim claim, String idempotencyKey) {
-        return SubmissionPayload.of(claim, EVIDENCE.forClaim(h, claim.claimId()), idempotencyKey)
-                .amending(claim.stateCaseId());
+        return payload(claim, EVIDENCE.forClaim(h, claim.claimId()), idempotencyKey);
+    }
+
+    /** As {@link #payload(Handle, Claim, String)}, with the claim's evidence references already read. */
+    static SubmissionPayload payload(Claim claim, java.util.List<org.claimdesk.domain.Evidence> evidence,
+            String idempotencyKey) {
+        return SubmissionPayload.of(claim, evidence, idempotencyKey).amending(claim.stateCaseId());
     }
 
     static String json(Handle h, Claim claim, String idempotencyKey) {

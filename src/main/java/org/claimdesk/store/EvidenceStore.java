@@ -66,6 +66,23 @@ public final class EvidenceStore {
                 .bind("id", claimId).map(Rows.EVIDENCE).list();
     }
 
+    /**
+     * The references of each of {@code claimIds} in one read, as {@link #forClaim} gives them (every listed claim
+     * present, with no reference an empty list): a preview of thousands of rows reads them a chunk at a time.
+     */
+    public java.util.Map<Long, List<Evidence>> forClaims(Handle handle, java.util.Collection<Long> claimIds) {
+        java.util.Map<Long, List<Evidence>> byClaim = new java.util.HashMap<>();
+        claimIds.forEach(id -> byClaim.put(id, new java.util.ArrayList<>()));
+        if (claimIds.isEmpty()) {
+            return byClaim;
+        }
+        handle.createQuery("SELECT * FROM evidence WHERE " + Dialect.of(handle).inList("claim_id", "ids", true)
+                        + " ORDER BY claim_id, evidence_id")
+                .bind("ids", Json.write(List.copyOf(new java.util.LinkedHashSet<>(claimIds))))
+                .map(Rows.EVIDENCE).forEach(e -> byClaim.get(e.claimId()).add(e));
+        return byClaim;
+    }
+
     public java.util.Optional<Evidence> find(Handle handle, long evidenceId) {
         return handle.createQuery("SELECT * FROM evidence WHERE evidence_id = :id")
                 .bind("id", evidenceId).map(Rows.EVIDENCE).findOne();

@@ -41,6 +41,24 @@ class ManyIdsTest {
                     .containsExactlyElementsOf(queued.stream().map(SubmitResult::outboxEventId).sorted().toList());
             java.util.Set<Long> pending = db.read(h -> new OutboxStore().withPending(h, ids));
             assertThat(pending).containsExactlyInAnyOrderElementsOf(queued.stream().map(SubmitResult::claimId).toList());
+            long withTwo = queued.get(1).claimId();
+            db.useTransaction(h -> {
+                EvidenceStore store = new EvidenceStore();
+                java.time.Instant at = java.time.Instant.parse("2026-11-02T15:00:00Z");
+                store.insertUrl(h, withTwo, org.claimdesk.domain.EvidenceKind.OWNERSHIP, "Deed",
+                        "https://docs.example/deed", "ann", at);
+                store.insertUrl(h, withTwo, org.claimdesk.domain.EvidenceKind.ADDRESS, "Utility bill",
+                        "https://docs.example/bill", "ann", at);
+            });
+            java.util.Map<Long, List<org.claimdesk.domain.Evidence>> evidence =
+                    db.read(h -> new EvidenceStore().forClaims(h, ids));
+            assertThat(evidence.get(withTwo)).extracting(org.claimdesk.domain.Evidence::title)
+                    .containsExactly("Deed", "Utility bill");
+            assertThat(evidence).hasSize(IDS).containsEntry((long) IDS, List.of());
+            for (SubmitResult q : queued) {
+                List<org.claimdesk.domain.Evidence> one = db.read(h -> new EvidenceStore().forClaim(h, q.claimId()));
+                assertThat(evidence.get(q.claimId())).as("claim " + q.claimId()).isEqualTo(one);
+            }
         }
     }
 }
