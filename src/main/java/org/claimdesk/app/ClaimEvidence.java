@@ -41,7 +41,7 @@ public final class ClaimEvidence {
     private final ClaimStore claims = new ClaimStore();
     private final EvidenceStore evidence = new EvidenceStore();
     private final AuditStore audit = new AuditStore();
-    private static final org.claimdesk.store.OutboxStore OUTBOX = new org.claimdesk.store.OutboxStore();
+    private final org.claimdesk.store.OutboxStore outbox = new org.claimdesk.store.OutboxStore();
 
     /** Evidence kept in the folder that belongs to {@code database} ({@link DataDirectory#evidenceFiles}). */
     public ClaimEvidence(Database database, Clock clock) {
@@ -147,7 +147,7 @@ public final class ClaimEvidence {
                 throw new IllegalStateException("evidence " + evidenceId + " changed under the claim's lock");
             }
             // a submission queued once the reference was there carried it (the payload is made at queueing)
-            OutboxEvent sentWith = OUTBOX.forClaim(h, claimId).stream()
+            OutboxEvent sentWith = outbox.forClaim(h, claimId).stream()
                     .filter(row -> row.deliveryState() == DeliveryState.SENT
                             && !row.createdAt().isBefore(reference.addedAt()))
                     .min(java.util.Comparator.comparing(OutboxEvent::outboxEventId)).orElse(null);

@@ -27,6 +27,7 @@ import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.NotFoundException;
 import org.claimdesk.domain.OutboxEvent;
 import org.claimdesk.domain.PayloadDiff;
+import org.claimdesk.domain.SubmissionPayload;
 import org.claimdesk.store.AuditStore;
 import org.claimdesk.store.ClaimStore;
 import org.claimdesk.store.Database;
@@ -441,13 +442,15 @@ public final class Resubmission {
 
     /** The claim's payload now against the row's, the key left out: the one definition of "changed". */
     static PayloadDiff diff(Handle h, OutboxEvent row, Claim claim) {
-        return PayloadDiff.of(Json.readObject(row.payload()),
-                Json.readObject(Submissions.json(h, claim, row.idempotencyKey())));
+        return diff(row, Submissions.payload(h, claim, row.idempotencyKey()));
     }
 
     /** As {@link #diff(Handle, OutboxEvent, Claim)}, with the claim's evidence references already read. */
     static PayloadDiff diff(OutboxEvent row, Claim claim, List<org.claimdesk.domain.Evidence> evidence) {
-        return PayloadDiff.of(Json.readObject(row.payload()),
-                Json.readObject(Json.write(Submissions.payload(claim, evidence, row.idempotencyKey()))));
+        return diff(row, Submissions.payload(claim, evidence, row.idempotencyKey()));
+    }
+
+    private static PayloadDiff diff(OutboxEvent row, SubmissionPayload now) {
+        return PayloadDiff.of(Json.readObject(row.payload()), Json.readObject(Json.write(now)));
     }
 }

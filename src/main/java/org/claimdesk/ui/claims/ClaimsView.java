@@ -120,7 +120,10 @@ public final class ClaimsView {
         });
         jurisdictionFilter.setItems(FXCollections.observableArrayList());
         org.claimdesk.ui.common.FilterChoices.follow(jurisdictionFilter, model.jurisdictions(),
-                model.jurisdictionProperty()::get);
+                model.jurisdictionProperty()::get, value -> {
+                    model.jurisdictionProperty().set(value);
+                    model.applyFilters();
+                });
         jurisdictionFilter.setOnShowing(e -> model.reloadJurisdictions());
         jurisdictionFilter.setButtonCell(jurisdictionCell());
         jurisdictionFilter.setCellFactory(list -> jurisdictionCell());
@@ -128,13 +131,6 @@ public final class ClaimsView {
         model.jurisdictionProperty().addListener((obs, old, value) -> {
             if (!java.util.Objects.equals(value, jurisdictionFilter.getValue())) {
                 jurisdictionFilter.setValue(value);
-            }
-        });
-        jurisdictionFilter.valueProperty().addListener((obs, old, value) -> {
-            if (!org.claimdesk.ui.common.FilterChoices.syncing(jurisdictionFilter)
-                    && !java.util.Objects.equals(value, model.jurisdictionProperty().get())) {
-                model.jurisdictionProperty().set(value);
-                model.applyFilters();
             }
         });
         overdueFilter.selectedProperty().bindBidirectional(model.overdueOnlyProperty());

@@ -10,9 +10,8 @@ import javafx.scene.control.ComboBox;
 
 /**
  * A filter's choices that change under it (the jurisdictions, read again as staff open the list): the box lists "all"
- * (null) and the values, and keeps the model's choice. Replacing a box's items moves its selection for a moment; the
- * box's value listener asks {@link #syncing} and leaves the model alone meanwhile, so that a list read again applies
- * no filter.
+ * (null) and the values, and keeps the model's choice. Replacing a box's items moves its selection for a moment; only
+ * a value staff pick reaches the model meanwhile, so that a list read again applies no filter.
  */
 public final class FilterChoices {
     private static final Object SYNCING = new Object();
@@ -20,8 +19,13 @@ public final class FilterChoices {
     private FilterChoices() {
     }
 
-    /** Keeps {@code box}'s items {@code [null, values…]} as {@code values} change, its value {@code chosen}'s. */
-    public static <T> void follow(ComboBox<T> box, ObservableList<T> values, Supplier<T> chosen) {
+    /**
+     * Keeps {@code box}'s items {@code [null, values…]} as {@code values} change, its value {@code chosen}'s, and hands
+     * {@code picked} a value staff pick that is not {@code chosen}'s; not the box's own moves while its items are
+     * replaced.
+     */
+    public static <T> void follow(ComboBox<T> box, ObservableList<T> values, Supplier<T> chosen,
+            java.util.function.Consumer<T> picked) {
         Runnable sync = () -> {
             List<T> items = new ArrayList<>(values.size() + 1);
             items.add(null);
@@ -41,6 +45,11 @@ public final class FilterChoices {
         };
         values.addListener((ListChangeListener<T>) c -> sync.run());
         sync.run();
+        box.valueProperty().addListener((obs, old, value) -> {
+            if (!box.getProperties().containsKey(SYNCING) && !Objects.equals(value, chosen.get())) {
+                picked.accept(value);
+            }
+        });
     }
 
     /**
@@ -54,10 +63,5 @@ public final class FilterChoices {
                 values.setAll(found);
             }
         }, failed);
-    }
-
-    /** Whether {@code box}'s value is changing because its items are being replaced, not by staff. */
-    public static boolean syncing(ComboBox<?> box) {
-        return box.getProperties().containsKey(SYNCING);
     }
 }

@@ -156,17 +156,13 @@ public final class OutboxView {
         counts.addListener((obs, old, c) -> buttonCell.show(outboxStateFilter.getValue()));
 
         org.claimdesk.ui.common.FilterChoices.follow(outboxJurisdictionFilter, model.jurisdictions(),
-                model.jurisdictionProperty()::get);
+                model.jurisdictionProperty()::get, v -> {
+                    model.jurisdictionProperty().set(v);
+                    model.applyFilters();
+                });
         outboxJurisdictionFilter.setOnShowing(e -> model.reloadJurisdictions());
         outboxJurisdictionFilter.setButtonCell(textCell("All jurisdictions"));
         outboxJurisdictionFilter.setCellFactory(l -> textCell("All jurisdictions"));
-        outboxJurisdictionFilter.valueProperty().addListener((obs, old, v) -> {
-            if (!org.claimdesk.ui.common.FilterChoices.syncing(outboxJurisdictionFilter)
-                    && !java.util.Objects.equals(v, model.jurisdictionProperty().get())) {
-                model.jurisdictionProperty().set(v);
-                model.applyFilters();
-            }
-        });
         outboxErrorFilter.textProperty().bindBidirectional(model.errorTextProperty());
         outboxErrorFilter.setOnAction(e -> model.applyFilters());
         // emptied, the text filters no more (as the Claims page's search): nothing hidden stays applied
