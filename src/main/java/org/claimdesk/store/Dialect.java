@@ -29,6 +29,13 @@ enum Dialect {
         }
 
         @Override
+        String outboxOfJurisdiction() {
+            // without statistics SQLite starts from the delivery state's index when a state is asked for too, and
+            // reads every row in that state from the table to find its claim
+            return "claim c CROSS JOIN outbox_event o ON o.aggregate_id = c.claim_id";
+        }
+
+        @Override
         String lockRows() {
             return "";
         }
@@ -115,6 +122,11 @@ enum Dialect {
         @Override
         String greatest(String a, String b) {
             return "greatest(" + a + ", " + b + ")";
+        }
+
+        @Override
+        String outboxOfJurisdiction() {
+            return "outbox_event o JOIN claim c ON c.claim_id = o.aggregate_id";
         }
 
         @Override
@@ -222,6 +234,13 @@ enum Dialect {
 
     /** The larger of two values. */
     abstract String greatest(String a, String b);
+
+    /**
+     * The {@code FROM} of outbox rows {@code o} with their claims {@code c}, for rows narrowed to a jurisdiction: read
+     * from the jurisdiction's claims ({@code claim_jurisdiction_idx}) and each claim's rows with their delivery state
+     * ({@code outbox_aggregate_idx}), both indexes alone, whatever else narrows the rows.
+     */
+    abstract String outboxOfJurisdiction();
 
     /** What a lease's sub-select of due rows ends with: rows another worker is leasing now are skipped. */
     abstract String lockRows();

@@ -21,7 +21,8 @@ public final class Migrations {
             "V4__worker_pause.sql", "V5__attempt_field.sql", "V6__claim_editing.sql", "V7__resubmit.sql", "V8__claim_numbers.sql",
             "V9__case_search.sql", "V10__search_text.sql", "V11__audit_filters.sql",
             "V12__outbox_tally.sql", "V13__claim_status_tally.sql", "V14__failed_errors.sql",
-            "V15__lease_order.sql", "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V18__due_order.sql");
+            "V15__lease_order.sql", "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V18__due_order.sql",
+            "V19__outbox_claim_state.sql");
 
     private Migrations() {
     }

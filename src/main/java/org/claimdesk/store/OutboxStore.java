@@ -126,8 +126,12 @@ public final class OutboxStore {
     /** The rows {@code query} selects (its page), in id order. */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
         OutboxWhere w = OutboxWhere.of(handle, query);
-        return w.bind(handle.createQuery("SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id"
-                + page(query))).map(Rows.OUTBOX_EVENT).list();
+        return w.bind(handle.createQuery(pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
+    }
+
+    /** The statement of {@code query}'s page, its rows in id order. */
+    static String pageStatement(OutboxWhere w, OutboxQuery query) {
+        return "SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id" + page(query);
     }
 
     /**
@@ -153,7 +157,12 @@ public final class OutboxStore {
                     : byState.get(query.state());
         }
         OutboxWhere w = OutboxWhere.of(handle, query);
-        return w.bind(handle.createQuery("SELECT count(*) FROM " + w.from + w.where)).mapTo(Integer.class).one();
+        return w.bind(handle.createQuery(countStatement(w))).mapTo(Integer.class).one();
+    }
+
+    /** The statement counting the rows {@code w} selects, one by one. */
+    static String countStatement(OutboxWhere w) {
+        return "SELECT count(*) FROM " + w.from + w.where;
     }
 
     /** Whether {@code query} selects any row: the first one found ends the read, where a count reads them all. */

@@ -12,7 +12,7 @@ import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * The one translation of an {@link OutboxQuery} into SQL: the {@code FROM} (the claim joined only when the
- * jurisdiction is asked for), the {@code WHERE} and their bindings. The outbox row is {@code o}.
+ * jurisdiction is asked for, {@link Dialect#outboxOfJurisdiction}), the {@code WHERE} and their bindings. The outbox row is {@code o}.
  *
  * <p>Error text: {@code LIKE '%text%' ESCAPE '!'} ({@code ILIKE} on PostgreSQL) with the text's {@code %},
  * {@code _} and {@code !} escaped, so it is found as typed, ignoring case. Signature: SQLite cannot compute an
@@ -35,7 +35,7 @@ final class OutboxWhere {
         Map<String, Object> bindings = new LinkedHashMap<>();
         String from = "outbox_event o";
         if (query.jurisdiction() != null) {
-            from += " JOIN claim c ON c.claim_id = o.aggregate_id";
+            from = Dialect.of(handle).outboxOfJurisdiction();
             clauses.add("c.jurisdiction = :jurisdiction");
             bindings.put("jurisdiction", query.jurisdiction());
         }

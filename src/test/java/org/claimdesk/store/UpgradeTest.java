@@ -193,7 +193,7 @@ class UpgradeTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
             schemaAt(s, 9);
             for (String later : List.of("V10__search_text.sql", "V11__audit_filters.sql", "V14__failed_errors.sql",
-                    "V16__tallies.sql", "V17__evidence_withdrawal.sql")) {
+                    "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V19__outbox_claim_state.sql")) {
                 for (String statement : SqlScript.statements(script(later))) {
                     s.execute(statement);
                 }
@@ -230,14 +230,15 @@ class UpgradeTest {
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
             assertThat(told).as("each version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 18 on " + Thread.currentThread().getName(),
-                            "10 12 18 on " + Thread.currentThread().getName(),
-                            "10 13 18 on " + Thread.currentThread().getName(),
-                            "10 14 18 on " + Thread.currentThread().getName(),
-                            "10 15 18 on " + Thread.currentThread().getName(),
-                            "10 16 18 on " + Thread.currentThread().getName(),
-                            "10 17 18 on " + Thread.currentThread().getName(),
-                            "10 18 18 on " + Thread.currentThread().getName());
+                    .containsExactly("10 11 19 on " + Thread.currentThread().getName(),
+                            "10 12 19 on " + Thread.currentThread().getName(),
+                            "10 13 19 on " + Thread.currentThread().getName(),
+                            "10 14 19 on " + Thread.currentThread().getName(),
+                            "10 15 19 on " + Thread.currentThread().getName(),
+                            "10 16 19 on " + Thread.currentThread().getName(),
+                            "10 17 19 on " + Thread.currentThread().getName(),
+                            "10 18 19 on " + Thread.currentThread().getName(),
+                            "10 19 19 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());

@@ -25,7 +25,8 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 17) in the caller's transaction. Version 18 changes nothing but
+     * Undoes the versions after {@code version} (11 to 18) in the caller's transaction. Version 19 adds the delivery
+     * state to the outbox's index by claim on both engines. Version 18 changes nothing but
      * the version on a file and makes the due date's index give the Claims page's order on a team database; version
      * 17 adds the evidence's withdrawal and its trigger on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
      * rows' index and 16 the outbox's tally and the claims'; on a team database 12 and 13 add those tallies, 14 and 16
@@ -33,8 +34,19 @@ public final class OlderSchema {
      * index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 17) {
-            throw new IllegalArgumentException("undoes versions 12 to 18 only, down to 11 to 17, not to " + version);
+        if (version < 11 || version > 18) {
+            throw new IllegalArgumentException("undoes versions 12 to 19 only, down to 11 to 18, not to " + version);
+        }
+        h.execute("DROP INDEX outbox_aggregate_idx");
+        h.execute("CREATE INDEX outbox_aggregate_idx ON outbox_event (aggregate_id)");
+        if (server) {
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '19'");
+        }
+        if (version == 18) {
+            if (!server) {
+                h.execute("PRAGMA user_version = 18");
+            }
+            return;
         }
         if (server) {
             h.execute("DROP INDEX claim_due_idx");
