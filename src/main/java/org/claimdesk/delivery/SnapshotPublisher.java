@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Hands a worker's {@link WorkerSnapshot}s to its listeners and keeps the row counts they show. Each
  * {@link #tick} (the worker's publisher thread runs one every {@value #EVERY_MS} ms) reads the counts of
- * pending, due and failed rows when they are {@value #COUNTS_EVERY_MS} ms old and the count of sent rows
+ * pending, due and failed rows when they are {@value #COUNTS_EVERY_MS} ms old (or {@value #COUNTS_SPACING} times as
+ * old as their last read took, if that is longer) and the count of sent rows
  * when it is {@value #SENT_TOTAL_EVERY_MS} ms old, then publishes a snapshot if anything but its time
  * changed, or at least every {@value #REPEAT_EVERY_MS} ms. A listener that throws is logged and the
  * others still hear. No threads of its own: ticks come from one thread at a time.
@@ -27,6 +28,11 @@ final class SnapshotPublisher {
     static final long EVERY_MS = 100;
     static final long COUNTS_EVERY_MS = 250;
     static final long SENT_TOTAL_EVERY_MS = 2_000;
+    /**
+     * The counts are read at most once per this many times the last read took: where they are slow to count (a
+     * backoff over a million rows), reading them takes at most a twentieth of this thread's and the database's time.
+     */
+    static final long COUNTS_SPACING = 20;
     /** A snapshot equal to the last one but its time is published again after this long. */
     static final long REPEAT_EVERY_MS = 1_000;
     private static final long NEVER = Long.MIN_VALUE / 2;
@@ -64,6 +70,8 @@ final class SnapshotPublisher {
     private volatile long sentTotal;
     /** When the counts were read; long ago at first, so that the first tick reads them. */
     private volatile long countsAt = NEVER;
+    /** How long after the last read the counts are read again: {@value #COUNTS_EVERY_MS} ms, or longer after a slow read. */
+    private volatile long countsEvery = COUNTS_EVERY_MS;
     private volatile long sentTotalAt = NEVER;
     private volatile WorkerSnapshot lastPublished;
     private volatile long lastPublishedAt;
@@ -138,9 +146,10 @@ final class SnapshotPublisher {
      */
     private void readCounts(long now) {
         try {
-            if (now - countsAt >= COUNTS_EVERY_MS) {
+            if (now - countsAt >= countsEvery) {
                 counts = rows.counts();
                 countsAt = now;
+                countsEvery = Math.max(COUNTS_EVERY_MS, (millis.getAsLong() - now) * COUNTS_SPACING);
             }
             if (now - sentTotalAt >= SENT_TOTAL_EVERY_MS) {
                 sentTotal = rows.sentTotal();

@@ -23,6 +23,8 @@ class SnapshotPublisherTest {
     private final AtomicInteger snapshotsMade = new AtomicInteger();
     private final List<WorkerSnapshot> heard = new ArrayList<>();
     private volatile boolean countsFail;
+    /** How long a read of the counts takes, on the test's clock. */
+    private final AtomicLong countTakes = new AtomicLong();
 
     private final SnapshotPublisher publisher = new SnapshotPublisher("worker-test", new SnapshotPublisher.RowCounts() {
         @Override
@@ -31,6 +33,7 @@ class SnapshotPublisherTest {
                 throw new IllegalStateException("database is locked");
             }
             countReads.incrementAndGet();
+            millis.addAndGet(countTakes.get());
             return new DeliveryStore.Counts(pending.get(), 10, 1);
         }
 
@@ -51,6 +54,28 @@ class SnapshotPublisherTest {
     private void advance(long ms) {
         millis.addAndGet(ms);
         publisher.tick();
+    }
+
+    /** Counts slow to read (a backoff over a million rows) are read less often, as often again once they are quick. */
+    @Test
+    void aSlowReadOfTheCountsSpacesTheNextReadsByTwentyTimesItsDuration() {
+        publisher.tick();
+        assertThat(countReads).hasValue(1);
+        countTakes.set(100);
+        advance(250);
+        assertThat(countReads).hasValue(2);
+        // the read took 100 ms: the next one 2,000 ms after it began, the ticks' time spent counting included
+        for (int i = 0; i < 18; i++) {
+            advance(100);
+        }
+        assertThat(countReads).as("1,900 ms after the slow read began").hasValue(2);
+        countTakes.set(0);
+        advance(100);
+        assertThat(countReads).hasValue(3);
+        advance(250);
+        assertThat(countReads).as("a quick read: every quarter second again").hasValue(4);
+        publisher.refresh();
+        assertThat(countReads).as("a refresh reads at once").hasValue(5);
     }
 
     @Test
