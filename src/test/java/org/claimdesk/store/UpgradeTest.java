@@ -193,7 +193,7 @@ class UpgradeTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
             schemaAt(s, 9);
             for (String later : List.of("V10__search_text.sql", "V11__audit_filters.sql", "V14__failed_errors.sql",
-                    "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V19__outbox_claim_state.sql")) {
+                    "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V19__jurisdiction_reads.sql")) {
                 for (String statement : SqlScript.statements(script(later))) {
                     s.execute(statement);
                 }

@@ -1,0 +1,16 @@
+-- ClaimDesk schema version 19: reads narrowed to a jurisdiction. The outbox's index by claim holds each row's delivery
+-- state as well, so that the Outbox page narrowed to a jurisdiction (with or without a state) reads the jurisdiction's
+-- claims from their index and each claim's rows from this one, without reading a row of either table. Before, a page
+-- of the sent rows of one jurisdiction read every sent row from the outbox table to find its claim: 3.3 s for the page
+-- and 3.9 s for its total on a 1,000,000-claim demo (564,000 outbox rows), against 0.05-0.08 s through this index for
+-- the largest jurisdiction. A claim's rows are still found by this index alone. Built again over every outbox row (a
+-- few seconds at 1,000,000 rows).
+DROP INDEX outbox_aggregate_idx;
+CREATE INDEX outbox_aggregate_idx ON outbox_event (aggregate_id, delivery_state);
+-- The claims' jurisdiction index holds each claim's status as well, after its id: the Claims page's counts per status
+-- under a jurisdiction read that index alone, not every claim of the jurisdiction from the table (the largest, 300,000
+-- of 1,000,000 claims: 0.27 s on SQLite and 0.29-0.81 s on PostgreSQL, against 0.11 s and 0.04-0.06 s), and a page of
+-- a jurisdiction's claims is still read from it in id order. Writers of claims wait while it is built (about a second
+-- at 1,000,000 claims).
+DROP INDEX claim_jurisdiction_idx;
+CREATE INDEX claim_jurisdiction_idx ON claim (jurisdiction, claim_id, status);
