@@ -200,6 +200,17 @@ class BenchCommandTest {
                 .isLessThan(json.get("firstFrameMs").asLong());
         // the first rows are laid out in the Claims page, which is built after the first frame's layout
         assertThat(json.get("firstRowsMs").asLong()).isGreaterThan(json.get("firstPulseMs").asLong());
+        // each of the Outbox page's filters measured, the worst of them reported
+        JsonNode outboxFilters = json.get("outboxFilterEachMs");
+        List<String> measured = new ArrayList<>();
+        outboxFilters.fieldNames().forEachRemaining(measured::add);
+        assertThat(measured).containsExactly("sent / NY", "failed / CA", "any state / CA", "pending / any", "sent / any");
+        long worst = 0;
+        for (String filter : measured) {
+            assertThat(outboxFilters.get(filter).asLong()).as(filter).isPositive();
+            worst = Math.max(worst, outboxFilters.get(filter).asLong());
+        }
+        assertThat(json.get("outboxFilterMs").asLong()).isEqualTo(worst);
         // the first claim selected shows its detail, measured before the drain
         assertThat(json.get("firstDetailMs").isNumber()).as("firstDetailMs: %s", json.get("firstDetailMs")).isTrue();
         assertThat(json.get("firstDetailMs").asLong()).isPositive();

@@ -27,7 +27,22 @@ import org.claimdesk.ui.main.Page;
  */
 final class BenchProbe {
     static final String[] SEARCHES = {"UPC-2026-054321", "Okafor", "heir of", "48213", "no claim has this text"};
+    /**
+     * The Outbox page's filters measured after the claims' text filters: states and jurisdictions alone and together
+     * (a jurisdiction is read through its claims), each from applying it until its page is shown.
+     */
+    static final List<OutboxFilter> OUTBOX_FILTERS = List.of(new OutboxFilter(DeliveryState.SENT, "NY"),
+            new OutboxFilter(DeliveryState.FAILED, "CA"), new OutboxFilter(null, "CA"),
+            new OutboxFilter(DeliveryState.PENDING, null), new OutboxFilter(DeliveryState.SENT, null));
     static final long PAGE_SWITCH_NANOS = 3_000_000_000L;
+
+    /** An Outbox page filter: a delivery state and a jurisdiction, either null for any. */
+    record OutboxFilter(DeliveryState state, String jurisdiction) {
+        @Override
+        public String toString() {
+            return (state == null ? "any state" : state.dbValue()) + " / " + (jurisdiction == null ? "any" : jurisdiction);
+        }
+    }
     static final long DRAIN_LIMIT_NANOS = 600_000_000_000L;
 
     private final ConsoleWindow window;
@@ -52,6 +67,8 @@ final class BenchProbe {
     private final List<Long> filterRowsMillis = new ArrayList<>();
     private final List<Long> filterLaidOutMillis = new ArrayList<>();
     private final List<Long> filterFxCpuMillis = new ArrayList<>();
+    private final Map<String, Long> outboxFilterMillis = new LinkedHashMap<>();
+    private int outboxFilterIndex;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     private long firstPulseWall;
@@ -335,8 +352,9 @@ final class BenchProbe {
             result.put("filterFxCpuEachMs", List.copyOf(filterFxCpuMillis));
             window.claimsModel().searchProperty().set("");
             window.claimsModel().applyFilters();
-            // like the filters, the first selection and the drain start from a quiet console: reads done
-            waitingForIdleThen = this::firstSelection;
+            // the Outbox page's filters, once it is shown and its first reads are done
+            window.mainModel().show(Page.OUTBOX);
+            waitingForIdleThen = this::nextOutboxFilter;
             return;
         }
         String text = SEARCHES[searchIndex++];
@@ -362,6 +380,32 @@ final class BenchProbe {
 
     private long startedNanos;
     private long startedCpuNanos;
+
+    /** One Outbox page filter: from applying it until the pulse after the one that laid its page out. */
+    private void nextOutboxFilter() {
+        if (outboxFilterIndex >= OUTBOX_FILTERS.size()) {
+            result.put("outboxFilterMs", Collections.max(outboxFilterMillis.values()));
+            result.put("outboxFilterEachMs", new LinkedHashMap<>(outboxFilterMillis));
+            window.outboxModel().stateProperty().set(null);
+            window.outboxModel().jurisdictionProperty().set(null);
+            window.outboxModel().applyFilters();
+            window.mainModel().show(Page.CLAIMS);
+            // like the filters, the first selection and the drain start from a quiet console: reads done
+            waitingForIdleThen = this::firstSelection;
+            return;
+        }
+        OutboxFilter filter = OUTBOX_FILTERS.get(outboxFilterIndex++);
+        long started = System.nanoTime();
+        window.outboxModel().stateProperty().set(filter.state());
+        window.outboxModel().jurisdictionProperty().set(filter.jurisdiction());
+        window.outboxModel().applyFilters();
+        // the page's rows are shown in the same FX task that ends its loading
+        Once.when(window.outboxModel().loadingProperty(), loading -> !loading,
+                () -> afterNextLayout.add(() -> afterNextPulse.add(() -> {
+                    outboxFilterMillis.put(filter.toString(), (System.nanoTime() - started) / 1_000_000);
+                    nextOutboxFilter();
+                })));
+    }
 
     /**
      * The first claim selected: from selecting the first row until the pulse after the one that laid out its
