@@ -123,10 +123,43 @@ public final class OutboxStore {
                 .bind("id", claimId).map(Rows.OUTBOX_EVENT).list();
     }
 
-    /** The rows {@code query} selects (its page), in id order. */
+    /**
+     * How many ids from the outbox's first a page narrowed by state or jurisdiction is first looked for in, on SQLite
+     * ({@link #list}).
+     */
+    static final int PAGE_WINDOW = 20_000;
+
+    /**
+     * The rows {@code query} selects (its page), in id order. On SQLite a page narrowed by state or jurisdiction is
+     * first looked for among the outbox's first {@value #PAGE_WINDOW} ids, read in id order and tested one by one, the
+     * read ending with the page: where the rows match densely (the sent rows, a large jurisdiction's) that reads a few
+     * hundred rows, where an index read collects and sorts every match (0.07-0.12 s at 1,000,000 rows). A window that
+     * does not hold the whole page (sparse matches, a page far on, the last page) is read again from the indexes.
+     */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
+        return list(handle, query, PAGE_WINDOW);
+    }
+
+    List<OutboxEvent> list(Handle handle, OutboxQuery query, int window) {
+        if (query.limit() > 0 && Dialect.of(handle) == Dialect.SQLITE
+                && (query.state() != null || query.jurisdiction() != null)) {
+            OutboxWhere w = OutboxWhere.inIdOrder(handle, query);
+            List<OutboxEvent> found = w.bind(handle.createQuery(windowedPageStatement(w, query)))
+                    .bind("window", window).map(Rows.OUTBOX_EVENT).list();
+            if (found.size() == query.limit()) {
+                // the window is the outbox's first ids: the first matches in it are the first there are
+                return found;
+            }
+        }
         OutboxWhere w = OutboxWhere.of(handle, query);
         return w.bind(handle.createQuery(pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
+    }
+
+    /** {@link #pageStatement} within the outbox's first {@code :window} ids, read in id order ({@link OutboxWhere#inIdOrder}). */
+    static String windowedPageStatement(OutboxWhere w, OutboxQuery query) {
+        return "SELECT o.* FROM " + w.from + (w.where.isEmpty() ? " WHERE " : w.where + " AND ")
+                + "o.outbox_event_id < (SELECT min(outbox_event_id) FROM outbox_event) + :window"
+                + " ORDER BY o.outbox_event_id" + page(query);
     }
 
     /** The statement of {@code query}'s page, its rows in id order. */

@@ -78,6 +78,50 @@ class SqliteOutboxPlanTest {
         }
     }
 
+    /**
+     * A page narrowed by state or jurisdiction is first read in id order among the outbox's first ids, the read ending
+     * with the page ({@link OutboxStore#list}); the page is the one the indexes give, whether the window holds it or
+     * not (then it is read again from the indexes).
+     */
+    @Test
+    void aPageIsFirstReadInIdOrderFromTheOutboxsFirstIdsAndIsTheSameWhereverItIsFound() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            BenchmarkStore.seedSubmitting(db, 600);
+            db.useTransaction(h -> {
+                h.execute("UPDATE claim SET jurisdiction = 'NY' WHERE claim_id % 3 = 0");
+                h.execute("UPDATE claim SET jurisdiction = 'WY' WHERE claim_id = 599");
+                h.execute("UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 4 <> 0");
+                h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id % 50 = 0");
+            });
+            OutboxQuery sentInNy = OutboxQuery.all().withState(DeliveryState.SENT).withJurisdiction("NY").withPage(0, 50);
+            List<String> plan = db.read(h -> {
+                OutboxWhere w = OutboxWhere.inIdOrder(h, sentInNy);
+                return w.bind(h.createQuery("EXPLAIN QUERY PLAN " + OutboxStore.windowedPageStatement(w, sentInNy)))
+                        .bind("window", 20_000).map((rs, ctx) -> rs.getString("detail")).list();
+            });
+            assertThat(plan).as(String.join("\n", plan))
+                    .first().asString().isEqualTo("SEARCH o USING INTEGER PRIMARY KEY (rowid<?)");
+            assertThat(plan).as(String.join("\n", plan)).noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
+
+            OutboxStore store = new OutboxStore();
+            List<OutboxQuery> queries = List.of(sentInNy, sentInNy.withPage(100, 50), OutboxQuery.all()
+                    .withState(DeliveryState.FAILED).withPage(0, 50), OutboxQuery.all().withJurisdiction("WY")
+                    .withPage(0, 50), OutboxQuery.all().withState(DeliveryState.SENT).withPage(400, 50),
+                    OutboxQuery.all().withState(DeliveryState.PENDING).withJurisdiction("NY").withPage(0, 20));
+            for (OutboxQuery query : queries) {
+                List<Long> expected = db.read(h -> {
+                    OutboxWhere w = OutboxWhere.of(h, query);
+                    return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
+                }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                for (int window : List.of(10, 300, OutboxStore.PAGE_WINDOW)) {
+                    List<Long> page = db.read(h -> store.list(h, query, window)).stream()
+                            .map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                    assertThat(page).as(query + " in a window of " + window).isEqualTo(expected);
+                }
+            }
+        }
+    }
+
     private static List<String> explain(org.jdbi.v3.core.Handle h, String statement, OutboxWhere w) {
         return w.bind(h.createQuery("EXPLAIN QUERY PLAN " + statement)).map((rs, ctx) -> rs.getString("detail")).list();
     }
