@@ -127,6 +127,7 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> stateCounts = new ReadOnlyObjectWrapper<>(Map.of());
     private final ReadOnlyObjectWrapper<FailureGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Paging> paging = new ReadOnlyObjectWrapper<>(Paging.first(PAGE_SIZE));
+    private final javafx.beans.property.ReadOnlyLongWrapper pagesShown = new javafx.beans.property.ReadOnlyLongWrapper();
     private final ReadOnlyObjectWrapper<List<OutboxRow>> selection = new ReadOnlyObjectWrapper<>(List.of());
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Plan> plan = new ReadOnlyObjectWrapper<>();
@@ -288,6 +289,11 @@ public final class OutboxViewModel {
         return lastResult.getReadOnlyProperty();
     }
 
+    /** How many pages of rows were shown: one more each time a read's rows are on the page, before their total. */
+    public javafx.beans.property.ReadOnlyLongProperty pagesShownProperty() {
+        return pagesShown.getReadOnlyProperty();
+    }
+
     public ReadOnlyBooleanProperty loadingProperty() {
         return loading.getReadOnlyProperty();
     }
@@ -375,7 +381,7 @@ public final class OutboxViewModel {
             ageFromFor = age.get();
         }
         selectedGroup.set(null);
-        paging.set(paging.get().firstPage());
+        paging.set(Paging.first(PAGE_SIZE));
         loadPage();
         if (!groupFilter().equals(groupsLoadedFor)) {
             loadGroups();
@@ -481,18 +487,23 @@ public final class OutboxViewModel {
             if (request != pageRequest) {
                 return null; // superseded before it started: not applied either
             }
-            List<OutboxEvent> events = queries.outbox(shown.withPage(page.offset(), PAGE_SIZE));
-            return new PageResult(withClaims(events), queries.countOutbox(shown));
+            return withClaims(queries.outbox(shown.withPage(page.offset(), PAGE_SIZE)));
         }, result -> {
             if (result == null) {
                 groupsOwed |= thenGroups;
                 return;
             }
             if (request == pageRequest) {
-                loading.set(false);
-                paging.set(paging.get().withTotal(result.total()));
-                rows.showInPlace(result.rows());
+                rows.showInPlace(result);
                 refreshSelection();
+                pagesShown.set(pagesShown.get() + 1);
+                // the total follows the rows once they are drawn, as on the Claims page: its count (every match of a
+                // jurisdiction, say) never delays the rows staff wait for; a newer read brings its own
+                tasks.afterNextFrame(() -> {
+                    if (request == pageRequest) {
+                        loadTotal(shown, request);
+                    }
+                });
             }
             groupsAfterAnswer(thenGroups);
         }, e -> {
@@ -504,6 +515,28 @@ public final class OutboxViewModel {
         });
     }
 
+    /** Counts the rows of the page read by {@code request}; the page's loading ends with it. */
+    private void loadTotal(OutboxQuery shown, long request) {
+        tasks.submit("count the page's rows", p -> queries.countOutbox(shown), total -> {
+            if (request != pageRequest) {
+                return; // a newer read counts its own
+            }
+            Paging before = paging.get();
+            paging.set(before.withTotal(total));
+            if (paging.get().offset() != before.offset()) {
+                // the rows shrank under a page past the new end: read the last page there is
+                loadPage();
+                return;
+            }
+            loading.set(false);
+        }, e -> {
+            if (request == pageRequest) {
+                loading.set(false);
+                notice.set(Notice.error("count outbox rows", e));
+            }
+        });
+    }
+
     /** Reads the error groups a while after a page's answer when it, or a read skipped before it, asked for them. */
     private void groupsAfterAnswer(boolean thenGroups) {
         if (thenGroups || groupsOwed) {
@@ -512,8 +545,6 @@ public final class OutboxViewModel {
         }
     }
 
-    private record PageResult(List<OutboxRow> rows, int total) {
-    }
 
     /** The rows with their claims' number, jurisdiction, claimant and status, the claims read in one query. */
     private List<OutboxRow> withClaims(List<OutboxEvent> events) {
@@ -565,7 +596,7 @@ public final class OutboxViewModel {
         selectedGroup.set(null);
         notice.set(Notice.info("No failed row is left in the error group \"" + Formats.oneLine(current.sampleError(), 80)
                 + "\": every row of the filter is shown"));
-        paging.set(paging.get().firstPage());
+        paging.set(Paging.first(PAGE_SIZE));
         loadPage();
     }
 
@@ -582,7 +613,7 @@ public final class OutboxViewModel {
         }
         selectedGroup.set(group);
         if (!same) {
-            paging.set(paging.get().firstPage());
+            paging.set(Paging.first(PAGE_SIZE));
         }
         loadPage();
     }

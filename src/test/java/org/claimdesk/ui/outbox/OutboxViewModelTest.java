@@ -543,6 +543,26 @@ class OutboxViewModelTest {
         assertThat(Files.readAllLines(again, StandardCharsets.UTF_8)).hasSize(failed + 1);
     }
 
+    /** A new filter's rows come first, its total once they are drawn; the page says it is counting meanwhile. */
+    @Test
+    void aNewFiltersRowsAreShownBeforeItsTotalIsCounted() {
+        model.load();
+        tasks.holdFrames = true;
+        long counted = tasks.ran.stream().filter("count the page's rows"::equals).count();
+        model.stateProperty().set(DeliveryState.SENT);
+        model.applyFilters();
+        assertThat(model.rows()).isNotEmpty().allSatisfy(r -> assertThat(r.event().deliveryState())
+                .isEqualTo(DeliveryState.SENT));
+        assertThat(model.pagingProperty().get().describe()).isEqualTo("counting…");
+        assertThat(tasks.ran.stream().filter("count the page's rows"::equals).count()).isEqualTo(counted);
+        while (!tasks.frames.isEmpty()) {
+            tasks.frames.remove(0).run();
+        }
+        assertThat(model.pagingProperty().get().total())
+                .isEqualTo(queries.countOutbox(OutboxQuery.all().withState(DeliveryState.SENT))).isPositive();
+        assertThat(model.loadingProperty().get()).isFalse();
+    }
+
     @Test
     void aRefreshGroupsTheFailedRowsAPauseAfterItsPageIsOnScreen() {
         model.load();
@@ -555,9 +575,16 @@ class OutboxViewModelTest {
         model.refresh();
         assertThat(model.rows().get(0).event().lastError()).as("the page first").isEqualTo("HTTP 503 from the state");
         assertThat(groupings()).as("no grouping beside the page's layout and drawing").isEqualTo(groupingsBefore);
-        assertThat(tasks.frames).hasSize(1);
+        assertThat(model.loadingProperty().get()).as("the rows' total follows them").isTrue();
+        // the page's total once its rows are drawn, the groups after a pause
+        assertThat(tasks.frames).hasSize(2);
         assertThat(tasks.pauses).containsExactly(OutboxViewModel.GROUPS_AFTER);
 
+        tasks.frames.remove(0).run();
+        assertThat(model.loadingProperty().get()).isFalse();
+        assertThat(model.pagingProperty().get().total()).isEqualTo(queries.countOutbox(OutboxQuery.all()
+                .withState(model.stateProperty().get())));
+        assertThat(groupings()).isEqualTo(groupingsBefore);
         tasks.frames.remove(0).run();
         assertThat(groupings()).isEqualTo(groupingsBefore + 1);
         assertThat(model.groups()).containsExactlyElementsOf(triage.groups(OutboxQuery.all()));
