@@ -199,6 +199,7 @@ public final class ConsoleWindow {
         main.onLiveRefresh(Page.CLAIMS, claims::refreshRows);
         main.onAuditElsewhere(Page.CLAIMS, claims::reloadDetail);
         main.onLiveRefresh(Page.OUTBOX, outbox::refreshRows);
+        main.onClock(Page.OUTBOX, outbox::followClock);
         mainView.setActions(() -> outbox.preview(OutboxTriage.Action.REQUEUE, OutboxViewModel.Scope.SELECTION),
                 () -> stage.fireEvent(new javafx.stage.WindowEvent(stage, javafx.stage.WindowEvent.WINDOW_CLOSE_REQUEST)));
         mainView.setNewClaimAction(this::newClaim);

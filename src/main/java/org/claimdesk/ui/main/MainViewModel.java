@@ -86,6 +86,7 @@ public final class MainViewModel {
     private LocalDate shownDay;
     private final Map<Page, Runnable> liveRefreshers = new EnumMap<>(Page.class);
     private final Map<Page, Runnable> auditReaders = new EnumMap<>(Page.class);
+    private final Map<Page, Runnable> clockFollowers = new EnumMap<>(Page.class);
     /**
      * Every this many live refreshes, the page is refreshed in full (counts and groups too); a full refresh for
      * another reason (a switch to the page, F5, a change from another workstation) starts the count again.
@@ -333,6 +334,14 @@ public final class MainViewModel {
     /** What F5 and the live refresh do on {@code p}. */
     public void onRefresh(Page p, Runnable refresher) {
         refreshers.put(p, refresher);
+    }
+
+    /**
+     * What {@code p} does at each tick while it is shown, reading nothing: texts counted from now (the Outbox page's
+     * "in 40 s" before a row's next attempt), which would otherwise stay as the page was read until a row changes.
+     */
+    public void onClock(Page p, Runnable follower) {
+        clockFollowers.put(p, follower);
     }
 
     /** What the live refresh does on {@code p} between full refreshes: the rows on screen only. */
@@ -696,6 +705,7 @@ public final class MainViewModel {
         if (!ready.get()) {
             return;
         }
+        clockFollowers.getOrDefault(page.get(), () -> { }).run();
         boolean unheard = showLiveUpdates() || liveConnected == null;
         if (pauseToFollow || unheard) {
             // a pause made elsewhere is read at every tick where no notification brings it: a desk's file (another

@@ -1,5 +1,7 @@
 package org.claimdesk.ui.outbox;
 
+import java.time.Instant;
+import javafx.beans.binding.Bindings;
 import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.time.LocalDate;
@@ -318,6 +320,14 @@ public final class OutboxView {
         clearGroupButton.visibleProperty().bind(model.selectedGroupProperty().isNotNull());
     }
 
+    /** A pending row's next attempt: "in 40 s" ahead, "due" once its time has come; nothing for other rows. */
+    static String nextAttempt(OutboxRow row, Instant now) {
+        if (row.event().deliveryState() != DeliveryState.PENDING || row.event().nextAttemptAt() == null) {
+            return "";
+        }
+        return row.event().nextAttemptAt().isAfter(now) ? Formats.age(row.event().nextAttemptAt(), now) : "due";
+    }
+
     private void bindTable() {
         // As for the groups: selection moves the table makes by itself while rows change do not reach the model.
         model.rows().addListener((ListChangeListener<OutboxRow>) c -> syncing = true);
@@ -334,8 +344,10 @@ public final class OutboxView {
         Cells.number(attemptsColumn, r -> Integer.toString(r.event().attempts()));
         Cells.textWithTooltip(errorColumn, r -> Formats.oneLine(r.event().lastError(), 160), r -> r.event().lastError());
         Cells.text(changedColumn, r -> Formats.time(r.event().updatedAt()));
-        Cells.text(nextAttemptColumn, r -> r.event().deliveryState() == DeliveryState.PENDING
-                ? Formats.age(r.event().nextAttemptAt(), model.now()) : "");
+        // counted from the console's clock, which ticks while the page is shown: each visible cell follows it
+        nextAttemptColumn.setCellValueFactory(c -> c.getValue() == null ? null : Bindings.createStringBinding(
+                () -> nextAttempt(c.getValue(), model.clockProperty().get() == null ? model.now()
+                        : model.clockProperty().get()), model.clockProperty()));
         Cells.text(keyColumn, r -> r.event().idempotencyKey());
         keyColumn.getStyleClass().add("mono");
         Cells.text(createdColumn, r -> Formats.time(r.event().createdAt()));

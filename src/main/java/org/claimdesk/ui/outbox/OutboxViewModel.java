@@ -127,6 +127,7 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<Map<DeliveryState, Integer>> stateCounts = new ReadOnlyObjectWrapper<>(Map.of());
     private final ReadOnlyObjectWrapper<FailureGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Paging> paging = new ReadOnlyObjectWrapper<>(Paging.first(PAGE_SIZE));
+    private final ReadOnlyObjectWrapper<Instant> clock = new ReadOnlyObjectWrapper<>();
     private final javafx.beans.property.ReadOnlyLongWrapper pagesShown = new javafx.beans.property.ReadOnlyLongWrapper();
     private final ReadOnlyObjectWrapper<List<OutboxRow>> selection = new ReadOnlyObjectWrapper<>(List.of());
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>();
@@ -189,6 +190,19 @@ public final class OutboxViewModel {
     /** Now in the database's time, which the rows' due times and ages are written in. */
     public Instant now() {
         return queries.now();
+    }
+
+    /**
+     * The time the rows' "next attempt" is counted from while the page is shown: set at each of the console's ticks
+     * ({@link #followClock}), so that "in 40 s" counts down and becomes "due" without a read; null before the first.
+     */
+    public ReadOnlyObjectProperty<Instant> clockProperty() {
+        return clock.getReadOnlyProperty();
+    }
+
+    /** Sets {@link #clockProperty} to now; FX thread, reads nothing. */
+    public void followClock() {
+        clock.set(now());
     }
 
     // ---- properties ---------------------------------------------------------------------------------

@@ -338,6 +338,39 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("the export replaced it", () -> java.nio.file.Files.readString(existing).contains("jurisdiction"));
     }
 
+    /**
+     * A pending row's next attempt counts down while the Outbox page is shown and reads "due" once its time has come,
+     * though the row did not change and the page was not read again (the worker is not running).
+     */
+    @Test
+    void aPendingRowsNextAttemptCountsDownToDueWithoutTheRowsChanging() {
+        waitReady();
+        long id = queries.outbox(OutboxQuery.all().withState(DeliveryState.PENDING).withPage(0, 1)).get(0).outboxEventId();
+        long soon = System.currentTimeMillis() + 3_000;
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET next_attempt_at = ? WHERE outbox_event_id = ?", soon, id));
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
+        fx(() -> {
+            window.outboxModel().stateProperty().set(DeliveryState.PENDING);
+            window.outboxModel().applyFilters();
+        });
+        java.util.concurrent.Callable<String> shown = () -> robot.lookup("#outboxTable .table-cell")
+                .match((TableCell<?, ?> c) -> "next".equals(c.getTableColumn().getId()) && c.getTableRow() != null
+                        && c.getTableRow().getItem() instanceof OutboxRow r && r.id() == id)
+                .tryQueryAs(TableCell.class).map(TableCell::getText).orElse(null);
+        waitUntil("the row shows when it is next tried", () -> {
+            String text = shown.call();
+            return text != null && text.startsWith("in ");
+        });
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        fx(() -> window.outboxModel().loadingProperty().addListener((o, was, loading) -> {
+            if (loading) {
+                reads.incrementAndGet();
+            }
+        }));
+        waitUntil("the row reads due once its time has come", () -> "due".equals(shown.call()));
+        assertThat(reads).as("nothing read again").hasValue(0);
+    }
+
     @Test
     void aFailedGroupIsReQueuedWithAReasonAndAudited() {
         waitReady();
