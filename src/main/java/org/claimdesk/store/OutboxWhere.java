@@ -77,8 +77,11 @@ final class OutboxWhere {
         if (query.signature() == null) {
             return others;
         }
+        // the signature's texts are gathered through the indexes (the failed rows' own) whatever order the rows are
+        // then read in: in id order, the state kept out of the indexes, every row would be read for them
+        OutboxWhere forTexts = inIdOrder ? of(handle, query.withSignature(null), false) : others;
         clauses.add(Dialect.of(handle).inList("coalesce(o.last_error, '')", "errorsOfSignature", false));
-        bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, others, query.signature())));
+        bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, forTexts, query.signature())));
         return new OutboxWhere(from, whereOf(clauses), bindings);
     }
 

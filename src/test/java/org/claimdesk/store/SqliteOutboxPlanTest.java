@@ -46,11 +46,8 @@ class SqliteOutboxPlanTest {
     @Test
     void aJurisdictionsRowsInAStateAreReadFromItsClaimsThroughTheIndexesAlone() {
         try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
-            BenchmarkStore.seedSubmitting(db, 500);
-            db.useTransaction(h -> {
-                h.execute("UPDATE claim SET jurisdiction = 'NY' WHERE claim_id % 3 = 0");
-                h.execute("UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 2 = 0");
-            });
+            seed(db, 500, "UPDATE claim SET jurisdiction = 'NY' WHERE claim_id % 3 = 0",
+                    "UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 2 = 0");
             for (DeliveryState state : DeliveryState.values()) {
                 OutboxQuery query = OutboxQuery.all().withState(state).withJurisdiction("NY").withPage(50, 50);
                 List<String> count = db.read(h -> explain(h, OutboxStore.countStatement(OutboxWhere.of(h, query)),
@@ -86,13 +83,10 @@ class SqliteOutboxPlanTest {
     @Test
     void aPageIsFirstReadInIdOrderFromTheOutboxsFirstIdsAndIsTheSameWhereverItIsFound() {
         try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
-            BenchmarkStore.seedSubmitting(db, 600);
-            db.useTransaction(h -> {
-                h.execute("UPDATE claim SET jurisdiction = 'NY' WHERE claim_id % 3 = 0");
-                h.execute("UPDATE claim SET jurisdiction = 'WY' WHERE claim_id = 599");
-                h.execute("UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 4 <> 0");
-                h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id % 50 = 0");
-            });
+            seed(db, 600, "UPDATE claim SET jurisdiction = 'NY' WHERE claim_id % 3 = 0",
+                    "UPDATE claim SET jurisdiction = 'WY' WHERE claim_id = 599",
+                    "UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 4 <> 0",
+                    "UPDATE outbox_event SET delivery_state = 'failed' WHERE outbox_event_id % 50 = 0");
             OutboxQuery sentInNy = OutboxQuery.all().withState(DeliveryState.SENT).withJurisdiction("NY").withPage(0, 50);
             List<String> plan = db.read(h -> {
                 OutboxWhere w = OutboxWhere.inIdOrder(h, sentInNy);
@@ -118,8 +112,42 @@ class SqliteOutboxPlanTest {
                             .map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
                     assertThat(page).as(query + " in a window of " + window).isEqualTo(expected);
                 }
+                // read in batches past the last row, as an export reads: every match once, in id order
+                List<Long> every = db.read(h -> {
+                    OutboxWhere w = OutboxWhere.of(h, query.unpaged());
+                    return w.bind(h.createQuery(OutboxStore.pageStatement(w, query.unpaged()))).map(Rows.OUTBOX_EVENT).list();
+                }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                List<Long> batched = new java.util.ArrayList<>();
+                long after = 0;
+                for (List<org.claimdesk.domain.OutboxEvent> batch; !(batch = pageAfter(db, store, query, after)).isEmpty(); ) {
+                    batch.forEach(e -> batched.add(e.outboxEventId()));
+                    after = batch.get(batch.size() - 1).outboxEventId();
+                }
+                assertThat(batched).as(query + " in batches").isEqualTo(every);
             }
+            List<String> batchPlan = db.read(h -> {
+                OutboxWhere w = OutboxWhere.inIdOrder(h, sentInNy.unpaged());
+                return w.bind(h.createQuery("EXPLAIN QUERY PLAN " + OutboxStore.pageAfterStatement(w)))
+                        .bind("after", 0).bind("limit", 7).map((rs, ctx) -> rs.getString("detail")).list();
+            });
+            assertThat(batchPlan).as(String.join("\n", batchPlan))
+                    .first().asString().isEqualTo("SEARCH o USING INTEGER PRIMARY KEY (rowid>?)");
         }
+    }
+
+    private static List<org.claimdesk.domain.OutboxEvent> pageAfter(Database db, OutboxStore store, OutboxQuery query,
+            long after) {
+        return db.read(h -> store.pageAfter(h, query, after, 7));
+    }
+
+    /** {@code claims} SUBMITTING claims in CA with a pending row each, then {@code changes} in one transaction. */
+    private static void seed(Database db, int claims, String... changes) {
+        BenchmarkStore.seedSubmitting(db, claims);
+        db.useTransaction(h -> {
+            for (String change : changes) {
+                h.execute(change);
+            }
+        });
     }
 
     private static List<String> explain(org.jdbi.v3.core.Handle h, String statement, OutboxWhere w) {
