@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Hands a worker's {@link WorkerSnapshot}s to its listeners and keeps the row counts they show. Each
  * {@link #tick} (the worker's publisher thread runs one every {@value #EVERY_MS} ms) reads the counts of
  * pending, due and failed rows when they are {@value #COUNTS_EVERY_MS} ms old (or {@value #COUNTS_SPACING} times as
- * old as their last read took, if that is longer) and the count of sent rows
+ * old as their last read took, if that is longer, up to {@value #COUNTS_AT_MOST_EVERY_MS} ms) and the count of sent rows
  * when it is {@value #SENT_TOTAL_EVERY_MS} ms old, then publishes a snapshot if anything but its time
  * changed, or at least every {@value #REPEAT_EVERY_MS} ms. A listener that throws is logged and the
  * others still hear. No threads of its own: ticks come from one thread at a time.
@@ -33,6 +33,8 @@ final class SnapshotPublisher {
      * backoff over a million rows), reading them takes at most a twentieth of this thread's and the database's time.
      */
     static final long COUNTS_SPACING = 20;
+    /** ... but at least every this many ms, however long the last read took (one held up by a lock, say). */
+    static final long COUNTS_AT_MOST_EVERY_MS = 10_000;
     /** A snapshot equal to the last one but its time is published again after this long. */
     static final long REPEAT_EVERY_MS = 1_000;
     private static final long NEVER = Long.MIN_VALUE / 2;
@@ -149,7 +151,8 @@ final class SnapshotPublisher {
             if (now - countsAt >= countsEvery) {
                 counts = rows.counts();
                 countsAt = now;
-                countsEvery = Math.max(COUNTS_EVERY_MS, (millis.getAsLong() - now) * COUNTS_SPACING);
+                countsEvery = Math.min(COUNTS_AT_MOST_EVERY_MS,
+                        Math.max(COUNTS_EVERY_MS, (millis.getAsLong() - now) * COUNTS_SPACING));
             }
             if (now - sentTotalAt >= SENT_TOTAL_EVERY_MS) {
                 sentTotal = rows.sentTotal();

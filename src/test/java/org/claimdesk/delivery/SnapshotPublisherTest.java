@@ -76,6 +76,17 @@ class SnapshotPublisherTest {
         assertThat(countReads).as("a quick read: every quarter second again").hasValue(4);
         publisher.refresh();
         assertThat(countReads).as("a refresh reads at once").hasValue(5);
+        // a read held up for 2 s: the next one 10 s after it began, not 40 s
+        countTakes.set(2_000);
+        advance(250);
+        assertThat(countReads).hasValue(6);
+        countTakes.set(0);
+        for (int i = 0; i < 79; i++) { // to 9,900 ms after that read began (it took 2,000 of them)
+            advance(100);
+        }
+        assertThat(countReads).hasValue(6);
+        advance(100);
+        assertThat(countReads).as("at most ten seconds apart").hasValue(7);
     }
 
     @Test
