@@ -341,7 +341,14 @@ public final class MainViewModel {
      * "in 40 s" before a row's next attempt), which would otherwise stay as the page was read until a row changes.
      */
     public void onClock(Page p, Runnable follower) {
+        if (clockFollowers.isEmpty()) {
+            // a page's texts counted from now as it is shown, not from its last tick while it was shown before
+            page.addListener((obs, old, shown) -> clockFollowers.getOrDefault(shown, () -> { }).run());
+        }
         clockFollowers.put(p, follower);
+        if (page.get() == p) {
+            follower.run();
+        }
     }
 
     /** What the live refresh does on {@code p} between full refreshes: the rows on screen only. */

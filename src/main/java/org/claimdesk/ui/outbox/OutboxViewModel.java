@@ -128,6 +128,10 @@ public final class OutboxViewModel {
     private final ReadOnlyObjectWrapper<FailureGroup> selectedGroup = new ReadOnlyObjectWrapper<>();
     private final ReadOnlyObjectWrapper<Paging> paging = new ReadOnlyObjectWrapper<>(Paging.first(PAGE_SIZE));
     private final ReadOnlyObjectWrapper<Instant> clock = new ReadOnlyObjectWrapper<>();
+    /** Whether the latest page read has not answered yet; FX thread. */
+    private boolean rowsPending;
+    /** The rows a count under way is of, or null; FX thread. */
+    private OutboxQuery countingFor;
     private final javafx.beans.property.ReadOnlyLongWrapper pagesShown = new javafx.beans.property.ReadOnlyLongWrapper();
     private final ReadOnlyObjectWrapper<List<OutboxRow>> selection = new ReadOnlyObjectWrapper<>(List.of());
     private final ReadOnlyObjectWrapper<Detail> detail = new ReadOnlyObjectWrapper<>();
@@ -496,6 +500,7 @@ public final class OutboxViewModel {
         OutboxQuery shown = shown();
         Paging page = paging.get();
         long request = ++pageRequest;
+        rowsPending = true;
         loading.set(true);
         tasks.submitInteractive("load outbox page", p -> {
             if (request != pageRequest) {
@@ -508,47 +513,66 @@ public final class OutboxViewModel {
                 return;
             }
             if (request == pageRequest) {
+                rowsPending = false;
                 rows.showInPlace(result);
                 refreshSelection();
                 pagesShown.set(pagesShown.get() + 1);
                 // the total follows the rows once they are drawn, as on the Claims page: its count (every match of a
-                // jurisdiction, say) never delays the rows staff wait for; a newer read brings its own
+                // jurisdiction, say) never delays the rows staff wait for. A count of the same rows under way serves
                 tasks.afterNextFrame(() -> {
-                    if (request == pageRequest) {
-                        loadTotal(shown, request);
+                    if (shown.equals(shown()) && !shown.equals(countingFor)) {
+                        loadTotal(shown);
+                    } else {
+                        settleLoading();
                     }
                 });
             }
             groupsAfterAnswer(thenGroups);
         }, e -> {
             if (request == pageRequest) {
-                loading.set(false);
+                rowsPending = false;
+                settleLoading();
                 notice.set(Notice.error("load outbox rows", e));
             }
             groupsAfterAnswer(thenGroups);
         });
     }
 
-    /** Counts the rows of the page read by {@code request}; the page's loading ends with it. */
-    private void loadTotal(OutboxQuery shown, long request) {
-        tasks.submit("count the page's rows", p -> queries.countOutbox(shown), total -> {
-            if (request != pageRequest) {
-                return; // a newer read counts its own
+    /**
+     * Counts the rows {@code counted} selects; its answer is shown while the filters still select them, whatever pages
+     * were read meanwhile (a live refresh reads the rows again every few seconds during a drain, and a slow count
+     * would otherwise never be shown).
+     */
+    private void loadTotal(OutboxQuery counted) {
+        countingFor = counted;
+        tasks.submit("count the page's rows", p -> queries.countOutbox(counted), total -> {
+            if (counted.equals(countingFor)) {
+                countingFor = null;
             }
-            Paging before = paging.get();
-            paging.set(before.withTotal(total));
-            if (paging.get().offset() != before.offset()) {
-                // the rows shrank under a page past the new end: read the last page there is
-                loadPage();
-                return;
+            if (counted.equals(shown())) {
+                Paging before = paging.get();
+                paging.set(before.withTotal(total));
+                if (paging.get().offset() != before.offset()) {
+                    // the rows shrank under a page past the new end: read the last page there is
+                    loadPage();
+                    return;
+                }
             }
-            loading.set(false);
+            settleLoading();
         }, e -> {
-            if (request == pageRequest) {
-                loading.set(false);
+            if (counted.equals(countingFor)) {
+                countingFor = null;
+            }
+            settleLoading();
+            if (counted.equals(shown())) {
                 notice.set(Notice.error("count outbox rows", e));
             }
         });
+    }
+
+    /** The page is loading while its latest rows or the count of what the filters select are under way. */
+    private void settleLoading() {
+        loading.set(rowsPending || countingFor != null);
     }
 
     /** Reads the error groups a while after a page's answer when it, or a read skipped before it, asked for them. */

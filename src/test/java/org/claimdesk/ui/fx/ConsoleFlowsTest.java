@@ -346,7 +346,8 @@ class ConsoleFlowsTest extends ConsoleFxTest {
     void aPendingRowsNextAttemptCountsDownToDueWithoutTheRowsChanging() {
         waitReady();
         long id = queries.outbox(OutboxQuery.all().withState(DeliveryState.PENDING).withPage(0, 1)).get(0).outboxEventId();
-        long soon = System.currentTimeMillis() + 3_000;
+        // far enough ahead that the page is shown with the row before its time comes, even on a busy machine
+        long soon = System.currentTimeMillis() + 6_000;
         db.useTransaction(h -> h.execute("UPDATE outbox_event SET next_attempt_at = ? WHERE outbox_event_id = ?", soon, id));
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT2).release(KeyCode.DIGIT2, KeyCode.CONTROL);
         fx(() -> {
