@@ -34,7 +34,10 @@ class JurisdictionCountsPlanTest {
                         + " CASE i % 4 WHEN 0 THEN 'PAID' WHEN 1 THEN 'APPROVED' WHEN 2 THEN 'IDENTITY_PENDING'"
                         + " ELSE 'REJECTED' END, '2026-01-01', 0, 0 FROM (" + numbers + ") AS s");
             });
-            db.useTransaction(h -> h.execute("ANALYZE claim"));
+            if (engine == TestDatabase.Engine.POSTGRESQL) {
+                // the server's statistics, as its autovacuum keeps them; a workstation's file has none
+                db.useTransaction(h -> h.execute("ANALYZE claim"));
+            }
             ClaimQuery inJ07 = ClaimQuery.all().withJurisdiction("j07");
             String explain = engine == TestDatabase.Engine.POSTGRESQL ? "EXPLAIN " : "EXPLAIN QUERY PLAN ";
             List<String> plan = db.read(h -> {
