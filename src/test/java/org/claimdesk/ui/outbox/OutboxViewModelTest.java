@@ -563,6 +563,31 @@ class OutboxViewModelTest {
         assertThat(model.loadingProperty().get()).isFalse();
     }
 
+    /**
+     * A count slower than the live refreshes (every 2 s during a drain) is still shown: the rows read again meanwhile
+     * neither drop it nor start another of the same rows, and the page loads until it is in.
+     */
+    @Test
+    void aTotalStillBeingCountedIsShownThoughTheRowsWereReadAgainMeanwhile() {
+        model.load();
+        tasks.hold.add("count the page's rows");
+        model.stateProperty().set(DeliveryState.SENT);
+        model.applyFilters();
+        assertThat(tasks.held).hasSize(1);
+        long pages = model.pagesShownProperty().get();
+        model.refreshRows();
+        model.refreshRows();
+        assertThat(model.pagesShownProperty().get()).isEqualTo(pages + 2);
+        assertThat(tasks.held).as("no second count of the same rows").hasSize(1);
+        assertThat(model.loadingProperty().get()).as("the total is still being counted").isTrue();
+        assertThat(model.pagingProperty().get().counted()).isFalse();
+
+        tasks.held.remove(0).run();
+        assertThat(model.pagingProperty().get().total())
+                .isEqualTo(queries.countOutbox(OutboxQuery.all().withState(DeliveryState.SENT))).isPositive();
+        assertThat(model.loadingProperty().get()).isFalse();
+    }
+
     @Test
     void aRefreshGroupsTheFailedRowsAPauseAfterItsPageIsOnScreen() {
         model.load();

@@ -33,8 +33,21 @@ public class DirectTaskRunner implements TaskRunner {
         afterNextFrame(then);
     }
 
+    /** Work of these names is kept in {@link #held} instead of run, for the test to run when it likes. */
+    public final java.util.Set<String> hold = new java.util.HashSet<>();
+    public final List<Runnable> held = new ArrayList<>();
+
     @Override
     public <T> void submit(String what, Work<T> work, Consumer<? super T> onSuccess,
+            Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
+        if (hold.contains(what)) {
+            held.add(() -> runNow(what, work, onSuccess, onFailure, onProgress));
+            return;
+        }
+        runNow(what, work, onSuccess, onFailure, onProgress);
+    }
+
+    private <T> void runNow(String what, Work<T> work, Consumer<? super T> onSuccess,
             Consumer<? super Throwable> onFailure, Consumer<ProgressUpdate> onProgress) {
         ran.add(what);
         T result;
