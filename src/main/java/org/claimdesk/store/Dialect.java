@@ -29,10 +29,14 @@ enum Dialect {
         }
 
         @Override
-        String outboxOfJurisdiction() {
+        String outboxOfJurisdiction(boolean failedOnly) {
             // without statistics SQLite starts from the delivery state's index when a state is asked for too, and
-            // reads every row in that state from the table to find its claim
-            return "claim c CROSS JOIN outbox_event o ON o.aggregate_id = c.claim_id";
+            // reads every row in that state from the table to find its claim. The failed rows, few, are read from
+            // their claims' index (schema version 19) and each claim probed in the jurisdiction's; the hints keep
+            // SQLite from reading each claim's row by its key instead
+            return failedOnly ? "outbox_event o INDEXED BY outbox_failed_claim_idx CROSS JOIN claim c INDEXED BY"
+                    + " claim_jurisdiction_idx ON c.claim_id = o.aggregate_id"
+                    : "claim c CROSS JOIN outbox_event o ON o.aggregate_id = c.claim_id";
         }
 
         @Override
@@ -125,7 +129,7 @@ enum Dialect {
         }
 
         @Override
-        String outboxOfJurisdiction() {
+        String outboxOfJurisdiction(boolean failedOnly) {
             return "outbox_event o JOIN claim c ON c.claim_id = o.aggregate_id";
         }
 
@@ -238,9 +242,11 @@ enum Dialect {
     /**
      * The {@code FROM} of outbox rows {@code o} with their claims {@code c}, for rows narrowed to a jurisdiction: read
      * from the jurisdiction's claims ({@code claim_jurisdiction_idx}) and each claim's rows with their delivery state
-     * ({@code outbox_aggregate_idx}), both indexes alone, whatever else narrows the rows.
+     * ({@code outbox_aggregate_idx}), both indexes alone, whatever else narrows the rows; the failed rows only
+     * ({@code failedOnly}: the statement names the state as the literal {@code 'failed'}, which the failed rows' own
+     * index needs when the statement is prepared) from that index ({@code outbox_failed_claim_idx}).
      */
-    abstract String outboxOfJurisdiction();
+    abstract String outboxOfJurisdiction(boolean failedOnly);
 
     /** What a lease's sub-select of due rows ends with: rows another worker is leasing now are skipped. */
     abstract String lockRows();

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.ErrorSignature;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.SqlStatement;
@@ -47,13 +48,18 @@ final class OutboxWhere {
         List<String> clauses = new ArrayList<>();
         Map<String, Object> bindings = new LinkedHashMap<>();
         String from = "outbox_event o";
+        boolean failedOfJurisdiction = !inIdOrder && query.jurisdiction() != null
+                && query.state() == DeliveryState.FAILED;
         if (query.jurisdiction() != null) {
             from = inIdOrder ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
-                    : Dialect.of(handle).outboxOfJurisdiction();
+                    : Dialect.of(handle).outboxOfJurisdiction(failedOfJurisdiction);
             clauses.add("c.jurisdiction = :jurisdiction");
             bindings.put("jurisdiction", query.jurisdiction());
         }
-        if (query.state() != null) {
+        if (failedOfJurisdiction) {
+            // a constant of the product's, not staff's input: the failed rows' index applies to this state alone
+            clauses.add("o.delivery_state = '" + DeliveryState.FAILED.dbValue() + "'");
+        } else if (query.state() != null) {
             clauses.add(inIdOrder ? "o.delivery_state || '' = :state" : "o.delivery_state = :state");
             bindings.put("state", query.state().dbValue());
         }

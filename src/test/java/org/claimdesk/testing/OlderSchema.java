@@ -26,7 +26,8 @@ public final class OlderSchema {
 
     /**
      * Undoes the versions after {@code version} (11 to 18) in the caller's transaction. Version 19 adds the delivery
-     * state to the outbox's index by claim and the status to the claims' jurisdiction index on both engines. Version 18 changes nothing but
+     * state to the outbox's index by claim and the status to the claims' jurisdiction index, and indexes the failed
+     * rows' claims, on both engines. Version 18 changes nothing but
      * the version on a file and makes the due date's index give the Claims page's order on a team database; version
      * 17 adds the evidence's withdrawal and its trigger on both engines. On a file versions 12, 13 and 15 change nothing but the version, 14 adds the failed
      * rows' index and 16 the outbox's tally and the claims'; on a team database 12 and 13 add those tallies, 14 and 16
@@ -41,6 +42,7 @@ public final class OlderSchema {
         h.execute("CREATE INDEX outbox_aggregate_idx ON outbox_event (aggregate_id)");
         h.execute("DROP INDEX claim_jurisdiction_idx");
         h.execute("CREATE INDEX claim_jurisdiction_idx ON claim (jurisdiction, claim_id)");
+        h.execute("DROP INDEX outbox_failed_claim_idx");
         if (server) {
             h.execute("DELETE FROM flyway_schema_history WHERE version = '19'");
         }

@@ -13,3 +13,8 @@ CREATE INDEX outbox_aggregate_idx ON outbox_event (aggregate_id, delivery_state)
 -- at 1,000,000 claims).
 DROP INDEX claim_jurisdiction_idx;
 CREATE INDEX claim_jurisdiction_idx ON claim (jurisdiction, claim_id, status);
+-- The failed rows' claims, in an index of their own: the Outbox page's failed rows of a jurisdiction (its default state
+-- with a jurisdiction chosen) are read from the failed rows, each claim looked up in the jurisdiction's index, instead
+-- of every claim of the jurisdiction (on a 1,000,000-claim demo, the failed rows of its largest jurisdiction: 0.03 s
+-- against 0.08-0.13 s on SQLite). A row is in it only while it is failed.
+CREATE INDEX outbox_failed_claim_idx ON outbox_event (aggregate_id) WHERE delivery_state = 'failed';
