@@ -302,7 +302,8 @@ public final class OutboxStore {
     /**
      * The error groups' statement: one row per distinct error text of the rows {@code failed} selects. On SQLite it
      * reads the failed rows' index in the order of their texts (schema version 14), without sorting them; under a
-     * jurisdiction the jurisdiction's claims and their failed rows, whose texts are then sorted.
+     * jurisdiction the failed rows' claims, each probed in the jurisdiction's index ({@link
+     * Dialect#outboxOfJurisdiction}), their texts then sorted.
      */
     static String failureGroupsStatement(OutboxWhere failed) {
         return "SELECT o.last_error, count(*) AS n, min(o.updated_at) AS first_at, max(o.updated_at) AS last_at FROM "

@@ -49,7 +49,7 @@ final class OutboxWhere {
         Map<String, Object> bindings = new LinkedHashMap<>();
         String from = "outbox_event o";
         boolean failedOfJurisdiction = !inIdOrder && query.jurisdiction() != null
-                && query.state() == DeliveryState.FAILED;
+                && query.state() == DeliveryState.FAILED && fewFailedRows(handle);
         if (query.jurisdiction() != null) {
             from = inIdOrder ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
                     : Dialect.of(handle).outboxOfJurisdiction(failedOfJurisdiction);
@@ -89,6 +89,17 @@ final class OutboxWhere {
         clauses.add(Dialect.of(handle).inList("coalesce(o.last_error, '')", "errorsOfSignature", false));
         bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, forTexts, query.signature())));
         return new OutboxWhere(from, whereOf(clauses), bindings);
+    }
+
+    /**
+     * The failed rows a jurisdiction's are read from (all of them, whatever the jurisdiction) at most: past it, as in a
+     * long outage, the jurisdiction's claims are read instead, their number bounded by the claims'.
+     */
+    static final int FAILED_FIRST_AT_MOST = 50_000;
+
+    /** Whether the outbox holds at most {@value #FAILED_FIRST_AT_MOST} failed rows, by the tally. */
+    private static boolean fewFailedRows(Handle handle) {
+        return new OutboxStore().countByState(handle).get(DeliveryState.FAILED) <= FAILED_FIRST_AT_MOST;
     }
 
     private static String whereOf(List<String> clauses) {

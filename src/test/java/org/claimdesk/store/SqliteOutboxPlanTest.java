@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * PostgresOutboxPlanTest} for PostgreSQL's), and for the Outbox page's error groups ({@link
  * OutboxStore#failureGroups}): the failed rows' index of schema version 14, read in the order of the error texts, the
  * delivery state bound as a parameter as the store binds it (SQLite prepares the statement again for the bound
- * value, which the partial index's condition needs), for the rows of a jurisdiction, and for whether claims have a
- * pending row.
+ * value, which the partial index's condition needs), for the rows of a jurisdiction (its failed rows from their
+ * claims' index while they are few, the state named as a literal), and for whether claims have a pending row.
  */
 class SqliteOutboxPlanTest {
     @TempDir
@@ -81,6 +81,17 @@ class SqliteOutboxPlanTest {
                     .containsExactlyElementsOf(failed.subList(5, 15));
             int failedTotal = db.read(h -> new OutboxStore().count(h, failedInNy));
             assertThat(failedTotal).isEqualTo(failed.size());
+            // past OutboxWhere.FAILED_FIRST_AT_MOST failed rows (by the tally), the jurisdiction's claims are read first
+            db.useTransaction(h -> h.execute("UPDATE outbox_state_tally SET n = n + " + OutboxWhere.FAILED_FIRST_AT_MOST
+                    + " WHERE delivery_state = 'failed'"));
+            OutboxQuery manyFailed = failedInNy.withPage(0, 50);
+            List<String> manyPlan = db.read(h -> explain(h, OutboxStore.pageStatement(OutboxWhere.of(h, manyFailed),
+                    manyFailed), OutboxWhere.of(h, manyFailed)));
+            assertThat(manyPlan).as(String.join("\n", manyPlan))
+                    .first().asString().isEqualTo("SEARCH c USING COVERING INDEX claim_jurisdiction_idx (jurisdiction=?)");
+            List<org.claimdesk.domain.OutboxEvent> samePage = db.read(h -> new OutboxStore().list(h,
+                    failedInNy.withPage(5, 10)));
+            assertThat(samePage).isEqualTo(failedPage);
             OutboxQuery pendingInNy = OutboxQuery.all().withState(DeliveryState.PENDING).withJurisdiction("ny");
             List<Long> expected = db.read(h -> h.createQuery("SELECT o.outbox_event_id FROM outbox_event o, claim c"
                     + " WHERE c.claim_id = o.aggregate_id AND c.jurisdiction = 'NY' AND o.delivery_state = 'pending'"
