@@ -543,6 +543,27 @@ class OutboxViewModelTest {
         assertThat(Files.readAllLines(again, StandardCharsets.UTF_8)).hasSize(failed + 1);
     }
 
+    /** Rows that shrank under the page shown (changed elsewhere): its total brings the last page there is, read again. */
+    @Test
+    void aPagePastTheEndOnceTheRowsShrankShowsTheLastPageThereIs() {
+        model.load();
+        model.stateProperty().set(DeliveryState.SENT);
+        model.applyFilters();
+        assertThat(model.pagingProperty().get().total()).isGreaterThan(OutboxViewModel.PAGE_SIZE);
+        model.nextPage();
+        assertThat(model.pagingProperty().get().offset()).isEqualTo(OutboxViewModel.PAGE_SIZE);
+        // another workstation's change leaves 30 sent rows: the second page is past their end
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET delivery_state = 'failed' WHERE delivery_state = 'sent'"
+                + " AND outbox_event_id NOT IN (SELECT outbox_event_id FROM outbox_event WHERE delivery_state = 'sent'"
+                + " ORDER BY outbox_event_id LIMIT 30)"));
+        model.refreshRows();
+        assertThat(model.pagingProperty().get().offset()).isZero();
+        assertThat(model.pagingProperty().get().total()).isEqualTo(30);
+        assertThat(model.rows()).hasSize(30).allSatisfy(r -> assertThat(r.event().deliveryState())
+                .isEqualTo(DeliveryState.SENT));
+        assertThat(model.loadingProperty().get()).isFalse();
+    }
+
     /** A new filter's rows come first, its total once they are drawn; the page says it is counting meanwhile. */
     @Test
     void aNewFiltersRowsAreShownBeforeItsTotalIsCounted() {
