@@ -243,8 +243,9 @@ enum Dialect {
      * The {@code FROM} of outbox rows {@code o} with their claims {@code c}, for rows narrowed to a jurisdiction: read
      * from the jurisdiction's claims ({@code claim_jurisdiction_idx}) and each claim's rows with their delivery state
      * ({@code outbox_aggregate_idx}), both indexes alone, whatever else narrows the rows; the failed rows only, when
-     * they are few ({@code failedOnly}: the statement names the state as the literal {@code 'failed'}, which the failed
-     * rows' own index needs when the statement is prepared), from that index ({@code outbox_failed_claim_idx}).
+     * they are few ({@code failedOnly}, asked on SQLite only: the statement names the state as the literal {@code
+     * 'failed'}, which the failed rows' own index needs when the statement is prepared), from that index ({@code
+     * outbox_failed_claim_idx}).
      */
     abstract String outboxOfJurisdiction(boolean failedOnly);
 

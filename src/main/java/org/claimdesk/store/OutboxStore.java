@@ -169,8 +169,8 @@ public final class OutboxStore {
 
     /** {@link #pageStatement} within the outbox's first {@code :window} ids, read in id order ({@link OutboxWhere#inIdOrder}). */
     static String windowedPageStatement(OutboxWhere w, OutboxQuery query) {
-        return "SELECT o.* FROM " + w.from + (w.where.isEmpty() ? " WHERE " : w.where + " AND ")
-                + "o.outbox_event_id < (SELECT min(outbox_event_id) FROM outbox_event) + :window"
+        return "SELECT o.* FROM " + w.from
+                + w.whereAnd("o.outbox_event_id < (SELECT min(outbox_event_id) FROM outbox_event) + :window")
                 + " ORDER BY o.outbox_event_id" + page(query);
     }
 
@@ -195,8 +195,8 @@ public final class OutboxStore {
 
     /** {@link #pageAfter}'s statement: the rows {@code w} selects past {@code :after}, at most {@code :limit}. */
     static String pageAfterStatement(OutboxWhere w) {
-        return "SELECT o.* FROM " + w.from + w.where + (w.where.isEmpty() ? " WHERE " : " AND ")
-                + "o.outbox_event_id > :after ORDER BY o.outbox_event_id LIMIT :limit";
+        return "SELECT o.* FROM " + w.from + w.whereAnd("o.outbox_event_id > :after")
+                + " ORDER BY o.outbox_event_id LIMIT :limit";
     }
 
     /**

@@ -48,8 +48,9 @@ final class OutboxWhere {
         List<String> clauses = new ArrayList<>();
         Map<String, Object> bindings = new LinkedHashMap<>();
         String from = "outbox_event o";
+        // on PostgreSQL the planner weighs the failed rows' index itself: no tally read, the state bound as any other
         boolean failedOfJurisdiction = !inIdOrder && query.jurisdiction() != null
-                && query.state() == DeliveryState.FAILED && fewFailedRows(handle);
+                && query.state() == DeliveryState.FAILED && Dialect.of(handle) == Dialect.SQLITE && fewFailedRows(handle);
         if (query.jurisdiction() != null) {
             from = inIdOrder ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
                     : Dialect.of(handle).outboxOfJurisdiction(failedOfJurisdiction);
@@ -100,6 +101,11 @@ final class OutboxWhere {
     /** Whether the outbox holds at most {@value #FAILED_FIRST_AT_MOST} failed rows, by the tally. */
     private static boolean fewFailedRows(Handle handle) {
         return new OutboxStore().countByState(handle).get(DeliveryState.FAILED) <= FAILED_FIRST_AT_MOST;
+    }
+
+    /** {@link #where} with {@code clause} added to its conditions. */
+    String whereAnd(String clause) {
+        return where + (where.isEmpty() ? " WHERE " : " AND ") + clause;
     }
 
     private static String whereOf(List<String> clauses) {

@@ -35,6 +35,7 @@ final class BenchProbe {
             new OutboxFilter(DeliveryState.FAILED, "CA"), new OutboxFilter(null, "CA"),
             new OutboxFilter(DeliveryState.PENDING, null), new OutboxFilter(DeliveryState.SENT, null));
     static final long PAGE_SWITCH_NANOS = 3_000_000_000L;
+    static final long DRAIN_LIMIT_NANOS = 600_000_000_000L;
 
     /** An Outbox page filter: a delivery state and a jurisdiction, either null for any. */
     record OutboxFilter(DeliveryState state, String jurisdiction) {
@@ -43,7 +44,6 @@ final class BenchProbe {
             return (state == null ? "any state" : state.dbValue()) + " / " + (jurisdiction == null ? "any" : jurisdiction);
         }
     }
-    static final long DRAIN_LIMIT_NANOS = 600_000_000_000L;
 
     private final ConsoleWindow window;
     private final int drainRows;

@@ -200,6 +200,8 @@ public final class MainViewModel {
             if (ready.get()) {
                 refreshInFull();
             }
+            // a page's texts counted from now as it is shown, not from its last tick while it was shown before
+            clockFollowers.getOrDefault(shown, () -> { }).run();
         });
     }
 
@@ -341,10 +343,6 @@ public final class MainViewModel {
      * "in 40 s" before a row's next attempt), which would otherwise stay as the page was read until a row changes.
      */
     public void onClock(Page p, Runnable follower) {
-        if (clockFollowers.isEmpty()) {
-            // a page's texts counted from now as it is shown, not from its last tick while it was shown before
-            page.addListener((obs, old, shown) -> clockFollowers.getOrDefault(shown, () -> { }).run());
-        }
         clockFollowers.put(p, follower);
         if (page.get() == p) {
             follower.run();
