@@ -1,11 +1,15 @@
 package org.claimdesk.app;
 
 import org.claimdesk.domain.Deadlines;
+import org.claimdesk.store.Database;
 
 /**
- * The statutory decision deadlines in force: California 180 days, Hawaii 120, the revised-act states 90,
- * with the office's own settings for other jurisdictions from {@code CLAIMDESK_DEADLINE_DAYS} (or the
- * system property {@code claimdesk.deadlineDays}), e.g. {@code NY=150,*=120}.
+ * The decision deadlines in force: California 180 days, Hawaii 120, the revised-act states 90, with the office's
+ * own figures for other jurisdictions, e.g. {@code NY=150,*=120}. On a team database the office sets them once for
+ * every workstation, on the database ({@code claimdesk.deadline_days}, {@link Database#officeDeadlineDays()}): a
+ * claim's due date then does not depend on the workstation whose worker delivered it. A desk's file, and a team
+ * database that sets none, take this workstation's {@code CLAIMDESK_DEADLINE_DAYS} (or the system property
+ * {@code claimdesk.deadlineDays}).
  */
 public final class DeadlineSettings {
     public static final String ENV = "CLAIMDESK_DEADLINE_DAYS";
@@ -14,13 +18,25 @@ public final class DeadlineSettings {
     private DeadlineSettings() {
     }
 
-    /** Throws {@link IllegalArgumentException} naming the bad pair when the setting cannot be read. */
-    public static Deadlines current() {
-        return Deadlines.statutory().withOverrides(setting());
+    /**
+     * The deadlines {@code database}'s claims are dated with. Throws {@link IllegalArgumentException} naming the bad
+     * pair, and the team database when the setting is its own, when the setting cannot be read.
+     */
+    public static Deadlines current(Database database) {
+        String office = database.officeDeadlineDays();
+        if (office == null) {
+            return Deadlines.statutory().withOverrides(workstationSetting());
+        }
+        try {
+            return Deadlines.statutory().withOverrides(office);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the team database's " + Database.officeDeadlineDaysSetting() + ": "
+                    + e.getMessage() + "; IT corrects it on the database (docs/operations.md)", e);
+        }
     }
 
     /** This workstation's setting as written ({@value #PROPERTY}, else {@value #ENV}); null when there is none. */
-    public static String setting() {
+    public static String workstationSetting() {
         return System.getProperty(PROPERTY, System.getenv(ENV));
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.store.Database;
+import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.Evidence;
 import org.claimdesk.domain.EvidenceCopy;
 import org.claimdesk.store.DatabaseLocation;
@@ -93,7 +94,7 @@ public final class Doctor {
                     findings.add(clockDistance(serverClock.offsetMillis()));
                 }
                 findings.add(officeZone(server, database.officeZone()));
-                findings.add(deadlines(DeadlineSettings.setting()));
+                findings.add(deadlines(server, database.officeDeadlineDays(), DeadlineSettings.workstationSetting()));
             } else {
                 integrity(h, findings);
                 findings.add(fileSystem(database.path()));
@@ -142,18 +143,38 @@ public final class Doctor {
     }
 
     /**
-     * The decision deadlines this workstation dates the claims its worker delivers with, on a team database: the
-     * statutory ones, or a {@code CLAIMDESK_DEADLINE_DAYS} of its own, which every workstation of the office must set
-     * alike, or one claim's due date depends on which workstation delivered it.
+     * The decision deadlines a team database's claims are dated with: the office's, set on the database for every
+     * workstation, else each workstation's own {@code CLAIMDESK_DEADLINE_DAYS}, which every workstation of the office
+     * must then set alike, or one claim's due date depends on which workstation delivered it.
      */
-    static Finding deadlines(String setting) {
-        if (setting == null || setting.isBlank()) {
-            return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with 120 days for the"
-                    + " jurisdictions they do not name: no " + DeadlineSettings.ENV + " on this workstation");
+    static Finding deadlines(DatabaseLocation.Postgres server, String office, String workstation) {
+        String setting = Database.officeDeadlineDaysSetting();
+        String howToSet = "IT sets the office's on the database for every workstation, as a superuser: ALTER DATABASE "
+                + server.database() + " SET " + setting + " TO 'NY=150,*=120' (docs/operations.md)";
+        if (office != null) {
+            try {
+                Deadlines.statutory().withOverrides(office);
+            } catch (IllegalArgumentException e) {
+                return new Finding(Level.FAIL, "deadlines", "the team database's " + setting + "=" + office + " cannot"
+                        + " be read (" + e.getMessage() + "): ClaimDesk opens no console and dates or delivers no claim"
+                        + " here until IT corrects it; " + howToSet);
+            }
+            String dates = "every workstation dates claims with the team database's " + setting + "=" + office.strip()
+                    + " and the statutory deadlines";
+            if (workstation != null && !workstation.isBlank()) {
+                return new Finding(Level.WARN, "deadlines", dates + "; this workstation's " + DeadlineSettings.ENV + "="
+                        + workstation.strip() + " is not used: remove it, so that it misleads no one");
+            }
+            return new Finding(Level.OK, "deadlines", dates);
+        }
+        if (workstation == null || workstation.isBlank()) {
+            return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with " + Deadlines.DEFAULT_DAYS
+                    + " days for the jurisdictions they do not name: the team database sets no " + setting
+                    + " and this workstation no " + DeadlineSettings.ENV);
         }
         return new Finding(Level.WARN, "deadlines", "this workstation dates claims with " + DeadlineSettings.ENV + "="
-                + setting.strip() + ": each workstation dates the claims its worker delivers, so every workstation of"
-                + " the office must set the same (docs/operations.md)");
+                + workstation.strip() + ": each workstation dates the claims its worker delivers, so every workstation"
+                + " of the office must set the same; " + howToSet);
     }
 
     /** The zone a team database's days are counted in: the office's, set on the database, or each workstation's own. */

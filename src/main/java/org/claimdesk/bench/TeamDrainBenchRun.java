@@ -60,7 +60,7 @@ public final class TeamDrainBenchRun {
                 System.exit(2);
             }
             long startedAt = System.currentTimeMillis();
-            Drain.Summary summary = Drain.run(db, state, settings, DeadlineSettings.current(), Clock.systemUTC(), true,
+            Drain.Summary summary = Drain.run(db, state, settings, DeadlineSettings.current(db), Clock.systemUTC(), true,
                     MAX_WAIT, null);
             long endedAt = System.currentTimeMillis();
             result.put("ending", summary.ending().name());

@@ -254,7 +254,7 @@ final class ClaimsCommand {
             ClaimStatus target = CliSupport.status("--to", to);
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
-                AdvanceResult result = new Workflow(db, clock(db), DeadlineSettings.current())
+                AdvanceResult result = new Workflow(db, clock(db), DeadlineSettings.current(db))
                         .advance(claim.claimId(), target, actor, key, reason, expectVersion);
                 out().printf("%s: %s -> %s (version %d)%s%n", result.claimNumber(), result.from(), result.to(),
                         result.version(), result.replayed() ? " [replayed: nothing changed]" : "");
@@ -296,7 +296,7 @@ final class ClaimsCommand {
         public Integer call() {
             try (Database db = openDatabase()) {
                 Claim claim = find(new Queries(db, clock(db)), id);
-                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current(),
+                SubmitResult result = new Workflow(db, clock(db), DeadlineSettings.current(db),
                         DataDirectory.evidenceFiles(db, evidenceDir))
                         .submit(claim.claimId(), actor, key, expectVersion, null, reason);
                 out().printf("%s: %s, outbox row %d (%s), key %s%s%n", result.claimNumber(), result.claimStatus(),

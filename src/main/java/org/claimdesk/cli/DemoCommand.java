@@ -45,7 +45,7 @@ final class DemoCommand extends CliSupport implements Callable<Integer> {
         try (Database db = openOrCreateDatabase()) {
             Clock asOf = today != null ? DemoData.asOf(today, clock(db)) : clock(db);
             int[] lastPercent = {-1};
-            DemoData.Summary summary = new DemoData(db, asOf, DeadlineSettings.current()).generate(claims, seed, written -> {
+            DemoData.Summary summary = new DemoData(db, asOf, DeadlineSettings.current(db)).generate(claims, seed, written -> {
                 int percent = (int) (100L * written / claims);
                 if (percent / 10 != lastPercent[0] / 10) {
                     err().printf("demo: %d%% (%d of %d claims)%n", percent, written, claims);

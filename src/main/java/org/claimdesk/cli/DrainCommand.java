@@ -116,7 +116,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 // console's; told to go on despite staff's pause, the drain goes on despite that one pause only
                 TerminalProgress line = TerminalProgress.onTerminal(err());
                 try {
-                    summary = Drain.run(db, adapter, settings, DeadlineSettings.current(), clock(db), untilIdle,
+                    summary = Drain.run(db, adapter, settings, DeadlineSettings.current(db), clock(db), untilIdle,
                             maxWait, progressAndHolds(line), evenIfPaused ? pause.except(overridden) : pause);
                 } finally {
                     line.clear();

@@ -123,7 +123,7 @@ final class OutboxCommand {
                         + asked.refusal().get() + "; nothing was re-queued");
             }
             try (StateAdapter adapter = asked; Database db = openDatabase()) {
-                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
+                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(db), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.REQUEUE, rows);
                 preview.notFailed().forEach((id, st) -> err().printf(
                         "outbox row %d is %s: only failed rows are re-queued; skipped%n", id, st.dbValue()));
@@ -377,7 +377,7 @@ final class OutboxCommand {
         public Integer call() {
             state.check(null);
             try (Database db = openDatabase(); StateAdapter adapter = dryRun ? null : state.toAsk()) {
-                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(), adapter);
+                OutboxTriage triage = new OutboxTriage(db, clock(db), DeadlineSettings.current(db), adapter);
                 OutboxTriage.Preview preview = triage.preview(OutboxTriage.Action.ABANDON, OutboxQuery.byIds(ids));
                 if (dryRun) {
                     preview.notFailed().forEach((id, st) -> err().printf(
@@ -481,7 +481,7 @@ final class OutboxCommand {
         @Override
         public Integer call() {
             try (Database db = openDatabase()) {
-                List<FailureGroup> groups = new OutboxTriage(db, clock(db), DeadlineSettings.current(), null)
+                List<FailureGroup> groups = new OutboxTriage(db, clock(db), DeadlineSettings.current(db), null)
                         .groups(filter.narrow(OutboxQuery.all()));
                 if (json) {
                     printJson(groups);

@@ -58,6 +58,8 @@ public final class Database implements AutoCloseable {
     private Clock clock = Clock.systemDefaultZone();
     /** The zone {@link #clock} counts days in ({@link OfficeZone}). */
     private OfficeZone officeZone = OfficeZone.workstation();
+    /** The office's decision deadlines a team database sets ({@link #officeDeadlineDays}); null on a file. */
+    private String officeDeadlineDays;
     /** On a team database, what measures the clock's distance from the server's again; null on a file. */
     private ScheduledExecutorService clockMeasures;
 
@@ -96,7 +98,9 @@ public final class Database implements AutoCloseable {
             database.session = session;
             try {
                 PostgresDatabase.migrate(pool, server, progress);
-                database.officeZone = OfficeZone.of(database.jdbi);
+                java.util.Map<String, String> settings = DatabaseSettings.of(database.jdbi);
+                database.officeZone = OfficeZone.of(settings);
+                database.officeDeadlineDays = settings.get(DatabaseSettings.DEADLINE_DAYS);
                 ServerClock clock = ServerClock.measured(database.jdbi, Clock.system(database.officeZone.zone()));
                 database.clock = clock;
                 database.clockMeasures = clock.remeasureEvery(database.jdbi);
@@ -615,6 +619,20 @@ public final class Database implements AutoCloseable {
     /** The zone {@link #clock()} counts days in, and whether the team database names it. */
     public OfficeZone officeZone() {
         return officeZone;
+    }
+
+    /**
+     * The office's decision deadlines for jurisdictions the statute does not fix, as the team database sets them for
+     * every workstation ({@code ALTER DATABASE … SET claimdesk.deadline_days TO 'NY=150,*=120'}), unread; null when it
+     * sets none, and always on a desk's file.
+     */
+    public String officeDeadlineDays() {
+        return officeDeadlineDays;
+    }
+
+    /** The name a team database's setting of {@link #officeDeadlineDays()} goes by. */
+    public static String officeDeadlineDaysSetting() {
+        return DatabaseSettings.DEADLINE_DAYS;
     }
 
     /**

@@ -3,8 +3,8 @@ package org.claimdesk.store;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
-import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +36,9 @@ public record OfficeZone(ZoneId zone, String configured, String problem) {
      * The zone the database names, else the workstation's, with {@link #problem} saying why: none named, or a name
      * Java does not know.
      */
-    static OfficeZone of(Jdbi jdbi) {
-        Optional<String> configured = configured(jdbi);
+    static OfficeZone of(Map<String, String> databaseSettings) {
+        Optional<String> configured = Optional.ofNullable(databaseSettings.get(DatabaseSettings.TIME_ZONE))
+                .filter(zone -> !zone.isEmpty());
         if (configured.isEmpty()) {
             return new OfficeZone(ZoneId.systemDefault(), null, "the team database names no time zone");
         }
@@ -69,22 +70,5 @@ public record OfficeZone(ZoneId zone, String configured, String problem) {
             return Optional.of(ZoneId.of(upper, ZoneId.SHORT_IDS));
         }
         return upper.equals("GMT+0") || upper.equals("GMT-0") ? Optional.of(ZoneOffset.UTC) : Optional.empty();
-    }
-
-    /** The {@code timezone} the database itself sets for its sessions ({@code ALTER DATABASE … SET}), if any. */
-    static Optional<String> configured(Jdbi jdbi) {
-        return jdbi.withHandle(h -> h.createQuery("""
-                SELECT setting FROM pg_db_role_setting s CROSS JOIN LATERAL unnest(s.setconfig) AS setting
-                WHERE s.setrole = 0 AND s.setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())""")
-                .mapTo(String.class).list().stream()
-                .filter(setting -> setting.toLowerCase(Locale.ROOT).startsWith("timezone="))
-                .map(setting -> unquoted(setting.substring("timezone=".length()).strip()))
-                .filter(zone -> !zone.isEmpty())
-                .findFirst());
-    }
-
-    private static String unquoted(String value) {
-        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
-                ? value.substring(1, value.length() - 1) : value;
     }
 }

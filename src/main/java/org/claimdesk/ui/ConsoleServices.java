@@ -69,7 +69,7 @@ public record ConsoleServices(
     /** Services on an open database with the given state and worker settings. */
     public static ConsoleServices on(Database database, StateAdapter state, WorkerSettings settings) {
         Clock clock = database.clock();
-        Deadlines deadlines = DeadlineSettings.current();
+        Deadlines deadlines = DeadlineSettings.current(database);
         Queries queries = new Queries(database, clock);
         String actor = Operators.osUser();
         AuditedWorker worker = new AuditedWorker(new DeliveryWorker(database, state, settings, clock, deadlines),
@@ -183,7 +183,7 @@ public record ConsoleServices(
 
     /** The demo data a first start fills an empty database with, dated from {@code today}. */
     public DemoData demoData(LocalDate today) {
-        return new DemoData(database, today, DeadlineSettings.current());
+        return new DemoData(database, today, DeadlineSettings.current(database));
     }
 
     /** Stops the worker (finishing or releasing its leases), then closes the state client and the database. */

@@ -92,14 +92,32 @@ class DoctorTest {
         }
     }
 
-    /** A team database's workstations date the claims they deliver: one setting of its own is said to be shared. */
+    /**
+     * A team database's claims are dated with the office's deadlines set on the database; without them, one
+     * workstation's own setting is said to be every workstation's to set, and how IT sets the office's.
+     */
     @Test
-    void aWorkstationsOwnDeadlineDaysAreWarnedOfAsEveryWorkstationsToSet() {
-        assertThat(Doctor.deadlines(null).level()).isEqualTo(Doctor.Level.OK);
-        assertThat(Doctor.deadlines(" ").message()).contains("statutory");
-        assertThat(Doctor.deadlines("NY=150")).satisfies(f -> {
+    void deadlinesAreTheTeamDatabasesOrEveryWorkstationsToSetAlike() {
+        DatabaseLocation.Postgres server = new DatabaseLocation.Postgres("db.office", 5432, "claims", "staff",
+                java.util.Map.of());
+        assertThat(Doctor.deadlines(server, null, null).level()).isEqualTo(Doctor.Level.OK);
+        assertThat(Doctor.deadlines(server, null, " ").message()).contains("statutory");
+        assertThat(Doctor.deadlines(server, null, "NY=150")).satisfies(f -> {
             assertThat(f.level()).isEqualTo(Doctor.Level.WARN);
-            assertThat(f.message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150").contains("every workstation");
+            assertThat(f.message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150").contains("every workstation")
+                    .contains("ALTER DATABASE claims SET claimdesk.deadline_days TO");
+        });
+        assertThat(Doctor.deadlines(server, "NY=150,*=100", null)).satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.OK);
+            assertThat(f.message()).contains("claimdesk.deadline_days=NY=150,*=100");
+        });
+        assertThat(Doctor.deadlines(server, "NY=150", "NY=90")).satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.WARN);
+            assertThat(f.message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=90 is not used");
+        });
+        assertThat(Doctor.deadlines(server, "NY=often", null)).satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
+            assertThat(f.message()).contains("the days must be a whole number").contains("ALTER DATABASE claims");
         });
     }
 

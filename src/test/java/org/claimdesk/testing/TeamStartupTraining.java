@@ -80,7 +80,7 @@ public final class TeamStartupTraining {
             s.execute("CREATE ROLE " + ROLE + " LOGIN PASSWORD '" + password + "'");
             s.execute("CREATE DATABASE " + ROLE + " OWNER " + ROLE);
             try (Database database = Database.open(location)) {
-                new DemoData(database, LocalDate.now(), DeadlineSettings.current()).generate(CLAIMS, 1L, n -> { });
+                new DemoData(database, LocalDate.now(), DeadlineSettings.current(database)).generate(CLAIMS, 1L, n -> { });
             }
             TestDatabase.requirePassword(s, ROLE);
         }

@@ -30,7 +30,7 @@ public final class TestDatabases {
 
     /** The demo data a first start gives {@code db}, as the console's services make it. */
     public static Function<LocalDate, DemoData> demoData(Database db) {
-        return today -> new DemoData(db, today, DeadlineSettings.current());
+        return today -> new DemoData(db, today, DeadlineSettings.current(db));
     }
 
     public static Queries queries(Database db) {
