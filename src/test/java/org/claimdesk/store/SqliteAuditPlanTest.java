@@ -61,6 +61,72 @@ class SqliteAuditPlanTest {
         }
     }
 
+    /**
+     * A page with several filters is read through the subject's index when a subject is asked for, else through the
+     * rarer of the actor and the action (SQLite alone would read every entry of the action), with the entries the
+     * statement without a choice of index gives.
+     */
+    @ParameterizedTest
+    @CsvSource(nullValues = "-", value = {
+            "7, -, claim.advance, audit_subject_idx",
+            "8, a.lee, claim.advance, audit_subject_idx",
+            "-, new.colleague, claim.advance, audit_actor_idx",
+            "-, a.lee, outbox.requeue, audit_action_idx"})
+    void aPageWithSeveralFiltersIsReadThroughTheMostSelectiveIndex(String subject, String actor, String action,
+            String index) {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            db.useTransaction(h -> {
+                AuditStore audit = new AuditStore();
+                java.time.Instant at = java.time.Instant.parse("2026-12-01T09:00:00Z");
+                for (int i = 0; i < 600; i++) {
+                    audit.append(h, at.plusSeconds(i), i % 2 == 0 ? "a.lee" : "b.ortiz", "claim.advance", "claim",
+                            Integer.toString(i % 50), null, null);
+                }
+                audit.append(h, at.plusSeconds(700), "new.colleague", "claim.advance", "claim", "7", null, null);
+                audit.append(h, at.plusSeconds(701), "a.lee", "outbox.requeue", "outbox_event", "3", null, null);
+                audit.append(h, at.plusSeconds(702), "new.colleague", "claim.edit", "claim", "8", null, null);
+            });
+            AuditStore store = new AuditStore();
+            List<String> statements = new java.util.ArrayList<>();
+            List<Long> page = db.read(h -> {
+                h.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
+                    @Override
+                    public void logBeforeExecution(org.jdbi.v3.core.statement.StatementContext context) {
+                        if (context.getRenderedSql().startsWith("SELECT * FROM audit_log")) {
+                            statements.add(context.getRenderedSql());
+                        }
+                    }
+                });
+                return store.list(h, subject, actor, action, 0, 20).stream().map(e -> e.auditId()).toList();
+            });
+            List<Long> expected = db.read(h -> {
+                Query q = h.createQuery(AuditStore.listStatement(subject != null, actor != null, action != null, true))
+                        .bind("limit", 20).bind("offset", 0);
+                if (subject != null) {
+                    q.bind("subject", subject);
+                }
+                if (actor != null) {
+                    q.bind("actor", actor);
+                }
+                return q.bind("action", action).map(Rows.AUDIT_ENTRY).list().stream().map(e -> e.auditId()).toList();
+            });
+            assertThat(page).isNotEmpty().isEqualTo(expected);
+            assertThat(statements).hasSize(1);
+            List<String> plan = plan(db, statements.get(0), q -> {
+                if (subject != null) {
+                    q.bind("subject", subject);
+                }
+                if (actor != null) {
+                    q.bind("actor", actor);
+                }
+                q.bind("action", action).bind("limit", 20).bind("offset", 0);
+            });
+            assertThat(plan).as(statements.get(0) + "\n" + String.join("\n", plan))
+                    .containsExactly("SEARCH audit_log USING INDEX " + index + " (" + (index.contains("subject")
+                            ? "subject_id" : index.contains("actor") ? "actor" : "action") + "=?)");
+        }
+    }
+
     private static List<String> plan(Database db, String sql, java.util.function.Consumer<Query> binding) {
         return db.read(h -> {
             Query q = h.createQuery("EXPLAIN QUERY PLAN " + sql);
