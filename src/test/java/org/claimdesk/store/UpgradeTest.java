@@ -230,15 +230,16 @@ class UpgradeTest {
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
             assertThat(told).as("each version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 19 on " + Thread.currentThread().getName(),
-                            "10 12 19 on " + Thread.currentThread().getName(),
-                            "10 13 19 on " + Thread.currentThread().getName(),
-                            "10 14 19 on " + Thread.currentThread().getName(),
-                            "10 15 19 on " + Thread.currentThread().getName(),
-                            "10 16 19 on " + Thread.currentThread().getName(),
-                            "10 17 19 on " + Thread.currentThread().getName(),
-                            "10 18 19 on " + Thread.currentThread().getName(),
-                            "10 19 19 on " + Thread.currentThread().getName());
+                    .containsExactly("10 11 20 on " + Thread.currentThread().getName(),
+                            "10 12 20 on " + Thread.currentThread().getName(),
+                            "10 13 20 on " + Thread.currentThread().getName(),
+                            "10 14 20 on " + Thread.currentThread().getName(),
+                            "10 15 20 on " + Thread.currentThread().getName(),
+                            "10 16 20 on " + Thread.currentThread().getName(),
+                            "10 17 20 on " + Thread.currentThread().getName(),
+                            "10 18 20 on " + Thread.currentThread().getName(),
+                            "10 19 20 on " + Thread.currentThread().getName(),
+                            "10 20 20 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());

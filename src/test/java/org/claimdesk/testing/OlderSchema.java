@@ -25,7 +25,8 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 18) in the caller's transaction. Version 19 adds the delivery
+     * Undoes the versions after {@code version} (11 to 19) in the caller's transaction. Version 20 changes nothing
+     * but the version on both engines. Version 19 adds the delivery
      * state to the outbox's index by claim and the status to the claims' jurisdiction index, and indexes the failed
      * rows' claims, on both engines. Version 18 changes nothing but
      * the version on a file and makes the due date's index give the Claims page's order on a team database; version
@@ -35,8 +36,17 @@ public final class OlderSchema {
      * index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 18) {
-            throw new IllegalArgumentException("undoes versions 12 to 19 only, down to 11 to 18, not to " + version);
+        if (version < 11 || version > 19) {
+            throw new IllegalArgumentException("undoes versions 12 to 20 only, down to 11 to 19, not to " + version);
+        }
+        if (server) {
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '20'");
+        }
+        if (version == 19) {
+            if (!server) {
+                h.execute("PRAGMA user_version = 19");
+            }
+            return;
         }
         h.execute("DROP INDEX outbox_aggregate_idx");
         h.execute("CREATE INDEX outbox_aggregate_idx ON outbox_event (aggregate_id)");

@@ -1,0 +1,5 @@
+-- ClaimDesk schema version 20. A team database may hold the office's decision deadlines for the jurisdictions the
+-- statute does not fix (ALTER DATABASE … SET claimdesk.deadline_days), which every workstation then dates claims with,
+-- whatever its own CLAIMDESK_DEADLINE_DAYS. A ClaimDesk of an older version does not read them: the version keeps it
+-- from opening a database of this one, where it would date the claims it delivers otherwise. Nothing changes here but
+-- the version, which stays the same on both engines.

@@ -1,0 +1,5 @@
+-- ClaimDesk schema on PostgreSQL, version 20. The office's decision deadlines for the jurisdictions the statute does
+-- not fix may be set on the database (ALTER DATABASE … SET claimdesk.deadline_days, by a superuser), and every
+-- workstation then dates claims with them, whatever its own CLAIMDESK_DEADLINE_DAYS. A ClaimDesk of an older version
+-- does not read them: the version keeps it from opening this database, where it would date the claims it delivers
+-- otherwise. Nothing changes but the version.
