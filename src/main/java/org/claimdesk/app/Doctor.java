@@ -150,31 +150,52 @@ public final class Doctor {
     static Finding deadlines(DatabaseLocation.Postgres server, String office, String workstation) {
         String setting = Database.officeDeadlineDaysSetting();
         String howToSet = "IT sets the office's on the database for every workstation, as a superuser: ALTER DATABASE "
-                + server.database() + " SET " + setting + " TO 'NY=150,*=120' (docs/operations.md)";
+                + sqlName(server.database()) + " SET " + setting + " TO 'NY=150,*=120' (docs/operations.md)";
+        boolean workstationSets = workstation != null && !workstation.isBlank();
         if (office != null) {
-            try {
-                Deadlines.statutory().withOverrides(office);
-            } catch (IllegalArgumentException e) {
+            String problem = unreadable(office);
+            if (problem != null) {
                 return new Finding(Level.FAIL, "deadlines", "the team database's " + setting + "=" + office + " cannot"
-                        + " be read (" + e.getMessage() + "): ClaimDesk opens no console and dates or delivers no claim"
-                        + " here until IT corrects it; " + howToSet);
+                        + " be read (" + problem + "): ClaimDesk opens no console and dates or delivers no claim here"
+                        + " until IT corrects it; " + howToSet);
             }
             String dates = "every workstation dates claims with the team database's " + setting + "=" + office.strip()
                     + " and the statutory deadlines";
-            if (workstation != null && !workstation.isBlank()) {
+            if (workstationSets) {
                 return new Finding(Level.WARN, "deadlines", dates + "; this workstation's " + DeadlineSettings.ENV + "="
                         + workstation.strip() + " is not used: remove it, so that it misleads no one");
             }
             return new Finding(Level.OK, "deadlines", dates);
         }
-        if (workstation == null || workstation.isBlank()) {
+        if (!workstationSets) {
             return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with " + Deadlines.DEFAULT_DAYS
                     + " days for the jurisdictions they do not name: the team database sets no " + setting
                     + " and this workstation no " + DeadlineSettings.ENV);
         }
+        String problem = unreadable(workstation);
+        if (problem != null) {
+            return new Finding(Level.FAIL, "deadlines", "this workstation's " + DeadlineSettings.ENV + "="
+                    + workstation.strip() + " cannot be read (" + problem + "): ClaimDesk opens no console and dates or"
+                    + " delivers no claim on this workstation until it is corrected; " + howToSet);
+        }
         return new Finding(Level.WARN, "deadlines", "this workstation dates claims with " + DeadlineSettings.ENV + "="
                 + workstation.strip() + ": each workstation dates the claims its worker delivers, so every workstation"
                 + " of the office must set the same; " + howToSet);
+    }
+
+    /** Why decision deadline figures cannot be read; null when they can. */
+    private static String unreadable(String figures) {
+        try {
+            Deadlines.statutory().withOverrides(figures);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** A database's name as SQL writes it: as it is when PostgreSQL would not fold or refuse it, else quoted. */
+    static String sqlName(String name) {
+        return name.matches("[a-z_][a-z0-9_$]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     /** The zone a team database's days are counted in: the office's, set on the database, or each workstation's own. */
@@ -186,7 +207,7 @@ public final class Doctor {
         return new Finding(Level.WARN, "time zone", office.problem() + ": each workstation counts due dates, today and"
                 + " overdue in its own zone (this one: " + java.time.ZoneId.systemDefault() + "), so they differ by a"
                 + " day between workstations in other zones; IT sets the office's, e.g. ALTER DATABASE "
-                + server.database() + " SET timezone TO 'America/Los_Angeles' (docs/operations.md)");
+                + sqlName(server.database()) + " SET timezone TO 'America/Los_Angeles' (docs/operations.md)");
     }
 
     private void integrity(Handle h, List<Finding> findings) {

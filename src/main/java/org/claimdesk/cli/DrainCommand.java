@@ -95,6 +95,8 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
         Drain.Summary summary;
         boolean movedDesk;
         try (Database db = openDatabase(); StaffPauseWatch pause = new StaffPauseWatch(db)) {
+            // a setting that cannot be read refuses the drain before anything is written (an override's audit entry)
+            org.claimdesk.domain.Deadlines deadlines = DeadlineSettings.current(db);
             if (!evenIfPaused) {
                 pause.current().ifPresent(p -> {
                     throw new ClaimDeskException("the delivery worker is paused by " + StaffPauseWatch.byWhomWhenWhy(p)
@@ -116,7 +118,7 @@ final class DrainCommand extends CliSupport implements Callable<Integer> {
                 // console's; told to go on despite staff's pause, the drain goes on despite that one pause only
                 TerminalProgress line = TerminalProgress.onTerminal(err());
                 try {
-                    summary = Drain.run(db, adapter, settings, DeadlineSettings.current(db), clock(db), untilIdle,
+                    summary = Drain.run(db, adapter, settings, deadlines, clock(db), untilIdle,
                             maxWait, progressAndHolds(line), evenIfPaused ? pause.except(overridden) : pause);
                 } finally {
                     line.clear();

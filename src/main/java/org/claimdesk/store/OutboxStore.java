@@ -138,7 +138,7 @@ public final class OutboxStore {
      * alone, is first looked for among the outbox's first {@value #PAGE_WINDOW} ids that way; a window that does not
      * hold the whole page (a small jurisdiction's, a page far on) is read again from the indexes, which start from the
      * jurisdiction's claims. Failed and pending rows, few and recent, are read from the indexes at once, as are a
-     * signature's rows, a claim's and rows named by id.
+     * signature's rows; a claim's and rows named by id, with a dense state, after a window without them.
      */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
         return list(handle, query, PAGE_WINDOW);

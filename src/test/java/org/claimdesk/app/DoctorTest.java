@@ -119,6 +119,14 @@ class DoctorTest {
             assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
             assertThat(f.message()).contains("the days must be a whole number").contains("ALTER DATABASE claims");
         });
+        assertThat(Doctor.deadlines(server, null, "NY=often")).satisfies(f -> {
+            assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
+            assertThat(f.message()).contains("this workstation's CLAIMDESK_DEADLINE_DAYS=NY=often cannot be read");
+        });
+        DatabaseLocation.Postgres named = new DatabaseLocation.Postgres("db.office", 5432, "Claims \"East\"", "staff",
+                java.util.Map.of());
+        assertThat(Doctor.deadlines(named, null, "NY=150").message())
+                .contains("ALTER DATABASE \"Claims \"\"East\"\"\" SET claimdesk.deadline_days TO");
     }
 
     /** After a restore of the evidence folder, every file is looked for, not only the newest. */

@@ -254,6 +254,18 @@ class DeliveryCommandsTest {
 
         assertThat(run("drain", "--simulated", "--even-if-paused").err().strip())
                 .isEqualTo("claimdesk: --even-if-paused needs --actor and --reason: overriding staff's pause is audited");
+        // decision deadlines that cannot be read refuse the drain before its override is audited
+        System.setProperty(org.claimdesk.app.DeadlineSettings.PROPERTY, "NY=often");
+        try {
+            Run unreadable = run("drain", "--simulated", "--even-if-paused", "--actor", "m.alvarez", "--reason",
+                    "the state's deadline for these is today");
+            assertThat(unreadable.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
+            assertThat(unreadable.err().strip()).isEqualTo("claimdesk: decision deadline setting 'NY=often': the days"
+                    + " must be a whole number");
+        } finally {
+            System.clearProperty(org.claimdesk.app.DeadlineSettings.PROPERTY);
+        }
+        assertThat(run("audit", "list", "--action", "worker.pause_override", "--json").json()).isEmpty();
         Run anyway = run("drain", "--simulated", "--even-if-paused", "--actor", "m.alvarez", "--reason",
                 "the state's deadline for these is today");
         assertThat(anyway.exit()).as(anyway.err()).isZero();
