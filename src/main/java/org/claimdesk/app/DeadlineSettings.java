@@ -19,13 +19,19 @@ public final class DeadlineSettings {
     }
 
     /**
-     * The deadlines {@code database}'s claims are dated with. Throws {@link IllegalArgumentException} naming the bad
-     * pair, and the team database when the setting is its own, when the setting cannot be read.
+     * The deadlines {@code database}'s claims are dated with. Throws {@link IllegalArgumentException} naming where the
+     * setting comes from (the team database, this workstation's variable or property) and the bad pair, when the
+     * setting cannot be read.
      */
     public static Deadlines current(Database database) {
         String office = database.officeDeadlineDays();
         if (office == null) {
-            return Deadlines.statutory().withOverrides(workstationSetting());
+            try {
+                return Deadlines.statutory().withOverrides(workstationSetting());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("this workstation's " + (System.getProperty(PROPERTY) != null
+                        ? PROPERTY : ENV) + ": " + e.getMessage(), e);
+            }
         }
         try {
             return Deadlines.statutory().withOverrides(office);

@@ -98,6 +98,7 @@ public final class Doctor {
             } else {
                 integrity(h, findings);
                 findings.add(fileSystem(database.path()));
+                findings.add(deskDeadlines(DeadlineSettings.workstationSetting()));
             }
             schema(h, findings);
             triggers(h, findings, database.onServer());
@@ -183,6 +184,22 @@ public final class Doctor {
                 + " of the office must set the same; " + howToSet);
     }
 
+    /** The decision deadlines a desk's file dates its claims with: the statutory ones, and this workstation's own. */
+    static Finding deskDeadlines(String workstation) {
+        if (workstation == null || workstation.isBlank()) {
+            return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with " + Deadlines.DEFAULT_DAYS
+                    + " days for the jurisdictions they do not name: this workstation sets no " + DeadlineSettings.ENV);
+        }
+        String problem = unreadable(workstation);
+        if (problem != null) {
+            return new Finding(Level.FAIL, "deadlines", "this workstation's " + DeadlineSettings.ENV + "="
+                    + workstation.strip() + " cannot be read (" + problem + "): ClaimDesk opens no console and dates or"
+                    + " delivers no claim on this workstation until it is corrected (docs/operations.md)");
+        }
+        return new Finding(Level.OK, "deadlines", "claims are dated with " + DeadlineSettings.ENV + "="
+                + workstation.strip() + " and the statutory deadlines");
+    }
+
     /** Why decision deadline figures cannot be read; null when they can. */
     private static String unreadable(String figures) {
         try {
@@ -193,9 +210,9 @@ public final class Doctor {
         }
     }
 
-    /** A database's name as SQL writes it: as it is when PostgreSQL would not fold or refuse it, else quoted. */
+    /** A database's name as SQL writes it, quoted: as it is, whatever its case, and a reserved word too. */
     static String sqlName(String name) {
-        return name.matches("[a-z_][a-z0-9_$]*") ? name : "\"" + name.replace("\"", "\"\"") + "\"";
+        return "\"" + name.replace("\"", "\"\"") + "\"";
     }
 
     /** The zone a team database's days are counted in: the office's, set on the database, or each workstation's own. */

@@ -193,8 +193,9 @@ public final class AuditStore {
     /**
      * On SQLite, the subject's index when a subject is asked for with other filters (a claim's or a row's few
      * entries), else the index of the rarer of an actor and an action asked for together, each counted from its
-     * index up to {@value #PROBE} entries; {@link Through#ANY} for one filter, and on PostgreSQL, whose planner weighs
-     * them by their statistics.
+     * index up to {@value #PROBE} entries (a millisecond or two each, read again for each page of an export);
+     * {@link Through#ANY} when both reach it, for one filter, and on PostgreSQL, whose planner weighs them by their
+     * statistics.
      */
     static Through through(Handle handle, Subject subject, String actor, String action) {
         boolean bySubject = filled(subject.id());
@@ -205,8 +206,13 @@ public final class AuditStore {
         if (bySubject) {
             return Through.SUBJECT;
         }
-        return entriesUpToProbe(handle, "actor", actor.trim()) <= entriesUpToProbe(handle, "action", action.trim())
-                ? Through.ACTOR : Through.ACTION;
+        int actors = entriesUpToProbe(handle, "actor", actor.trim());
+        int actions = entriesUpToProbe(handle, "action", action.trim());
+        if (actors == PROBE && actions == PROBE) {
+            // neither is known to be the rarer
+            return Through.ANY;
+        }
+        return actors <= actions ? Through.ACTOR : Through.ACTION;
     }
 
     private static int entriesUpToProbe(Handle handle, String column, String value) {

@@ -67,7 +67,7 @@ class DoctorTest {
         assertThat(report.healthy()).isTrue();
         assertThat(report.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE
-                ? new String[] {"integrity", "file system", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "definers", "sessions",
+                ? new String[] {"integrity", "file system", "deadlines", "schema"} : new String[] {"server", "pg_trgm", "tls", "role", "definers", "sessions",
                     "evidence", "clock", "time zone", "deadlines", "schema"})
                 .contains("orphans", "leases", "stuck", "workflow");
         // the test server's login role is its superuser: the warning a healthy team database gets here
@@ -105,7 +105,7 @@ class DoctorTest {
         assertThat(Doctor.deadlines(server, null, "NY=150")).satisfies(f -> {
             assertThat(f.level()).isEqualTo(Doctor.Level.WARN);
             assertThat(f.message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150").contains("every workstation")
-                    .contains("ALTER DATABASE claims SET claimdesk.deadline_days TO");
+                    .contains("ALTER DATABASE \"claims\" SET claimdesk.deadline_days TO");
         });
         assertThat(Doctor.deadlines(server, "NY=150,*=100", null)).satisfies(f -> {
             assertThat(f.level()).isEqualTo(Doctor.Level.OK);
@@ -117,7 +117,7 @@ class DoctorTest {
         });
         assertThat(Doctor.deadlines(server, "NY=often", null)).satisfies(f -> {
             assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
-            assertThat(f.message()).contains("the days must be a whole number").contains("ALTER DATABASE claims");
+            assertThat(f.message()).contains("the days must be a whole number").contains("ALTER DATABASE \"claims\"");
         });
         assertThat(Doctor.deadlines(server, null, "NY=often")).satisfies(f -> {
             assertThat(f.level()).isEqualTo(Doctor.Level.FAIL);
@@ -125,6 +125,11 @@ class DoctorTest {
         });
         DatabaseLocation.Postgres named = new DatabaseLocation.Postgres("db.office", 5432, "Claims \"East\"", "staff",
                 java.util.Map.of());
+        assertThat(Doctor.deadlines(new DatabaseLocation.Postgres("db.office", 5432, "user", "staff", java.util.Map.of()),
+                null, "NY=150").message()).contains("ALTER DATABASE \"user\" SET");
+        assertThat(Doctor.deskDeadlines(null).level()).isEqualTo(Doctor.Level.OK);
+        assertThat(Doctor.deskDeadlines("NY=150").message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150");
+        assertThat(Doctor.deskDeadlines("NY=often").level()).isEqualTo(Doctor.Level.FAIL);
         assertThat(Doctor.deadlines(named, null, "NY=150").message())
                 .contains("ALTER DATABASE \"Claims \"\"East\"\"\" SET claimdesk.deadline_days TO");
     }

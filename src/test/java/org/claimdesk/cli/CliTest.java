@@ -236,8 +236,8 @@ class CliTest {
             Run badSetting = run("--db", db, "claims", "advance", Long.toString(id), "--to", "NEEDS_INFO", "--actor", "j.chen",
                     "--reason", "notarized form missing");
             assertThat(badSetting.exit()).isEqualTo(1);
-            assertThat(badSetting.err().strip()).isEqualTo("claimdesk: decision deadline setting 'NY=often': the days must"
-                    + " be a whole number");
+            assertThat(badSetting.err().strip()).isEqualTo("claimdesk: this workstation's claimdesk.deadlineDays:"
+                    + " decision deadline setting 'NY=often': the days must be a whole number");
         } finally {
             System.clearProperty(org.claimdesk.app.DeadlineSettings.PROPERTY);
         }

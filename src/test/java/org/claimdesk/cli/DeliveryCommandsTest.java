@@ -260,8 +260,8 @@ class DeliveryCommandsTest {
             Run unreadable = run("drain", "--simulated", "--even-if-paused", "--actor", "m.alvarez", "--reason",
                     "the state's deadline for these is today");
             assertThat(unreadable.exit()).isEqualTo(ClaimDeskCommand.EXIT_REFUSED);
-            assertThat(unreadable.err().strip()).isEqualTo("claimdesk: decision deadline setting 'NY=often': the days"
-                    + " must be a whole number");
+            assertThat(unreadable.err().strip()).isEqualTo("claimdesk: this workstation's claimdesk.deadlineDays:"
+                    + " decision deadline setting 'NY=often': the days must be a whole number");
         } finally {
             System.clearProperty(org.claimdesk.app.DeadlineSettings.PROPERTY);
         }

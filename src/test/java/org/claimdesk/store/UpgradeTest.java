@@ -187,7 +187,7 @@ class UpgradeTest {
                     VALUES (1, 'UPC-2025-000001', 'CA', '1234561', 'Holder', 'AC01', 'OWNER', 'Maria Garcia',
                         '123-00-4567', 1000, 'IDENTITY_PENDING', '2025-06-01', 0, 0)""");
         }
-        // what version 9 and the later versions' own statements make (versions 10, 12, 13, 15 and 18 have none here)
+        // what version 9 and the later versions' own statements make (versions 10, 12, 13, 15, 18 and 20 have none here)
         Path expected = dir.resolve("expected.db");
         List<String> schemaExpected = new java.util.ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
