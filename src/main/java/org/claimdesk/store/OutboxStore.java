@@ -137,8 +137,9 @@ public final class OutboxStore {
      * any page (2.1 s past the first 20,000 sent rows). A page narrowed by jurisdiction as well, or by jurisdiction
      * alone, is first looked for among the outbox's first {@value #PAGE_WINDOW} ids that way; a window that does not
      * hold the whole page (a small jurisdiction's, a page far on) is read again from the indexes, which start from the
-     * jurisdiction's claims. Failed and pending rows, few and recent, are read from the indexes at once, as are a
-     * signature's rows; a claim's and rows named by id, with a dense state, after a window without them.
+     * jurisdiction's claims. Failed and pending rows, few and recent, are read from the indexes at once, their page's
+     * ids first ({@link #idsFirstPageStatement}), as are a signature's rows; a claim's and rows named by id, with a
+     * dense state, after a window without them.
      */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
         return list(handle, query, PAGE_WINDOW);
@@ -159,7 +160,21 @@ public final class OutboxStore {
             }
         }
         OutboxWhere w = OutboxWhere.of(handle, query);
-        return w.bind(handle.createQuery(pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
+        boolean idsFirst = query.limit() > 0 && query.state() != null && Dialect.of(handle) == Dialect.SQLITE
+                && query.unpaged().equals(OutboxQuery.all().withState(query.state()));
+        return w.bind(handle.createQuery(idsFirst ? idsFirstPageStatement(w, query) : pageStatement(w, query)))
+                .map(Rows.OUTBOX_EVENT).list();
+    }
+
+    /**
+     * {@link #pageStatement} with the page's ids read first, then its rows by their keys: for rows narrowed by their
+     * state alone the ids come from the state's index without a row read, where the page's statement reads every row
+     * in the state whole to sort them (on a 1,000,000-claim demo file, 26,682 pending rows: 2-3 ms against 12 ms, and
+     * 0.33 s from a cold cache).
+     */
+    static String idsFirstPageStatement(OutboxWhere w, OutboxQuery query) {
+        return "SELECT o.* FROM outbox_event o WHERE o.outbox_event_id IN (SELECT o.outbox_event_id FROM " + w.from
+                + w.where + " ORDER BY o.outbox_event_id" + page(query) + ") ORDER BY o.outbox_event_id";
     }
 
     /** Whether {@code state} (null: any) holds a quarter of the outbox's rows or more, by the tally. */

@@ -211,6 +211,47 @@ class SqliteOutboxPlanTest {
         }
     }
 
+    /**
+     * A page of a state holding few rows (failed, pending) reads its ids from the state's index alone, then its rows
+     * by their keys: not every row in the state read whole to be sorted.
+     */
+    @Test
+    void aSparseStatesPageReadsItsIdsFromTheStatesIndexAloneThenItsRows() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            seed(db, 600, "UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 4 <> 0",
+                    "UPDATE outbox_event SET delivery_state = 'failed', last_error = 'timeout'"
+                            + " WHERE outbox_event_id % 8 = 0");
+            OutboxStore store = new OutboxStore();
+            for (OutboxQuery query : List.of(OutboxQuery.all().withState(DeliveryState.FAILED).withPage(10, 20),
+                    OutboxQuery.all().withState(DeliveryState.PENDING).withPage(0, 50))) {
+                List<String> statements = new java.util.ArrayList<>();
+                List<Long> page = db.read(h -> {
+                    h.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
+                        @Override
+                        public void logBeforeExecution(org.jdbi.v3.core.statement.StatementContext context) {
+                            if (context.getRenderedSql().startsWith("SELECT o.*")) {
+                                statements.add(context.getRenderedSql());
+                            }
+                        }
+                    });
+                    return store.list(h, query).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                });
+                List<Long> expected = db.read(h -> {
+                    OutboxWhere w = OutboxWhere.of(h, query);
+                    return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
+                }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                assertThat(page).as(query.toString()).hasSize(query.limit()).isEqualTo(expected);
+                assertThat(statements).as(query.toString()).hasSize(1);
+                List<String> plan = db.read(h -> explain(h, statements.get(0), OutboxWhere.of(h, query)));
+                assertThat(plan).as(query + "\n" + String.join("\n", plan))
+                        .first().asString().isEqualTo("SEARCH o USING INTEGER PRIMARY KEY (rowid=?)");
+                assertThat(plan).as(query + "\n" + String.join("\n", plan))
+                        .anySatisfy(step -> assertThat(step).startsWith("SEARCH o USING COVERING INDEX"))
+                        .noneSatisfy(step -> assertThat(step).startsWith("SCAN"));
+            }
+        }
+    }
+
     private static List<org.claimdesk.domain.OutboxEvent> pageAfter(Database db, OutboxStore store, OutboxQuery query,
             long after) {
         return db.read(h -> store.pageAfter(h, query, after, 7));
