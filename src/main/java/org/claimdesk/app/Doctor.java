@@ -85,9 +85,18 @@ public final class Doctor {
     }
 
     public Report examine() {
+        return examine(check -> { });
+    }
+
+    /**
+     * As {@link #examine()}, telling {@code checking} the name of each check as it begins: the longest read the whole
+     * database (a file's integrity: 40 s at 1,000,000 claims on a 2.3 GB file).
+     */
+    public Report examine(java.util.function.Consumer<String> checking) {
         return database.read(h -> {
             List<Finding> findings = new ArrayList<>();
             if (database.location() instanceof DatabaseLocation.Postgres server) {
+                checking.accept("server");
                 findings.addAll(serverFindings(server, serverHealth.facts(h)));
                 findings.add(evidenceFolder(files));
                 if (database.clock() instanceof ServerClock serverClock) {
@@ -96,17 +105,26 @@ public final class Doctor {
                 findings.add(officeZone(server, database.officeZone()));
                 findings.add(deadlines(server, database.officeDeadlineDays(), DeadlineSettings.workstationSetting()));
             } else {
+                checking.accept("integrity");
                 integrity(h, findings);
                 findings.add(fileSystem(database.path()));
                 findings.add(deskDeadlines(DeadlineSettings.workstationSetting()));
             }
+            checking.accept("schema");
             schema(h, findings);
+            checking.accept("triggers");
             triggers(h, findings, database.onServer());
+            checking.accept("orphans");
             orphans(h, findings);
+            checking.accept("leases");
             leases(h, findings);
+            checking.accept("stuck");
             stuck(h, findings);
+            checking.accept("workflow");
             consistency(h, findings);
+            checking.accept("tally");
             tally(h, findings, database.onServer());
+            checking.accept("files");
             findings.add(evidenceFiles(database, files, evidence.newestFiles(h, evidenceChecked),
                     evidenceChecked == Integer.MAX_VALUE));
             return new Report(database.location().describe(), database.schemaVersion(), findings);

@@ -37,6 +37,17 @@ final class TerminalProgress {
         err.flush();
     }
 
+    /** Shows {@code line} in place of the last at once: a step that begins, which a later one may not follow soon. */
+    synchronized void step(String line) {
+        if (!shown) {
+            return;
+        }
+        last = System.nanoTime();
+        written = true;
+        err.printf("\r%-60s", line);
+        err.flush();
+    }
+
     /** Clears the line, before the command's result is printed. */
     synchronized void clear() {
         if (written) {

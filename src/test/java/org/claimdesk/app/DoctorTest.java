@@ -62,8 +62,13 @@ class DoctorTest {
             db = Database.open(server);
         }
 
-        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine();
+        List<String> begun = new java.util.ArrayList<>();
+        Doctor.Report report = new Doctor(db, Clock.systemUTC(), Duration.ofHours(24)).examine(begun::add);
 
+        // each check told as it begins, for a long one's progress (a file's integrity reads the whole file)
+        assertThat(begun).containsExactly(db.onServer() ? "server" : "integrity", "schema", "triggers", "orphans",
+                "leases", "stuck", "workflow", "tally", "files");
+        assertThat(report.findings()).extracting(Doctor.Finding::check).containsAll(begun.subList(1, begun.size()));
         assertThat(report.healthy()).isTrue();
         assertThat(report.schemaVersion()).isEqualTo(Migrations.latestVersion());
         assertThat(report.findings()).extracting(Doctor.Finding::check).startsWith(engine == TestDatabase.Engine.SQLITE

@@ -27,6 +27,23 @@ class TerminalProgressTest {
     }
 
     @Test
+    void aStepIsShownAtOnceWhateverCameJustBefore() {
+        StringWriter err = new StringWriter();
+        TerminalProgress line = new TerminalProgress(new PrintWriter(err, true), true);
+
+        line.step("doctor: checking schema…");
+        line.step("doctor: checking tally…");
+
+        assertThat(err.toString()).isEqualTo(String.format("\r%-60s\r%-60s", "doctor: checking schema…",
+                "doctor: checking tally…"));
+        line.clear();
+        assertThat(err.toString()).endsWith("\r" + " ".repeat(60) + "\r");
+        StringWriter elsewhere = new StringWriter();
+        new TerminalProgress(new PrintWriter(elsewhere, true), false).step("doctor: checking schema…");
+        assertThat(elsewhere.toString()).isEmpty();
+    }
+
+    @Test
     void elsewhereNothingIsWritten() {
         StringWriter err = new StringWriter();
         TerminalProgress line = new TerminalProgress(new PrintWriter(err, true), false);
