@@ -40,7 +40,35 @@ public final class Backup {
             Path evidenceFolder, String auditRefusal) {
     }
 
+    /**
+     * How far a backup is: the copy's bytes written so far, against about how many the database holds (its pages,
+     * those in its write-ahead log included; the copy leaves out its free pages), then the check of the copy. Told from the copying thread and from a
+     * thread that looks at the copy's size every {@value #PROGRESS_EVERY_MS} ms.
+     */
+    public interface Progress {
+        Progress NONE = new Progress() {
+            @Override
+            public void copied(long bytes, long aboutBytes) {
+            }
+
+            @Override
+            public void checking() {
+            }
+        };
+
+        void copied(long bytes, long aboutBytes);
+
+        void checking();
+    }
+
+    static final long PROGRESS_EVERY_MS = 250;
+
     public Result to(Path target) {
+        return to(target, Progress.NONE);
+    }
+
+    /** As {@link #to(Path)}, telling {@code progress} how far the copy is (a million claims: 25 s for 2.3 GB). */
+    public Result to(Path target, Progress progress) {
         Path file = target.toAbsolutePath().normalize();
         if (database.location() instanceof DatabaseLocation.Postgres server) {
             throw new ClaimDeskException("a team database is backed up on its server, by IT: run " + pgDump(server, file)
@@ -69,7 +97,8 @@ public final class Backup {
         int claims;
         EvidenceStore.FileTally evidence;
         try {
-            DatabaseCopy.write(database, partial);
+            copyWatched(partial, progress);
+            progress.checking();
             claims = Math.toIntExact(DatabaseCopy.check(partial).claims());
             evidence = DatabaseCopy.evidenceIn(partial);
             sync(partial);
@@ -100,6 +129,36 @@ public final class Backup {
         } catch (IOException e) {
             throw new ClaimDeskException("the backup " + file + " was written but cannot be read: " + IoErrors.describe(e), e);
         }
+    }
+
+    /** {@link DatabaseCopy#write} into {@code partial}, its size told to {@code progress} as it grows. */
+    private void copyWatched(Path partial, Progress progress) throws IOException {
+        long about = DatabaseCopy.pagesBytes(database);
+        progress.copied(0, about);
+        java.util.concurrent.ScheduledExecutorService watch = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor(runnable -> {
+                    Thread thread = new Thread(runnable, "claimdesk-backup-progress");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        try {
+            watch.scheduleWithFixedDelay(() -> {
+                try {
+                    progress.copied(Files.size(partial), about);
+                } catch (IOException ignored) {
+                    // the copy's size is looked at again at the next tick
+                }
+            }, PROGRESS_EVERY_MS, PROGRESS_EVERY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            DatabaseCopy.write(database, partial);
+        } finally {
+            watch.shutdownNow();
+            try {
+                watch.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        progress.copied(Files.size(partial), about);
     }
 
     /**

@@ -41,7 +41,24 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
             return 0;
         }
         try (Database db = openDatabase()) {
-            Backup.Result result = new Backup(db).to(action.to);
+            TerminalProgress line = TerminalProgress.onTerminal(err());
+            Backup.Result result;
+            try {
+                result = new Backup(db).to(action.to, new Backup.Progress() {
+                    @Override
+                    public void copied(long bytes, long aboutBytes) {
+                        line.show("backup: " + EvidenceRules.size(bytes) + " of about " + EvidenceRules.size(aboutBytes)
+                                + " copied");
+                    }
+
+                    @Override
+                    public void checking() {
+                        line.step("backup: checking the copy…");
+                    }
+                });
+            } finally {
+                line.clear();
+            }
             if (result.auditRefusal() != null) {
                 err().println("warning: this backup is not in the audit trail (its entry could not be written: "
                         + result.auditRefusal() + ")");

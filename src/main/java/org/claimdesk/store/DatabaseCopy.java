@@ -23,6 +23,12 @@ public final class DatabaseCopy {
         database.read(h -> h.createUpdate("VACUUM INTO :file").bind("file", file.toString()).execute());
     }
 
+    /** The bytes {@code database}'s pages take, those its write-ahead log holds included: about a copy's size. */
+    public static long pagesBytes(Database database) {
+        return database.read(h -> h.createQuery("SELECT page_count * page_size FROM pragma_page_count(),"
+                + " pragma_page_size()").mapTo(Long.class).one());
+    }
+
     /** True when {@code file} begins as an SQLite database does, as every copy {@link #write} makes. */
     public static boolean isCopy(Path file) {
         byte[] magic = "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
+import java.util.List;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -57,6 +58,33 @@ class BackupTest {
     }
 
     /** Every tax id goes into the copy whole: who took it, and where to, is in the audit trail, the copy's as well. */
+    @Test
+    void aBackupTellsHowMuchIsCopiedOfAboutHowMuchThenThatTheCopyIsChecked() throws Exception {
+        try (Database db = Database.open(dir.resolve("claimdesk.db"))) {
+            new DemoData(db, java.time.LocalDate.of(2026, 11, 2), Deadlines.statutory()).generate(500, 3, n -> { });
+            List<String> told = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            Backup.Result result = new Backup(db).to(dir.resolve("copy.db"), new Backup.Progress() {
+                @Override
+                public void copied(long bytes, long aboutBytes) {
+                    told.add(bytes + " of " + aboutBytes);
+                }
+
+                @Override
+                public void checking() {
+                    told.add("checking");
+                }
+            });
+
+            // about the database's pages, as they were when the copy began (most still in its write-ahead log here)
+            long about = Long.parseLong(told.get(0).substring("0 of ".length()));
+            assertThat(about).isGreaterThan(result.bytes() / 2);
+            assertThat(told).first().isEqualTo("0 of " + about);
+            assertThat(told).last().isEqualTo("checking");
+            assertThat(told.get(told.size() - 2)).as("the whole copy, before its check")
+                    .isEqualTo(result.bytes() + " of " + about);
+        }
+    }
+
     @Test
     void aBackupIsAuditedBeforeTheCopyWhichHoldsItsEntry() throws Exception {
         try (Database db = Database.open(dir.resolve("live.db"))) {
