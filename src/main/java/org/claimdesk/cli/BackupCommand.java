@@ -76,7 +76,15 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
 
     private void check(Path file) {
         if (Backup.isCopy(file)) {
-            DatabaseCopy.Summary copy = Backup.checkCopy(file);
+            // SQLite's quick check reads the whole copy (12 s for a 2.3 GB copy of 1,000,000 claims)
+            TerminalProgress line = TerminalProgress.onTerminal(err());
+            DatabaseCopy.Summary copy;
+            try {
+                line.step("backup: checking " + file.getFileName() + " (SQLite's quick check, then its rows counted)…");
+                copy = Backup.checkCopy(file);
+            } finally {
+                line.clear();
+            }
             out().printf("backup %s: a workstation's database, SQLite's integrity check passed%n", file);
             printContents(copy.schemaVersion(), copy.rows());
             out().printf("backup check passed: %,d claims%n", copy.claims());
@@ -106,7 +114,14 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
     }
 
     private void checkDump(Path file) {
-        PostgresDump.Summary dump = Backup.checkDump(file);
+        TerminalProgress line = TerminalProgress.onTerminal(err());
+        PostgresDump.Summary dump;
+        try {
+            line.step("backup: reading the dump " + file.getFileName() + " to its end…");
+            dump = Backup.checkDump(file);
+        } finally {
+            line.clear();
+        }
         List<String> origin = new ArrayList<>();
         if (dump.database() != null) {
             origin.add("database " + dump.database());

@@ -13,6 +13,8 @@ final class TerminalProgress {
     private final boolean shown;
     private long last;
     private boolean written;
+    /** The longest line written since the last clear, which {@link #clear} blanks whole. */
+    private int width;
 
     /** @param shown whether the lines are written (the process runs at a terminal) */
     TerminalProgress(PrintWriter err, boolean shown) {
@@ -33,6 +35,7 @@ final class TerminalProgress {
         }
         last = now;
         written = true;
+        width = Math.max(width, line.length() + 3);
         err.printf("\r%s   ", line);
         err.flush();
     }
@@ -44,6 +47,7 @@ final class TerminalProgress {
         }
         last = System.nanoTime();
         written = true;
+        width = Math.max(width, line.length());
         err.printf("\r%-60s", line);
         err.flush();
     }
@@ -51,9 +55,10 @@ final class TerminalProgress {
     /** Clears the line, before the command's result is printed. */
     synchronized void clear() {
         if (written) {
-            err.printf("\r%60s\r", "");
+            err.printf("\r%s\r", " ".repeat(Math.max(60, width)));
             err.flush();
             written = false;
+            width = 0;
         }
     }
 }

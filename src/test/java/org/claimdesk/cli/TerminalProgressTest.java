@@ -38,6 +38,10 @@ class TerminalProgressTest {
                 "doctor: checking tally…"));
         line.clear();
         assertThat(err.toString()).endsWith("\r" + " ".repeat(60) + "\r");
+        line.step("backup: checking claimdesk-2026-12-07-before-the-upgrade.db (SQLite's quick check)…");
+        line.clear();
+        assertThat(err.toString()).as("a line longer than 60 characters blanked whole")
+                .endsWith("\r" + " ".repeat(83) + "\r");
         StringWriter elsewhere = new StringWriter();
         new TerminalProgress(new PrintWriter(elsewhere, true), false).step("doctor: checking schema…");
         assertThat(elsewhere.toString()).isEmpty();
