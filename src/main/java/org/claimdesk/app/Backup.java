@@ -141,22 +141,28 @@ public final class Backup {
                     thread.setDaemon(true);
                     return thread;
                 });
+        // a tick still running once the copy is done (its size read from a stalled share) tells nothing after it
+        Object told = new Object();
+        boolean[] done = {false};
         try {
             watch.scheduleWithFixedDelay(() -> {
                 try {
-                    progress.copied(Files.size(partial), about);
-                } catch (IOException ignored) {
-                    // the copy's size is looked at again at the next tick
+                    long bytes = Files.size(partial);
+                    synchronized (told) {
+                        if (!done[0]) {
+                            progress.copied(bytes, about);
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the copy's size is looked at again at the next tick; a tick that throws would end the ticks
                 }
             }, PROGRESS_EVERY_MS, PROGRESS_EVERY_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
             DatabaseCopy.write(database, partial);
         } finally {
-            watch.shutdownNow();
-            try {
-                watch.awaitTermination(1, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            synchronized (told) {
+                done[0] = true;
             }
+            watch.shutdownNow();
         }
         progress.copied(Files.size(partial), about);
     }

@@ -57,7 +57,7 @@ class BackupTest {
         }
     }
 
-    /** Every tax id goes into the copy whole: who took it, and where to, is in the audit trail, the copy's as well. */
+    /** A backup tells how far its copy is, to its whole size, then that it checks the copy. */
     @Test
     void aBackupTellsHowMuchIsCopiedOfAboutHowMuchThenThatTheCopyIsChecked() throws Exception {
         try (Database db = Database.open(dir.resolve("claimdesk.db"))) {
@@ -85,6 +85,7 @@ class BackupTest {
         }
     }
 
+    /** Every tax id goes into the copy whole: who took it, and where to, is in the audit trail, the copy's as well. */
     @Test
     void aBackupIsAuditedBeforeTheCopyWhichHoldsItsEntry() throws Exception {
         try (Database db = Database.open(dir.resolve("live.db"))) {
