@@ -77,14 +77,8 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
     private void check(Path file) {
         if (Backup.isCopy(file)) {
             // SQLite's quick check reads the whole copy (12 s for a 2.3 GB copy of 1,000,000 claims)
-            TerminalProgress line = TerminalProgress.onTerminal(err());
-            DatabaseCopy.Summary copy;
-            try {
-                line.step("backup: checking " + file.getFileName() + " (SQLite's quick check, then its rows counted)…");
-                copy = Backup.checkCopy(file);
-            } finally {
-                line.clear();
-            }
+            DatabaseCopy.Summary copy = shownWhile("backup: checking " + file.getFileName()
+                    + " (SQLite's quick check, then its rows counted)…", () -> Backup.checkCopy(file));
             out().printf("backup %s: a workstation's database, SQLite's integrity check passed%n", file);
             printContents(copy.schemaVersion(), copy.rows());
             out().printf("backup check passed: %,d claims%n", copy.claims());
@@ -97,6 +91,17 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
                     + " id whole: make it owner-only (chmod 600)%n", file, permissions);
             err().flush();
         });
+    }
+
+    /** {@code check}'s result, {@code step} shown at a terminal while it runs. */
+    private <T> T shownWhile(String step, java.util.function.Supplier<T> check) {
+        TerminalProgress line = TerminalProgress.onTerminal(err());
+        try {
+            line.step(step);
+            return check.get();
+        } finally {
+            line.clear();
+        }
     }
 
     /** A backup's or a dump's schema version against this build's, and the rows of each table. */
@@ -114,14 +119,8 @@ final class BackupCommand extends CliSupport implements Callable<Integer> {
     }
 
     private void checkDump(Path file) {
-        TerminalProgress line = TerminalProgress.onTerminal(err());
-        PostgresDump.Summary dump;
-        try {
-            line.step("backup: reading the dump " + file.getFileName() + " to its end…");
-            dump = Backup.checkDump(file);
-        } finally {
-            line.clear();
-        }
+        PostgresDump.Summary dump = shownWhile("backup: reading the dump " + file.getFileName() + " to its end…",
+                () -> Backup.checkDump(file));
         List<String> origin = new ArrayList<>();
         if (dump.database() != null) {
             origin.add("database " + dump.database());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.claimdesk.testing.StatementsRun;
 import org.claimdesk.testing.TestDatabase;
 import org.jdbi.v3.core.statement.Query;
 import org.junit.jupiter.api.Test;
@@ -87,18 +88,10 @@ class SqliteAuditPlanTest {
                 audit.append(h, at.plusSeconds(702), "new.colleague", "claim.edit", "claim", "8", null, null);
             });
             AuditStore store = new AuditStore();
-            List<String> statements = new java.util.ArrayList<>();
-            List<Long> page = db.read(h -> {
-                h.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
-                    @Override
-                    public void logBeforeExecution(org.jdbi.v3.core.statement.StatementContext context) {
-                        if (context.getRenderedSql().startsWith("SELECT * FROM audit_log")) {
-                            statements.add(context.getRenderedSql());
-                        }
-                    }
-                });
-                return store.list(h, subject, actor, action, 0, 20).stream().map(e -> e.auditId()).toList();
-            });
+            StatementsRun.Seen<List<Long>> seen = db.read(h -> StatementsRun.of(h, "SELECT * FROM audit_log",
+                    run -> store.list(run, subject, actor, action, 0, 20).stream().map(e -> e.auditId()).toList()));
+            List<Long> page = seen.result();
+            List<String> statements = seen.statements();
             List<Long> expected = db.read(h -> {
                 Query q = h.createQuery(AuditStore.listStatement(subject != null, actor != null, action != null, true))
                         .bind("limit", 20).bind("offset", 0);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.claimdesk.domain.DeliveryState;
+import org.claimdesk.testing.StatementsRun;
 import org.claimdesk.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -182,19 +183,10 @@ class SqliteOutboxPlanTest {
                     OutboxQuery.all().withState(DeliveryState.SENT).withErrorText("503").withPage(20, 30),
                     OutboxQuery.all().withState(DeliveryState.SENT).withChangedBefore(java.time.Instant.ofEpochMilli(
                             300)).withPage(100, 50))) {
-                List<String> statements = new java.util.ArrayList<>();
-                List<Long> page = db.read(h -> {
-                    h.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
-                        @Override
-                        public void logBeforeExecution(org.jdbi.v3.core.statement.StatementContext context) {
-                            if (context.getRenderedSql().startsWith("SELECT o.*")) {
-                                statements.add(context.getRenderedSql());
-                            }
-                        }
-                    });
-                    return store.list(h, query, 10).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId)
-                            .toList();
-                });
+                StatementsRun.Seen<List<Long>> seen = db.read(h -> StatementsRun.of(h, "SELECT o.*", run -> store
+                        .list(run, query, 10).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList()));
+                List<Long> page = seen.result();
+                List<String> statements = seen.statements();
                 List<Long> expected = db.read(h -> {
                     OutboxWhere w = OutboxWhere.of(h, query);
                     return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
@@ -224,18 +216,10 @@ class SqliteOutboxPlanTest {
             OutboxStore store = new OutboxStore();
             for (OutboxQuery query : List.of(OutboxQuery.all().withState(DeliveryState.FAILED).withPage(10, 20),
                     OutboxQuery.all().withState(DeliveryState.PENDING).withPage(0, 50))) {
-                List<String> statements = new java.util.ArrayList<>();
-                List<Long> page = db.read(h -> {
-                    h.setSqlLogger(new org.jdbi.v3.core.statement.SqlLogger() {
-                        @Override
-                        public void logBeforeExecution(org.jdbi.v3.core.statement.StatementContext context) {
-                            if (context.getRenderedSql().startsWith("SELECT o.*")) {
-                                statements.add(context.getRenderedSql());
-                            }
-                        }
-                    });
-                    return store.list(h, query).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
-                });
+                StatementsRun.Seen<List<Long>> seen = db.read(h -> StatementsRun.of(h, "SELECT o.*", run -> store
+                        .list(run, query).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList()));
+                List<Long> page = seen.result();
+                List<String> statements = seen.statements();
                 List<Long> expected = db.read(h -> {
                     OutboxWhere w = OutboxWhere.of(h, query);
                     return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
