@@ -135,10 +135,7 @@ class SqliteOutboxPlanTest {
                     .withPage(0, 50), OutboxQuery.all().withState(DeliveryState.SENT).withPage(400, 50),
                     OutboxQuery.all().withState(DeliveryState.PENDING).withJurisdiction("NY").withPage(0, 20));
             for (OutboxQuery query : queries) {
-                List<Long> expected = db.read(h -> {
-                    OutboxWhere w = OutboxWhere.of(h, query);
-                    return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
-                }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                List<Long> expected = pageStatementsIds(db, query);
                 for (int window : List.of(10, 300, OutboxStore.PAGE_WINDOW)) {
                     List<Long> page = db.read(h -> store.list(h, query, window)).stream()
                             .map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
@@ -187,10 +184,7 @@ class SqliteOutboxPlanTest {
                         .list(run, query, 10).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList()));
                 List<Long> page = seen.result();
                 List<String> statements = seen.statements();
-                List<Long> expected = db.read(h -> {
-                    OutboxWhere w = OutboxWhere.of(h, query);
-                    return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
-                }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                List<Long> expected = pageStatementsIds(db, query);
                 assertThat(page).as(query.toString()).hasSize(query.limit() > 30 ? 50 : 30).isEqualTo(expected);
                 assertThat(statements).as(query.toString()).hasSize(1);
                 List<String> plan = db.read(h -> {
@@ -220,10 +214,7 @@ class SqliteOutboxPlanTest {
                         .list(run, query).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList()));
                 List<Long> page = seen.result();
                 List<String> statements = seen.statements();
-                List<Long> expected = db.read(h -> {
-                    OutboxWhere w = OutboxWhere.of(h, query);
-                    return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
-                }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
+                List<Long> expected = pageStatementsIds(db, query);
                 assertThat(page).as(query.toString()).hasSize(query.limit()).isEqualTo(expected);
                 assertThat(statements).as(query.toString()).hasSize(1);
                 List<String> plan = db.read(h -> explain(h, statements.get(0), OutboxWhere.of(h, query)));
@@ -234,6 +225,14 @@ class SqliteOutboxPlanTest {
                         .noneSatisfy(step -> assertThat(step).startsWith("SCAN"));
             }
         }
+    }
+
+    /** The ids of {@code query}'s page as {@link OutboxStore#pageStatement} reads it, through the indexes. */
+    private static List<Long> pageStatementsIds(Database db, OutboxQuery query) {
+        return db.read(h -> {
+            OutboxWhere w = OutboxWhere.of(h, query);
+            return w.bind(h.createQuery(OutboxStore.pageStatement(w, query))).map(Rows.OUTBOX_EVENT).list();
+        }).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList();
     }
 
     private static List<org.claimdesk.domain.OutboxEvent> pageAfter(Database db, OutboxStore store, OutboxQuery query,
