@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ParameterizedClass
 @EnumSource(TestDatabase.Engine.class)
 class CrashRecoveryTest {
-    private static final int TRIALS = 10;
+    private static final int TRIALS = 8;
     private static final int ROWS = 60;
     private static final String TOKEN = "tok-7f3e9a1c5b2d-never-logged";
 
