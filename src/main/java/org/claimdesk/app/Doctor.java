@@ -108,7 +108,7 @@ public final class Doctor {
                 checking.accept("integrity");
                 integrity(h, findings);
                 findings.add(fileSystem(database.path()));
-                findings.add(deskDeadlines(DeadlineSettings.workstationSetting()));
+                findings.add(deadlines(null, null, DeadlineSettings.workstationSetting()));
             }
             checking.accept("schema");
             schema(h, findings);
@@ -162,14 +162,16 @@ public final class Doctor {
     }
 
     /**
-     * The decision deadlines a team database's claims are dated with: the office's, set on the database for every
-     * workstation, else each workstation's own {@code CLAIMDESK_DEADLINE_DAYS}, which every workstation of the office
-     * must then set alike, or one claim's due date depends on which workstation delivered it.
+     * The decision deadlines claims are dated with. A team database ({@code server}): the office's, set on the database
+     * for every workstation, else each workstation's own {@code CLAIMDESK_DEADLINE_DAYS}, which every workstation of
+     * the office must then set alike, or one claim's due date depends on which workstation delivered it. A desk's file
+     * ({@code server} and {@code office} null): this workstation's own.
      */
     static Finding deadlines(DatabaseLocation.Postgres server, String office, String workstation) {
         String setting = Database.officeDeadlineDaysSetting();
-        String howToSet = "IT sets the office's on the database for every workstation, as a superuser: ALTER DATABASE "
-                + sqlName(server.database()) + " SET " + setting + " TO 'NY=150,*=120' (docs/operations.md)";
+        String howToSet = server == null ? null : "IT sets the office's on the database for every workstation, as a"
+                + " superuser: ALTER DATABASE " + sqlName(server.database()) + " SET " + setting
+                + " TO 'NY=150,*=120' (docs/operations.md)";
         boolean workstationSets = workstation != null && !workstation.isBlank();
         if (office != null) {
             String problem = unreadable(office);
@@ -188,34 +190,23 @@ public final class Doctor {
         }
         if (!workstationSets) {
             return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with " + Deadlines.DEFAULT_DAYS
-                    + " days for the jurisdictions they do not name: the team database sets no " + setting
-                    + " and this workstation no " + DeadlineSettings.ENV);
+                    + " days for the jurisdictions they do not name: " + (server == null ? "this workstation sets no "
+                            : "the team database sets no " + setting + " and this workstation no ") + DeadlineSettings.ENV);
         }
         String problem = unreadable(workstation);
         if (problem != null) {
             return new Finding(Level.FAIL, "deadlines", "this workstation's " + DeadlineSettings.ENV + "="
                     + workstation.strip() + " cannot be read (" + problem + "): ClaimDesk opens no console and dates or"
-                    + " delivers no claim on this workstation until it is corrected; " + howToSet);
+                    + " delivers no claim on this workstation until it is corrected"
+                    + (server == null ? " (docs/operations.md)" : "; " + howToSet));
+        }
+        if (server == null) {
+            return new Finding(Level.OK, "deadlines", "claims are dated with " + DeadlineSettings.ENV + "="
+                    + workstation.strip() + " and the statutory deadlines");
         }
         return new Finding(Level.WARN, "deadlines", "this workstation dates claims with " + DeadlineSettings.ENV + "="
                 + workstation.strip() + ": each workstation dates the claims its worker delivers, so every workstation"
                 + " of the office must set the same; " + howToSet);
-    }
-
-    /** The decision deadlines a desk's file dates its claims with: the statutory ones, and this workstation's own. */
-    static Finding deskDeadlines(String workstation) {
-        if (workstation == null || workstation.isBlank()) {
-            return new Finding(Level.OK, "deadlines", "the statutory decision deadlines, with " + Deadlines.DEFAULT_DAYS
-                    + " days for the jurisdictions they do not name: this workstation sets no " + DeadlineSettings.ENV);
-        }
-        String problem = unreadable(workstation);
-        if (problem != null) {
-            return new Finding(Level.FAIL, "deadlines", "this workstation's " + DeadlineSettings.ENV + "="
-                    + workstation.strip() + " cannot be read (" + problem + "): ClaimDesk opens no console and dates or"
-                    + " delivers no claim on this workstation until it is corrected (docs/operations.md)");
-        }
-        return new Finding(Level.OK, "deadlines", "claims are dated with " + DeadlineSettings.ENV + "="
-                + workstation.strip() + " and the statutory deadlines");
     }
 
     /** Why decision deadline figures cannot be read; null when they can. */

@@ -29,26 +29,24 @@ final class TerminalProgress {
 
     /** Shows {@code line} in place of the last, unless one was shown less than a quarter of a second ago. */
     synchronized void show(String line) {
-        long now = System.nanoTime();
-        if (!shown || (written && now - last < EVERY_NANOS)) {
+        if (!shown || (written && System.nanoTime() - last < EVERY_NANOS)) {
             return;
         }
-        last = now;
-        written = true;
-        width = Math.max(width, line.length() + 3);
-        err.printf("\r%s   ", line);
-        err.flush();
+        write(line + "   ");
     }
 
     /** Shows {@code line} in place of the last at once: a step that begins, which a later one may not follow soon. */
     synchronized void step(String line) {
-        if (!shown) {
-            return;
+        if (shown) {
+            write(String.format("%-60s", line));
         }
+    }
+
+    private void write(String text) {
         last = System.nanoTime();
         written = true;
-        width = Math.max(width, line.length());
-        err.printf("\r%-60s", line);
+        width = Math.max(width, text.length());
+        err.print("\r" + text);
         err.flush();
     }
 

@@ -161,7 +161,7 @@ public final class OutboxStore {
         }
         OutboxWhere w = OutboxWhere.of(handle, query);
         boolean idsFirst = query.limit() > 0 && query.state() != null && Dialect.of(handle) == Dialect.SQLITE
-                && query.unpaged().equals(OutboxQuery.all().withState(query.state()));
+                && byStateAlone(query);
         return w.bind(handle.createQuery(idsFirst ? idsFirstPageStatement(w, query) : pageStatement(w, query)))
                 .map(Rows.OUTBOX_EVENT).list();
     }
@@ -225,13 +225,18 @@ public final class OutboxStore {
      * each of its refreshes: a count of the sent rows would read most of a large outbox.
      */
     public int count(Handle handle, OutboxQuery query) {
-        if (query.unpaged().equals(OutboxQuery.all().withState(query.state()))) {
+        if (byStateAlone(query)) {
             Map<DeliveryState, Integer> byState = countByState(handle);
             return query.state() == null ? byState.values().stream().mapToInt(Integer::intValue).sum()
                     : byState.get(query.state());
         }
         OutboxWhere w = OutboxWhere.of(handle, query);
         return w.bind(handle.createQuery(countStatement(w))).mapTo(Integer.class).one();
+    }
+
+    /** Whether {@code query} narrows the rows by their delivery state alone (null: not at all), its page aside. */
+    private static boolean byStateAlone(OutboxQuery query) {
+        return query.unpaged().equals(OutboxQuery.all().withState(query.state()));
     }
 
     /** The statement counting the rows {@code w} selects, one by one. */

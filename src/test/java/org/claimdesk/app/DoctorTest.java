@@ -132,9 +132,9 @@ class DoctorTest {
                 java.util.Map.of());
         assertThat(Doctor.deadlines(new DatabaseLocation.Postgres("db.office", 5432, "user", "staff", java.util.Map.of()),
                 null, "NY=150").message()).contains("ALTER DATABASE \"user\" SET");
-        assertThat(Doctor.deskDeadlines(null).level()).isEqualTo(Doctor.Level.OK);
-        assertThat(Doctor.deskDeadlines("NY=150").message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150");
-        assertThat(Doctor.deskDeadlines("NY=often").level()).isEqualTo(Doctor.Level.FAIL);
+        assertThat(Doctor.deadlines(null, null, null).level()).isEqualTo(Doctor.Level.OK);
+        assertThat(Doctor.deadlines(null, null, "NY=150").message()).contains("CLAIMDESK_DEADLINE_DAYS=NY=150");
+        assertThat(Doctor.deadlines(null, null, "NY=often").level()).isEqualTo(Doctor.Level.FAIL);
         assertThat(Doctor.deadlines(named, null, "NY=150").message())
                 .contains("ALTER DATABASE \"Claims \"\"East\"\"\" SET claimdesk.deadline_days TO");
     }
