@@ -139,7 +139,8 @@ public final class OutboxStore {
      * hold the whole page (a small jurisdiction's, a page far on) is read again from the indexes, which start from the
      * jurisdiction's claims. Failed and pending rows, few and recent, are read from the indexes at once, their page's
      * ids first ({@link #idsFirstPageStatement}), as are a signature's rows; a claim's and rows named by id, with a
-     * dense state, after a window without them.
+     * dense state, after a window without them. A search of error texts in any state but failed reads the ids of the
+     * rows that have a text from their own index first ({@link OutboxWhere#readByErrorText}).
      */
     public List<OutboxEvent> list(Handle handle, OutboxQuery query) {
         return list(handle, query, PAGE_WINDOW);
@@ -147,6 +148,7 @@ public final class OutboxStore {
 
     List<OutboxEvent> list(Handle handle, OutboxQuery query, int window) {
         if (query.limit() > 0 && Dialect.of(handle) == Dialect.SQLITE && query.signature() == null
+                && !OutboxWhere.readByErrorText(handle, query)
                 && (query.state() != null || query.jurisdiction() != null) && denseState(handle, query.state())) {
             OutboxWhere w = OutboxWhere.inIdOrder(handle, query);
             if (query.jurisdiction() == null && query.claimId() == null && query.ids().isEmpty()) {
@@ -160,8 +162,8 @@ public final class OutboxStore {
             }
         }
         OutboxWhere w = OutboxWhere.of(handle, query);
-        boolean idsFirst = query.limit() > 0 && query.state() != null && Dialect.of(handle) == Dialect.SQLITE
-                && byStateAlone(query);
+        boolean idsFirst = query.limit() > 0 && Dialect.of(handle) == Dialect.SQLITE
+                && (query.state() != null && byStateAlone(query) || w.byErrorText);
         return w.bind(handle.createQuery(idsFirst ? idsFirstPageStatement(w, query) : pageStatement(w, query)))
                 .map(Rows.OUTBOX_EVENT).list();
     }
@@ -174,7 +176,7 @@ public final class OutboxStore {
      */
     static String idsFirstPageStatement(OutboxWhere w, OutboxQuery query) {
         return "SELECT o.* FROM outbox_event o WHERE o.outbox_event_id IN (SELECT o.outbox_event_id FROM " + w.from
-                + w.where + " ORDER BY o.outbox_event_id" + page(query) + ") ORDER BY o.outbox_event_id";
+                + w.where + " ORDER BY " + w.idOrder() + page(query) + ") ORDER BY o.outbox_event_id";
     }
 
     /** Whether {@code state} (null: any) holds a quarter of the outbox's rows or more, by the tally. */
@@ -196,7 +198,7 @@ public final class OutboxStore {
 
     /** The statement of {@code query}'s page, its rows in id order. */
     static String pageStatement(OutboxWhere w, OutboxQuery query) {
-        return "SELECT o.* FROM " + w.from + w.where + " ORDER BY o.outbox_event_id" + page(query);
+        return "SELECT o.* FROM " + w.from + w.where + " ORDER BY " + w.idOrder() + page(query);
     }
 
     /**
@@ -259,7 +261,7 @@ public final class OutboxStore {
         OutboxWhere w = OutboxWhere.of(handle, query);
         return w.bind(handle.createQuery("""
                 SELECT o.outbox_event_id, o.aggregate_id, o.idempotency_key, o.last_error, o.delivery_state, o.updated_at
-                FROM\s""" + w.from + w.where + " ORDER BY o.outbox_event_id" + page(query)))
+                FROM\s""" + w.from + w.where + " ORDER BY " + w.idOrder() + page(query)))
                 .map((rs, ctx) -> new OutboxStamp(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         DeliveryState.fromDb(rs.getString(5)), rs.getLong(6)))
                 .list();

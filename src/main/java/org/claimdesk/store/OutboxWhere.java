@@ -23,12 +23,23 @@ import org.jdbi.v3.core.statement.SqlStatement;
 final class OutboxWhere {
     final String from;
     final String where;
+    /** Whether SQLite reads the rows from the index of error texts ({@link #readByErrorText}). */
+    final boolean byErrorText;
     private final Map<String, Object> bindings;
 
-    private OutboxWhere(String from, String where, Map<String, Object> bindings) {
+    private OutboxWhere(String from, String where, boolean byErrorText, Map<String, Object> bindings) {
         this.from = from;
         this.where = where;
+        this.byErrorText = byErrorText;
         this.bindings = bindings;
+    }
+
+    /**
+     * The rows' order by id in a statement: read by their error text, {@code +o.outbox_event_id}, which keeps SQLite
+     * from reading the outbox in id order to spare the sort (every row, for a text found nowhere).
+     */
+    String idOrder() {
+        return byErrorText ? "+o.outbox_event_id" : "o.outbox_event_id";
     }
 
     static OutboxWhere of(Handle handle, OutboxQuery query) {
@@ -48,11 +59,12 @@ final class OutboxWhere {
         List<String> clauses = new ArrayList<>();
         Map<String, Object> bindings = new LinkedHashMap<>();
         String from = "outbox_event o";
+        boolean byErrorText = !inIdOrder && readByErrorText(handle, query);
         // on PostgreSQL the planner weighs the failed rows' index itself: no tally read, the state bound as any other
         boolean failedOfJurisdiction = !inIdOrder && query.jurisdiction() != null
                 && query.state() == DeliveryState.FAILED && Dialect.of(handle) == Dialect.SQLITE && fewFailedRows(handle);
         if (query.jurisdiction() != null) {
-            from = inIdOrder ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
+            from = inIdOrder || byErrorText ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
                     : Dialect.of(handle).outboxOfJurisdiction(failedOfJurisdiction);
             clauses.add("c.jurisdiction = :jurisdiction");
             bindings.put("jurisdiction", query.jurisdiction());
@@ -61,10 +73,14 @@ final class OutboxWhere {
             // a constant of the product's, not staff's input: the failed rows' index applies to this state alone
             clauses.add("o.delivery_state = '" + DeliveryState.FAILED.dbValue() + "'");
         } else if (query.state() != null) {
-            clauses.add(inIdOrder ? "o.delivery_state || '' = :state" : "o.delivery_state = :state");
+            clauses.add(inIdOrder || byErrorText ? "o.delivery_state || '' = :state" : "o.delivery_state = :state");
             bindings.put("state", query.state().dbValue());
         }
         if (query.errorText() != null) {
+            if (byErrorText) {
+                // names the partial index's condition, which SQLite does not infer from the LIKE
+                clauses.add("o.last_error IS NOT NULL");
+            }
             clauses.add(Dialect.of(handle).like("o.last_error", "errorText"));
             bindings.put("errorText", Like.contains(query.errorText()));
         }
@@ -80,7 +96,7 @@ final class OutboxWhere {
             clauses.add(Dialect.of(handle).inList("o.outbox_event_id", "ids", true));
             bindings.put("ids", Json.write(query.ids()));
         }
-        OutboxWhere others = new OutboxWhere(from, whereOf(clauses), Map.copyOf(bindings));
+        OutboxWhere others = new OutboxWhere(from, whereOf(clauses), byErrorText, Map.copyOf(bindings));
         if (query.signature() == null) {
             return others;
         }
@@ -89,7 +105,20 @@ final class OutboxWhere {
         OutboxWhere forTexts = inIdOrder ? of(handle, query.withSignature(null), false) : others;
         clauses.add(Dialect.of(handle).inList("coalesce(o.last_error, '')", "errorsOfSignature", false));
         bindings.put("errorsOfSignature", Json.write(errorsOfSignature(handle, forTexts, query.signature())));
-        return new OutboxWhere(from, whereOf(clauses), bindings);
+        return new OutboxWhere(from, whereOf(clauses), byErrorText, bindings);
+    }
+
+    /**
+     * Whether SQLite reads the rows from the index of those with an error text (schema version 21), the other
+     * conditions tested on each: a search of error texts in any state but failed. Only rows whose last attempt
+     * failed carry a text, a few percent of a large outbox, where the delivery state's index reads every row of a
+     * state (the sent rows: 1.0 s for a total at 1,000,000 rows) and a read in id order the whole outbox for a text
+     * found nowhere. The failed rows have an index of their texts of their own (schema version 14), and every failed
+     * row has a text: they are read from it as before.
+     */
+    static boolean readByErrorText(Handle handle, OutboxQuery query) {
+        return query.errorText() != null && query.state() != DeliveryState.FAILED
+                && Dialect.of(handle) == Dialect.SQLITE;
     }
 
     /**

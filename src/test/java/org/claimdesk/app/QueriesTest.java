@@ -99,6 +99,40 @@ class QueriesTest {
         }
     }
 
+    /**
+     * A search of error texts finds the page and the total the rows hold, in any state, in one state and in a
+     * jurisdiction: each engine reads them its own way (on SQLite from the index of the rows with a text, on PostgreSQL
+     * as its planner chooses), and rows marked sent may keep a text (a reconciled row's).
+     */
+    @Test
+    void aSearchOfErrorTextsFindsThePageAndTheTotalTheRowsHold() {
+        db.useTransaction(h -> h.execute("UPDATE outbox_event SET last_error = 'reconciled after a 503'"
+                + " WHERE delivery_state = 'sent' AND outbox_event_id % 5 = 0"));
+        int found = 0;
+        for (String text : List.of("503", "TIMEOUT", "Reconciled", "no such text")) {
+            for (DeliveryState state : new DeliveryState[] {null, DeliveryState.SENT, DeliveryState.PENDING,
+                    DeliveryState.FAILED}) {
+                for (String jurisdiction : new String[] {null, "CA"}) {
+                    OutboxQuery query = OutboxQuery.all().withErrorText(text).withState(state)
+                            .withJurisdiction(jurisdiction);
+                    List<Long> expected = db.read(h -> h.createQuery("SELECT o.outbox_event_id FROM outbox_event o"
+                            + " JOIN claim c ON c.claim_id = o.aggregate_id WHERE lower(o.last_error) LIKE '%"
+                            + text.toLowerCase(java.util.Locale.ROOT) + "%'"
+                            + (state == null ? "" : " AND o.delivery_state = '" + state.dbValue() + "'")
+                            + (jurisdiction == null ? "" : " AND c.jurisdiction = '" + jurisdiction + "'")
+                            + " ORDER BY 1").mapTo(Long.class).list());
+                    List<Long> page = queries.outbox(query.withPage(2, 5)).stream()
+                            .map(OutboxEvent::outboxEventId).toList();
+                    assertThat(page).as(query.toString()).isEqualTo(
+                            expected.subList(Math.min(2, expected.size()), Math.min(7, expected.size())));
+                    assertThat(queries.countOutbox(query)).as(query.toString()).isEqualTo(expected.size());
+                    found += expected.size();
+                }
+            }
+        }
+        assertThat(found).as("rows found by some search").isPositive();
+    }
+
     @Test
     void aCountByDeliveryStateAloneFromTheTallyAgreesWithTheRows() {
         List<OutboxQuery> queried = new ArrayList<>();

@@ -177,7 +177,6 @@ class SqliteOutboxPlanTest {
                     "UPDATE outbox_event SET updated_at = outbox_event_id");
             OutboxStore store = new OutboxStore();
             for (OutboxQuery query : List.of(OutboxQuery.all().withState(DeliveryState.SENT).withPage(400, 50),
-                    OutboxQuery.all().withState(DeliveryState.SENT).withErrorText("503").withPage(20, 30),
                     OutboxQuery.all().withState(DeliveryState.SENT).withChangedBefore(java.time.Instant.ofEpochMilli(
                             300)).withPage(100, 50))) {
                 StatementsRun.Seen<List<Long>> seen = db.read(h -> StatementsRun.of(h, "SELECT o.*", run -> store
@@ -194,6 +193,72 @@ class SqliteOutboxPlanTest {
                 });
                 assertThat(plan).as(query + "\n" + String.join("\n", plan)).containsExactly("SCAN o");
             }
+        }
+    }
+
+    /**
+     * A search of error texts in any state but failed reads the rows that have a text from their own index (schema
+     * version 21), each text tested in the index's entry, and the page's ids first: not every row of the outbox in id
+     * order (a text found nowhere) nor every row of a state from the delivery state's index (the sent rows' total,
+     * 1.0 s at 1,000,000 rows). The page and the total are those the rows hold.
+     */
+    @Test
+    void aSearchOfErrorTextsReadsTheRowsWithATextFromTheirIndex() {
+        try (Database db = TestDatabase.open(TestDatabase.Engine.SQLITE, dir)) {
+            seed(db, 600, "UPDATE claim SET jurisdiction = 'NY' WHERE claim_id % 3 = 0",
+                    "UPDATE outbox_event SET delivery_state = 'sent' WHERE outbox_event_id % 4 <> 0",
+                    "UPDATE outbox_event SET last_error = '503 Service Unavailable: state portal busy'"
+                            + " WHERE outbox_event_id % 4 = 0",
+                    "UPDATE outbox_event SET delivery_state = 'failed', last_error = 'timeout: no reply'"
+                            + " WHERE outbox_event_id % 8 = 0",
+                    // a row reconciled as sent keeps the error its last attempt had
+                    "UPDATE outbox_event SET last_error = '503 Service Unavailable: maintenance'"
+                            + " WHERE outbox_event_id % 30 = 1");
+            OutboxStore store = new OutboxStore();
+            List<OutboxQuery> queries = List.of(OutboxQuery.all().withErrorText("SERVICE unavailable").withPage(20, 30),
+                    OutboxQuery.all().withErrorText("nowhere at all").withPage(0, 50),
+                    OutboxQuery.all().withState(DeliveryState.SENT).withErrorText("503").withPage(5, 10),
+                    OutboxQuery.all().withState(DeliveryState.PENDING).withErrorText("busy").withPage(0, 50),
+                    OutboxQuery.all().withJurisdiction("NY").withErrorText("503").withPage(10, 20),
+                    OutboxQuery.all().withState(DeliveryState.SENT).withJurisdiction("NY").withErrorText("maint")
+                            .withPage(0, 50));
+            for (OutboxQuery query : queries) {
+                List<Long> expected = db.read(h -> h.createQuery("SELECT o.outbox_event_id FROM outbox_event o"
+                        + " JOIN claim c ON c.claim_id = o.aggregate_id WHERE lower(o.last_error) LIKE :text"
+                        + " AND (:state IS NULL OR o.delivery_state = :state)"
+                        + " AND (:jurisdiction IS NULL OR c.jurisdiction = :jurisdiction) ORDER BY 1")
+                        .bind("text", "%" + query.errorText().toLowerCase(java.util.Locale.ROOT) + "%")
+                        .bind("state", query.state() == null ? null : query.state().dbValue())
+                        .bind("jurisdiction", query.jurisdiction()).mapTo(Long.class).list());
+                StatementsRun.Seen<List<Long>> seen = db.read(h -> StatementsRun.of(h, "SELECT o.*", run -> store
+                        .list(run, query).stream().map(org.claimdesk.domain.OutboxEvent::outboxEventId).toList()));
+                assertThat(seen.result()).as(query.toString()).isEqualTo(expected.subList(
+                        Math.min(query.offset(), expected.size()), Math.min(query.offset() + query.limit(), expected.size())));
+                int total = db.read(h -> store.count(h, query));
+                boolean any = db.read(h -> store.any(h, query));
+                assertThat(total).as(query.toString()).isEqualTo(expected.size());
+                assertThat(any).as(query.toString()).isEqualTo(!expected.isEmpty());
+                assertThat(seen.statements()).as(query.toString()).hasSize(1);
+                List<String> page = db.read(h -> explain(h, seen.statements().get(0), OutboxWhere.of(h, query)));
+                List<String> count = db.read(h -> explain(h, OutboxStore.countStatement(OutboxWhere.of(h, query)),
+                        OutboxWhere.of(h, query)));
+                for (List<String> plan : List.of(page, count)) {
+                    assertThat(plan).as(query + "\n" + String.join("\n", plan))
+                            .anySatisfy(step -> assertThat(step).startsWith("SEARCH o USING")
+                                    .contains(" INDEX outbox_error_idx "))
+                            .noneSatisfy(step -> assertThat(step).startsWith("SCAN"))
+                            .noneSatisfy(step -> assertThat(step).contains("outbox_due_idx"))
+                            .noneSatisfy(step -> assertThat(step).contains("outbox_aggregate_idx"));
+                }
+            }
+            // the failed rows' texts come from their own index, as the error groups' do
+            OutboxQuery failed = OutboxQuery.all().withState(DeliveryState.FAILED).withErrorText("timeout").withPage(0, 50);
+            List<String> failedPlan = db.read(h -> explain(h, OutboxStore.countStatement(OutboxWhere.of(h, failed)),
+                    OutboxWhere.of(h, failed)));
+            assertThat(failedPlan).as(String.join("\n", failedPlan))
+                    .anySatisfy(step -> assertThat(step).contains("outbox_failed_error_idx"));
+            int failedTotal = db.read(h -> store.count(h, failed));
+            assertThat(failedTotal).isEqualTo(600 / 8);
         }
     }
 

@@ -193,7 +193,8 @@ class UpgradeTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + expected); Statement s = c.createStatement()) {
             schemaAt(s, 9);
             for (String later : List.of("V10__search_text.sql", "V11__audit_filters.sql", "V14__failed_errors.sql",
-                    "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V19__jurisdiction_reads.sql")) {
+                    "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V19__jurisdiction_reads.sql",
+                    "V21__error_search.sql")) {
                 for (String statement : SqlScript.statements(script(later))) {
                     s.execute(statement);
                 }
@@ -230,16 +231,17 @@ class UpgradeTest {
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
             assertThat(told).as("each version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 20 on " + Thread.currentThread().getName(),
-                            "10 12 20 on " + Thread.currentThread().getName(),
-                            "10 13 20 on " + Thread.currentThread().getName(),
-                            "10 14 20 on " + Thread.currentThread().getName(),
-                            "10 15 20 on " + Thread.currentThread().getName(),
-                            "10 16 20 on " + Thread.currentThread().getName(),
-                            "10 17 20 on " + Thread.currentThread().getName(),
-                            "10 18 20 on " + Thread.currentThread().getName(),
-                            "10 19 20 on " + Thread.currentThread().getName(),
-                            "10 20 20 on " + Thread.currentThread().getName());
+                    .containsExactly("10 11 21 on " + Thread.currentThread().getName(),
+                            "10 12 21 on " + Thread.currentThread().getName(),
+                            "10 13 21 on " + Thread.currentThread().getName(),
+                            "10 14 21 on " + Thread.currentThread().getName(),
+                            "10 15 21 on " + Thread.currentThread().getName(),
+                            "10 16 21 on " + Thread.currentThread().getName(),
+                            "10 17 21 on " + Thread.currentThread().getName(),
+                            "10 18 21 on " + Thread.currentThread().getName(),
+                            "10 19 21 on " + Thread.currentThread().getName(),
+                            "10 20 21 on " + Thread.currentThread().getName(),
+                            "10 21 21 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());

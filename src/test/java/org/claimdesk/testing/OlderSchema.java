@@ -25,7 +25,8 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 19) in the caller's transaction. Version 20 changes nothing
+     * Undoes the versions after {@code version} (11 to 20) in the caller's transaction. Version 21 indexes the rows
+     * with an error text on both engines. Version 20 changes nothing
      * but the version on both engines. Version 19 adds the delivery
      * state to the outbox's index by claim and the status to the claims' jurisdiction index, and indexes the failed
      * rows' claims, on both engines. Version 18 changes nothing but
@@ -36,8 +37,18 @@ public final class OlderSchema {
      * index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 19) {
-            throw new IllegalArgumentException("undoes versions 12 to 20 only, down to 11 to 19, not to " + version);
+        if (version < 11 || version > 20) {
+            throw new IllegalArgumentException("undoes versions 12 to 21 only, down to 11 to 20, not to " + version);
+        }
+        h.execute("DROP INDEX outbox_error_idx");
+        if (server) {
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '21'");
+        }
+        if (version == 20) {
+            if (!server) {
+                h.execute("PRAGMA user_version = 20");
+            }
+            return;
         }
         if (server) {
             h.execute("DELETE FROM flyway_schema_history WHERE version = '20'");

@@ -29,19 +29,22 @@ final class BenchProbe {
     static final String[] SEARCHES = {"UPC-2026-054321", "Okafor", "heir of", "48213", "no claim has this text"};
     /**
      * The Outbox page's filters measured after the claims' text filters: states and jurisdictions alone and together
-     * (a jurisdiction is read through its claims), each from applying it until its page is shown.
+     * (a jurisdiction is read through its claims), then a search of error texts that finds nothing, in any state and
+     * among the sent rows (the most a search reads), each from applying it until its page is shown.
      */
-    static final List<OutboxFilter> OUTBOX_FILTERS = List.of(new OutboxFilter(DeliveryState.SENT, "NY"),
-            new OutboxFilter(DeliveryState.FAILED, "CA"), new OutboxFilter(null, "CA"),
-            new OutboxFilter(DeliveryState.PENDING, null), new OutboxFilter(DeliveryState.SENT, null));
+    static final List<OutboxFilter> OUTBOX_FILTERS = List.of(new OutboxFilter(DeliveryState.SENT, "NY", ""),
+            new OutboxFilter(DeliveryState.FAILED, "CA", ""), new OutboxFilter(null, "CA", ""),
+            new OutboxFilter(DeliveryState.PENDING, null, ""), new OutboxFilter(DeliveryState.SENT, null, ""),
+            new OutboxFilter(null, null, "no such answer"), new OutboxFilter(DeliveryState.SENT, null, "503"));
     static final long PAGE_SWITCH_NANOS = 3_000_000_000L;
     static final long DRAIN_LIMIT_NANOS = 600_000_000_000L;
 
-    /** An Outbox page filter: a delivery state and a jurisdiction, either null for any. */
-    record OutboxFilter(DeliveryState state, String jurisdiction) {
+    /** An Outbox page filter: a delivery state and a jurisdiction, either null for any, and the search's text. */
+    record OutboxFilter(DeliveryState state, String jurisdiction, String errorText) {
         @Override
         public String toString() {
-            return (state == null ? "any state" : state.dbValue()) + " / " + (jurisdiction == null ? "any" : jurisdiction);
+            return (state == null ? "any state" : state.dbValue()) + " / " + (jurisdiction == null ? "any" : jurisdiction)
+                    + (errorText.isEmpty() ? "" : " / \"" + errorText + "\"");
         }
     }
 
@@ -388,6 +391,7 @@ final class BenchProbe {
             result.put("outboxFilterEachMs", new LinkedHashMap<>(outboxFilterMillis));
             window.outboxModel().stateProperty().set(null);
             window.outboxModel().jurisdictionProperty().set(null);
+            window.outboxModel().errorTextProperty().set("");
             window.outboxModel().applyFilters();
             window.mainModel().show(Page.CLAIMS);
             // like the filters, the first selection and the drain start from a quiet console: reads done
@@ -407,6 +411,7 @@ final class BenchProbe {
         startedNanos = System.nanoTime();
         window.outboxModel().stateProperty().set(filter.state());
         window.outboxModel().jurisdictionProperty().set(filter.jurisdiction());
+        window.outboxModel().errorTextProperty().set(filter.errorText());
         window.outboxModel().applyFilters();
     }
 
