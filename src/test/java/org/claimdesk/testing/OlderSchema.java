@@ -26,7 +26,7 @@ public final class OlderSchema {
 
     /**
      * Undoes the versions after {@code version} (11 to 20) in the caller's transaction. Version 21 indexes the rows
-     * with an error text on both engines. Version 20 changes nothing
+     * with an error text on both engines (on a team database their texts' trigrams as well). Version 20 changes nothing
      * but the version on both engines. Version 19 adds the delivery
      * state to the outbox's index by claim and the status to the claims' jurisdiction index, and indexes the failed
      * rows' claims, on both engines. Version 18 changes nothing but
@@ -42,6 +42,7 @@ public final class OlderSchema {
         }
         h.execute("DROP INDEX outbox_error_idx");
         if (server) {
+            h.execute("DROP INDEX outbox_error_trgm");
             h.execute("DELETE FROM flyway_schema_history WHERE version = '21'");
         }
         if (version == 20) {
