@@ -125,4 +125,30 @@ class PostgresOutboxPlanTest {
             assertThat(withText).as("i % 30 in (0, 1) for i in 1..100,000").isEqualTo(6_667);
         }
     }
+
+    /**
+     * The upgrade to version 21 on a team database whose pg_trgm was dropped since (doctor warns of it; the extension's
+     * indexes went with it): the extension is created again with the outbox's trigram index, as version 8 created it,
+     * instead of the upgrade failing on an unknown operator class.
+     */
+    @Test
+    void theUpgradeToVersion21CreatesPgTrgmAgainWhereItWasDropped() {
+        DatabaseLocation.Postgres location = TestDatabase.newServerDatabase();
+        try (Database db = Database.open(location)) {
+            db.useTransaction(h -> {
+                org.claimdesk.testing.OlderSchema.undoDownTo(h, true, 20);
+                h.execute("DROP EXTENSION pg_trgm CASCADE");
+            });
+        }
+        try (Database db = Database.open(location)) {
+            assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
+            List<String> indexes = db.read(h -> h.createQuery("SELECT indexname FROM pg_indexes"
+                    + " WHERE tablename = 'outbox_event' AND indexname LIKE 'outbox_error%' ORDER BY 1")
+                    .mapTo(String.class).list());
+            assertThat(indexes).containsExactly("outbox_error_idx", "outbox_error_trgm");
+            boolean extension = db.read(h -> h.createQuery("SELECT EXISTS (SELECT 1 FROM pg_extension"
+                    + " WHERE extname = 'pg_trgm')").mapTo(Boolean.class).one());
+            assertThat(extension).isTrue();
+        }
+    }
 }

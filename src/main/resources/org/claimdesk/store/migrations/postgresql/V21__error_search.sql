@@ -9,5 +9,7 @@
 -- text found nowhere (EXPLAIN ANALYZE, no parallel query, as ClaimDesk's sessions run). A B-tree cannot hold the
 -- texts themselves: its entry has a limit of about 2,700 bytes, and an error text is kept up to 4,096 characters
 -- (schema version 14 says so). PostgreSQL sees for itself that a search names only rows with a text.
+-- The extension as version 8 creates it: a database whose pg_trgm was dropped since (doctor warns of it) gets it back.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX outbox_error_idx ON outbox_event (outbox_event_id, delivery_state) WHERE last_error IS NOT NULL;
 CREATE INDEX outbox_error_trgm ON outbox_event USING gin (last_error gin_trgm_ops) WHERE last_error IS NOT NULL;
