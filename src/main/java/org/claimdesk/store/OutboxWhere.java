@@ -60,11 +60,13 @@ final class OutboxWhere {
         Map<String, Object> bindings = new LinkedHashMap<>();
         String from = "outbox_event o";
         boolean byErrorText = !inIdOrder && readByErrorText(handle, query);
+        // read in id order or by error text, the outbox is SQLite's outer loop, the state's and claims' indexes kept out
+        boolean outboxFirst = inIdOrder || byErrorText;
         // on PostgreSQL the planner weighs the failed rows' index itself: no tally read, the state bound as any other
         boolean failedOfJurisdiction = !inIdOrder && query.jurisdiction() != null
                 && query.state() == DeliveryState.FAILED && Dialect.of(handle) == Dialect.SQLITE && fewFailedRows(handle);
         if (query.jurisdiction() != null) {
-            from = inIdOrder || byErrorText ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
+            from = outboxFirst ? "outbox_event o CROSS JOIN claim c ON c.claim_id = o.aggregate_id"
                     : Dialect.of(handle).outboxOfJurisdiction(failedOfJurisdiction);
             clauses.add("c.jurisdiction = :jurisdiction");
             bindings.put("jurisdiction", query.jurisdiction());
@@ -73,7 +75,7 @@ final class OutboxWhere {
             // a constant of the product's, not staff's input: the failed rows' index applies to this state alone
             clauses.add("o.delivery_state = '" + DeliveryState.FAILED.dbValue() + "'");
         } else if (query.state() != null) {
-            clauses.add(inIdOrder || byErrorText ? "o.delivery_state || '' = :state" : "o.delivery_state = :state");
+            clauses.add(outboxFirst ? "o.delivery_state || '' = :state" : "o.delivery_state = :state");
             bindings.put("state", query.state().dbValue());
         }
         if (query.errorText() != null) {

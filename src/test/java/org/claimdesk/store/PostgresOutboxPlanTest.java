@@ -107,8 +107,8 @@ class PostgresOutboxPlanTest {
             OutboxQuery nowhere = OutboxQuery.all().withErrorText("nowhere at all").withPage(0, 200);
             OutboxQuery sent = OutboxQuery.all().withState(org.claimdesk.domain.DeliveryState.SENT).withErrorText("503")
                     .withPage(0, 200);
+            OutboxStore store = new OutboxStore();
             for (OutboxQuery query : List.of(nowhere, sent)) {
-                OutboxStore store = new OutboxStore();
                 for (String statement : List.of(db.read(h -> OutboxStore.pageStatement(OutboxWhere.of(h, query), query)),
                         db.read(h -> OutboxStore.countStatement(OutboxWhere.of(h, query))))) {
                     List<String> plan = db.read(h -> OutboxWhere.of(h, query).bind(h.createQuery("EXPLAIN " + statement))
@@ -121,7 +121,7 @@ class PostgresOutboxPlanTest {
                 int total = db.read(h -> store.count(h, query));
                 assertThat(total).as(query.toString()).isZero();
             }
-            int withText = db.read(h -> new OutboxStore().count(h, OutboxQuery.all().withErrorText("SERVICE")));
+            int withText = db.read(h -> store.count(h, OutboxQuery.all().withErrorText("SERVICE")));
             assertThat(withText).as("i % 30 in (0, 1) for i in 1..100,000").isEqualTo(6_667);
         }
     }

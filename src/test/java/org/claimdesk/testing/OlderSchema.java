@@ -43,21 +43,8 @@ public final class OlderSchema {
         h.execute("DROP INDEX outbox_error_idx");
         if (server) {
             h.execute("DROP INDEX outbox_error_trgm");
-            h.execute("DELETE FROM flyway_schema_history WHERE version = '21'");
         }
-        if (version == 20) {
-            if (!server) {
-                h.execute("PRAGMA user_version = 20");
-            }
-            return;
-        }
-        if (server) {
-            h.execute("DELETE FROM flyway_schema_history WHERE version = '20'");
-        }
-        if (version == 19) {
-            if (!server) {
-                h.execute("PRAGMA user_version = 19");
-            }
+        if (undone(h, server, 21, version) || undone(h, server, 20, version)) {
             return;
         }
         h.execute("DROP INDEX outbox_aggregate_idx");
@@ -65,24 +52,14 @@ public final class OlderSchema {
         h.execute("DROP INDEX claim_jurisdiction_idx");
         h.execute("CREATE INDEX claim_jurisdiction_idx ON claim (jurisdiction, claim_id)");
         h.execute("DROP INDEX outbox_failed_claim_idx");
-        if (server) {
-            h.execute("DELETE FROM flyway_schema_history WHERE version = '19'");
-        }
-        if (version == 18) {
-            if (!server) {
-                h.execute("PRAGMA user_version = 18");
-            }
+        if (undone(h, server, 19, version)) {
             return;
         }
         if (server) {
             h.execute("DROP INDEX claim_due_idx");
             h.execute("CREATE INDEX claim_due_idx ON claim (decision_due_on)");
-            h.execute("DELETE FROM flyway_schema_history WHERE version = '18'");
         }
-        if (version == 17) {
-            if (!server) {
-                h.execute("PRAGMA user_version = 17");
-            }
+        if (undone(h, server, 18, version)) {
             return;
         }
         h.execute(server ? "DROP TRIGGER evidence_withdrawn_once ON evidence" : "DROP TRIGGER evidence_withdrawn_once");
@@ -93,13 +70,7 @@ public final class OlderSchema {
         for (String column : List.of("withdrawn_reason", "withdrawn_at", "withdrawn_by")) {
             h.execute("ALTER TABLE evidence DROP COLUMN " + column);
         }
-        if (server) {
-            h.execute("DELETE FROM flyway_schema_history WHERE version = '17'");
-            if (version == 16) {
-                return;
-            }
-        } else if (version == 16) {
-            h.execute("PRAGMA user_version = 16");
+        if (undone(h, server, 17, version)) {
             return;
         }
         if (!server) {
@@ -144,5 +115,22 @@ public final class OlderSchema {
                 + "_tally_rebuild()");
         h.execute("DROP TABLE " + tally);
         h.execute("DELETE FROM flyway_schema_history WHERE version = '" + version + "'");
+    }
+
+    /**
+     * Records version {@code undone} as undone (a team database's Flyway entry removed) and says whether the version
+     * asked for, {@code version}, is then reached: a file's {@code user_version} is set to it.
+     */
+    private static boolean undone(Handle h, boolean server, int undone, int version) {
+        if (server) {
+            h.execute("DELETE FROM flyway_schema_history WHERE version = '" + undone + "'");
+        }
+        if (version < undone - 1) {
+            return false;
+        }
+        if (!server) {
+            h.execute("PRAGMA user_version = " + version);
+        }
+        return true;
     }
 }
