@@ -208,8 +208,16 @@ class BenchCommandTest {
                 "any state / any / \"no such answer\"", "sent / any / \"503\"");
         long worst = 0;
         for (String filter : measured) {
-            assertThat(outboxFilters.get(filter).asLong()).as(filter).isPositive();
-            worst = Math.max(worst, outboxFilters.get(filter).asLong());
+            long shown = outboxFilters.get(filter).asLong();
+            assertThat(shown).as(filter).isPositive();
+            worst = Math.max(worst, shown);
+            // its parts: the rows in the table's list, then laid out, then the pulse after; the FX thread's time within
+            long rows = json.get("outboxFilterRowsEachMs").get(filter).asLong();
+            long laidOut = json.get("outboxFilterLaidOutEachMs").get(filter).asLong();
+            assertThat(rows).as(filter).isNotNegative().isLessThanOrEqualTo(laidOut);
+            assertThat(laidOut).as(filter).isLessThanOrEqualTo(shown);
+            assertThat(json.get("outboxFilterFxCpuEachMs").get(filter).asLong()).as(filter)
+                    .isNotNegative().isLessThanOrEqualTo(laidOut);
         }
         assertThat(json.get("outboxFilterMs").asLong()).isEqualTo(worst);
         // the first claim selected shows its detail, measured before the drain

@@ -71,6 +71,9 @@ final class BenchProbe {
     private final List<Long> filterLaidOutMillis = new ArrayList<>();
     private final List<Long> filterFxCpuMillis = new ArrayList<>();
     private final Map<String, Long> outboxFilterMillis = new LinkedHashMap<>();
+    private final Map<String, Long> outboxFilterRowsMillis = new LinkedHashMap<>();
+    private final Map<String, Long> outboxFilterLaidOutMillis = new LinkedHashMap<>();
+    private final Map<String, Long> outboxFilterFxCpuMillis = new LinkedHashMap<>();
     private int outboxFilterIndex;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
@@ -389,6 +392,9 @@ final class BenchProbe {
         if (outboxFilterIndex >= OUTBOX_FILTERS.size()) {
             result.put("outboxFilterMs", Collections.max(outboxFilterMillis.values()));
             result.put("outboxFilterEachMs", new LinkedHashMap<>(outboxFilterMillis));
+            result.put("outboxFilterRowsEachMs", new LinkedHashMap<>(outboxFilterRowsMillis));
+            result.put("outboxFilterLaidOutEachMs", new LinkedHashMap<>(outboxFilterLaidOutMillis));
+            result.put("outboxFilterFxCpuEachMs", new LinkedHashMap<>(outboxFilterFxCpuMillis));
             window.outboxModel().stateProperty().set(null);
             window.outboxModel().jurisdictionProperty().set(null);
             window.outboxModel().errorTextProperty().set("");
@@ -402,13 +408,21 @@ final class BenchProbe {
         long before = window.outboxModel().pagesShownProperty().get();
         Once.when(window.outboxModel().pagesShownProperty(), n -> n.longValue() > before, () -> {
             long started = startedNanos;
-            afterNextLayout.add(() -> afterNextPulse.add(() -> {
-                outboxFilterMillis.put(filter.toString(), (System.nanoTime() - started) / 1_000_000);
-                // the next filter from a quiet console: this one's total counted, its error groups read
-                waitingForIdleThen = this::nextOutboxFilter;
-            }));
+            outboxFilterRowsMillis.put(filter.toString(), (System.nanoTime() - started) / 1_000_000);
+            long cpuAtStart = startedCpuNanos;
+            afterNextLayout.add(() -> {
+                outboxFilterLaidOutMillis.put(filter.toString(), (System.nanoTime() - started) / 1_000_000);
+                outboxFilterFxCpuMillis.put(filter.toString(),
+                        (threads.getCurrentThreadCpuTime() - cpuAtStart) / 1_000_000);
+                afterNextPulse.add(() -> {
+                    outboxFilterMillis.put(filter.toString(), (System.nanoTime() - started) / 1_000_000);
+                    // the next filter from a quiet console: this one's total counted, its error groups read
+                    waitingForIdleThen = this::nextOutboxFilter;
+                });
+            });
         });
         startedNanos = System.nanoTime();
+        startedCpuNanos = threads.getCurrentThreadCpuTime();
         window.outboxModel().stateProperty().set(filter.state());
         window.outboxModel().jurisdictionProperty().set(filter.jurisdiction());
         window.outboxModel().errorTextProperty().set(filter.errorText());
