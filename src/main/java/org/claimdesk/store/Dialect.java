@@ -65,6 +65,13 @@ enum Dialect {
         }
 
         @Override
+        String overdueClaims() {
+            // without statistics SQLite reads every awaiting claim through the status index (an equality beats the
+            // due date's range) and the table to test its due date
+            return "claim INDEXED BY claim_overdue_idx";
+        }
+
+        @Override
         String statusGroup(boolean searching) {
             // With a text search, "+status" keeps SQLite from walking the status index and testing every row
             // against the search: the search's own matches are counted (found in the trigram index, or for a
@@ -156,6 +163,11 @@ enum Dialect {
         @Override
         String nullsAsSqlite(boolean descending) {
             return descending ? " NULLS LAST" : " NULLS FIRST";
+        }
+
+        @Override
+        String overdueClaims() {
+            return "claim";
         }
 
         @Override
@@ -270,6 +282,13 @@ enum Dialect {
 
     /** What an {@code ORDER BY} term needs so that nulls come where SQLite puts them (first ascending). */
     abstract String nullsAsSqlite(boolean descending);
+
+    /**
+     * The claims' table in a read of the overdue claims narrowed by nothing else but their status (their total, their
+     * counts per status, a page by due date): one that reads them from the index of the claims awaiting a decision by
+     * due date (schema version 22) alone. PostgreSQL's planner picks that index itself.
+     */
+    abstract String overdueClaims();
 
     /** The {@code GROUP BY} term of the per-status counts. */
     abstract String statusGroup(boolean searching);

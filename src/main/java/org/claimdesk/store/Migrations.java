@@ -22,7 +22,8 @@ public final class Migrations {
             "V9__case_search.sql", "V10__search_text.sql", "V11__audit_filters.sql",
             "V12__outbox_tally.sql", "V13__claim_status_tally.sql", "V14__failed_errors.sql",
             "V15__lease_order.sql", "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V18__due_order.sql",
-            "V19__jurisdiction_reads.sql", "V20__office_deadlines.sql", "V21__error_search.sql");
+            "V19__jurisdiction_reads.sql", "V20__office_deadlines.sql", "V21__error_search.sql",
+            "V22__overdue_reads.sql");
 
     private Migrations() {
     }

@@ -272,19 +272,20 @@ class CliTest {
             // as ClaimDesk at schema version 12 left it
             database.useTransaction(h -> org.claimdesk.testing.OlderSchema.undoDownTo(h, database.onServer(), 12));
         }
-        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(21);
+        assertThat(org.claimdesk.store.Migrations.latestVersion()).isEqualTo(22);
         Run upgraded = run("--db", db, "claims", "list");
         assertThat(upgraded.exit()).isZero();
         assertThat(upgraded.err()).isEqualTo(
-                "Bringing the database up to date for this ClaimDesk: schema version 13 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 15 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 16 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 17 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 18 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 19 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 20 of 21 (it was at 12)…\n"
-                + "Bringing the database up to date for this ClaimDesk: schema version 21 of 21 (it was at 12)…\n");
+                "Bringing the database up to date for this ClaimDesk: schema version 13 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 14 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 15 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 16 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 17 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 18 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 19 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 20 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 21 of 22 (it was at 12)…\n"
+                + "Bringing the database up to date for this ClaimDesk: schema version 22 of 22 (it was at 12)…\n");
         Run again = run("--db", db, "claims", "list");
         assertThat(again.err()).isEmpty();
         assertThat(upgraded.out()).isEqualTo(again.out()).contains("UPC-");

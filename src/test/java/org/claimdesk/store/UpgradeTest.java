@@ -194,7 +194,7 @@ class UpgradeTest {
             schemaAt(s, 9);
             for (String later : List.of("V10__search_text.sql", "V11__audit_filters.sql", "V14__failed_errors.sql",
                     "V16__tallies.sql", "V17__evidence_withdrawal.sql", "V19__jurisdiction_reads.sql",
-                    "V21__error_search.sql")) {
+                    "V21__error_search.sql", "V22__overdue_reads.sql")) {
                 for (String statement : SqlScript.statements(script(later))) {
                     s.execute(statement);
                 }
@@ -231,17 +231,18 @@ class UpgradeTest {
         try (Database db = Database.open(new DatabaseLocation.SqliteFile(file), (found, version, latest) -> told.add(
                 found + " " + version + " " + latest + " on " + Thread.currentThread().getName()))) {
             assertThat(told).as("each version applied, told on the opening thread before it ran")
-                    .containsExactly("10 11 21 on " + Thread.currentThread().getName(),
-                            "10 12 21 on " + Thread.currentThread().getName(),
-                            "10 13 21 on " + Thread.currentThread().getName(),
-                            "10 14 21 on " + Thread.currentThread().getName(),
-                            "10 15 21 on " + Thread.currentThread().getName(),
-                            "10 16 21 on " + Thread.currentThread().getName(),
-                            "10 17 21 on " + Thread.currentThread().getName(),
-                            "10 18 21 on " + Thread.currentThread().getName(),
-                            "10 19 21 on " + Thread.currentThread().getName(),
-                            "10 20 21 on " + Thread.currentThread().getName(),
-                            "10 21 21 on " + Thread.currentThread().getName());
+                    .containsExactly("10 11 22 on " + Thread.currentThread().getName(),
+                            "10 12 22 on " + Thread.currentThread().getName(),
+                            "10 13 22 on " + Thread.currentThread().getName(),
+                            "10 14 22 on " + Thread.currentThread().getName(),
+                            "10 15 22 on " + Thread.currentThread().getName(),
+                            "10 16 22 on " + Thread.currentThread().getName(),
+                            "10 17 22 on " + Thread.currentThread().getName(),
+                            "10 18 22 on " + Thread.currentThread().getName(),
+                            "10 19 22 on " + Thread.currentThread().getName(),
+                            "10 20 22 on " + Thread.currentThread().getName(),
+                            "10 21 22 on " + Thread.currentThread().getName(),
+                            "10 22 22 on " + Thread.currentThread().getName());
             assertThat(db.schemaVersion()).isEqualTo(Migrations.latestVersion());
             List<String> indexes = db.read(h -> h.createQuery("SELECT sql FROM sqlite_master WHERE type = 'index'"
                     + " AND tbl_name = 'audit_log' AND sql IS NOT NULL ORDER BY name").mapTo(String.class).list());

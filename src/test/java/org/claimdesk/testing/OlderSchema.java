@@ -25,7 +25,8 @@ public final class OlderSchema {
     }
 
     /**
-     * Undoes the versions after {@code version} (11 to 20) in the caller's transaction. Version 21 indexes the rows
+     * Undoes the versions after {@code version} (11 to 21) in the caller's transaction. Version 22 indexes the claims
+     * awaiting a decision by due date on both engines. Version 21 indexes the rows
      * with an error text on both engines (on a team database their texts' trigrams as well). Version 20 changes nothing
      * but the version on both engines. Version 19 adds the delivery
      * state to the outbox's index by claim and the status to the claims' jurisdiction index, and indexes the failed
@@ -37,8 +38,12 @@ public final class OlderSchema {
      * index and the pending rows' own.
      */
     public static void undoDownTo(Handle h, boolean server, int version) {
-        if (version < 11 || version > 20) {
-            throw new IllegalArgumentException("undoes versions 12 to 21 only, down to 11 to 20, not to " + version);
+        if (version < 11 || version > 21) {
+            throw new IllegalArgumentException("undoes versions 12 to 22 only, down to 11 to 21, not to " + version);
+        }
+        h.execute("DROP INDEX claim_overdue_idx");
+        if (undone(h, server, 22, version)) {
+            return;
         }
         h.execute("DROP INDEX outbox_error_idx");
         if (server) {
