@@ -512,7 +512,7 @@ public final class ClaimStore {
     /**
      * The claims' table for {@code query}'s total, counts per status or page by due date: the overdue claims narrowed
      * by nothing else but their status are read from their index ({@link Dialect#overdueClaims}); under a jurisdiction
-     * or a search, that one's index reads fewer.
+     * the jurisdiction's index reads fewer, and a search reads its own matches.
      */
     private static String claims(Dialect dialect, ClaimQuery query) {
         boolean overdueAlone = query.overdueOn() != null
