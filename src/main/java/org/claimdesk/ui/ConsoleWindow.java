@@ -40,6 +40,7 @@ import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.PageControls;
 import org.claimdesk.ui.common.RecordMethods;
+import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.UiSettings;
 import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.common.ViewFactory;
@@ -164,6 +165,16 @@ public final class ConsoleWindow {
         ViewFactory.Loaded<MainView> mainLoaded = views.load(Fxml.MAIN);
         mainRoot = mainLoaded.root();
         mainView = mainLoaded.controller();
+        // the text size staff chose, on the window and its dialogs from the first frame on
+        main.textSizeProperty().set(TextSize.step(settings.textSize));
+        TextSize.percentProperty().bind(main.textSizeProperty());
+        TextSize.follow(mainRoot, TextSize.MAIN_WINDOW_PX);
+        // the toolkit's list of windows is the FX thread's (the console may be built on another before it is shown)
+        if (Platform.isFxApplicationThread()) {
+            TextSize.dialogsFollow();
+        } else {
+            Platform.runLater(TextSize::dialogsFollow);
+        }
         mainView.showBusy(null);
         busyWatch = new javafx.animation.Timeline(new javafx.animation.KeyFrame(javafx.util.Duration.millis(500),
                 e -> mainView.showBusy(tasks.slowest(BUSY_AFTER_MS)
@@ -555,6 +566,7 @@ public final class ConsoleWindow {
             settings.height = stage.getHeight();
         }
         settings.dark = main.darkProperty().get();
+        settings.textSize = main.textSizeProperty().get();
         settings.page = main.pageProperty().get().name();
         return settings.copy();
     }

@@ -111,6 +111,7 @@ public final class Dialogs {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load " + fxml + ": " + e.getMessage(), e);
         }
+        TextSize.tablesFollow(loader.getNamespace().values());
         return loader.getController();
     }
 

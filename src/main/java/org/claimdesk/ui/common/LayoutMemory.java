@@ -9,7 +9,8 @@ import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 
 /**
- * Remembers split positions and table column layouts (order, width, visibility) in {@link UiSettings}.
+ * Remembers split positions and table column layouts (order, width at the normal text size, visibility) in {@link
+ * UiSettings}.
  * Views register their split panes and tables once; saved layouts are applied then and captured again
  * when the console closes. FX thread only.
  */
@@ -49,7 +50,7 @@ public final class LayoutMemory {
             for (TableColumn<T, ?> col : rest) {
                 if (c.id != null && c.id.equals(col.getId())) {
                     if (c.width > 10) {
-                        col.setPrefWidth(c.width);
+                        col.setPrefWidth(TextSize.widthFor(table, c.width));
                     }
                     col.setVisible(c.visible);
                     ordered.add(col);
@@ -69,7 +70,8 @@ public final class LayoutMemory {
             List<UiSettings.Column> cols = new ArrayList<>();
             for (TableColumn<?, ?> col : table.getColumns()) {
                 if (col.getId() != null) {
-                    cols.add(new UiSettings.Column(col.getId(), col.getWidth(), col.isVisible()));
+                    cols.add(new UiSettings.Column(col.getId(), TextSize.normalWidth(table, col.getWidth()),
+                            col.isVisible()));
                 }
             }
             settings.columns.put(key, cols);

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the console remembers between runs on this workstation: window bounds, theme, the last page, split
+ * What the console remembers between runs on this workstation: window bounds, theme, text size, the last page, split
  * positions, table column layouts (order, width, visibility) and whether the delivery worker starts with
  * the console. Mutable, touched on the FX thread only; written as
  * JSON by {@link UiSettingsStore}.
@@ -17,6 +17,8 @@ public final class UiSettings {
     public double height = 900;
     public boolean maximized;
     public boolean dark;
+    /** The text size, in percent of the normal size ({@link TextSize}). */
+    public int textSize = TextSize.NORMAL;
     public String page = "CLAIMS";
     /** Who works at this console; asked at first start. */
     public String operator;
@@ -49,6 +51,7 @@ public final class UiSettings {
         c.height = height;
         c.maximized = maximized;
         c.dark = dark;
+        c.textSize = textSize;
         c.page = page;
         c.operator = operator;
         c.startWorker = startWorker;

@@ -34,6 +34,7 @@ public final class ViewFactory {
         loader.setControllerFactory(this::create);
         try {
             Parent root = loader.load();
+            TextSize.tablesFollow(loader.getNamespace().values());
             return new Loaded<>(root, loader.getController());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load " + fxml.resource() + ": " + e.getMessage(), e);

@@ -18,6 +18,9 @@ import javafx.scene.control.ProgressBar;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.control.ToggleGroup;
 import javafx.scene.control.Tooltip;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
@@ -40,6 +43,7 @@ public final class MainView {
     private Runnable newClaim = () -> { };
     private Map<Page, ToggleButton> navButtons = Map.of();
 
+    @FXML private javafx.scene.control.MenuBar menuBar;
     @FXML private MenuItem newClaimMenuItem;
     private Runnable importClaims = () -> { };
 
@@ -53,6 +57,9 @@ public final class MainView {
     @FXML private MenuItem workerMenuItem;
     @FXML private MenuItem auditMenuItem;
     @FXML private CheckMenuItem darkMenuItem;
+    @FXML private MenuItem largerTextMenuItem;
+    @FXML private MenuItem smallerTextMenuItem;
+    @FXML private MenuItem normalTextMenuItem;
     @FXML private MenuItem shortcutsMenuItem;
     @FXML private HBox demoBanner;
     @FXML private Label demoBannerText;
@@ -114,6 +121,24 @@ public final class MainView {
         importMenuItem.setOnAction(e -> importClaims.run());
         importMenuItem.disableProperty().bind(model.readyProperty().not());
         darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
+        // Ctrl+= whether or not Shift is down (Ctrl++ on most keyboards), Ctrl+-, Ctrl+0; the keypad's +, - and 0 too
+        largerTextMenuItem.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN,
+                KeyCombination.SHIFT_ANY));
+        smallerTextMenuItem.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
+        normalTextMenuItem.setAccelerator(new KeyCodeCombination(KeyCode.DIGIT0, KeyCombination.SHORTCUT_DOWN));
+        largerTextMenuItem.setOnAction(e -> model.largerText());
+        smallerTextMenuItem.setOnAction(e -> model.smallerText());
+        normalTextMenuItem.setOnAction(e -> model.normalText());
+        menuBar.sceneProperty().addListener((obs, old, scene) -> {
+            if (scene != null) {
+                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ADD, KeyCombination.SHORTCUT_DOWN),
+                        model::largerText);
+                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.SUBTRACT, KeyCombination.SHORTCUT_DOWN),
+                        model::smallerText);
+                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.NUMPAD0, KeyCombination.SHORTCUT_DOWN),
+                        model::normalText);
+            }
+        });
         shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
                 "Keyboard shortcuts", """
                 Ctrl+N            new claim
@@ -129,6 +154,8 @@ public final class MainView {
                 Shift+F10         the table's menu: sort, columns
                 Ctrl+I            import claims from a CSV file
                 Ctrl+Shift+D      dark theme
+                Ctrl+= / Ctrl+-   larger / smaller text
+                Ctrl+0            normal text size
                 Ctrl+Q            exit
 
                 In a question's reason box: Enter answers it,

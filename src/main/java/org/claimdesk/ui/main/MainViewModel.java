@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -19,6 +20,7 @@ import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
+import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import org.claimdesk.app.AuditedWorker;
 import org.claimdesk.app.DemoData;
@@ -29,6 +31,7 @@ import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.Notice;
+import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.TaskRunner;
 
 /**
@@ -54,6 +57,8 @@ public final class MainViewModel {
 
     private final ObjectProperty<Page> page = new SimpleObjectProperty<>(Page.CLAIMS);
     private final BooleanProperty dark = new SimpleBooleanProperty();
+    private final IntegerProperty textSize =
+            new SimpleIntegerProperty(TextSize.NORMAL);
     private final ReadOnlyBooleanWrapper ready = new ReadOnlyBooleanWrapper();
     private final ReadOnlyDoubleWrapper startupProgress = new ReadOnlyDoubleWrapper(-1);
     private final ReadOnlyStringWrapper startupText = new ReadOnlyStringWrapper("Opening the database…");
@@ -211,6 +216,41 @@ public final class MainViewModel {
 
     public BooleanProperty darkProperty() {
         return dark;
+    }
+
+    /** The console's text size, in percent of the normal size (View › Larger text, Smaller text, Normal text size). */
+    public IntegerProperty textSizeProperty() {
+        return textSize;
+    }
+
+    /** View › Larger text (Ctrl+=): the next size up, said in a notice. */
+    public void largerText() {
+        setTextSize(TextSize.larger(textSize.get()));
+    }
+
+    /** View › Smaller text (Ctrl+-): the next size down, said in a notice. */
+    public void smallerText() {
+        setTextSize(TextSize.smaller(textSize.get()));
+    }
+
+    /** View › Normal text size (Ctrl+0). */
+    public void normalText() {
+        setTextSize(TextSize.NORMAL);
+    }
+
+    private void setTextSize(int percent) {
+        int before = textSize.get();
+        textSize.set(percent);
+        String text;
+        if (percent == before && percent != TextSize.NORMAL) {
+            text = "Text size " + percent + " %, the " + (percent > TextSize.NORMAL ? "largest" : "smallest")
+                    + " there is";
+        } else if (percent == TextSize.NORMAL) {
+            text = "Text size " + percent + " % (normal)";
+        } else {
+            text = "Text size " + percent + " %: Ctrl+0 for the normal size";
+        }
+        notice.set(Notice.info(text));
     }
 
     /**

@@ -1,0 +1,165 @@
+package org.claimdesk.ui.common;
+
+import java.util.Collection;
+import java.util.List;
+import javafx.beans.InvalidationListener;
+import javafx.beans.WeakInvalidationListener;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.collections.ListChangeListener;
+import javafx.scene.Parent;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.stage.Window;
+
+/**
+ * The console's text size: a percentage of the normal size, in steps, that staff choose (View › Larger text, Smaller
+ * text, Normal text size) and that this workstation remembers. The stylesheet's text sizes are relative (em) to their
+ * window's, so the size set on a window's root sets all of its text; the tables' columns widen or narrow with it, so
+ * that what a column showed whole still shows whole. One size for the whole console, the main window and its dialogs
+ * alike: FX thread only.
+ */
+public final class TextSize {
+    /** The normal size, in percent. */
+    public static final int NORMAL = 100;
+    /** The sizes staff step through, in percent. */
+    static final List<Integer> STEPS = List.of(80, 90, 100, 110, 125, 150, 175, 200);
+    /** The main window's text at the normal size ({@code .main-root} in the console's stylesheet), in pixels. */
+    public static final double MAIN_WINDOW_PX = 13;
+    /** A dialog's text at the normal size (the AtlantaFX theme's), in pixels. */
+    public static final double DIALOG_PX = 14;
+
+    private static final IntegerProperty PERCENT = new SimpleIntegerProperty(NORMAL);
+    /** A table's key: the percent its columns' widths are for (normal when absent). */
+    private static final String COLUMNS_FOR = "claimdesk.textSize.columns";
+    /** A node's key: what keeps it following the size while the node lives (the size holds it weakly). */
+    private static final String FOLLOWING = "claimdesk.textSize.following";
+    private static boolean dialogsFollowing;
+
+    private TextSize() {
+    }
+
+    /** The console's text size in percent, one of the steps. */
+    public static IntegerProperty percentProperty() {
+        return PERCENT;
+    }
+
+    /** The step above {@code percent} (the largest stays). */
+    public static int larger(int percent) {
+        return STEPS.stream().filter(s -> s > percent).findFirst().orElse(STEPS.get(STEPS.size() - 1));
+    }
+
+    /** The step below {@code percent} (the smallest stays). */
+    public static int smaller(int percent) {
+        int below = STEPS.get(0);
+        for (int s : STEPS) {
+            if (s < percent) {
+                below = s;
+            }
+        }
+        return below;
+    }
+
+    /** The step nearest {@code percent} (a remembered value from a settings file, say). */
+    public static int step(int percent) {
+        int nearest = NORMAL;
+        for (int s : STEPS) {
+            if (Math.abs(s - percent) < Math.abs(nearest - percent)) {
+                nearest = s;
+            }
+        }
+        return nearest;
+    }
+
+    /**
+     * Keeps {@code root}'s text at the console's size from now on, {@code normalPx} at {@link #NORMAL}: set on the root
+     * as its style, none at the normal size (the stylesheet's then).
+     */
+    public static void follow(Parent root, double normalPx) {
+        InvalidationListener resize = o -> {
+            int percent = PERCENT.get();
+            root.setStyle(percent == NORMAL ? "" : "-fx-font-size: " + px(normalPx, percent) + "px;");
+        };
+        root.getProperties().put(FOLLOWING, resize);
+        PERCENT.addListener(new WeakInvalidationListener(resize));
+        resize.invalidated(PERCENT);
+    }
+
+    /**
+     * Keeps the columns of the tables among {@code objects} (what an FXML file made, say) at the console's size from
+     * now on: the widths they have now are the normal size's.
+     */
+    public static void tablesFollow(Collection<?> objects) {
+        for (Object object : objects) {
+            if (object instanceof TableView<?> table && !table.getProperties().containsKey(FOLLOWING)) {
+                InvalidationListener fit = o -> fit(table);
+                table.getProperties().put(FOLLOWING, fit);
+                PERCENT.addListener(new WeakInvalidationListener(fit));
+                fit(table);
+            }
+        }
+    }
+
+    /**
+     * Keeps the text of every dialog (a window whose root is a {@link DialogPane}) at the console's size, from its
+     * showing on; once for the console's life.
+     */
+    public static void dialogsFollow() {
+        if (dialogsFollowing) {
+            return;
+        }
+        dialogsFollowing = true;
+        Window.getWindows().addListener((ListChangeListener<Window>) change -> {
+            while (change.next()) {
+                for (Window window : change.getAddedSubList()) {
+                    if (window.getScene() != null && window.getScene().getRoot() instanceof DialogPane pane
+                            && !pane.getProperties().containsKey(FOLLOWING)) {
+                        follow(pane, DIALOG_PX);
+                    }
+                }
+            }
+        });
+    }
+
+    /** The percent the columns of {@code table} are sized for. */
+    public static int columnsFor(TableView<?> table) {
+        Object percent = table.getProperties().get(COLUMNS_FOR);
+        return percent instanceof Integer p ? p : NORMAL;
+    }
+
+    /** {@code width} at the normal size, from a column of {@code table} as it is now. */
+    public static double normalWidth(TableView<?> table, double width) {
+        return width * NORMAL / columnsFor(table);
+    }
+
+    /** A column width at the normal size, at the size {@code table}'s columns are for. */
+    public static double widthFor(TableView<?> table, double normalWidth) {
+        return normalWidth * columnsFor(table) / NORMAL;
+    }
+
+    private static void fit(TableView<?> table) {
+        int percent = PERCENT.get();
+        if (columnsFor(table) != percent) {
+            double ratio = (double) percent / columnsFor(table);
+            for (TableColumn<?, ?> column : table.getColumns()) {
+                fit(column, ratio);
+            }
+            table.getProperties().put(COLUMNS_FOR, percent);
+        }
+    }
+
+    private static void fit(TableColumn<?, ?> column, double ratio) {
+        if (column.getColumns().isEmpty()) {
+            column.setPrefWidth(column.getPrefWidth() * ratio);
+            return;
+        }
+        for (TableColumn<?, ?> nested : column.getColumns()) {
+            fit(nested, ratio);
+        }
+    }
+
+    private static String px(double normalPx, int percent) {
+        return String.format(java.util.Locale.ROOT, "%.2f", normalPx * percent / NORMAL);
+    }
+}

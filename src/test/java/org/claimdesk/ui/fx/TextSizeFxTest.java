@@ -1,0 +1,92 @@
+package org.claimdesk.ui.fx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import javafx.scene.control.DialogPane;
+import javafx.scene.control.Labeled;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Window;
+import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.common.UiSettings;
+import org.junit.jupiter.api.Test;
+
+/**
+ * View › Larger text, Smaller text, Normal text size (Ctrl+=, Ctrl+-, Ctrl+0): every text of the window and of its
+ * dialogs grows or shrinks by the same steps, the tables' columns with it; the size is remembered, and the columns'
+ * widths are kept at the normal size whatever the size they were left at.
+ */
+class TextSizeFxTest extends ConsoleFxTest {
+
+    /** Left at 150 %, the claims table's claim number column 150 px wide at the normal size. */
+    @Override
+    UiSettings settings() {
+        UiSettings ui = super.settings();
+        ui.textSize = 150;
+        ui.columns.put("claims", List.of(new UiSettings.Column("number", 150, true)));
+        return ui;
+    }
+
+    @Test
+    void staffMakeTheTextLargerSmallerOrNormalAndTheConsoleRemembersIt() throws Exception {
+        waitReady();
+        snapshot("claims-text-150");
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        TableColumn<ClaimRow, ?> number = onFx(() -> table.getColumns().stream()
+                .filter(c -> "number".equals(c.getId())).findFirst().orElseThrow());
+        Labeled nav = robot.lookup("#claimsNav").queryAs(Labeled.class);
+        // as left: the window's text and the columns at 150 %
+        assertThat(onFx(() -> nav.getFont().getSize())).isCloseTo(14 * 1.5, within(0.01));
+        assertThat(onFx(number::getPrefWidth)).isCloseTo(150 * 1.5, within(0.01));
+        String otherColumn = onFx(() -> table.getColumns().get(3).getId());
+        double otherAtNormal = onFx(() -> table.getColumns().get(3).getPrefWidth()) / 1.5;
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT0).release(KeyCode.DIGIT0, KeyCode.CONTROL);
+        waitUntil("the normal size", () -> Math.abs(onFx(() -> nav.getFont().getSize()) - 14) < 0.01);
+        assertThat(onFx(number::getPrefWidth)).isCloseTo(150, within(0.01));
+        assertThat(onFx(() -> window.mainModel().noticeProperty().get().text())).isEqualTo("Text size 100 % (normal)");
+
+        robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
+        robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
+        waitUntil("125 %", () -> onFx(() -> window.mainModel().textSizeProperty().get()) == 125);
+        assertThat(onFx(() -> nav.getFont().getSize())).isCloseTo(14 * 1.25, within(0.01));
+        assertThat(onFx(() -> window.scene().getRoot().getStyle())).isEqualTo("-fx-font-size: 16.25px;");
+        assertThat(onFx(number::getPrefWidth)).isCloseTo(150 * 1.25, within(0.01));
+        assertThat(onFx(() -> window.mainModel().noticeProperty().get().text()))
+                .isEqualTo("Text size 125 %: Ctrl+0 for the normal size");
+
+        // a dialog opened now is at the same size: the keyboard shortcuts, from the Help menu
+        robot.clickOn("Help").clickOn("Keyboard shortcuts");
+        waitUntil("the dialog shows", () -> onFx(() -> dialogPane() != null));
+        assertThat(onFx(() -> dialogPane().getStyle())).isEqualTo("-fx-font-size: 17.50px;");
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the dialog is closed", () -> onFx(() -> dialogPane() == null));
+
+        // remembered: the size, and the columns' widths at the normal size
+        UiSettings captured = onFx(() -> window.captureSettings());
+        assertThat(captured.textSize).isEqualTo(125);
+        assertThat(captured.columns.get("claims")).filteredOn(c -> "number".equals(c.id)).singleElement()
+                .satisfies(c -> assertThat(c.width).isCloseTo(150, within(0.01)));
+        assertThat(captured.columns.get("claims")).filteredOn(c -> otherColumn.equals(c.id)).singleElement()
+                .satisfies(c -> assertThat(c.width).isCloseTo(otherAtNormal, within(0.5)));
+
+        // down to the smallest step, where the notice says there is no smaller one
+        for (int i = 0; i < 6; i++) {
+            robot.press(KeyCode.CONTROL, KeyCode.MINUS).release(KeyCode.MINUS, KeyCode.CONTROL);
+        }
+        waitUntil("80 %", () -> onFx(() -> window.mainModel().textSizeProperty().get()) == 80);
+        assertThat(onFx(() -> window.mainModel().noticeProperty().get().text()))
+                .isEqualTo("Text size 80 %, the smallest there is");
+        assertThat(onFx(() -> nav.getFont().getSize())).isCloseTo(14 * 0.8, within(0.01));
+        assertThat(onFx(number::getPrefWidth)).isCloseTo(150 * 0.8, within(0.01));
+    }
+
+    private static DialogPane dialogPane() {
+        return Window.getWindows().stream().filter(Window::isShowing)
+                .map(w -> w.getScene() == null ? null : w.getScene().getRoot())
+                .filter(DialogPane.class::isInstance).map(DialogPane.class::cast).findFirst().orElse(null);
+    }
+}
