@@ -577,6 +577,9 @@ public final class ConsoleWindow {
      * so that it ends at a batch's edge rather than when the database closes under it.
      */
     public void close() {
+        // the console's windows go: the text size is no longer theirs
+        TextSize.percentProperty().unbind();
+        TextSize.percentProperty().set(TextSize.NORMAL);
         importer.cancel();
         exporter.cancel();
         fixes.cancel();

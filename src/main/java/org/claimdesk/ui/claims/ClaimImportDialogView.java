@@ -1,5 +1,6 @@
 package org.claimdesk.ui.claims;
 
+import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.nio.file.Path;
@@ -241,11 +242,12 @@ public final class ClaimImportDialogView {
                 + " marked red breaks a rule: its reasons are in the Problems column");
         TableColumn<ClaimImport.SampleRow, String> line = new TableColumn<>("Line");
         line.setId("preview-line");
-        line.setPrefWidth(56);
+        // widths at the normal text size, for the size the table's columns follow (TextSize)
+        line.setPrefWidth(TextSize.widthFor(previewTable, 56));
         Cells.number(line, r -> Long.toString(r.line()));
         TableColumn<ClaimImport.SampleRow, String> problems = new TableColumn<>("Problems");
         problems.setId("preview-problems");
-        problems.setPrefWidth(260);
+        problems.setPrefWidth(TextSize.widthFor(previewTable, 260));
         Cells.textWithTooltip(problems, ClaimImportDialogView::reasons, ClaimImportDialogView::reasons);
         problems.setVisible(p.sample().stream().anyMatch(r -> !r.rejected().isEmpty()));
         previewTable.getColumns().add(line);
@@ -254,7 +256,8 @@ public final class ClaimImportDialogView {
             TableColumn<ClaimImport.SampleRow, String> c = new TableColumn<>(ClaimField.byName(column)
                     .<String>map(ClaimField::label).orElse(column));
             c.setId("preview-" + column);
-            c.setPrefWidth(column.equals("claimantAddress") || column.endsWith("Name") ? 180 : 110);
+            c.setPrefWidth(TextSize.widthFor(previewTable,
+                    column.equals("claimantAddress") || column.endsWith("Name") ? 180 : 110));
             Cells.text(c, r -> r.values().get(column));
             previewTable.getColumns().add(c);
         }

@@ -151,7 +151,8 @@ public final class TextSize {
 
     private static void fit(TableColumn<?, ?> column, double ratio) {
         if (column.getColumns().isEmpty()) {
-            column.setPrefWidth(column.getPrefWidth() * ratio);
+            // its width, which staff may have dragged (a drag sets the width alone; the preferred width sets both)
+            column.setPrefWidth(column.getWidth() * ratio);
             return;
         }
         for (TableColumn<?, ?> nested : column.getColumns()) {

@@ -121,7 +121,8 @@ public final class MainView {
         importMenuItem.setOnAction(e -> importClaims.run());
         importMenuItem.disableProperty().bind(model.readyProperty().not());
         darkMenuItem.selectedProperty().bindBidirectional(model.darkProperty());
-        // Ctrl+= whether or not Shift is down (Ctrl++ on most keyboards), Ctrl+-, Ctrl+0; the keypad's +, - and 0 too
+        // Ctrl+= whether or not Shift is down (Ctrl++ on most keyboards), Ctrl+-, Ctrl+0; the keypad's +, - and 0 and a
+        // + key of its own too
         largerTextMenuItem.setAccelerator(new KeyCodeCombination(KeyCode.EQUALS, KeyCombination.SHORTCUT_DOWN,
                 KeyCombination.SHIFT_ANY));
         smallerTextMenuItem.setAccelerator(new KeyCodeCombination(KeyCode.MINUS, KeyCombination.SHORTCUT_DOWN));
@@ -133,6 +134,9 @@ public final class MainView {
             if (scene != null) {
                 scene.getAccelerators().put(new KeyCodeCombination(KeyCode.ADD, KeyCombination.SHORTCUT_DOWN),
                         model::largerText);
+                // a keyboard with a + key of its own (German, say)
+                scene.getAccelerators().put(new KeyCodeCombination(KeyCode.PLUS, KeyCombination.SHORTCUT_DOWN,
+                        KeyCombination.SHIFT_ANY), model::largerText);
                 scene.getAccelerators().put(new KeyCodeCombination(KeyCode.SUBTRACT, KeyCombination.SHORTCUT_DOWN),
                         model::smallerText);
                 scene.getAccelerators().put(new KeyCodeCombination(KeyCode.NUMPAD0, KeyCombination.SHORTCUT_DOWN),

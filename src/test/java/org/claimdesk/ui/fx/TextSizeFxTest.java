@@ -48,13 +48,16 @@ class TextSizeFxTest extends ConsoleFxTest {
         waitUntil("the normal size", () -> Math.abs(onFx(() -> nav.getFont().getSize()) - 14) < 0.01);
         assertThat(onFx(number::getPrefWidth)).isCloseTo(150, within(0.01));
         assertThat(onFx(() -> window.mainModel().noticeProperty().get().text())).isEqualTo("Text size 100 % (normal)");
+        // staff widen the column by dragging its border (which sets its width, not its preferred width)
+        fx(() -> table.resizeColumn(number, 30));
+        assertThat(onFx(number::getWidth)).isCloseTo(180, within(0.01));
 
         robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
         robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
         waitUntil("125 %", () -> onFx(() -> window.mainModel().textSizeProperty().get()) == 125);
         assertThat(onFx(() -> nav.getFont().getSize())).isCloseTo(14 * 1.25, within(0.01));
         assertThat(onFx(() -> window.scene().getRoot().getStyle())).isEqualTo("-fx-font-size: 16.25px;");
-        assertThat(onFx(number::getPrefWidth)).isCloseTo(150 * 1.25, within(0.01));
+        assertThat(onFx(number::getPrefWidth)).isCloseTo(180 * 1.25, within(0.01));
         assertThat(onFx(() -> window.mainModel().noticeProperty().get().text()))
                 .isEqualTo("Text size 125 %: Ctrl+0 for the normal size");
 
@@ -62,6 +65,12 @@ class TextSizeFxTest extends ConsoleFxTest {
         robot.clickOn("Help").clickOn("Keyboard shortcuts");
         waitUntil("the dialog shows", () -> onFx(() -> dialogPane() != null));
         assertThat(onFx(() -> dialogPane().getStyle())).isEqualTo("-fx-font-size: 17.50px;");
+        // centred on the window at its size (its text set as it is shown)
+        waitForLayoutPulse(dialogPane());
+        double dialogCentre = onFx(() -> dialogPane().getScene().getWindow().getX()
+                + dialogPane().getScene().getWindow().getWidth() / 2);
+        double windowCentre = onFx(() -> window.scene().getWindow().getX() + window.scene().getWindow().getWidth() / 2);
+        assertThat(dialogCentre).isCloseTo(windowCentre, within(2.0));
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
         waitUntil("the dialog is closed", () -> onFx(() -> dialogPane() == null));
 
@@ -69,7 +78,7 @@ class TextSizeFxTest extends ConsoleFxTest {
         UiSettings captured = onFx(() -> window.captureSettings());
         assertThat(captured.textSize).isEqualTo(125);
         assertThat(captured.columns.get("claims")).filteredOn(c -> "number".equals(c.id)).singleElement()
-                .satisfies(c -> assertThat(c.width).isCloseTo(150, within(0.01)));
+                .satisfies(c -> assertThat(c.width).isCloseTo(180, within(0.01)));
         assertThat(captured.columns.get("claims")).filteredOn(c -> otherColumn.equals(c.id)).singleElement()
                 .satisfies(c -> assertThat(c.width).isCloseTo(otherAtNormal, within(0.5)));
 
@@ -81,7 +90,7 @@ class TextSizeFxTest extends ConsoleFxTest {
         assertThat(onFx(() -> window.mainModel().noticeProperty().get().text()))
                 .isEqualTo("Text size 80 %, the smallest there is");
         assertThat(onFx(() -> nav.getFont().getSize())).isCloseTo(14 * 0.8, within(0.01));
-        assertThat(onFx(number::getPrefWidth)).isCloseTo(150 * 0.8, within(0.01));
+        assertThat(onFx(number::getPrefWidth)).isCloseTo(180 * 0.8, within(0.01));
     }
 
     private static DialogPane dialogPane() {
