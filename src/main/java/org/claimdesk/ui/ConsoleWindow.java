@@ -116,17 +116,22 @@ public final class ConsoleWindow {
     private final java.util.function.Consumer<WorkerSnapshot> workerListener;
     private AutoCloseable liveUpdates;
 
+    /** Where a setting staff change is kept at once: start the worker with the console, the text size, the theme. */
+    private final UiSettingsStore settingsStore;
+
     /**
      * Builds the models and the main view; on the FX thread or, before {@link #show(Stage)}, on any one thread.
      *
      * @param settings what this workstation remembers, as read at start
-     * @param settingsStore where a setting staff change is kept at once ("start the worker with the console")
+     * @param settingsStore where a setting staff change is kept at once (start the worker with the console, the text
+     *     size, the theme)
      */
     public ConsoleWindow(ConsoleServices services, UiSettings settings, UiSettingsStore settingsStore) {
         // the theme first: the first control made would otherwise load JavaFX's own theme, to be replaced
         applyTheme(settings.dark);
         this.services = services;
         this.settings = settings;
+        this.settingsStore = settingsStore;
         this.layout = new LayoutMemory(settings);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
         main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.emptyNotice(),
@@ -168,6 +173,9 @@ public final class ConsoleWindow {
         // the text size staff chose, on the window and its dialogs from the first frame on
         main.textSizeProperty().set(TextSize.step(settings.textSize));
         TextSize.percentProperty().bind(main.textSizeProperty());
+        // a size or theme staff choose is kept at once, not only when the console closes
+        main.textSizeProperty().addListener((obs, old, size) -> keepLook());
+        main.darkProperty().addListener((obs, old, dark) -> keepLook());
         TextSize.follow(mainRoot, TextSize.MAIN_WINDOW_PX);
         // the toolkit's list of windows is the FX thread's (the console may be built on another before it is shown)
         if (Platform.isFxApplicationThread()) {
@@ -553,6 +561,34 @@ public final class ConsoleWindow {
 
     public AuditViewModel auditModel() {
         return audit;
+    }
+
+    /** The last text size and theme handed to {@link #keepLook}: a change handed over before it is not written. */
+    private final java.util.concurrent.atomic.AtomicLong lookChanges = new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * Writes the text size and theme on screen into this workstation's settings, off the FX thread; in order however
+     * the background threads run them: a change superseded before it is written is not written.
+     */
+    private void keepLook() {
+        int size = main.textSizeProperty().get();
+        boolean dark = main.darkProperty().get();
+        long change = lookChanges.incrementAndGet();
+        executors.background().execute(() -> {
+            synchronized (lookChanges) {
+                if (change != lookChanges.get()) {
+                    return;
+                }
+                try {
+                    settingsStore.update(kept -> {
+                        kept.textSize = size;
+                        kept.dark = dark;
+                    });
+                } catch (RuntimeException e) {
+                    LOG.warn("cannot keep the text size and theme: {}", e.getMessage());
+                }
+            }
+        });
     }
 
     /** Captures window bounds, theme, page and layout into the settings; FX thread. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * View › Larger text, Smaller text, Normal text size (Ctrl+=, Ctrl+-, Ctrl+0): every text of the window and of its
- * dialogs grows or shrinks by the same steps, the tables' columns with it; the size is remembered, and the columns'
+ * dialogs grows or shrinks by the same steps, the tables' columns with it; the size is kept at once, and the columns'
  * widths are kept at the normal size whatever the size they were left at.
  */
 class TextSizeFxTest extends ConsoleFxTest {
@@ -74,7 +74,10 @@ class TextSizeFxTest extends ConsoleFxTest {
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
         waitUntil("the dialog is closed", () -> onFx(() -> dialogPane() == null));
 
-        // remembered: the size, and the columns' widths at the normal size
+        // kept at once in this workstation's settings, before the console closes
+        org.claimdesk.ui.common.UiSettingsStore kept = new org.claimdesk.ui.common.UiSettingsStore(dir.resolve("settings"));
+        waitUntil("the size kept", () -> kept.load().textSize == 125);
+        // remembered at the close: the size, and the columns' widths at the normal size
         UiSettings captured = onFx(() -> window.captureSettings());
         assertThat(captured.textSize).isEqualTo(125);
         assertThat(captured.columns.get("claims")).filteredOn(c -> "number".equals(c.id)).singleElement()
