@@ -2,6 +2,8 @@ package org.claimdesk.ui.common;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javafx.application.Platform;
 import javafx.fxml.FXMLLoader;
@@ -12,6 +14,8 @@ import javafx.scene.control.ButtonType;
 import javafx.scene.control.Dialog;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextArea;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import javafx.stage.Window;
 
@@ -77,14 +81,34 @@ public final class Dialogs {
         return alert.showAndWait().filter(b -> b == ok).isPresent();
     }
 
-    public static void inform(Window owner, String title, String header, String message) {
+    /**
+     * An information dialog of keys and what they do, one row each, in two columns that never wrap, and a note
+     * under them.
+     */
+    public static void keys(Window owner, String title, List<Map.Entry<String, String>> rows, String note) {
         Alert alert = new Alert(Alert.AlertType.INFORMATION);
         alert.initOwner(owner);
         alert.setTitle(title);
-        alert.setHeaderText(header);
-        alert.setContentText(message);
-        alert.getDialogPane().getStyleClass().add("mono-content");
-        alert.getDialogPane().lookupButton(ButtonType.OK).setAccessibleHelp(header + ". " + message);
+        alert.setHeaderText(title);
+        GridPane grid = new GridPane();
+        grid.getStyleClass().add("key-list");
+        StringBuilder read = new StringBuilder(title).append('.');
+        for (Map.Entry<String, String> row : rows) {
+            Label keys = new Label(row.getKey());
+            keys.getStyleClass().add("keys");
+            keys.setMinWidth(Region.USE_PREF_SIZE);
+            Label what = new Label(row.getValue());
+            what.setMinWidth(Region.USE_PREF_SIZE);
+            grid.addRow(grid.getRowCount(), keys, what);
+            read.append(' ').append(row.getKey()).append(": ").append(row.getValue()).append('.');
+        }
+        Label noteLabel = new Label(note);
+        noteLabel.setWrapText(true);
+        noteLabel.getStyleClass().add("text-muted");
+        VBox content = new VBox(grid, noteLabel);
+        content.getStyleClass().add("key-list-content");
+        alert.getDialogPane().setContent(content);
+        alert.getDialogPane().lookupButton(ButtonType.OK).setAccessibleHelp(read.append(' ').append(note).toString());
         alert.showAndWait();
     }
 

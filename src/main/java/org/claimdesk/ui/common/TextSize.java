@@ -7,11 +7,20 @@ import javafx.beans.WeakInvalidationListener;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.collections.ListChangeListener;
+import javafx.event.EventHandler;
+import javafx.geometry.Rectangle2D;
+import javafx.scene.Node;
 import javafx.scene.Parent;
+import javafx.scene.control.ButtonBar;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.layout.Region;
+import javafx.scene.Scene;
+import javafx.stage.Screen;
+import javafx.stage.Stage;
 import javafx.stage.Window;
+import javafx.stage.WindowEvent;
 
 /**
  * The console's text size: a percentage of the normal size, in steps, that staff choose (View › Larger text, Smaller
@@ -35,6 +44,8 @@ public final class TextSize {
     private static final String COLUMNS_FOR = "claimdesk.textSize.columns";
     /** A node's key: what keeps it following the size while the node lives (the size holds it weakly). */
     private static final String FOLLOWING = "claimdesk.textSize.following";
+    /** A dialog's key: what keeps its buttons measured at the size. */
+    private static final String BUTTONS_FOLLOWING = "claimdesk.textSize.buttons";
     private static boolean dialogsFollowing;
 
     private TextSize() {
@@ -116,10 +127,59 @@ public final class TextSize {
                     if (window.getScene() != null && window.getScene().getRoot() instanceof DialogPane pane
                             && !pane.getProperties().containsKey(FOLLOWING)) {
                         follow(pane, DIALOG_PX);
+                        InvalidationListener buttons = o -> fitButtons(pane);
+                        pane.getProperties().put(BUTTONS_FOLLOWING, buttons);
+                        PERCENT.addListener(new WeakInvalidationListener(buttons));
+                        fitButtons(pane);
+                        if (PERCENT.get() != NORMAL) {
+                            keepCentred(window);
+                        }
                     }
                 }
             }
         });
+    }
+
+    /**
+     * A dialog is placed on its owner as it is first shown, at its size before it gets the console's: once shown at
+     * that size, placed again as JavaFX places it (centred on the owner's scene), kept on its screen.
+     */
+    private static void keepCentred(Window window) {
+        if (!(window instanceof Stage stage) || stage.getOwner() == null || stage.getOwner().getScene() == null) {
+            return;
+        }
+        window.addEventHandler(WindowEvent.WINDOW_SHOWN, new EventHandler<>() {
+            @Override
+            public void handle(WindowEvent shown) {
+                window.removeEventHandler(WindowEvent.WINDOW_SHOWN, this);
+                Window owner = stage.getOwner();
+                Scene ownerScene = owner.getScene();
+                double width = window.getWidth();
+                double height = window.getHeight();
+                double x = owner.getX() + ownerScene.getWidth() / 2 - width / 2;
+                double y = owner.getY() + ownerScene.getY() / 2 + ownerScene.getHeight() / 2 - height / 2;
+                Rectangle2D screen = Screen.getScreensForRectangle(x, y, width, height).stream().findFirst()
+                        .orElse(Screen.getPrimary()).getVisualBounds();
+                window.setX(Math.max(screen.getMinX(), Math.min(x, screen.getMaxX() - width)));
+                window.setY(Math.max(screen.getMinY(), Math.min(y, screen.getMaxY() - height)));
+            }
+        });
+    }
+
+    /**
+     * A dialog's buttons measured again at its size: its button bar gives them all the width of the widest, measured
+     * when it was first laid out (at the normal size, before the dialog was shown) and kept as each one's preferred
+     * width, which a larger text would cut short.
+     */
+    private static void fitButtons(DialogPane pane) {
+        if (pane.lookup(".button-bar") instanceof ButtonBar bar) {
+            for (Node button : bar.getButtons()) {
+                if (button instanceof Region region) {
+                    region.setPrefWidth(Region.USE_COMPUTED_SIZE);
+                }
+            }
+            bar.requestLayout();
+        }
     }
 
     /** The percent the columns of {@code table} are sized for. */

@@ -143,27 +143,24 @@ public final class MainView {
                         model::normalText);
             }
         });
-        shortcutsMenuItem.setOnAction(e -> Dialogs.inform(pages.getScene().getWindow(), "Keyboard shortcuts",
-                "Keyboard shortcuts", """
-                Ctrl+N            new claim
-                Ctrl+1 … Ctrl+4   Claims, Outbox, Worker, Audit
-                Ctrl+F            search on the current page
-                F5                refresh the current page
-                Ctrl+R            re-queue the selected outbox rows
-                Ctrl+Shift+E      fix the selected failed row's claim
-                Ctrl+Enter        select the error group's next failed row
-                Ctrl+E            edit the selected claim
-                Ctrl+S            save the edit
-                Esc               cancel the edit
-                Shift+F10         the table's menu: sort, columns
-                Ctrl+I            import claims from a CSV file
-                Ctrl+Shift+D      dark theme
-                Ctrl+= / Ctrl+-   larger / smaller text
-                Ctrl+0            normal text size
-                Ctrl+Q            exit
-
-                In a question's reason box: Enter answers it,
-                Shift+Enter starts a new line, Tab moves on."""));
+        shortcutsMenuItem.setOnAction(e -> Dialogs.keys(pages.getScene().getWindow(), "Keyboard shortcuts", List.of(
+                Map.entry("Ctrl+N", "new claim"),
+                Map.entry("Ctrl+1 … Ctrl+4", "Claims, Outbox, Worker, Audit"),
+                Map.entry("Ctrl+F", "search on the current page"),
+                Map.entry("F5", "refresh the current page"),
+                Map.entry("Ctrl+R", "re-queue the selected outbox rows"),
+                Map.entry("Ctrl+Shift+E", "fix the selected failed row's claim"),
+                Map.entry("Ctrl+Enter", "select the error group's next failed row"),
+                Map.entry("Ctrl+E", "edit the selected claim"),
+                Map.entry("Ctrl+S", "save the edit"),
+                Map.entry("Esc", "cancel the edit"),
+                Map.entry("Shift+F10", "the table's menu: sort, columns"),
+                Map.entry("Ctrl+I", "import claims from a CSV file"),
+                Map.entry("Ctrl+Shift+D", "dark theme"),
+                Map.entry("Ctrl+= / Ctrl+-", "larger / smaller text"),
+                Map.entry("Ctrl+0", "normal text size"),
+                Map.entry("Ctrl+Q", "exit")),
+                "In a question's reason box: Enter answers it, Shift+Enter starts a new line, Tab moves on."));
 
         demoBannerText.textProperty().bind(model.bannerProperty());
         demoBanner.visibleProperty().bind(model.bannerProperty().isNotNull());

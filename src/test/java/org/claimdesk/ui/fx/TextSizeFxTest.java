@@ -96,6 +96,34 @@ class TextSizeFxTest extends ConsoleFxTest {
         assertThat(onFx(number::getPrefWidth)).isCloseTo(180 * 0.8, within(0.01));
     }
 
+    /**
+     * At 150 % the dialogs' words are whole: the new-claim form's buttons (which its button bar sizes when it is first
+     * laid out, at the normal size) and the keyboard shortcuts, in two columns as wide as they need.
+     */
+    @Test
+    void dialogsAtALargerSizeShowTheirWordsWhole() {
+        waitReady();
+        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
+        waitUntil("the form shows", () -> onFx(() -> dialogPane() != null));
+        waitForLayoutPulse(dialogPane());
+        List<String> shown = onFx(() -> dialogPane().lookupAll(".button-bar .button").stream()
+                .map(b -> ((javafx.scene.text.Text) b.lookup(".text")).getText()).toList());
+        assertThat(shown).containsExactlyInAnyOrder("Cancel", "Create");
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the form is closed", () -> onFx(() -> dialogPane() == null));
+
+        robot.clickOn("Help").clickOn("Keyboard shortcuts");
+        waitUntil("the shortcuts show", () -> onFx(() -> dialogPane() != null));
+        waitForLayoutPulse(dialogPane());
+        List<Labeled> cut = onFx(() -> dialogPane().lookupAll(".key-list .label").stream()
+                .map(Labeled.class::cast)
+                .filter(l -> !l.getText().equals(((javafx.scene.text.Text) l.lookup(".text")).getText())).toList());
+        assertThat(cut).as("labels cut short").isEmpty();
+        assertThat(onFx(() -> dialogPane().lookupAll(".key-list .label").size())).isEqualTo(32);
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the shortcuts are closed", () -> onFx(() -> dialogPane() == null));
+    }
+
     private static DialogPane dialogPane() {
         return Window.getWindows().stream().filter(Window::isShowing)
                 .map(w -> w.getScene() == null ? null : w.getScene().getRoot())
