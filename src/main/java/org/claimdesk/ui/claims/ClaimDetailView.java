@@ -227,6 +227,8 @@ public final class ClaimDetailView {
     private int field(int row, String name, String value) {
         Label n = new Label(name);
         n.getStyleClass().add("field-name");
+        // the name whole: the value gives way (and wraps) where the pane is narrow
+        n.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         Label v = new Label(value);
         v.setWrapText(true);
         v.getStyleClass().add("field-value");

@@ -97,12 +97,23 @@ class TextSizeFxTest extends ConsoleFxTest {
     }
 
     /**
-     * At 150 % the dialogs' words are whole: the new-claim form's buttons (which its button bar sizes when it is first
-     * laid out, at the normal size) and the keyboard shortcuts, in two columns as wide as they need.
+     * At 150 % the claim's detail and the dialogs show their words whole: the detail's fields' names, the new-claim
+     * form's buttons (which its button bar sizes when it is first laid out, at the normal size) and the keyboard
+     * shortcuts, in two columns as wide as they need.
      */
     @Test
     void dialogsAtALargerSizeShowTheirWordsWhole() {
         waitReady();
+        // and the claim's detail, narrowed: its fields' names whole, their values giving way
+        fx(() -> robot.lookup("#claimsSplit").queryAs(javafx.scene.control.SplitPane.class).setDividerPositions(0.72));
+        selectClaim(firstClaim(org.claimdesk.domain.ClaimStatus.PAID));
+        waitUntil("the detail's fields show", () -> onFx(() -> !robot.lookup("#detailGrid .field-name").queryAll().isEmpty()));
+        waitForLayoutPulse(robot.lookup("#detailGrid").query());
+        List<String> names = onFx(() -> robot.lookup("#detailGrid .field-name").queryAll().stream()
+                .map(Labeled.class::cast).filter(l -> l.isVisible() && !l.getText().isEmpty())
+                .filter(l -> !l.getText().equals(((javafx.scene.text.Text) l.lookup(".text")).getText()))
+                .map(Labeled::getText).toList());
+        assertThat(names).as("fields' names cut short").isEmpty();
         robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
         waitUntil("the form shows", () -> onFx(() -> dialogPane() != null));
         waitForLayoutPulse(dialogPane());
