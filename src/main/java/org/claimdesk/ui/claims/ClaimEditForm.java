@@ -215,7 +215,7 @@ final class ClaimEditForm {
         Label reasonName = new Label("Reason");
         reasonName.getStyleClass().add("field-name");
         javafx.scene.layout.VBox box = new javafx.scene.layout.VBox(6, taxIdName, taxId, error, reasonName, reason);
-        box.setPrefWidth(480);
+        box.setPrefWidth(org.claimdesk.ui.common.TextSize.scaled(480));
         dialog.getDialogPane().setContent(box);
         Node okButton = dialog.getDialogPane().lookupButton(ok);
         okButton.setId("dialogOkButton");

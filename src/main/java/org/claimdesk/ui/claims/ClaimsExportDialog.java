@@ -103,7 +103,7 @@ final class ClaimsExportDialog {
         reasonLabel.visibleProperty().bind(reason.visibleProperty());
         reasonLabel.managedProperty().bind(reason.managedProperty());
         VBox box = new VBox(10, fileRow, include, new VBox(4, reasonLabel, reason), masked);
-        box.setPrefWidth(620);
+        box.setPrefWidth(org.claimdesk.ui.common.TextSize.scaled(620));
         dialog.getDialogPane().setContent(box);
         Node okButton = dialog.getDialogPane().lookupButton(ok);
         okButton.setId("dialogOkButton");

@@ -61,7 +61,7 @@ public final class Dialogs {
                 : "Optional; written to the audit trail when given.");
         hint.getStyleClass().add("text-muted");
         VBox box = new VBox(8, reasonLabel(reason, reasonRequired), reason, hint);
-        box.setPrefWidth(480);
+        box.setPrefWidth(TextSize.scaled(480));
         dialog.getDialogPane().setContent(box);
         okOnReason(dialog, ok, reason, reasonRequired);
         dialog.setResultConverter(button -> button == ok ? new Answer(reason.getText().strip()) : null);

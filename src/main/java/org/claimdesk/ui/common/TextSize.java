@@ -182,6 +182,11 @@ public final class TextSize {
         }
     }
 
+    /** {@code normalPx} at the console's text size: a width set in code for what holds text (a question's box). */
+    public static double scaled(double normalPx) {
+        return normalPx * PERCENT.get() / NORMAL;
+    }
+
     /** The percent the columns of {@code table} are sized for. */
     public static int columnsFor(TableView<?> table) {
         Object percent = table.getProperties().get(COLUMNS_FOR);

@@ -2,6 +2,7 @@ package org.claimdesk.ui.outbox;
 
 import java.time.Instant;
 import javafx.beans.binding.Bindings;
+import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.time.LocalDate;
@@ -610,7 +611,7 @@ public final class OutboxView {
         reconcile.setVisible(action == OutboxTriage.Action.REQUEUE);
         reconcile.setManaged(reconcile.isVisible());
         VBox box = new VBox(10, new VBox(4, Dialogs.reasonLabel(reason, true), reason), reconcile);
-        box.setPrefWidth(520);
+        box.setPrefWidth(TextSize.scaled(520));
         dialog.getDialogPane().setContent(box);
         Dialogs.okOnReason(dialog, ok, reason, true);
         if (dialog.showAndWait().filter(b -> b == ok).isPresent()) {
@@ -635,7 +636,7 @@ public final class OutboxView {
         ButtonType ok = new ButtonType("Resubmit " + Formats.count(preview.eligible()), ButtonBar.ButtonData.OK_DONE);
         dialog.getDialogPane().getButtonTypes().addAll(ok, ButtonType.CANCEL);
         VBox box = new VBox(8);
-        box.setPrefWidth(560);
+        box.setPrefWidth(TextSize.scaled(560));
         // each claim and what was corrected on it, by whoever: what goes out under this reason
         box.getChildren().addAll(new javafx.scene.control.Label("To resubmit, with what was corrected since each was"
                 + " refused:"), shortList("resubmitTargetList", preview.targets().stream().map(c -> "Row "
