@@ -55,6 +55,16 @@ public record ClaimQuery(
         }
     }
 
+    /** Whether the claims are narrowed to one jurisdiction (a blank one narrows nothing). */
+    public boolean inJurisdiction() {
+        return jurisdiction != null && !jurisdiction.isBlank();
+    }
+
+    /** Whether the claims are narrowed by a search text (a blank one narrows nothing). */
+    public boolean searching() {
+        return search != null && !search.isBlank();
+    }
+
     public static ClaimQuery all() {
         return new ClaimQuery(Set.of(), null, null, null, Sort.CLAIM_ID, false, 0, 0);
     }

@@ -479,9 +479,8 @@ public final class ClaimStore {
         Dialect dialect = Dialect.of(handle);
         StringBuilder sql = new StringBuilder("SELECT status, count(*) AS n FROM " + claims(dialect, query));
         List<Binding> bindings = where(dialect, query.withStatuses(null), sql);
-        boolean searching = query.search() != null && !query.search().isBlank();
         boolean everyClaim = sql.indexOf(" WHERE ") < 0;
-        sql.append(" GROUP BY ").append(dialect.statusGroup(searching));
+        sql.append(" GROUP BY ").append(dialect.statusGroup(query.searching()));
         Query q = handle.createQuery(prefix + (everyClaim ? dialect.claimCountsQuery() : sql.toString()));
         bindings.forEach(b -> q.bind(b.name, b.value));
         return q;
@@ -515,9 +514,7 @@ public final class ClaimStore {
      * the jurisdiction's index reads fewer, and a search reads its own matches.
      */
     private static String claims(Dialect dialect, ClaimQuery query) {
-        boolean overdueAlone = query.overdueOn() != null
-                && (query.jurisdiction() == null || query.jurisdiction().isBlank())
-                && (query.search() == null || query.search().isBlank());
+        boolean overdueAlone = query.overdueOn() != null && !query.inJurisdiction() && !query.searching();
         return overdueAlone ? dialect.overdueClaims() : "claim";
     }
 
@@ -528,11 +525,11 @@ public final class ClaimStore {
             clauses.add("status IN (" + query.statuses().stream().map(s -> "'" + s.name() + "'")
                     .collect(Collectors.joining(", ")) + ")");
         }
-        if (query.jurisdiction() != null && !query.jurisdiction().isBlank()) {
+        if (query.inJurisdiction()) {
             clauses.add("jurisdiction = :jurisdiction");
             bindings.add(new Binding("jurisdiction", query.jurisdiction().trim().toUpperCase(java.util.Locale.ROOT)));
         }
-        if (query.search() != null && !query.search().isBlank()) {
+        if (query.searching()) {
             String text = query.search().trim();
             List<Object[]> extra = new ArrayList<>();
             dialect.search(text, clauses, extra);
