@@ -1,6 +1,5 @@
 package org.claimdesk.ui.claims;
 
-import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.Accessible;
 import java.io.File;
 import java.nio.file.Path;
@@ -36,6 +35,7 @@ import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
 import org.claimdesk.ui.common.NoticeLabel;
+import org.claimdesk.ui.common.TextSize;
 
 /**
  * The content of File › Import claims… (ClaimImportDialog.fxml): the file, its encoding and strictness; the preview

@@ -44,8 +44,6 @@ public final class TextSize {
     private static final String COLUMNS_FOR = "claimdesk.textSize.columns";
     /** A node's key: what keeps it following the size while the node lives (the size holds it weakly). */
     private static final String FOLLOWING = "claimdesk.textSize.following";
-    /** A dialog's key: what keeps its buttons measured at the size. */
-    private static final String BUTTONS_FOLLOWING = "claimdesk.textSize.buttons";
     private static boolean dialogsFollowing;
 
     private TextSize() {
@@ -88,13 +86,20 @@ public final class TextSize {
      * as its style, none at the normal size (the stylesheet's then).
      */
     public static void follow(Parent root, double normalPx) {
-        InvalidationListener resize = o -> {
-            int percent = PERCENT.get();
-            root.setStyle(percent == NORMAL ? "" : "-fx-font-size: " + px(normalPx, percent) + "px;");
-        };
-        root.getProperties().put(FOLLOWING, resize);
-        PERCENT.addListener(new WeakInvalidationListener(resize));
-        resize.invalidated(PERCENT);
+        whileItLives(root, () -> size(root, normalPx));
+    }
+
+    private static void size(Parent root, double normalPx) {
+        root.setStyle(PERCENT.get() == NORMAL ? ""
+                : "-fx-font-size: " + String.format(java.util.Locale.ROOT, "%.2f", scaled(normalPx)) + "px;");
+    }
+
+    /** Runs {@code apply} now and at each change of the size while {@code node} lives (the size holds it weakly). */
+    private static void whileItLives(Node node, Runnable apply) {
+        InvalidationListener listener = o -> apply.run();
+        node.getProperties().put(FOLLOWING, listener);
+        PERCENT.addListener(new WeakInvalidationListener(listener));
+        apply.run();
     }
 
     /**
@@ -104,10 +109,7 @@ public final class TextSize {
     public static void tablesFollow(Collection<?> objects) {
         for (Object object : objects) {
             if (object instanceof TableView<?> table && !table.getProperties().containsKey(FOLLOWING)) {
-                InvalidationListener fit = o -> fit(table);
-                table.getProperties().put(FOLLOWING, fit);
-                PERCENT.addListener(new WeakInvalidationListener(fit));
-                fit(table);
+                whileItLives(table, () -> fit(table));
             }
         }
     }
@@ -126,11 +128,10 @@ public final class TextSize {
                 for (Window window : change.getAddedSubList()) {
                     if (window.getScene() != null && window.getScene().getRoot() instanceof DialogPane pane
                             && !pane.getProperties().containsKey(FOLLOWING)) {
-                        follow(pane, DIALOG_PX);
-                        InvalidationListener buttons = o -> fitButtons(pane);
-                        pane.getProperties().put(BUTTONS_FOLLOWING, buttons);
-                        PERCENT.addListener(new WeakInvalidationListener(buttons));
-                        fitButtons(pane);
+                        whileItLives(pane, () -> {
+                            size(pane, DIALOG_PX);
+                            fitButtons(pane);
+                        });
                         if (PERCENT.get() != NORMAL) {
                             keepCentred(window);
                         }
@@ -223,9 +224,5 @@ public final class TextSize {
         for (TableColumn<?, ?> nested : column.getColumns()) {
             fit(nested, ratio);
         }
-    }
-
-    private static String px(double normalPx, int percent) {
-        return String.format(java.util.Locale.ROOT, "%.2f", normalPx * percent / NORMAL);
     }
 }
