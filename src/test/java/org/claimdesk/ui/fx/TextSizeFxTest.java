@@ -135,6 +135,67 @@ class TextSizeFxTest extends ConsoleFxTest {
         waitUntil("the shortcuts are closed", () -> onFx(() -> dialogPane() == null));
     }
 
+    /**
+     * At 150 % the popups are at the window's size too: a button's tooltip (which the theme sets at 14 px), a text
+     * field's menu of edits (which the theme sets at 14 px too; now at its field's size) and the menu bar's menus, each
+     * 1.5 times what it shows at the normal size.
+     */
+    @Test
+    void tooltipsAndMenusFollowTheSize() {
+        waitReady();
+        double[] large = popupFonts();
+        assertThat(large[0]).as("a tooltip's text").isCloseTo(14 * 1.5, within(0.01));
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT0).release(KeyCode.DIGIT0, KeyCode.CONTROL);
+        waitUntil("the normal size", () -> onFx(() -> window.mainModel().textSizeProperty().get()) == 100);
+        double[] normal = popupFonts();
+        // as the theme has them at the normal size
+        assertThat(normal[0]).as("a tooltip's text").isCloseTo(14, within(0.01));
+        double field = onFx(() -> robot.lookup("#claimSearch").queryAs(javafx.scene.control.TextField.class).getFont()
+                .getSize());
+        assertThat(normal[1]).as("the search field's menu, at its field's size").isCloseTo(field, within(0.01));
+        assertThat(large[1]).as("the search field's menu").isCloseTo(normal[1] * 1.5, within(0.01));
+        assertThat(large[2]).as("the File menu").isCloseTo(normal[2] * 1.5, within(0.01));
+    }
+
+    /** The text sizes of a tooltip, of the search field's menu of edits and of the File menu, each shown in turn. */
+    private double[] popupFonts() {
+        javafx.scene.control.Tooltip tooltip = onFx(() -> robot.lookup(".button").queryAll().stream()
+                .map(n -> ((javafx.scene.control.Control) n).getTooltip()).filter(java.util.Objects::nonNull)
+                .findFirst().orElseThrow());
+        fx(() -> tooltip.show(window.scene().getWindow(), 100, 100));
+        waitUntil("the tooltip shows", tooltip::isShowing);
+        waitForLayoutPulse(tooltip.getScene().getRoot());
+        double tip = onFx(() -> tooltip.getFont().getSize());
+        fx(tooltip::hide);
+        // as a right click asks for it (the headless robot's click does not)
+        fx(() -> {
+            javafx.scene.Node search = robot.lookup("#claimSearch").query();
+            javafx.geometry.Point2D at = search.localToScreen(10, 10);
+            javafx.event.Event.fireEvent(search, new javafx.scene.input.ContextMenuEvent(
+                    javafx.scene.input.ContextMenuEvent.CONTEXT_MENU_REQUESTED, 10, 10, at.getX(), at.getY(), false, null));
+        });
+        double edits = shownMenuFont();
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the menu is closed", () -> onFx(() -> shownMenu() == null));
+        robot.clickOn("File");
+        double file = shownMenuFont();
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the menu is closed", () -> onFx(() -> shownMenu() == null));
+        return new double[] {tip, edits, file};
+    }
+
+    private double shownMenuFont() {
+        waitUntil("a menu shows", () -> onFx(() -> shownMenu() != null));
+        waitForLayoutPulse(onFx(() -> shownMenu().getScene().getRoot()));
+        return onFx(() -> ((Labeled) shownMenu().getScene().getRoot().lookup(".menu-item .label")).getFont().getSize());
+    }
+
+    private static javafx.scene.control.ContextMenu shownMenu() {
+        return Window.getWindows().stream().filter(Window::isShowing)
+                .filter(javafx.scene.control.ContextMenu.class::isInstance).map(javafx.scene.control.ContextMenu.class::cast)
+                .findFirst().orElse(null);
+    }
+
     private static DialogPane dialogPane() {
         return Window.getWindows().stream().filter(Window::isShowing)
                 .map(w -> w.getScene() == null ? null : w.getScene().getRoot())
