@@ -42,6 +42,7 @@ import org.claimdesk.ui.common.PageControls;
 import org.claimdesk.ui.common.RecordMethods;
 import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.SettingsKeeper;
 import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.common.ViewFactory;
 import org.claimdesk.ui.main.MainView;
@@ -88,6 +89,18 @@ public final class ConsoleWindow {
     private final UiSettings settings;
     private final ConsoleExecutors executors = new ConsoleExecutors();
     private final LayoutMemory layout;
+    /** Writes what staff change in the window's layout into this workstation's settings file. */
+    private final SettingsKeeper kept;
+    /**
+     * A layout change (a column dragged, a divider moved, the window resized) is kept once the layout has not changed
+     * for a second: a drag changes it at every pulse.
+     */
+    private final javafx.animation.PauseTransition layoutSettled =
+            new javafx.animation.PauseTransition(javafx.util.Duration.seconds(1));
+    /** Set by {@link #close()}: nothing is kept at once any more. FX thread. */
+    private boolean closed;
+    private final javafx.beans.value.ChangeListener<Object> windowChanged = (o, before, now) ->
+            layoutSettled.playFromStart();
     private final MainViewModel main;
     private final ClaimsViewModel claims;
     private final OutboxViewModel outbox;
@@ -133,6 +146,7 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.settingsStore = settingsStore;
         this.layout = new LayoutMemory(settings);
+        this.kept = new SettingsKeeper(settingsStore, executors.background(), this::notKept);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
         main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.emptyNotice(),
                 services.queries(), services.worker(),
@@ -174,8 +188,8 @@ public final class ConsoleWindow {
         main.textSizeProperty().set(TextSize.step(settings.textSize));
         TextSize.percentProperty().bind(main.textSizeProperty());
         // a size or theme staff choose is kept at once, not only when the console closes
-        main.textSizeProperty().addListener((obs, old, size) -> keepLook());
-        main.darkProperty().addListener((obs, old, dark) -> keepLook());
+        main.textSizeProperty().addListener((obs, old, size) -> keepWindow());
+        main.darkProperty().addListener((obs, old, dark) -> keepWindow());
         TextSize.follow(mainRoot, TextSize.MAIN_WINDOW_PX);
         // the toolkit's list of windows is the FX thread's (the console may be built on another before it is shown)
         if (Platform.isFxApplicationThread()) {
@@ -432,6 +446,8 @@ public final class ConsoleWindow {
         afterLayoutWhen(this::idle, () -> claimsView.prepareDetail());
         // and the main view's tooltips (each a window of its own, 40 ms together at start), which nobody reads sooner
         afterLayoutWhen(this::idle, mainView::addTooltips);
+        // from then on what staff change in the window's layout is kept at once (start-up's own layout is not theirs)
+        afterLayoutWhen(this::idle, this::keepLayoutChanges);
         // the first frame is the window's frame (navigation, status bar, start-up progress); the page follows it
         afterLayoutWhen(() -> true, () -> loadPage(main.pageProperty().get()));
         main.pageProperty().addListener((obs, old, page) -> {
@@ -563,32 +579,41 @@ public final class ConsoleWindow {
         return audit;
     }
 
-    /** The last text size and theme handed to {@link #keepLook}: a change handed over before it is not written. */
-    private final java.util.concurrent.atomic.AtomicLong lookChanges = new java.util.concurrent.atomic.AtomicLong();
-
     /**
-     * Writes the text size and theme on screen into this workstation's settings, off the FX thread; in order however
-     * the background threads run them: a change superseded before it is written is not written.
+     * Writes the window's settings as they are on screen (bounds, theme, text size, page, splits, columns) into this
+     * workstation's file, off the FX thread: what staff change is kept at once, not only when the console closes.
      */
-    private void keepLook() {
-        int size = main.textSizeProperty().get();
-        boolean dark = main.darkProperty().get();
-        long change = lookChanges.incrementAndGet();
-        executors.background().execute(() -> {
-            synchronized (lookChanges) {
-                if (change != lookChanges.get()) {
-                    return;
-                }
-                try {
-                    settingsStore.update(kept -> {
-                        kept.textSize = size;
-                        kept.dark = dark;
-                    });
-                } catch (RuntimeException e) {
-                    LOG.warn("cannot keep the text size and theme: {}", e.getMessage());
-                }
-            }
-        });
+    private void keepWindow() {
+        layoutSettled.stop();
+        if (stage == null || closed) {
+            return;
+        }
+        UiSettings now = captureSettings();
+        kept.keep(file -> file.takeWindowOf(now));
+    }
+
+    /** Keeps the layout once it settles after each change: splits, columns, the window's bounds, the page shown. */
+    private void keepLayoutChanges() {
+        if (closed) {
+            // closed before start-up was idle
+            return;
+        }
+        layoutSettled.setOnFinished(e -> keepWindow());
+        layout.onChange(layoutSettled::playFromStart);
+        main.pageProperty().addListener(windowChanged);
+        windowBounds().forEach(p -> p.addListener(windowChanged));
+    }
+
+    /** The window's bounds and whether it is maximized, as kept in the settings. */
+    private List<javafx.beans.value.ObservableValue<?>> windowBounds() {
+        return List.of(stage.xProperty(), stage.yProperty(), stage.widthProperty(), stage.heightProperty(),
+                stage.maximizedProperty());
+    }
+
+    /** On a background thread: the window's settings could not be written; staff are told (and it is logged). */
+    private void notKept(RuntimeException e) {
+        LOG.warn("cannot keep the window's settings: {}", e.getMessage());
+        Platform.runLater(() -> main.settingsNotKept(e.getMessage()));
     }
 
     /** Captures window bounds, theme, page and layout into the settings; FX thread. */
@@ -613,6 +638,13 @@ public final class ConsoleWindow {
      * so that it ends at a batch's edge rather than when the database closes under it.
      */
     public void close() {
+        // nothing more is kept at once: the close keeps the window as it is left
+        closed = true;
+        layout.onChange(() -> { });
+        if (stage != null) {
+            windowBounds().forEach(p -> p.removeListener(windowChanged));
+        }
+        layoutSettled.stop();
         // the console's windows go: the text size is no longer theirs
         TextSize.percentProperty().unbind();
         TextSize.percentProperty().set(TextSize.NORMAL);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javafx.collections.ListChangeListener;
 import javafx.scene.control.SplitPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
@@ -11,13 +12,14 @@ import javafx.scene.control.TableView;
 /**
  * Remembers split positions and table column layouts (order, width at the normal text size, visibility) in {@link
  * UiSettings}.
- * Views register their split panes and tables once; saved layouts are applied then and captured again
- * when the console closes. FX thread only.
+ * Views register their split panes and tables once; saved layouts are applied then, and captured again when staff
+ * change them ({@link #onChange}) and when the console closes. FX thread only.
  */
 public final class LayoutMemory {
     private final UiSettings settings;
     private final Map<String, SplitPane> splits = new LinkedHashMap<>();
     private final Map<String, TableView<?>> tables = new LinkedHashMap<>();
+    private Runnable onChange = () -> { };
 
     public LayoutMemory(UiSettings settings) {
         this.settings = settings;
@@ -27,12 +29,26 @@ public final class LayoutMemory {
         return settings;
     }
 
+    /**
+     * Runs {@code listener} at each change of a registered layout from now on (a divider moved; a column widened,
+     * moved, shown or hidden), including those the layout makes itself, as a window's resize does to a table that fills
+     * its width.
+     */
+    public void onChange(Runnable listener) {
+        onChange = listener;
+    }
+
+    private void changed() {
+        onChange.run();
+    }
+
     public void split(String key, SplitPane pane) {
         splits.put(key, pane);
         double[] saved = settings.dividers.get(key);
         if (saved != null && saved.length == pane.getDividers().size()) {
             pane.setDividerPositions(saved);
         }
+        pane.getDividers().forEach(d -> d.positionProperty().addListener((o, before, now) -> changed()));
     }
 
     /** Columns need a non-empty {@code id}; columns the saved layout does not know keep their place at the end. */
@@ -40,7 +56,15 @@ public final class LayoutMemory {
         tables.put(key, table);
         table.setTableMenuButtonVisible(true);
         TableMenu.install(table);
-        List<UiSettings.Column> saved = settings.columns.get(key);
+        apply(settings.columns.get(key), table);
+        table.getColumns().addListener((ListChangeListener<TableColumn<T, ?>>) c -> changed());
+        for (TableColumn<T, ?> column : table.getColumns()) {
+            column.widthProperty().addListener((o, before, now) -> changed());
+            column.visibleProperty().addListener((o, before, now) -> changed());
+        }
+    }
+
+    private static <T> void apply(List<UiSettings.Column> saved, TableView<T> table) {
         if (saved == null || saved.isEmpty()) {
             return;
         }

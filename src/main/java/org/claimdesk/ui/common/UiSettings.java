@@ -43,6 +43,24 @@ public final class UiSettings {
         }
     }
 
+    /**
+     * Takes the window's part of {@code from} (bounds, theme, text size, page, split positions, columns), leaving who
+     * works here and whether the worker starts with the console as they are.
+     */
+    public void takeWindowOf(UiSettings from) {
+        UiSettings c = from.copy();
+        x = c.x;
+        y = c.y;
+        width = c.width;
+        height = c.height;
+        maximized = c.maximized;
+        dark = c.dark;
+        textSize = c.textSize;
+        page = c.page;
+        dividers = c.dividers;
+        columns = c.columns;
+    }
+
     public UiSettings copy() {
         UiSettings c = new UiSettings();
         c.x = x;

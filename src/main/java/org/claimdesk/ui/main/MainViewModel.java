@@ -253,6 +253,12 @@ public final class MainViewModel {
         notice.set(Notice.info(text));
     }
 
+    /** The window's settings (text size, theme, layout) could not be written to this workstation's file. */
+    public void settingsNotKept(String reason) {
+        notice.set(Notice.warning("Could not keep the window's settings (text size, theme, layout) on this workstation: "
+                + reason + ". The console tries again when it closes"));
+    }
+
     /**
      * Whether start-up filled the empty database with demo data (known once {@link #readyProperty()} is true): a
      * page read before that showed an empty database.

@@ -21,6 +21,7 @@ import org.claimdesk.ui.ConsoleWindow;
 import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.claims.ClaimsView;
 import org.claimdesk.ui.common.UiSettings;
+import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.main.Page;
 import org.junit.jupiter.api.Test;
 
@@ -194,6 +195,58 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         assertThat(captured.page).isEqualTo("AUDIT");
         assertThat(captured.width).isEqualTo(1440);
         assertThat(captured.columns).containsKeys("claims", "outbox", "audit");
+    }
+
+    /**
+     * What staff change in the window's layout is in this workstation's settings file a moment later, while the console
+     * is still open: a console that is killed or loses its power keeps it too.
+     */
+    @Test
+    void aLayoutStaffChangeIsKeptOnceItSettlesNotOnlyAtTheClose() {
+        waitReady();
+        waitUntil("start-up is idle", () -> onFx(window::idle));
+        waitUntil("the tooltips are made", () -> onFx(() -> robot.lookup("#auditNav").queryAs(Control.class)
+                .getTooltip() != null));
+        UiSettingsStore file = new UiSettingsStore(dir.resolve("settings"));
+        file.update(k -> {
+            k.operator = "kim";
+            k.startWorker = false;
+        });
+        TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
+        SplitPane split = robot.lookup("#claimsSplit").queryAs(SplitPane.class);
+        fx(() -> {
+            split.setDividerPositions(0.62);
+            // the number column dragged 40 px wider, the status column hidden
+            table.resizeColumn(table.getColumns().get(1), 40);
+            table.getColumns().stream().filter(c -> "status".equals(c.getId())).findFirst().orElseThrow()
+                    .setVisible(false);
+        });
+        waitUntil("the layout is kept", () -> {
+            UiSettings kept = file.load();
+            double[] dividers = kept.dividers.get("claims");
+            return dividers != null && Math.abs(dividers[0] - 0.62) < 0.02;
+        });
+        UiSettings kept = file.load();
+        assertThat(kept.columns.get("claims")).extracting(c -> c.id).startsWith("claimant", "number");
+        assertThat(kept.columns.get("claims").get(1).width).isEqualTo(190);
+        assertThat(kept.columns.get("claims")).filteredOn(c -> "status".equals(c.id)).singleElement()
+                .satisfies(c -> assertThat(c.visible).isFalse());
+        assertThat(kept.operator).as("who works here, left as it was").isEqualTo("kim");
+        assertThat(kept.startWorker).as("the worker's setting, left as it was").isFalse();
+    }
+
+    /** A settings file that cannot be written: staff are told, and the console goes on. */
+    @Test
+    void settingsThatCannotBeKeptAreSaidInANotice() throws Exception {
+        waitReady();
+        java.nio.file.Path settingsDir = dir.resolve("settings");
+        org.claimdesk.app.TemporaryFolders.deleteQuietly(settingsDir);
+        java.nio.file.Files.writeString(settingsDir, "a file where the settings' folder should be");
+        fx(() -> window.mainModel().largerText());
+        waitUntil("staff are told", () -> onFx(() -> window.mainModel().noticeProperty().get().text())
+                .startsWith("Could not keep the window's settings (text size, theme, layout) on this workstation: "));
+        assertThat(onFx(() -> window.mainModel().textSizeProperty().get())).isEqualTo(110);
+        java.nio.file.Files.delete(settingsDir);
     }
 
     @Test
