@@ -146,7 +146,7 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.settingsStore = settingsStore;
         this.layout = new LayoutMemory(settings);
-        this.kept = new SettingsKeeper(settingsStore, executors.background(), this::notKept);
+        this.kept = new SettingsKeeper(settingsStore, this::notKept);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
         main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.emptyNotice(),
                 services.queries(), services.worker(),
@@ -584,10 +584,10 @@ public final class ConsoleWindow {
      * workstation's file, off the FX thread: what staff change is kept at once, not only when the console closes.
      */
     private void keepWindow() {
-        layoutSettled.stop();
         if (stage == null || closed) {
             return;
         }
+        layoutSettled.stop();
         UiSettings now = captureSettings();
         kept.keep(file -> file.takeWindowOf(now));
     }
@@ -641,10 +641,12 @@ public final class ConsoleWindow {
         // nothing more is kept at once: the close keeps the window as it is left
         closed = true;
         layout.onChange(() -> { });
+        main.pageProperty().removeListener(windowChanged);
         if (stage != null) {
             windowBounds().forEach(p -> p.removeListener(windowChanged));
         }
         layoutSettled.stop();
+        kept.stop();
         // the console's windows go: the text size is no longer theirs
         TextSize.percentProperty().unbind();
         TextSize.percentProperty().set(TextSize.NORMAL);

@@ -7,6 +7,7 @@ import javafx.beans.WeakInvalidationListener;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.collections.ListChangeListener;
+import javafx.collections.ObservableMap;
 import javafx.event.EventHandler;
 import javafx.geometry.Rectangle2D;
 import javafx.scene.Node;
@@ -15,6 +16,7 @@ import javafx.scene.control.ButtonBar;
 import javafx.scene.control.DialogPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
 import javafx.scene.layout.Region;
 import javafx.scene.Scene;
 import javafx.stage.Screen;
@@ -38,6 +40,8 @@ public final class TextSize {
     public static final double MAIN_WINDOW_PX = 13;
     /** A dialog's text at the normal size (the AtlantaFX theme's), in pixels. */
     public static final double DIALOG_PX = 14;
+    /** A tooltip's text at the normal size (the AtlantaFX theme's, in any window), in pixels. */
+    static final double TOOLTIP_PX = 14;
 
     private static final IntegerProperty PERCENT = new SimpleIntegerProperty(NORMAL);
     /** A table's key: the percent its columns' widths are for (normal when absent). */
@@ -90,14 +94,24 @@ public final class TextSize {
     }
 
     private static void size(Parent root, double normalPx) {
-        root.setStyle(PERCENT.get() == NORMAL ? ""
-                : "-fx-font-size: " + String.format(java.util.Locale.ROOT, "%.2f", scaled(normalPx)) + "px;");
+        root.setStyle(style(normalPx));
+    }
+
+    /** The style that sets a text {@code normalPx} at the normal size at the console's size: none at the normal size. */
+    private static String style(double normalPx) {
+        return PERCENT.get() == NORMAL ? ""
+                : "-fx-font-size: " + String.format(java.util.Locale.ROOT, "%.2f", scaled(normalPx)) + "px;";
     }
 
     /** Runs {@code apply} now and at each change of the size while {@code node} lives (the size holds it weakly). */
     private static void whileItLives(Node node, Runnable apply) {
+        whileItLives(node.getProperties(), apply);
+    }
+
+    /** As {@link #whileItLives(Node, Runnable)}, for what holds {@code properties}. */
+    private static void whileItLives(ObservableMap<Object, Object> properties, Runnable apply) {
         InvalidationListener listener = o -> apply.run();
-        node.getProperties().put(FOLLOWING, listener);
+        properties.put(FOLLOWING, listener);
         PERCENT.addListener(new WeakInvalidationListener(listener));
         apply.run();
     }
@@ -115,8 +129,9 @@ public final class TextSize {
     }
 
     /**
-     * Keeps the text of every dialog (a window whose root is a {@link DialogPane}) at the console's size, from its
-     * showing on; once for the console's life.
+     * Keeps the text of every dialog (a window whose root is a {@link DialogPane}) and every tooltip at the console's
+     * size, from its showing on; once for the console's life. A tooltip's size is set on it: the stylesheet could size
+     * it only relative to the control under the mouse, whose text may be larger or smaller than its window's.
      */
     public static void dialogsFollow() {
         if (dialogsFollowing) {
@@ -126,7 +141,9 @@ public final class TextSize {
         Window.getWindows().addListener((ListChangeListener<Window>) change -> {
             while (change.next()) {
                 for (Window window : change.getAddedSubList()) {
-                    if (window.getScene() != null && window.getScene().getRoot() instanceof DialogPane pane
+                    if (window instanceof Tooltip tooltip && !tooltip.getProperties().containsKey(FOLLOWING)) {
+                        whileItLives(tooltip.getProperties(), () -> tooltip.setStyle(style(TOOLTIP_PX)));
+                    } else if (window.getScene() != null && window.getScene().getRoot() instanceof DialogPane pane
                             && !pane.getProperties().containsKey(FOLLOWING)) {
                         whileItLives(pane, () -> {
                             size(pane, DIALOG_PX);

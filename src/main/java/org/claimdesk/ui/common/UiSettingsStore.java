@@ -47,11 +47,21 @@ public final class UiSettingsStore {
     }
 
     /**
-     * Changes the settings kept in the file now (loading them first), e.g. one staff just changed; a file
-     * that cannot be written is an error here, not a log line.
+     * Changes the settings kept in the file now (loading them first), e.g. one staff just changed; a file that cannot
+     * be read or written is an error here, not a log line (nor the defaults).
      */
     public synchronized void update(Consumer<UiSettings> change) {
-        UiSettings kept = load();
+        UiSettings kept;
+        try {
+            kept = Files.isRegularFile(file) ? mapper.readValue(file.toFile(), UiSettings.class) : new UiSettings();
+        } catch (IOException | RuntimeException e) {
+            // written from the defaults, it would lose what it holds beyond this change (the operator's name)
+            throw new ClaimDeskException("cannot read the console settings in " + file + ": "
+                    + (e instanceof IOException io ? org.claimdesk.store.IoErrors.describe(io) : e.getMessage()), e);
+        }
+        if (kept == null) {
+            kept = new UiSettings();
+        }
         change.accept(kept);
         try {
             write(kept);

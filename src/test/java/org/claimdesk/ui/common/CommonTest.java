@@ -1,6 +1,7 @@
 package org.claimdesk.ui.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,6 +153,33 @@ class CommonTest {
 
         Files.writeString(store.file(), "{ not json");
         assertThat(store.load().width).isEqualTo(new UiSettings().width);
+        // a change kept at once is refused rather than written over the defaults (which would lose the operator)
+        assertThatThrownBy(() -> store.update(kept -> kept.textSize = 150)).isInstanceOf(ClaimDeskException.class)
+                .hasMessageStartingWith("cannot read the console settings in " + store.file());
+        assertThat(Files.readString(store.file())).isEqualTo("{ not json");
+    }
+
+    /**
+     * Changes kept at once are written in order, the last one last, and a change after {@link SettingsKeeper#stop()}
+     * (the console's close, whose own save must not be overwritten) is dropped; who works here is left as the file has
+     * it.
+     */
+    @Test
+    void aKeeperWritesTheLastChangeAndNothingOnceStopped() throws Exception {
+        UiSettingsStore store = new UiSettingsStore(dir);
+        store.update(kept -> kept.operator = "kim");
+        List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SettingsKeeper keeper = new SettingsKeeper(store, failures::add);
+        for (int size : List.of(110, 125, 150, 175)) {
+            keeper.keep(kept -> kept.textSize = size);
+        }
+        org.awaitility.Awaitility.await().until(() -> store.load().textSize == 175);
+        keeper.stop();
+        // a change after the close is not kept (the close's own save holds the window as it was left)
+        keeper.keep(kept -> kept.textSize = 80);
+        assertThat(store.load().textSize).isEqualTo(175);
+        assertThat(store.load().operator).isEqualTo("kim");
+        assertThat(failures).isEmpty();
     }
 
     @Test

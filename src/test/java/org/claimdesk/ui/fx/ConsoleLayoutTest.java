@@ -37,6 +37,15 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         return ui;
     }
 
+    /** This workstation's file as the console starts: who works here and the worker's setting, which it must keep. */
+    @Override
+    void prepare(org.claimdesk.store.Database database, org.junit.jupiter.api.TestInfo test) {
+        new UiSettingsStore(dir.resolve("settings")).update(k -> {
+            k.operator = "kim";
+            k.startWorker = false;
+        });
+    }
+
     /** What the window's first pulse laid out: filled in by {@link #shown}. */
     private final Map<String, Boolean> firstFrame = new ConcurrentHashMap<>();
 
@@ -208,10 +217,6 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         waitUntil("the tooltips are made", () -> onFx(() -> robot.lookup("#auditNav").queryAs(Control.class)
                 .getTooltip() != null));
         UiSettingsStore file = new UiSettingsStore(dir.resolve("settings"));
-        file.update(k -> {
-            k.operator = "kim";
-            k.startWorker = false;
-        });
         TableView<ClaimRow> table = robot.lookup("#claimsTable").queryTableView();
         SplitPane split = robot.lookup("#claimsSplit").queryAs(SplitPane.class);
         fx(() -> {

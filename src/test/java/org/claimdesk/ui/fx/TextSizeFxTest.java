@@ -136,37 +136,39 @@ class TextSizeFxTest extends ConsoleFxTest {
     }
 
     /**
-     * At 150 % the popups are at the window's size too: a button's tooltip (which the theme sets at 14 px), a text
-     * field's menu of edits (which the theme sets at 14 px too; now at its field's size) and the menu bar's menus, each
-     * 1.5 times what it shows at the normal size.
+     * At 150 % the popups are at the window's size too: a tooltip (which the theme sets at 14 px) of a navigation button
+     * and of the status bar, whose own texts are larger and smaller than the window's; a text field's menu of edits
+     * (which the theme sets at 14 px too; now at its field's size) and the menu bar's menus, each 1.5 times what it
+     * shows at the normal size.
      */
     @Test
     void tooltipsAndMenusFollowTheSize() {
         waitReady();
+        waitUntil("the main view's tooltips are made", () -> onFx(() -> robot.lookup("#databaseStatus")
+                .queryAs(javafx.scene.control.Control.class).getTooltip() != null));
         double[] large = popupFonts();
-        assertThat(large[0]).as("a tooltip's text").isCloseTo(14 * 1.5, within(0.01));
+        assertThat(large[0]).as("a navigation button's tooltip").isCloseTo(14 * 1.5, within(0.01));
+        assertThat(large[1]).as("the status bar's tooltip").isCloseTo(14 * 1.5, within(0.01));
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT0).release(KeyCode.DIGIT0, KeyCode.CONTROL);
         waitUntil("the normal size", () -> onFx(() -> window.mainModel().textSizeProperty().get()) == 100);
         double[] normal = popupFonts();
         // as the theme has them at the normal size
-        assertThat(normal[0]).as("a tooltip's text").isCloseTo(14, within(0.01));
+        assertThat(normal[0]).as("a navigation button's tooltip").isCloseTo(14, within(0.01));
+        assertThat(normal[1]).as("the status bar's tooltip").isCloseTo(14, within(0.01));
         double field = onFx(() -> robot.lookup("#claimSearch").queryAs(javafx.scene.control.TextField.class).getFont()
                 .getSize());
-        assertThat(normal[1]).as("the search field's menu, at its field's size").isCloseTo(field, within(0.01));
-        assertThat(large[1]).as("the search field's menu").isCloseTo(normal[1] * 1.5, within(0.01));
-        assertThat(large[2]).as("the File menu").isCloseTo(normal[2] * 1.5, within(0.01));
+        assertThat(normal[2]).as("the search field's menu, at its field's size").isCloseTo(field, within(0.01));
+        assertThat(large[2]).as("the search field's menu").isCloseTo(normal[2] * 1.5, within(0.01));
+        assertThat(large[3]).as("the File menu").isCloseTo(normal[3] * 1.5, within(0.01));
     }
 
-    /** The text sizes of a tooltip, of the search field's menu of edits and of the File menu, each shown in turn. */
+    /**
+     * The text sizes of the tooltips of the Claims button and of the database in the status bar, each shown by the mouse
+     * resting on it, of the search field's menu of edits and of the File menu.
+     */
     private double[] popupFonts() {
-        javafx.scene.control.Tooltip tooltip = onFx(() -> robot.lookup(".button").queryAll().stream()
-                .map(n -> ((javafx.scene.control.Control) n).getTooltip()).filter(java.util.Objects::nonNull)
-                .findFirst().orElseThrow());
-        fx(() -> tooltip.show(window.scene().getWindow(), 100, 100));
-        waitUntil("the tooltip shows", tooltip::isShowing);
-        waitForLayoutPulse(tooltip.getScene().getRoot());
-        double tip = onFx(() -> tooltip.getFont().getSize());
-        fx(tooltip::hide);
+        double nav = hoveredTooltipFont("#claimsNav");
+        double status = hoveredTooltipFont("#databaseStatus");
         // as a right click asks for it (the headless robot's click does not)
         fx(() -> {
             javafx.scene.Node search = robot.lookup("#claimSearch").query();
@@ -181,7 +183,20 @@ class TextSizeFxTest extends ConsoleFxTest {
         double file = shownMenuFont();
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
         waitUntil("the menu is closed", () -> onFx(() -> shownMenu() == null));
-        return new double[] {tip, edits, file};
+        return new double[] {nav, status, edits, file};
+    }
+
+    /** The text size of the tooltip of the control {@code id}, shown as the mouse rests on it, once laid out. */
+    private double hoveredTooltipFont(String id) {
+        javafx.scene.control.Tooltip tooltip = onFx(() -> robot.lookup(id).queryAs(javafx.scene.control.Control.class)
+                .getTooltip());
+        robot.moveTo(id);
+        waitUntil("the tooltip of " + id + " shows", tooltip::isShowing);
+        waitForLayoutPulse(tooltip.getScene().getRoot());
+        double size = onFx(() -> tooltip.getFont().getSize());
+        robot.moveTo("#claimsTable");
+        waitUntil("the tooltip of " + id + " is hidden", () -> !tooltip.isShowing());
+        return size;
     }
 
     private double shownMenuFont() {
