@@ -40,9 +40,9 @@ import org.claimdesk.ui.common.LayoutMemory;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.PageControls;
 import org.claimdesk.ui.common.RecordMethods;
+import org.claimdesk.ui.common.SettingsKeeper;
 import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.UiSettings;
-import org.claimdesk.ui.common.SettingsKeeper;
 import org.claimdesk.ui.common.UiSettingsStore;
 import org.claimdesk.ui.common.ViewFactory;
 import org.claimdesk.ui.main.MainView;
@@ -193,9 +193,9 @@ public final class ConsoleWindow {
         TextSize.follow(mainRoot, TextSize.MAIN_WINDOW_PX);
         // the toolkit's list of windows is the FX thread's (the console may be built on another before it is shown)
         if (Platform.isFxApplicationThread()) {
-            TextSize.dialogsFollow();
+            TextSize.popupsFollow();
         } else {
-            Platform.runLater(TextSize::dialogsFollow);
+            Platform.runLater(TextSize::popupsFollow);
         }
         mainView.showBusy(null);
         busyWatch = new javafx.animation.Timeline(new javafx.animation.KeyFrame(javafx.util.Duration.millis(500),
@@ -581,7 +581,7 @@ public final class ConsoleWindow {
 
     /**
      * Writes the window's settings as they are on screen (bounds, theme, text size, page, splits, columns) into this
-     * workstation's file, off the FX thread: what staff change is kept at once, not only when the console closes.
+     * workstation's file, on the keeper's thread: what staff change is kept at once, not only when the console closes.
      */
     private void keepWindow() {
         if (stage == null || closed) {

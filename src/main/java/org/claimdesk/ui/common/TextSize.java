@@ -48,7 +48,7 @@ public final class TextSize {
     private static final String COLUMNS_FOR = "claimdesk.textSize.columns";
     /** A node's key: what keeps it following the size while the node lives (the size holds it weakly). */
     private static final String FOLLOWING = "claimdesk.textSize.following";
-    private static boolean dialogsFollowing;
+    private static boolean popupsFollowing;
 
     private TextSize() {
     }
@@ -133,11 +133,11 @@ public final class TextSize {
      * size, from its showing on; once for the console's life. A tooltip's size is set on it: the stylesheet could size
      * it only relative to the control under the mouse, whose text may be larger or smaller than its window's.
      */
-    public static void dialogsFollow() {
-        if (dialogsFollowing) {
+    public static void popupsFollow() {
+        if (popupsFollowing) {
             return;
         }
-        dialogsFollowing = true;
+        popupsFollowing = true;
         Window.getWindows().addListener((ListChangeListener<Window>) change -> {
             while (change.next()) {
                 for (Window window : change.getAddedSubList()) {
