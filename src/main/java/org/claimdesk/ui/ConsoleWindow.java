@@ -146,7 +146,7 @@ public final class ConsoleWindow {
         this.settings = settings;
         this.settingsStore = settingsStore;
         this.layout = new LayoutMemory(settings);
-        this.kept = new SettingsKeeper(settingsStore, this::notKept);
+        this.kept = new SettingsKeeper(settingsStore, this::notKept, this::settingsWritten);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());
         main = new MainViewModel(services.databaseName(), services.demoDataWhenEmpty(), services.emptyNotice(),
                 services.queries(), services.worker(),
@@ -608,6 +608,11 @@ public final class ConsoleWindow {
     private List<javafx.beans.value.ObservableValue<?>> windowBounds() {
         return List.of(stage.xProperty(), stage.yProperty(), stage.widthProperty(), stage.heightProperty(),
                 stage.maximizedProperty());
+    }
+
+    /** On the keeper's thread: the window's settings were written (a notice that they could not be goes). */
+    private void settingsWritten() {
+        Platform.runLater(main::settingsKept);
     }
 
     /** On a background thread: the window's settings could not be written; staff are told (and it is logged). */

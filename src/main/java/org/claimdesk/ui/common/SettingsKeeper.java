@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 public final class SettingsKeeper {
     private final UiSettingsStore store;
     private final Consumer<RuntimeException> failed;
+    private final Runnable written;
     private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "claimdesk-settings");
         t.setDaemon(true);
@@ -23,10 +24,12 @@ public final class SettingsKeeper {
     /**
      * @param store the settings file
      * @param failed told, on the writing thread, when the file cannot be read or written
+     * @param written told, on the writing thread, when a change is written
      */
-    public SettingsKeeper(UiSettingsStore store, Consumer<RuntimeException> failed) {
+    public SettingsKeeper(UiSettingsStore store, Consumer<RuntimeException> failed, Runnable written) {
         this.store = store;
         this.failed = failed;
+        this.written = written;
     }
 
     /**
@@ -47,7 +50,9 @@ public final class SettingsKeeper {
                     store.update(change);
                 } catch (RuntimeException e) {
                     failed.accept(e);
+                    return;
                 }
+                written.run();
             }
         });
     }

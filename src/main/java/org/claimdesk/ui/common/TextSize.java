@@ -234,6 +234,8 @@ public final class TextSize {
 
     private static void fit(TableColumn<?, ?> column, double ratio) {
         if (column.getColumns().isEmpty()) {
+            // the narrowest staff may drag it to shows as much of its text at any size
+            column.setMinWidth(column.getMinWidth() * ratio);
             // its width, which staff may have dragged (a drag sets the width alone; the preferred width sets both)
             column.setPrefWidth(column.getWidth() * ratio);
             return;

@@ -79,6 +79,8 @@ public final class MainViewModel {
     /** Whether the live updates have arrived once since the console started. */
     private boolean liveHeard;
     private final ReadOnlyObjectWrapper<Notice> notice = new ReadOnlyObjectWrapper<>();
+    /** The notice that the window's settings could not be kept, while it may still be shown. */
+    private Notice settingsNotice;
     /** How often a failed start-up step is tried again by itself (after 2, 4, … up to 60 s), before F5 is asked for. */
     static final int START_RETRIES = 10;
     /** Whether the start-up step runs or is to be tried again. */
@@ -255,8 +257,17 @@ public final class MainViewModel {
 
     /** The window's settings (text size, theme, layout) could not be written to this workstation's file. */
     public void settingsNotKept(String reason) {
-        notice.set(Notice.warning("Could not keep the window's settings (text size, theme, layout) on this workstation: "
-                + reason + ". The console tries again when it closes"));
+        settingsNotice = Notice.warning("Could not keep the window's settings (text size, theme, layout) on this "
+                + "workstation: " + reason + ". The console tries again when it closes");
+        notice.set(settingsNotice);
+    }
+
+    /** The window's settings were written: a notice that they could not be goes, if still shown. */
+    public void settingsKept() {
+        if (settingsNotice != null && notice.get() == settingsNotice) {
+            notice.set(null);
+        }
+        settingsNotice = null;
     }
 
     /**

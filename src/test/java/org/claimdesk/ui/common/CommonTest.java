@@ -169,11 +169,13 @@ class CommonTest {
         UiSettingsStore store = new UiSettingsStore(dir);
         store.update(kept -> kept.operator = "kim");
         List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-        SettingsKeeper keeper = new SettingsKeeper(store, failures::add);
+        java.util.concurrent.atomic.AtomicInteger written = new java.util.concurrent.atomic.AtomicInteger();
+        SettingsKeeper keeper = new SettingsKeeper(store, failures::add, written::incrementAndGet);
         for (int size : List.of(110, 125, 150, 175)) {
             keeper.keep(kept -> kept.textSize = size);
         }
         org.awaitility.Awaitility.await().until(() -> store.load().textSize == 175);
+        org.awaitility.Awaitility.await().until(() -> written.get() >= 1);
         keeper.stop();
         // a change after the close is not kept (the close's own save holds the window as it was left)
         keeper.keep(kept -> kept.textSize = 80);

@@ -251,7 +251,14 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         waitUntil("staff are told", () -> onFx(() -> window.mainModel().noticeProperty().get().text())
                 .startsWith("Could not keep the window's settings (text size, theme, layout) on this workstation: "));
         assertThat(onFx(() -> window.mainModel().textSizeProperty().get())).isEqualTo(110);
+        // once the file can be written again, the next change kept takes the notice away
         java.nio.file.Files.delete(settingsDir);
+        waitUntil("start-up is idle", () -> onFx(window::idle));
+        waitUntil("the tooltips are made", () -> onFx(() -> robot.lookup("#auditNav").queryAs(Control.class)
+                .getTooltip() != null));
+        fx(() -> robot.lookup("#claimsSplit").queryAs(SplitPane.class).setDividerPositions(0.62));
+        waitUntil("the notice is gone", () -> onFx(() -> window.mainModel().noticeProperty().get() == null));
+        assertThat(new UiSettingsStore(settingsDir).load().textSize).isEqualTo(110);
     }
 
     @Test

@@ -44,9 +44,14 @@ class TextSizeFxTest extends ConsoleFxTest {
         String otherColumn = onFx(() -> table.getColumns().get(3).getId());
         double otherAtNormal = onFx(() -> table.getColumns().get(3).getPrefWidth()) / 1.5;
 
+        // the amount column's narrowest (90 px at the normal size) at the size too
+        TableColumn<ClaimRow, ?> amount = onFx(() -> table.getColumns().stream()
+                .filter(c -> "amount".equals(c.getId())).findFirst().orElseThrow());
+        assertThat(onFx(amount::getMinWidth)).isCloseTo(90 * 1.5, within(0.01));
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT0).release(KeyCode.DIGIT0, KeyCode.CONTROL);
         waitUntil("the normal size", () -> Math.abs(onFx(() -> nav.getFont().getSize()) - 14) < 0.01);
         assertThat(onFx(number::getPrefWidth)).isCloseTo(150, within(0.01));
+        assertThat(onFx(amount::getMinWidth)).isCloseTo(90, within(0.01));
         assertThat(onFx(() -> window.mainModel().noticeProperty().get().text())).isEqualTo("Text size 100 % (normal)");
         // staff widen the column by dragging its border (which sets its width, not its preferred width)
         fx(() -> table.resizeColumn(number, 30));
