@@ -129,9 +129,6 @@ public final class ConsoleWindow {
     private final java.util.function.Consumer<WorkerSnapshot> workerListener;
     private AutoCloseable liveUpdates;
 
-    /** Where a setting staff change is kept at once: start the worker with the console, the text size, the theme. */
-    private final UiSettingsStore settingsStore;
-
     /**
      * Builds the models and the main view; on the FX thread or, before {@link #show(Stage)}, on any one thread.
      *
@@ -144,7 +141,6 @@ public final class ConsoleWindow {
         applyTheme(settings.dark);
         this.services = services;
         this.settings = settings;
-        this.settingsStore = settingsStore;
         this.layout = new LayoutMemory(settings);
         this.kept = new SettingsKeeper(settingsStore, this::notKept, this::settingsWritten);
         tasks = new FxTaskRunner(executors.background(), executors.interactive());

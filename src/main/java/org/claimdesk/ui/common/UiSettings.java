@@ -48,33 +48,26 @@ public final class UiSettings {
      * works here and whether the worker starts with the console as they are.
      */
     public void takeWindowOf(UiSettings from) {
-        UiSettings c = from.copy();
-        x = c.x;
-        y = c.y;
-        width = c.width;
-        height = c.height;
-        maximized = c.maximized;
-        dark = c.dark;
-        textSize = c.textSize;
-        page = c.page;
-        dividers = c.dividers;
-        columns = c.columns;
+        x = from.x;
+        y = from.y;
+        width = from.width;
+        height = from.height;
+        maximized = from.maximized;
+        dark = from.dark;
+        textSize = from.textSize;
+        page = from.page;
+        dividers = new LinkedHashMap<>();
+        from.dividers.forEach((k, v) -> dividers.put(k, v.clone()));
+        columns = new LinkedHashMap<>();
+        from.columns.forEach((k, v) -> columns.put(k, v.stream().map(col -> new Column(col.id, col.width, col.visible))
+                .toList()));
     }
 
     public UiSettings copy() {
         UiSettings c = new UiSettings();
-        c.x = x;
-        c.y = y;
-        c.width = width;
-        c.height = height;
-        c.maximized = maximized;
-        c.dark = dark;
-        c.textSize = textSize;
-        c.page = page;
+        c.takeWindowOf(this);
         c.operator = operator;
         c.startWorker = startWorker;
-        dividers.forEach((k, v) -> c.dividers.put(k, v.clone()));
-        columns.forEach((k, v) -> c.columns.put(k, v.stream().map(col -> new Column(col.id, col.width, col.visible)).toList()));
         return c;
     }
 }

@@ -34,16 +34,21 @@ public final class UiSettingsStore {
     }
 
     public UiSettings load() {
-        if (!Files.isRegularFile(file)) {
-            return new UiSettings();
-        }
         try {
-            UiSettings s = mapper.readValue(file.toFile(), UiSettings.class);
-            return s == null ? new UiSettings() : s;
+            return read();
         } catch (IOException | RuntimeException e) {
             LOG.warn("ignoring unreadable console settings {}: {}", file, e.getMessage());
             return new UiSettings();
         }
+    }
+
+    /** The settings in the file; the defaults when there is no file (or it holds none). */
+    private UiSettings read() throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return new UiSettings();
+        }
+        UiSettings s = mapper.readValue(file.toFile(), UiSettings.class);
+        return s == null ? new UiSettings() : s;
     }
 
     /**
@@ -53,14 +58,11 @@ public final class UiSettingsStore {
     public synchronized void update(Consumer<UiSettings> change) {
         UiSettings kept;
         try {
-            kept = Files.isRegularFile(file) ? mapper.readValue(file.toFile(), UiSettings.class) : new UiSettings();
+            kept = read();
         } catch (IOException | RuntimeException e) {
             // written from the defaults, it would lose what it holds beyond this change (the operator's name)
             throw new ClaimDeskException("cannot read the console settings in " + file + ": "
                     + (e instanceof IOException io ? org.claimdesk.store.IoErrors.describe(io) : e.getMessage()), e);
-        }
-        if (kept == null) {
-            kept = new UiSettings();
         }
         change.accept(kept);
         try {
