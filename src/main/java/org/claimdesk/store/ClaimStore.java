@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import org.claimdesk.domain.ClaimField;
 import org.claimdesk.domain.ClaimKey;
 import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.ConflictException;
+import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.StatusChange;
 import org.claimdesk.domain.TransitionRefusedException;
 import org.claimdesk.domain.Transitions;
@@ -503,10 +505,17 @@ public final class ClaimStore {
     }
 
     /**
-     * The claims awaiting the state's decision, word for word as schema version 22's index of them by due date names
-     * them: SQLite uses a partial index only for a statement that names its condition.
+     * The claims awaiting the state's decision ({@link Deadlines#awaitsDecision}), word for word as schema version 22's
+     * index of them by due date names them: SQLite uses a partial index only for a statement that names its condition.
+     * Should the rule's statuses change, a migration must index them anew ({@code OverdueReadsPlanTest} compares them).
      */
-    static final String AWAITING_DECISION = "status IN ('SUBMITTED_TO_STATE', 'NEEDS_INFO')";
+    static final String AWAITING_DECISION = statusIn(
+            Arrays.stream(ClaimStatus.values()).filter(Deadlines::awaitsDecision).toList());
+
+    /** {@code status IN (…)} of {@code statuses}, named in the order given. */
+    static String statusIn(Collection<ClaimStatus> statuses) {
+        return "status IN (" + statuses.stream().map(s -> "'" + s.name() + "'").collect(Collectors.joining(", ")) + ")";
+    }
 
     /**
      * The claims' table for {@code query}'s total, counts per status or page by due date: the overdue claims narrowed
@@ -522,8 +531,7 @@ public final class ClaimStore {
         List<String> clauses = new ArrayList<>();
         List<Binding> bindings = new ArrayList<>();
         if (!query.statuses().isEmpty()) {
-            clauses.add("status IN (" + query.statuses().stream().map(s -> "'" + s.name() + "'")
-                    .collect(Collectors.joining(", ")) + ")");
+            clauses.add(statusIn(query.statuses()));
         }
         if (query.inJurisdiction()) {
             clauses.add("jurisdiction = :jurisdiction");

@@ -2,9 +2,11 @@ package org.claimdesk.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -17,6 +19,7 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.testing.StatementsRun;
 import org.claimdesk.testing.TestDatabase;
 import org.jdbi.v3.core.Handle;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -84,6 +87,27 @@ class OverdueReadsPlanTest {
                     assertThat(shown).as(page.toString()).extracting(Claim::claimId).containsExactlyElementsOf(
                             ordered.stream().skip(3).limit(7).map(Claim::claimId).toList());
                 }
+            }
+        }
+    }
+
+    /**
+     * The statements name the claims awaiting a decision as the domain's rule says ({@link Deadlines#awaitsDecision}),
+     * and each engine's schema indexes exactly those: should the rule change, its index must be made anew by a
+     * migration, or SQLite would read every claim for the overdue filter (its partial index unused).
+     */
+    @Test
+    void theIndexedClaimsAreThoseTheDomainSaysAwaitADecision() throws Exception {
+        List<String> awaiting = Arrays.stream(ClaimStatus.values()).filter(Deadlines::awaitsDecision)
+                .map(s -> "'" + s.name() + "'").toList();
+        assertThat(awaiting).isNotEmpty();
+        assertThat(ClaimStore.AWAITING_DECISION).isEqualTo("status IN (" + String.join(", ", awaiting) + ")");
+        for (String migration : List.of("migrations/V22__overdue_reads.sql",
+                "migrations/postgresql/V22__overdue_reads.sql")) {
+            try (var in = ClaimStore.class.getResourceAsStream(migration)) {
+                assertThat(in).as(migration).isNotNull();
+                String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(text).as(migration).contains("WHERE " + ClaimStore.AWAITING_DECISION + ";");
             }
         }
     }
