@@ -105,10 +105,11 @@ public final class ClaimImportDialogView {
         dialog.getDialogPane().setContent(content.root());
         // sized for its largest state (preview or result) at once: a dialog does not grow with its content
         // (and wider than the theme's 600 px for dialogs: the preview shows a row's fields side by side)
-        // but never past the screen (150 or 200 % scaling): its Close and Import buttons stay on it
+        // at the console's text size (its columns grow with it), but never past the screen (150 or 200 % scaling, a
+        // large text size): its Close and Import buttons stay on it
         javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
-        dialog.getDialogPane().setPrefSize(Math.min(PREF_WIDTH, screen.getWidth() * 0.9),
-                Math.min(PREF_HEIGHT, screen.getHeight() * 0.9));
+        dialog.getDialogPane().setPrefSize(Math.min(TextSize.scaled(PREF_WIDTH), screen.getWidth() * 0.9),
+                Math.min(TextSize.scaled(PREF_HEIGHT), screen.getHeight() * 0.9));
         dialog.getDialogPane().getStyleClass().add("wide-dialog");
         dialog.getDialogPane().getButtonTypes().add(ButtonType.CLOSE);
         Node close = dialog.getDialogPane().lookupButton(ButtonType.CLOSE);

@@ -229,7 +229,7 @@ public final class NewClaimDialogView {
         kind.setCellFactory(list -> FieldForm.kindCell());
         kind.setButtonCell(FieldForm.kindCell());
         kind.setPromptText("What it proves");
-        kind.setPrefWidth(190);
+        kind.getStyleClass().add("evidence-kind");
         Accessible.name(kind, "Reference " + (index + 1) + ": what it proves");
         kind.valueProperty().bindBidirectional(row.kindProperty());
         TextField url = new TextField();
@@ -266,7 +266,7 @@ public final class NewClaimDialogView {
         TextField title = new TextField();
         title.setId("newEvidenceTitle-" + index);
         title.setPromptText("Title (optional)");
-        title.setPrefWidth(210);
+        title.getStyleClass().add("evidence-title");
         Accessible.name(title, "Reference " + (index + 1) + ": title (optional)");
         title.textProperty().bindBidirectional(row.titleProperty());
         Button remove = new Button("Remove");

@@ -9,6 +9,7 @@ import javafx.scene.control.Labeled;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
+import javafx.scene.layout.Region;
 import javafx.stage.Window;
 import org.claimdesk.ui.claims.ClaimRow;
 import org.claimdesk.ui.common.UiSettings;
@@ -125,8 +126,31 @@ class TextSizeFxTest extends ConsoleFxTest {
         List<String> shown = onFx(() -> dialogPane().lookupAll(".button-bar .button").stream()
                 .map(b -> ((javafx.scene.text.Text) b.lookup(".text")).getText()).toList());
         assertThat(shown).containsExactlyInAnyOrder("Cancel", "Create");
+        // a reference's kind and title, 190 and 210 px at the normal size, 1.5 times as wide
+        robot.clickOn("#addEvidenceButton");
+        waitUntil("a reference shows", () -> robot.lookup("#newEvidenceKind-0").tryQuery().isPresent());
+        waitForLayoutPulse(dialogPane());
+        assertThat(onFx(() -> robot.lookup("#newEvidenceKind-0").queryAs(Region.class).getWidth()))
+                .isCloseTo(190 * 1.5, within(1.0));
+        assertThat(onFx(() -> robot.lookup("#newEvidenceTitle-0").queryAs(Region.class).getWidth()))
+                .isCloseTo(210 * 1.5, within(1.0));
+        robot.clickOn("#newEvidenceRemove-0");
+        waitUntil("the reference is removed", () -> robot.lookup("#newEvidenceKind-0").tryQuery().isEmpty());
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
         waitUntil("the form is closed", () -> onFx(() -> dialogPane() == null));
+
+        // the import dialog, 980 x 760 at the normal size, 1.5 times as large but within the screen
+        robot.press(KeyCode.CONTROL, KeyCode.I).release(KeyCode.I, KeyCode.CONTROL);
+        waitUntil("the import dialog shows", () -> onFx(() -> dialogPane() != null));
+        waitForLayoutPulse(dialogPane());
+        javafx.geometry.Rectangle2D screen = onFx(() -> javafx.stage.Screen.getPrimary().getVisualBounds());
+        assertThat(onFx(() -> dialogPane().getPrefWidth()))
+                .isCloseTo(Math.min(980 * 1.5, screen.getWidth() * 0.9), within(0.01));
+        assertThat(onFx(() -> dialogPane().getPrefHeight()))
+                .isCloseTo(Math.min(760 * 1.5, screen.getHeight() * 0.9), within(0.01));
+        assertThat(onFx(() -> dialogPane().getPrefWidth())).as("wider than at the normal size").isGreaterThan(980);
+        robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
+        waitUntil("the import dialog is closed", () -> onFx(() -> dialogPane() == null));
 
         robot.clickOn("Help").clickOn("Keyboard shortcuts");
         waitUntil("the shortcuts show", () -> onFx(() -> dialogPane() != null));
