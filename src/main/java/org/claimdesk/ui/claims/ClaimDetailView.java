@@ -33,6 +33,7 @@ import org.claimdesk.domain.StatusChange;
 import org.claimdesk.ui.common.Cells;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.Keys;
 import org.claimdesk.ui.common.LazyTabContent;
 
 /**
@@ -363,7 +364,7 @@ public final class ClaimDetailView {
         editButton.disableProperty().bind(editor.canEditProperty().not());
         editButton.setOnAction(e -> startEdit());
         readOnlyLabel.textProperty().bind(editor.readOnlyReasonProperty().map(r -> "Read-only: " + r)
-                .orElse("Ctrl+E edits the fields; Ctrl+S saves, Esc cancels."));
+                .orElse(Keys.say("Ctrl+E edits the fields; Ctrl+S saves, Esc cancels.")));
         // a status change or a reveal while editing would leave the edit on an old version
         claimActions.disableProperty().unbind();
         claimActions.disableProperty().bind(model.busyProperty().or(editor.activeProperty()));

@@ -94,13 +94,13 @@ public final class Dialogs {
         grid.getStyleClass().add("key-list");
         StringBuilder read = new StringBuilder(title).append('.');
         for (Map.Entry<String, String> row : rows) {
-            Label keys = new Label(row.getKey());
+            Label keys = new Label(Keys.say(row.getKey()));
             keys.getStyleClass().add("keys");
             keys.setMinWidth(Region.USE_PREF_SIZE);
             Label what = new Label(row.getValue());
             what.setMinWidth(Region.USE_PREF_SIZE);
             grid.addRow(grid.getRowCount(), keys, what);
-            read.append(' ').append(row.getKey()).append(": ").append(row.getValue()).append('.');
+            read.append(' ').append(keys.getText()).append(": ").append(row.getValue()).append('.');
         }
         Label noteLabel = new Label(note);
         noteLabel.setWrapText(true);
@@ -136,6 +136,7 @@ public final class Dialogs {
             throw new UncheckedIOException("cannot load " + fxml + ": " + e.getMessage(), e);
         }
         TextSize.tablesFollow(loader.getNamespace().values());
+        Keys.sayIn(loader.getNamespace().values());
         return loader.getController();
     }
 

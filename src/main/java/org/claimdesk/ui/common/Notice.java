@@ -8,6 +8,11 @@ import org.claimdesk.store.DatabaseException;
 /** A one-line result shown to staff after an action: what happened, or what went wrong and what to do. */
 public record Notice(Kind kind, String text) {
 
+    /** A notice's text names the shortcut key as staff's keyboard does ({@link Keys}). */
+    public Notice {
+        text = Keys.say(text);
+    }
+
     public enum Kind {
         INFO, SUCCESS, WARNING, ERROR
     }

@@ -35,6 +35,7 @@ public final class ViewFactory {
         try {
             Parent root = loader.load();
             TextSize.tablesFollow(loader.getNamespace().values());
+            Keys.sayIn(loader.getNamespace().values());
             return new Loaded<>(root, loader.getController());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load " + fxml.resource() + ": " + e.getMessage(), e);

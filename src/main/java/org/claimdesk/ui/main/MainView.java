@@ -26,6 +26,7 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import org.claimdesk.ui.common.Dialogs;
 import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.Keys;
 import org.claimdesk.ui.common.NoticeLabel;
 import org.claimdesk.ui.common.PageControls;
 
@@ -206,7 +207,7 @@ public final class MainView {
      */
     public void addTooltips() {
         navButtons.forEach((page, button) ->
-                button.setTooltip(new Tooltip(page.title() + " (Ctrl+" + (page.ordinal() + 1) + ")")));
+                button.setTooltip(new Tooltip(Keys.say(page.title() + " (Ctrl+" + (page.ordinal() + 1) + ")"))));
         workerStatus.setTooltip(new Tooltip());
         workerStatus.getTooltip().textProperty().bind(model.workerStateProperty());
         liveStatus.setTooltip(new Tooltip("Changes made on other workstations show on this console's pages as they"

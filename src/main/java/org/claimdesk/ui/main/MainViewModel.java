@@ -30,6 +30,7 @@ import org.claimdesk.domain.DataChange;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.WorkerPause;
 import org.claimdesk.ui.common.Formats;
+import org.claimdesk.ui.common.Keys;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.TextSize;
 import org.claimdesk.ui.common.TaskRunner;
@@ -193,7 +194,7 @@ public final class MainViewModel {
     public MainViewModel(String databaseFile, Function<LocalDate, DemoData> demoData, String emptyNotice,
             Queries queries, AuditedWorker worker, boolean startWorker, TaskRunner tasks, String actor,
             String endpointName) {
-        this.emptyNotice = emptyNotice;
+        this.emptyNotice = Keys.say(emptyNotice);
         this.databaseFile = databaseFile;
         this.demoData = demoData;
         this.queries = queries;

@@ -12,6 +12,7 @@ import org.claimdesk.app.Resubmission;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.PayloadDiff;
 import org.claimdesk.ui.common.Dialogs;
+import org.claimdesk.ui.common.Keys;
 
 /**
  * The content of the Resubmit dialog (ResubmitDialog.fxml): the state's error, the payload diff against the
@@ -72,8 +73,8 @@ public final class ResubmitDialogView {
                     + (check.stateMayHoldIt() ? " Its last attempt had no answer from the state, so the state is"
                             + " asked first whether it holds the row; if it does, nothing is resubmitted." : "");
         }
-        String fix = "The claim's data has not changed since the state refused it: correct it first"
-                + " (edit the claim: Claims page, Ctrl+E), then resubmit.";
+        String fix = Keys.say("The claim's data has not changed since the state refused it: correct it first"
+                + " (edit the claim: Claims page, Ctrl+E), then resubmit.");
         return check.decision() == KeyPolicy.Decision.REQUEUE_NEEDS_CONFIRMATION
                 ? fix + " Re-queueing it unchanged is possible, but " + KeyPolicy.UNCHANGED_REFUSAL_WARNING + "."
                 : fix + " It did not fail for its content: re-queueing it unchanged under its key is safe.";
