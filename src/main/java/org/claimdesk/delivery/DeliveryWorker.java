@@ -72,7 +72,13 @@ public final class DeliveryWorker implements WorkerControl {
     /** A call starts only if the row's lease outlives its longest possible end by this much. */
     static final Duration LEASE_MARGIN = Duration.ofMillis(100);
     static final long PUBLISH_EVERY_MS = SnapshotPublisher.EVERY_MS;
+    /**
+     * Tries of a batch of outcomes made at once, 100 ms apart and more; past them the worker goes on trying, a second
+     * apart, while the batch's leases may still be held (a database that cannot be written for a while: a team
+     * database's server restarting), but not once it is closing.
+     */
     private static final int COMMIT_TRIES = 5;
+    private static final long COMMIT_RETRY_MAX_MS = 1_000;
 
     private final Database database;
     private final StateAdapter state;
@@ -875,7 +881,9 @@ public final class DeliveryWorker implements WorkerControl {
     private void commit(List<DeliveryRecord> batch) {
         boolean[] applied = null;
         Leased next = Leased.NONE;
-        for (int attempt = 1; attempt <= COMMIT_TRIES && applied == null; attempt++) {
+        // no row of the batch is held past this: an outcome recorded later would find its lease gone and be refused
+        long leasesHeldUntil = System.nanoTime() + settings.lease().toNanos();
+        for (int attempt = 1; applied == null; attempt++) {
             try {
                 Instant now = clock.instant();
                 boolean[][] result = new boolean[1][];
@@ -891,12 +899,18 @@ public final class DeliveryWorker implements WorkerControl {
                 });
                 applied = result[0];
             } catch (RuntimeException | Error e) {
-                LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {} of {})", workerId, batch.size(),
-                        attempt, COMMIT_TRIES, e);
-                counters.error("cannot record delivery outcomes: " + database.failureOf(e));
-                if (attempt < COMMIT_TRIES) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100L * attempt));
+                long pauseMs = Math.min(100L * attempt, COMMIT_RETRY_MAX_MS);
+                boolean again = attempt < COMMIT_TRIES
+                        || !closing && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMs) < leasesHeldUntil;
+                if (attempt <= COMMIT_TRIES || !again || attempt % 10 == 0) {
+                    LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {}{})", workerId, batch.size(),
+                            attempt, again ? "; trying again" : ", the last", e);
                 }
+                counters.error("cannot record delivery outcomes: " + database.failureOf(e));
+                if (!again) {
+                    break;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pauseMs));
             }
         }
         outstanding.addAndGet(-batch.size());
