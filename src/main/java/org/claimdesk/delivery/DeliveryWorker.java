@@ -73,12 +73,13 @@ public final class DeliveryWorker implements WorkerControl {
     static final Duration LEASE_MARGIN = Duration.ofMillis(100);
     static final long PUBLISH_EVERY_MS = SnapshotPublisher.EVERY_MS;
     /**
-     * Tries of a batch of outcomes made at once, 100 ms apart and more; past them the worker goes on trying, a second
-     * apart, while the batch's leases may still be held (a database that cannot be written for a while: a team
-     * database's server restarting), but not once it is closing.
+     * Tries of a batch of outcomes made in its first second, 100 ms apart and more. A failure that can pass with time
+     * ({@link Database#mayPass}: a team database's server restarting, a file locked past its busy timeout) is tried
+     * again after them, a second apart, for as long as a lease (the worker's setting) from the first try, but not
+     * once the worker is closing; any other failure ends with the five.
      */
     private static final int COMMIT_TRIES = 5;
-    private static final long COMMIT_RETRY_MAX_MS = 1_000;
+    private static final long COMMIT_RETRY_MS = 1_000;
 
     private final Database database;
     private final StateAdapter state;
@@ -881,8 +882,9 @@ public final class DeliveryWorker implements WorkerControl {
     private void commit(List<DeliveryRecord> batch) {
         boolean[] applied = null;
         Leased next = Leased.NONE;
-        // no row of the batch is held past this: an outcome recorded later would find its lease gone and be refused
-        long leasesHeldUntil = System.nanoTime() + settings.lease().toNanos();
+        // by then the batch's leases have ended and other workers may have taken its rows (an outcome is recorded
+        // only under the lease it was sent with, so trying longer would record little)
+        long triesEnd = System.nanoTime() + settings.lease().toNanos();
         for (int attempt = 1; applied == null; attempt++) {
             try {
                 Instant now = clock.instant();
@@ -899,9 +901,9 @@ public final class DeliveryWorker implements WorkerControl {
                 });
                 applied = result[0];
             } catch (RuntimeException | Error e) {
-                long pauseMs = Math.min(100L * attempt, COMMIT_RETRY_MAX_MS);
-                boolean again = attempt < COMMIT_TRIES
-                        || !closing && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMs) < leasesHeldUntil;
+                long pauseMs = attempt < COMMIT_TRIES ? 100L * attempt : COMMIT_RETRY_MS;
+                boolean again = attempt < COMMIT_TRIES || !closing && database.mayPass(e)
+                        && System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMs) < triesEnd;
                 if (attempt <= COMMIT_TRIES || !again || attempt % 10 == 0) {
                     LOG.warn("delivery worker {}: recording {} outcome(s) failed (try {}{})", workerId, batch.size(),
                             attempt, again ? "; trying again" : ", the last", e);

@@ -269,6 +269,30 @@ public final class Database implements AutoCloseable {
         return new DatabaseException("the database " + file + " reported an error: " + sqlite.getMessage(), e);
     }
 
+    /**
+     * Whether failure {@code e} of this database can pass with time, so that the same work tried again later may go
+     * through: the file locked by another program past the busy timeout, the team database's server out of reach,
+     * restarting, out of connections, or a transaction of another workstation met; not a refusal of the work itself
+     * (a constraint, a grant, a full disk, a damaged file).
+     */
+    public boolean mayPass(Throwable e) {
+        SQLiteException sqlite = findSqliteException(e);
+        if (sqlite != null) {
+            SQLiteErrorCode code = sqlite.getResultCode();
+            String base = code == null ? "" : code.name();
+            return base.startsWith("SQLITE_BUSY") || base.startsWith("SQLITE_LOCKED");
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException) {
+                return true;
+            }
+            if (t instanceof SQLException sql) {
+                return PostgresDatabase.mayPass(sql);
+            }
+        }
+        return false;
+    }
+
     static SQLiteException findSqliteException(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLiteException s) {

@@ -442,6 +442,17 @@ final class PostgresDatabase {
         return new DatabaseException("the team " + server.describe() + ": " + message, e);
     }
 
+    /**
+     * Whether the server's refusal {@code sql} can pass with time: no connection (class 08, but a refused login), the
+     * server starting or shutting down, no connection left, a serialization failure or deadlock, a lock not available.
+     */
+    static boolean mayPass(SQLException sql) {
+        String state = sql.getSQLState() == null ? "" : sql.getSQLState();
+        return state.startsWith("08") && !state.equals("08004") || state.equals("57P01") || state.equals("57P02")
+                || state.equals("57P03") || state.equals("53300") || state.equals("40001") || state.equals("40P01")
+                || state.equals("55P03");
+    }
+
     /** What the server's refusal means, in one sentence naming the server (never a password). */
     static RuntimeException translate(DatabaseLocation.Postgres server, RuntimeException e) {
         if (e instanceof DatabaseException) {

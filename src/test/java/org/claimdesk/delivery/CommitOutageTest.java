@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The database cannot be written for a while (a team database's server restarting) as the worker records its calls'
  * outcomes: it keeps trying while the rows' leases may still be held, so that once the database can be written each
  * call's outcome and attempt is recorded, soon and once, instead of the rows waiting out their lease and going out
- * again; a worker closed meanwhile gives up its tries and its leases.
+ * again; a worker closed meanwhile gives up its tries and its leases (closing a closed worker does nothing more).
  */
 @ParameterizedClass
 @EnumSource(TestDatabase.Engine.class)
@@ -60,8 +60,8 @@ class CommitOutageTest {
                 worker.start();
                 await().atMost(Duration.ofSeconds(20)).until(() -> outage.failedCommits() >= OUTAGE_COMMITS);
                 assertThat(Outbox.count(db, DeliveryState.SENT)).as("nothing recorded during the outage").isZero();
-                assertThat(worker.snapshot().lastError()).isEqualTo("cannot record delivery outcomes: "
-                        + CommitOutage.MESSAGE);
+                assertThat(worker.snapshot().lastError()).startsWith("cannot record delivery outcomes: ")
+                        .contains(engine == TestDatabase.Engine.POSTGRESQL ? "cannot reach" : "locked by another program");
                 outage.close();
                 // well within the lease: a batch given up would leave its rows leased for 30 s
                 await().atMost(Duration.ofSeconds(10)).until(() -> Outbox.count(db, DeliveryState.SENT) == ROWS);
@@ -87,9 +87,9 @@ class CommitOutageTest {
             CommitOutage outage = CommitOutage.begin(db, "claimdesk-delivery-commit");
             WorkerSettings settings = Workers.fast().withConcurrency(4).withLease(LEASE);
             java.util.Set<Thread> before = committers();
-            try (HttpStateAdapter adapter = Workers.http(server.baseUrl(), 5_000)) {
-                DeliveryWorker worker = new DeliveryWorker(db, adapter, settings, Clock.systemUTC(),
-                        Deadlines.statutory());
+            try (HttpStateAdapter adapter = Workers.http(server.baseUrl(), 5_000);
+                 DeliveryWorker worker = new DeliveryWorker(db, adapter, settings, Clock.systemUTC(),
+                         Deadlines.statutory())) {
                 worker.start();
                 await().atMost(Duration.ofSeconds(20)).until(() -> outage.failedCommits() >= OUTAGE_COMMITS);
                 CompletableFuture<Void> closed = CompletableFuture.runAsync(worker::close);

@@ -102,6 +102,32 @@ class DatabaseFailuresTest {
         }
     }
 
+    /**
+     * A failure that can pass with time (work tried again later may go through) against one that refuses the work
+     * itself: a constraint broken, a damaged file, a refused login, or what is not the database's at all.
+     */
+    @Test
+    void onlyFailuresThatCanPassWithTimeAreSaidToPass() {
+        try (Database db = Database.open(dir.resolve("pass.db"))) {
+            TestClaims.insert(db, ClaimStatus.IDENTITY_PENDING);
+            assertThatThrownBy(() -> db.useTransaction(h -> h.execute(
+                    "INSERT INTO claim SELECT * FROM claim")))
+                    .satisfies(broken -> assertThat(db.mayPass(broken)).as("a constraint broken").isFalse());
+            assertThat(db.mayPass(new org.jdbi.v3.core.transaction.TransactionException("x",
+                    new org.sqlite.SQLiteException("busy", org.sqlite.SQLiteErrorCode.SQLITE_BUSY)))).isTrue();
+            assertThat(db.mayPass(new org.jdbi.v3.core.transaction.TransactionException("x",
+                    new org.sqlite.SQLiteException("damaged", org.sqlite.SQLiteErrorCode.SQLITE_CORRUPT)))).isFalse();
+            assertThat(db.mayPass(new java.sql.SQLTransientConnectionException("no connection in time"))).isTrue();
+            assertThat(db.mayPass(new IllegalStateException("a defect"))).isFalse();
+        }
+        for (String state : new String[] {"08006", "08001", "57P01", "57P03", "53300", "40001", "40P01", "55P03"}) {
+            assertThat(PostgresDatabase.mayPass(new java.sql.SQLException("server", state))).as(state).isTrue();
+        }
+        for (String state : new String[] {"08004", "28P01", "23505", "42501", "53100", "22021"}) {
+            assertThat(PostgresDatabase.mayPass(new java.sql.SQLException("server", state))).as(state).isFalse();
+        }
+    }
+
     @Test
     void aDatabaseLockedByAnotherProcessMakesWritesWaitThenFailClearlyWhileReadsGoOn() throws Exception {
         Path file = dir.resolve("locked.db");
@@ -117,7 +143,8 @@ class DatabaseFailuresTest {
             long started = System.nanoTime();
             assertThatThrownBy(() -> db.useTransaction(h -> h.execute("UPDATE claim SET version = version + 1")))
                     .isInstanceOf(DatabaseException.class)
-                    .hasMessageContaining("locked by another program");
+                    .hasMessageContaining("locked by another program")
+                    .satisfies(locked -> assertThat(db.mayPass(locked)).as("a lock passes with time").isTrue());
             assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)).isGreaterThanOrEqualTo(250);
 
             holder.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -159,8 +159,11 @@ public final class TextSize {
     }
 
     /**
-     * A dialog is placed on its owner as it is first shown, at its size before it gets the console's: once shown at
-     * that size, placed again as JavaFX places it (centred on the owner's scene), kept on its screen.
+     * A dialog is placed on its owner as it is first shown, at its size before it gets the console's: once shown,
+     * placed again as JavaFX places it (centred on the owner's scene) at the size its content asks for, kept on its
+     * screen. The window may not have that size yet (a dialog shown and waited for has the size of its first layout
+     * when it is said shown, and grows to its content's after): a window left at the smaller size would be placed too
+     * low, its buttons off the screen.
      */
     private static void keepCentred(Window window) {
         if (!(window instanceof Stage stage) || stage.getOwner() == null || stage.getOwner().getScene() == null) {
@@ -172,8 +175,16 @@ public final class TextSize {
                 window.removeEventHandler(WindowEvent.WINDOW_SHOWN, this);
                 Window owner = stage.getOwner();
                 Scene ownerScene = owner.getScene();
-                double width = window.getWidth();
-                double height = window.getHeight();
+                Parent root = window.getScene().getRoot();
+                root.applyCss();
+                // the content's size within its least and most (a dialog's widest is the stylesheet's)
+                double width = bounded(root.prefWidth(-1), root.minWidth(-1), root.maxWidth(-1));
+                // the window's frame (its title bar) is above its scene
+                double height = bounded(root.prefHeight(width), root.minHeight(width), root.maxHeight(width))
+                        + Math.max(0, window.getScene().getY());
+                if (!Double.isNaN(window.getHeight())) {
+                    height = Math.max(height, window.getHeight());
+                }
                 double x = owner.getX() + ownerScene.getWidth() / 2 - width / 2;
                 double y = owner.getY() + ownerScene.getY() / 2 + ownerScene.getHeight() / 2 - height / 2;
                 Rectangle2D screen = Screen.getScreensForRectangle(x, y, width, height).stream().findFirst()
@@ -182,6 +193,10 @@ public final class TextSize {
                 window.setY(Math.max(screen.getMinY(), Math.min(y, screen.getMaxY() - height)));
             }
         });
+    }
+
+    private static double bounded(double preferred, double least, double most) {
+        return Math.max(least, Math.min(preferred, most));
     }
 
     /**

@@ -15,6 +15,7 @@ import org.claimdesk.domain.ClaimStatus;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.domain.PayloadDiff;
+import org.claimdesk.ui.common.Keys;
 import org.claimdesk.ui.outbox.ResubmitDialogView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class ResubmitDialogTest {
 
         assertThat(robot.lookup("#resubmitDiffTable").queryTableView().getItems()).isEmpty();
         assertThat(robot.lookup("#resubmitExplanation").queryAs(Label.class).getText())
-                .contains("Claims page, Ctrl+E").contains(KeyPolicy.UNCHANGED_REFUSAL_WARNING);
+                .contains(Keys.say("Claims page, Ctrl+E")).contains(KeyPolicy.UNCHANGED_REFUSAL_WARNING);
         assertThat(robot.lookup("#reasonField").queryAs(TextArea.class).isVisible()).isFalse();
     }
 }

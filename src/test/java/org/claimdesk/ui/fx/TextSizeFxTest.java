@@ -12,6 +12,7 @@ import javafx.scene.input.KeyCode;
 import javafx.scene.layout.Region;
 import javafx.stage.Window;
 import org.claimdesk.ui.claims.ClaimRow;
+import org.claimdesk.ui.common.Keys;
 import org.claimdesk.ui.common.UiSettings;
 import org.junit.jupiter.api.Test;
 
@@ -65,7 +66,7 @@ class TextSizeFxTest extends ConsoleFxTest {
         assertThat(onFx(() -> window.scene().getRoot().getStyle())).isEqualTo("-fx-font-size: 16.25px;");
         assertThat(onFx(number::getPrefWidth)).isCloseTo(180 * 1.25, within(0.01));
         assertThat(onFx(() -> window.mainModel().noticeProperty().get().text()))
-                .isEqualTo("Text size 125 %: Ctrl+0 for the normal size");
+                .isEqualTo(Keys.say("Text size 125 %: Ctrl+0 for the normal size"));
 
         // a dialog opened now is at the same size: the keyboard shortcuts, from the Help menu
         robot.clickOn("Help").clickOn("Keyboard shortcuts");
@@ -149,6 +150,13 @@ class TextSizeFxTest extends ConsoleFxTest {
         assertThat(onFx(() -> dialogPane().getPrefHeight()))
                 .isCloseTo(Math.min(760 * 1.5, screen.getHeight() * 0.9), within(0.01));
         assertThat(onFx(() -> dialogPane().getPrefWidth())).as("wider than at the normal size").isGreaterThan(980);
+        // placed on the screen whole, its Close button on it (as tall as nine tenths of the screen)
+        Window importWindow = onFx(() -> dialogPane().getScene().getWindow());
+        assertThat(onFx(importWindow::getHeight)).isGreaterThanOrEqualTo(screen.getHeight() * 0.9);
+        assertThat(onFx(importWindow::getY)).isGreaterThanOrEqualTo(screen.getMinY());
+        assertThat(onFx(() -> importWindow.getY() + importWindow.getHeight())).isLessThanOrEqualTo(screen.getMaxY());
+        assertThat(onFx(importWindow::getX)).isGreaterThanOrEqualTo(screen.getMinX());
+        assertThat(onFx(() -> importWindow.getX() + importWindow.getWidth())).isLessThanOrEqualTo(screen.getMaxX());
         robot.press(KeyCode.ESCAPE).release(KeyCode.ESCAPE);
         waitUntil("the import dialog is closed", () -> onFx(() -> dialogPane() == null));
 

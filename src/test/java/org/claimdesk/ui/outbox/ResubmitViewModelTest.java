@@ -12,6 +12,7 @@ import org.claimdesk.domain.Deadlines;
 import org.claimdesk.domain.DeliveryState;
 import org.claimdesk.domain.KeyPolicy;
 import org.claimdesk.store.Database;
+import org.claimdesk.ui.common.Keys;
 import org.claimdesk.ui.testing.DirectTaskRunner;
 import org.claimdesk.ui.testing.TestDatabases;
 import org.junit.jupiter.api.AfterEach;
@@ -115,7 +116,7 @@ class ResubmitViewModelTest {
 
         assertThat(model.resubmitCheckProperty().get()).isNull();
         assertThat(model.noticeProperty().get().text()).startsWith("Claim ")
-                .contains("has changes not saved on the Claims page: save them (Ctrl+S) first");
+                .contains(Keys.say("has changes not saved on the Claims page: save them (Ctrl+S) first"));
         typing.set(false);
         model.prepareResubmit();
         assertThat(model.resubmitCheckProperty().get()).isNotNull();
