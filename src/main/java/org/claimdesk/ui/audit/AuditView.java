@@ -1,6 +1,7 @@
 package org.claimdesk.ui.audit;
 
 import org.claimdesk.ui.common.Accessible;
+import org.claimdesk.ui.common.AuditDetails;
 import java.io.File;
 import java.time.LocalDate;
 import javafx.fxml.FXML;
@@ -75,7 +76,7 @@ public final class AuditView {
         Cells.text(actionColumn, AuditEntry::action);
         Cells.text(subjectColumn, model::subjectText);
         Cells.textWithTooltip(reasonColumn, a -> Formats.oneLine(a.reason(), 200), AuditEntry::reason);
-        Cells.textWithTooltip(detailsColumn, a -> Formats.oneLine(a.details(), 200), AuditEntry::details);
+        Cells.textWithTooltip(detailsColumn, a -> AuditDetails.summary(a.details(), true), AuditEntry::details);
         auditPageLabel.textProperty().bind(model.pageTextProperty());
         auditNextButton.disableProperty().bind(model.hasNextProperty().not());
         auditPreviousButton.disableProperty().bind(model.hasPreviousProperty().not());

@@ -1,6 +1,7 @@
 package org.claimdesk.ui.claims;
 
 import org.claimdesk.ui.common.Accessible;
+import org.claimdesk.ui.common.AuditDetails;
 import java.util.Optional;
 import javafx.beans.binding.Bindings;
 import javafx.beans.binding.BooleanBinding;
@@ -146,15 +147,16 @@ public final class ClaimDetailView {
         revealTaxIdButton.setOnAction(e -> reveal());
         hideTaxIdButton.setOnAction(e -> model.hideTaxId());
 
-        Cells.text(historyAtColumn, h -> Formats.time(h.at()));
-        Cells.text(historyToColumn, h -> h.toStatus().label());
-        Cells.text(historyActorColumn, StatusChange::actor);
-        Cells.text(historyReasonColumn, StatusChange::reason);
-        Cells.text(auditAtColumn, a -> Formats.time(a.at()));
-        Cells.text(auditActorColumn, AuditEntry::actor);
-        Cells.text(auditActionColumn, AuditEntry::action);
-        Cells.text(auditReasonColumn, AuditEntry::reason);
-        Cells.textWithTooltip(auditChangeColumn, ClaimDetailView::change, AuditEntry::details);
+        // the detail is narrow: its history's and audit's texts wrap within their columns instead of being cut short
+        Cells.wrapped(historyAtColumn, h -> Formats.minute(h.at()));
+        Cells.wrapped(historyToColumn, h -> h.toStatus().label());
+        Cells.wrapped(historyActorColumn, StatusChange::actor);
+        Cells.wrapped(historyReasonColumn, StatusChange::reason);
+        Cells.wrapped(auditAtColumn, a -> Formats.minute(a.at()));
+        Cells.wrapped(auditActorColumn, AuditEntry::actor);
+        Cells.wrapped(auditActionColumn, AuditEntry::action);
+        Cells.wrapped(auditReasonColumn, AuditEntry::reason);
+        Cells.wrapped(auditChangeColumn, a -> AuditDetails.summary(a.details(), false), AuditEntry::details);
         Cells.text(deliveryIdColumn, d -> Long.toString(d.event().outboxEventId()));
         Cells.badge(deliveryStateColumn, d -> d.event().deliveryState().name(), Formats::label);
         Cells.number(deliveryAttemptsColumn, d -> Integer.toString(d.event().attempts()));
@@ -238,26 +240,6 @@ public final class ClaimDetailView {
     }
 
     /** An edit's entry as "holderId: HLD-1 → HLD-2" (the tax id is audited masked); other details on one line. */
-    private static String change(AuditEntry entry) {
-        if (entry.details() == null || entry.details().isBlank()) {
-            return "";
-        }
-        try {
-            com.fasterxml.jackson.databind.JsonNode details = org.claimdesk.store.Json.mapper().readTree(entry.details());
-            if (details.hasNonNull("field")) {
-                return details.path("field").asText() + ": " + orDash(details.path("before").asText(""))
-                        + " → " + orDash(details.path("after").asText(""));
-            }
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            // not JSON: shown as written
-        }
-        return Formats.oneLine(entry.details(), 200);
-    }
-
-    private static String orDash(String text) {
-        return text.isEmpty() ? "—" : text;
-    }
-
     private void showTaxId() {
         ClaimRow row = model.selectedProperty().get();
         String revealed = model.revealedTaxIdProperty().get();

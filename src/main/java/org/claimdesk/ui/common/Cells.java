@@ -1,12 +1,15 @@
 package org.claimdesk.ui.common;
 
 import java.util.function.Function;
+import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.css.PseudoClass;
+import javafx.scene.control.ContentDisplay;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableCell;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.Tooltip;
+import javafx.scene.text.Text;
 
 /** Small cell factories for the console's tables. */
 public final class Cells {
@@ -35,6 +38,56 @@ public final class Cells {
                 T row = empty || getTableRow() == null ? null : getTableRow().getItem();
                 String whole = row == null ? null : full.apply(row);
                 setText(empty ? null : item);
+                if (whole == null || whole.isBlank()) {
+                    setTooltip(null);
+                    return;
+                }
+                if (tip == null) {
+                    tip = new Tooltip();
+                    tip.setWrapText(true);
+                    tip.setMaxWidth(640);
+                }
+                tip.setText(whole);
+                setTooltip(tip);
+            }
+        });
+    }
+
+    /**
+     * Text wrapped within its column's width, its row as high as the lines need (a claim's history's reasons in the
+     * narrow detail, shown whole instead of cut to a few words). The text takes the cell's colour, the selected row's
+     * included.
+     */
+    public static <T> void wrapped(TableColumn<T, String> column, Function<T, String> value) {
+        wrapped(column, value, null);
+    }
+
+    /** As {@link #wrapped(TableColumn, Function)}, with {@code full} (when not null) as the cell's tooltip. */
+    public static <T> void wrapped(TableColumn<T, String> column, Function<T, String> value, Function<T, String> full) {
+        text(column, value);
+        column.setCellFactory(col -> new TableCell<>() {
+            private final Text text = new Text();
+            private Tooltip tip;
+
+            {
+                text.fillProperty().bind(textFillProperty());
+                text.fontProperty().bind(fontProperty());
+                // the cell's padding on either side (AtlantaFX: 0.5em)
+                text.wrappingWidthProperty().bind(col.widthProperty().subtract(Bindings.createDoubleBinding(
+                        () -> snappedLeftInset() + snappedRightInset() + 1, paddingProperty())));
+                getStyleClass().add("wrapped-cell");
+                setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+            }
+
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                text.setText(empty || item == null ? "" : item);
+                setGraphic(empty ? null : text);
+                // for screen readers and lookups, the cell's own text as well (not shown: the graphic is)
+                setText(empty ? null : item);
+                T row = full == null || empty || getTableRow() == null ? null : getTableRow().getItem();
+                String whole = row == null ? null : full.apply(row);
                 if (whole == null || whole.isBlank()) {
                     setTooltip(null);
                     return;

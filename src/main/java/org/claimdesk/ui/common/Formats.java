@@ -11,6 +11,7 @@ import org.claimdesk.domain.Amounts;
 /** How the console writes amounts, counts, dates, times and ages. */
 public final class Formats {
     private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    private static final DateTimeFormatter DATE_MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm");
     private static final DateTimeFormatter DATE = DateTimeFormatter.ISO_LOCAL_DATE;
 
     private Formats() {
@@ -30,6 +31,11 @@ public final class Formats {
 
     public static String time(Instant instant) {
         return instant == null ? "" : DATE_TIME.format(instant.atZone(ZoneId.systemDefault()));
+    }
+
+    /** {@link #time} to the minute: where the column is narrow (the claim's detail) and the second says nothing. */
+    public static String minute(Instant instant) {
+        return instant == null ? "" : DATE_MINUTE.format(instant.atZone(ZoneId.systemDefault()));
     }
 
     /** "3 d", "5 h", "12 min", "40 s": how long ago (or, negative, how far ahead) {@code instant} is. */

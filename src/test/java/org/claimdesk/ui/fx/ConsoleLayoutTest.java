@@ -153,6 +153,51 @@ class ConsoleLayoutTest extends ConsoleFxTest {
                 .isGreaterThanOrEqualTo(-0.5);
     }
 
+    /**
+     * In the detail at the window's split, a claim's status history and audit show their texts whole (dates, statuses,
+     * names, reasons and changes wrap within their columns instead of being cut short), every column within the table.
+     */
+    @Test
+    void theDetailsHistoryAndAuditShowTheirTextsWhole() {
+        waitReady();
+        selectClaim(firstClaim(org.claimdesk.domain.ClaimStatus.NEEDS_INFO));
+        waitUntil("the selected claim's history is on screen", () -> robot.lookup("#historyTable").tryQuery()
+                .map(t -> visible(t) && !rowCells((TableView<?>) t).isEmpty()).orElse(false));
+        TableView<?> history = robot.lookup("#historyTable").queryTableView();
+        waitForLayoutPulse(history);
+        assertShownWhole(history);
+        chooseDetailTab("Audit");
+        waitUntil("the claim's audit entries are on screen", () -> robot.lookup("#claimAuditTable").tryQuery()
+                .map(t -> visible(t) && !rowCells((TableView<?>) t).isEmpty()).orElse(false));
+        TableView<?> audit = robot.lookup("#claimAuditTable").queryTableView();
+        waitForLayoutPulse(audit);
+        assertShownWhole(audit);
+    }
+
+    private void assertShownWhole(TableView<?> table) {
+        List<String> cells = onFx(() -> table.lookupAll(".table-cell").stream().map(n -> (TableCell<?, ?>) n)
+                .filter(c -> !c.isEmpty() && c.getItem() != null && !String.valueOf(c.getItem()).isEmpty())
+                .map(c -> String.valueOf(c.getItem())).toList());
+        assertThat(cells).as("texts shown").hasSizeGreaterThan(6);
+        List<String> cut = onFx(() -> table.lookupAll(".table-cell").stream().map(n -> (TableCell<?, ?>) n)
+                .filter(c -> !c.isEmpty() && c.getItem() != null && !String.valueOf(c.getItem()).isEmpty())
+                .filter(c -> !shownWhole(c)).map(c -> String.valueOf(c.getItem())).toList());
+        assertThat(cut).as("texts cut short").isEmpty();
+        double columns = onFx(() -> table.getVisibleLeafColumns().stream().mapToDouble(TableColumn::getWidth).sum());
+        assertThat(columns).as("the columns' widths").isLessThanOrEqualTo(onFx(table::getWidth));
+    }
+
+    /** Whether {@code cell} shows its whole text: wrapped within it, or on one line not cut short. */
+    private static boolean shownWhole(TableCell<?, ?> cell) {
+        String whole = String.valueOf(cell.getItem());
+        if (cell.getGraphic() instanceof javafx.scene.text.Text text) {
+            javafx.geometry.Bounds bounds = text.getBoundsInParent();
+            return text.getText().equals(whole) && bounds.getMaxY() <= cell.getHeight() + 0.5
+                    && bounds.getMaxX() <= cell.getWidth() + 0.5;
+        }
+        return cell.lookup(".text") instanceof javafx.scene.text.Text shown && shown.getText().equals(whole);
+    }
+
     /** Of the detail's tabs, only the one on screen is in the scene; each other tab's content joins when chosen. */
     @Test
     void aDetailTabsContentJoinsTheSceneWhenTheTabIsFirstChosen() {

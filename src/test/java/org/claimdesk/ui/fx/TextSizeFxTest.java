@@ -121,6 +121,13 @@ class TextSizeFxTest extends ConsoleFxTest {
                 .filter(l -> !l.getText().equals(((javafx.scene.text.Text) l.lookup(".text")).getText()))
                 .map(Labeled::getText).toList());
         assertThat(names).as("fields' names cut short").isEmpty();
+        // and its claim number, status and tax id's name and value whole
+        List<String> heading = onFx(() -> java.util.stream.Stream.of("#detailTitle", "#detailStatus", "#taxIdName",
+                        "#taxIdValue").map(id -> robot.lookup(id).queryAs(Labeled.class))
+                .filter(l -> l.isVisible() && !l.getText().isEmpty())
+                .filter(l -> !l.getText().equals(((javafx.scene.text.Text) l.lookup(".text")).getText()))
+                .map(Labeled::getText).toList());
+        assertThat(heading).as("the claim's number, status and tax id cut short").isEmpty();
         robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
         waitUntil("the form shows", () -> onFx(() -> dialogPane() != null));
         waitForLayoutPulse(dialogPane());
