@@ -163,7 +163,7 @@ public final class ClaimDetailView {
         Cells.textWithTooltip(deliveryErrorColumn, d -> Formats.oneLine(d.event().lastError(), 200),
                 d -> d.event().lastError());
         Cells.number(attemptNoColumn, a -> Integer.toString(a.attemptNo()));
-        Cells.text(attemptAtColumn, a -> Formats.time(a.startedAt()));
+        Cells.wrapped(attemptAtColumn, a -> Formats.time(a.startedAt()));
         Cells.text(attemptHttpColumn, a -> a.httpStatus() == null ? "—" : a.httpStatus().toString());
         Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
         Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);

@@ -404,11 +404,11 @@ public final class OutboxView {
 
     private void bindDetail() {
         Cells.number(attemptNoColumn, a -> Integer.toString(a.attemptNo()));
-        Cells.text(attemptAtColumn, a -> Formats.time(a.startedAt()));
+        Cells.wrapped(attemptAtColumn, a -> Formats.time(a.startedAt()));
         Cells.number(attemptDurationColumn, a -> Long.toString(a.durationMs()));
         Cells.text(attemptHttpColumn, a -> a.httpStatus() == null ? "—" : a.httpStatus().toString());
         Cells.badge(attemptOutcomeColumn, a -> a.outcome().name(), Formats::label);
-        Cells.text(attemptFieldColumn, a -> a.field() == null ? "—" : a.field());
+        Cells.wrapped(attemptFieldColumn, a -> a.field() == null ? "—" : a.field());
         Cells.textWithTooltip(attemptDetailColumn, a -> Formats.oneLine(a.detail(), 200), DeliveryAttempt::detail);
         // with no row selected the pane says what to do, without an empty error box and attempts table under it
         for (javafx.scene.Node part : List.of(lastErrorView, attemptsTable)) {
