@@ -39,8 +39,8 @@ public final class AuditDetails {
             return Formats.oneLine(details, MAX);
         }
         if (node.hasNonNull("field")) {
-            return node.path("field").asText() + ": " + orDash(node.path("before").asText(""))
-                    + " → " + orDash(node.path("after").asText(""));
+            return Formats.oneLine(node.path("field").asText() + ": " + orDash(value(node.path("before")))
+                    + " → " + orDash(value(node.path("after"))), MAX);
         }
         List<String> parts = new ArrayList<>();
         if (node.path("from").isTextual() && node.path("to").isTextual()) {
@@ -54,7 +54,7 @@ public final class AuditDetails {
                     || !withClaimNumber && name.equals("claimNumber") || value.isNull()) {
                 continue;
             }
-            parts.add(name + " " + (value.isValueNode() ? value.asText() : value.toString()));
+            parts.add(name + " " + value(value));
         }
         return Formats.oneLine(String.join(", ", parts), MAX);
     }
@@ -65,6 +65,11 @@ public final class AuditDetails {
         } catch (IllegalArgumentException e) {
             return name;
         }
+    }
+
+    /** A value's text: a text or number as written, anything else as JSON; none for a missing or null value. */
+    private static String value(JsonNode value) {
+        return value.isMissingNode() || value.isNull() ? "" : value.isValueNode() ? value.asText() : value.toString();
     }
 
     private static String orDash(String text) {

@@ -55,8 +55,9 @@ public final class Cells {
 
     /**
      * Text wrapped within its column's width, its row as high as the lines need (a claim's history's reasons in the
-     * narrow detail, shown whole instead of cut to a few words). The text takes the cell's colour, the selected row's
-     * included.
+     * narrow detail, shown whole instead of cut to a few words), and at least a dense row's 2em. The text takes the
+     * cell's colour, the selected row's included. Its table has the style class {@code wraps}: a row whose CSS cell
+     * size is under 24 px (a dense row's 2em at a text size under 100 %) would not ask its cells how high they are.
      */
     public static <T> void wrapped(TableColumn<T, String> column, Function<T, String> value) {
         wrapped(column, value, null);
@@ -72,11 +73,16 @@ public final class Cells {
             {
                 text.fillProperty().bind(textFillProperty());
                 text.fontProperty().bind(fontProperty());
-                // the cell's padding on either side (AtlantaFX: 0.5em)
+                // the cell's padding and border on either side
                 text.wrappingWidthProperty().bind(col.widthProperty().subtract(Bindings.createDoubleBinding(
-                        () -> snappedLeftInset() + snappedRightInset() + 1, paddingProperty())));
+                        () -> snappedLeftInset() + snappedRightInset(), insetsProperty())));
                 getStyleClass().add("wrapped-cell");
                 setContentDisplay(ContentDisplay.GRAPHIC_ONLY);
+            }
+
+            @Override
+            protected double computePrefHeight(double width) {
+                return Math.max(super.computePrefHeight(width), snapSizeY(2 * getFont().getSize()));
             }
 
             @Override

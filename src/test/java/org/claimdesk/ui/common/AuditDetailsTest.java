@@ -22,6 +22,12 @@ class AuditDetailsTest {
                 false)).isEqualTo("statePropertyId: 1234567 → 123456789");
         assertThat(AuditDetails.summary("{\"field\":\"claimantEmail\",\"before\":\"\",\"after\":\"a@b.example\"}", false))
                 .isEqualTo("claimantEmail: — → a@b.example");
+        // on one line and short, as long as the table's row; a value that is not text as written
+        assertThat(AuditDetails.summary("{\"field\":\"claimantAddress\",\"before\":\"1 Main St\\nApt 2\","
+                + "\"after\":\"" + "y".repeat(300) + "\"}", false)).startsWith("claimantAddress: 1 Main St Apt 2 → yyy")
+                .hasSize(200).endsWith("…");
+        assertThat(AuditDetails.summary("{\"field\":\"amountCents\",\"before\":100,\"after\":{\"cents\":250}}", false))
+                .isEqualTo("amountCents: 100 → {\"cents\":250}");
     }
 
     @Test

@@ -14,6 +14,8 @@ import javafx.application.Platform;
 import javafx.embed.swing.SwingFXUtils;
 import javafx.scene.Node;
 import javafx.scene.Scene;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.image.WritableImage;
 import javafx.stage.Stage;
@@ -218,6 +220,57 @@ abstract class ConsoleFxTest {
     void waitOtherPagesBuilt() {
         waitUntil("every page is built", () -> robot.lookup("#outboxTable").tryQuery().isPresent()
                 && robot.lookup("#workerPage").tryQuery().isPresent() && robot.lookup("#auditTable").tryQuery().isPresent());
+    }
+
+    /**
+     * Every text {@code table} shows on screen is whole (wrapped within its cell, its badge's, or on one line not cut
+     * short) but in the columns named {@code oneLine}, and its columns are within the table and the view around it.
+     */
+    void assertShownWhole(TableView<?> table, String... oneLine) {
+        List<String> cells = onFx(() -> shownCells(table).map(c -> String.valueOf(c.getItem())).toList());
+        assertThat(cells).as("texts shown").hasSizeGreaterThan(5);
+        List<String> cut = onFx(() -> shownCells(table)
+                .filter(c -> !List.of(oneLine).contains(c.getTableColumn().getText()))
+                .filter(c -> !shownWhole(c)).map(c -> String.valueOf(c.getItem())).toList());
+        assertThat(cut).as("texts cut short").isEmpty();
+        double columns = onFx(() -> table.getVisibleLeafColumns().stream().mapToDouble(TableColumn::getWidth).sum());
+        assertThat(columns).as("the columns' widths").isLessThanOrEqualTo(onFx(table::getWidth));
+        // and the table within what shows it (the claim's detail scrolls up and down, not sideways)
+        javafx.scene.control.ScrollPane around = onFx(() -> {
+            for (Node n = table.getParent(); n != null; n = n.getParent()) {
+                if (n instanceof javafx.scene.control.ScrollPane pane) {
+                    return pane;
+                }
+            }
+            return null;
+        });
+        if (around != null) {
+            assertThat(onFx(() -> around.getContent().getLayoutBounds().getWidth()))
+                    .as("the detail's width within its view").isLessThanOrEqualTo(onFx(() ->
+                            around.getViewportBounds().getWidth()) + 0.5);
+        }
+    }
+
+    /** The cells of {@code table} on screen with a text: in a row and a column shown, not a spare one. */
+    private static java.util.stream.Stream<TableCell<?, ?>> shownCells(TableView<?> table) {
+        return table.lookupAll(".table-cell").stream().<TableCell<?, ?>>map(n -> (TableCell<?, ?>) n)
+                .filter(c -> visible(c) && c.getTableRow() != null && !c.getTableRow().isEmpty()
+                        && c.getTableColumn() != null && c.getTableColumn().isVisible())
+                .filter(c -> !c.isEmpty() && c.getItem() != null && !String.valueOf(c.getItem()).isEmpty());
+    }
+
+    /** Whether {@code cell} shows its whole text: wrapped within it, its badge's, or on one line not cut short. */
+    static boolean shownWhole(TableCell<?, ?> cell) {
+        String whole = String.valueOf(cell.getItem());
+        if (cell.getGraphic() instanceof javafx.scene.text.Text text) {
+            javafx.geometry.Bounds bounds = text.getBoundsInParent();
+            return text.getText().equals(whole) && bounds.getMaxY() <= cell.getHeight() + 0.5
+                    && bounds.getMaxX() <= cell.getWidth() + 0.5;
+        }
+        if (cell.getGraphic() instanceof javafx.scene.control.Labeled badge) {
+            return badge.lookup(".text") instanceof javafx.scene.text.Text shown && shown.getText().equals(badge.getText());
+        }
+        return cell.lookup(".text") instanceof javafx.scene.text.Text shown && shown.getText().equals(whole);
     }
 
     static boolean visible(Node node) {

@@ -193,34 +193,6 @@ class ConsoleLayoutTest extends ConsoleFxTest {
         assertShownWhole(attempts, "Response");
     }
 
-    private void assertShownWhole(TableView<?> table, String... oneLine) {
-        List<String> cells = onFx(() -> table.lookupAll(".table-cell").stream().map(n -> (TableCell<?, ?>) n)
-                .filter(c -> !c.isEmpty() && c.getItem() != null && !String.valueOf(c.getItem()).isEmpty())
-                .map(c -> String.valueOf(c.getItem())).toList());
-        assertThat(cells).as("texts shown").hasSizeGreaterThan(5);
-        List<String> cut = onFx(() -> table.lookupAll(".table-cell").stream().map(n -> (TableCell<?, ?>) n)
-                .filter(c -> !c.isEmpty() && c.getItem() != null && !String.valueOf(c.getItem()).isEmpty())
-                .filter(c -> !List.of(oneLine).contains(c.getTableColumn().getText()))
-                .filter(c -> !shownWhole(c)).map(c -> String.valueOf(c.getItem())).toList());
-        assertThat(cut).as("texts cut short").isEmpty();
-        double columns = onFx(() -> table.getVisibleLeafColumns().stream().mapToDouble(TableColumn::getWidth).sum());
-        assertThat(columns).as("the columns' widths").isLessThanOrEqualTo(onFx(table::getWidth));
-    }
-
-    /** Whether {@code cell} shows its whole text: wrapped within it, its badge's, or on one line not cut short. */
-    private static boolean shownWhole(TableCell<?, ?> cell) {
-        String whole = String.valueOf(cell.getItem());
-        if (cell.getGraphic() instanceof javafx.scene.text.Text text) {
-            javafx.geometry.Bounds bounds = text.getBoundsInParent();
-            return text.getText().equals(whole) && bounds.getMaxY() <= cell.getHeight() + 0.5
-                    && bounds.getMaxX() <= cell.getWidth() + 0.5;
-        }
-        if (cell.getGraphic() instanceof javafx.scene.control.Labeled badge) {
-            return badge.lookup(".text") instanceof javafx.scene.text.Text shown && shown.getText().equals(badge.getText());
-        }
-        return cell.lookup(".text") instanceof javafx.scene.text.Text shown && shown.getText().equals(whole);
-    }
-
     /** Of the detail's tabs, only the one on screen is in the scene; each other tab's content joins when chosen. */
     @Test
     void aDetailTabsContentJoinsTheSceneWhenTheTabIsFirstChosen() {

@@ -180,6 +180,27 @@ class TextSizeFxTest extends ConsoleFxTest {
     }
 
     /**
+     * At the smallest size a claim's history, whose texts wrap, shows them whole: its rows grow with their lines (a
+     * dense row's 2em there is under the 24 px from which a row asks its cells how high they are).
+     */
+    @Test
+    void aWrappedHistoryShowsItsTextsWholeAtTheSmallestSize() {
+        waitReady();
+        TableColumn<?, ?> number = robot.lookup("#claimsTable").queryTableView().getColumns().get(0);
+        for (int i = 0; i < 6; i++) {
+            robot.press(KeyCode.CONTROL, KeyCode.MINUS).release(KeyCode.MINUS, KeyCode.CONTROL);
+        }
+        waitUntil("80 %", () -> onFx(() -> window.mainModel().textSizeProperty().get()) == 80);
+        selectClaim(firstClaim(org.claimdesk.domain.ClaimStatus.NEEDS_INFO));
+        waitUntil("the selected claim's history is on screen", () -> robot.lookup("#historyTable").tryQuery()
+                .map(t -> visible(t) && !onFx(() -> ((TableView<?>) t).getItems().isEmpty())).orElse(false));
+        TableView<?> history = robot.lookup("#historyTable").queryTableView();
+        waitForLayoutPulse(history);
+        assertShownWhole(history);
+        assertThat(onFx(number::getWidth)).isGreaterThan(0);
+    }
+
+    /**
      * At 150 % the popups are at the window's size too: a tooltip (which the theme sets at 14 px) of a navigation button
      * and of the status bar, whose own texts are larger and smaller than the window's; a text field's menu of edits
      * (which the theme sets at 14 px too; now at its field's size) and the menu bar's menus, each 1.5 times what it
