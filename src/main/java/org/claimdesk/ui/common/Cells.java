@@ -21,34 +21,18 @@ public final class Cells {
         column.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue() == null ? null : value.apply(c.getValue())));
     }
 
-    /**
-     * Text with the full value as tooltip (for long error texts). A cell makes its tooltip the first time
-     * it shows a row that has a text for it: a tooltip is a popup control of its own, and a page of rows
-     * without errors should not pay for forty of them.
-     */
+    /** Text with the full value as tooltip (for long error texts; {@link WholeText}). */
     public static <T> void textWithTooltip(TableColumn<T, String> column, Function<T, String> shown,
             Function<T, String> full) {
         column.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue() == null ? null : shown.apply(c.getValue())));
         column.setCellFactory(col -> new TableCell<>() {
-            private Tooltip tip;
+            private final WholeText tip = new WholeText();
 
             @Override
             protected void updateItem(String item, boolean empty) {
                 super.updateItem(item, empty);
-                T row = empty || getTableRow() == null ? null : getTableRow().getItem();
-                String whole = row == null ? null : full.apply(row);
                 setText(empty ? null : item);
-                if (whole == null || whole.isBlank()) {
-                    setTooltip(null);
-                    return;
-                }
-                if (tip == null) {
-                    tip = new Tooltip();
-                    tip.setWrapText(true);
-                    tip.setMaxWidth(640);
-                }
-                tip.setText(whole);
-                setTooltip(tip);
+                tip.show(this, full);
             }
         });
     }
@@ -68,7 +52,7 @@ public final class Cells {
         text(column, value);
         column.setCellFactory(col -> new TableCell<>() {
             private final Text text = new Text();
-            private Tooltip tip;
+            private final WholeText tip = new WholeText();
 
             {
                 text.fillProperty().bind(textFillProperty());
@@ -92,21 +76,34 @@ public final class Cells {
                 setGraphic(empty ? null : text);
                 // for screen readers and lookups, the cell's own text as well (not shown: the graphic is)
                 setText(empty ? null : item);
-                T row = full == null || empty || getTableRow() == null ? null : getTableRow().getItem();
-                String whole = row == null ? null : full.apply(row);
-                if (whole == null || whole.isBlank()) {
-                    setTooltip(null);
-                    return;
-                }
-                if (tip == null) {
-                    tip = new Tooltip();
-                    tip.setWrapText(true);
-                    tip.setMaxWidth(640);
-                }
-                tip.setText(whole);
-                setTooltip(tip);
+                tip.show(this, full);
             }
         });
+    }
+
+    /**
+     * A cell's tooltip with its row's whole text, made the first time the cell shows a row that has one: a tooltip is a
+     * popup control of its own, and a page of rows without that text should not pay for forty of them.
+     */
+    private static final class WholeText {
+        private Tooltip tip;
+
+        /** Shows {@code full}'s text of {@code cell}'s row (none when {@code full} is null or the text blank). */
+        <T> void show(TableCell<T, ?> cell, Function<T, String> full) {
+            T row = full == null || cell.isEmpty() || cell.getTableRow() == null ? null : cell.getTableRow().getItem();
+            String whole = row == null ? null : full.apply(row);
+            if (whole == null || whole.isBlank()) {
+                cell.setTooltip(null);
+                return;
+            }
+            if (tip == null) {
+                tip = new Tooltip();
+                tip.setWrapText(true);
+                tip.setMaxWidth(640);
+            }
+            tip.setText(whole);
+            cell.setTooltip(tip);
+        }
     }
 
     /** Right-aligned text (numbers, amounts). */

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import javafx.application.Platform;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.scene.control.ComboBox;
+import org.claimdesk.ui.testing.FxThread;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxToolkit;
@@ -27,7 +25,7 @@ class FilterChoicesTest {
 
     @Test
     void aListReadAgainKeepsTheChoiceAndAppliesNoFilter() throws Exception {
-        List<String> applied = onFx(() -> {
+        List<String> applied = FxThread.call(() -> {
             ObservableList<String> states = FXCollections.observableArrayList("CA", "NY");
             String[] chosen = {null};
             ComboBox<String> box = new ComboBox<>(FXCollections.observableArrayList());
@@ -50,17 +48,5 @@ class FilterChoicesTest {
         });
 
         assertThat(applied).as("only staff's own choice applied a filter").containsExactly("NY");
-    }
-
-    private static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                result.complete(work.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
-        return result.get(10, TimeUnit.SECONDS);
     }
 }

@@ -6,16 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import javafx.application.Platform;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
 import javafx.scene.control.Tooltip;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.claimdesk.ui.testing.FxThread;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.testfx.api.FxToolkit;
@@ -48,7 +46,7 @@ class KeysTest {
 
     @Test
     void whatAnFxmlFileMadeNamesTheKeyButATextBoundToAModelIsLeftToIt() throws Exception {
-        List<String> said = onFx(() -> {
+        List<String> said = FxThread.call(() -> {
             Button button = new Button("Re-queue (Ctrl+R)");
             button.setTooltip(new Tooltip("Send again (Ctrl+R for the selected rows)"));
             TextField search = new TextField();
@@ -105,17 +103,5 @@ class KeysTest {
         return element.getTagName().equals("Tooltip") && element.getParentNode() instanceof Element property
                 && property.getTagName().equals("tooltip") && property.getParentNode() instanceof Element owner
                 && owner.hasAttribute("fx:id");
-    }
-
-    private static <T> T onFx(java.util.concurrent.Callable<T> work) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                result.complete(work.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
-        return result.get(10, TimeUnit.SECONDS);
     }
 }
