@@ -1,6 +1,7 @@
 package org.claimdesk.ui.outbox;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.ReadOnlyBooleanProperty;
@@ -142,8 +143,9 @@ public final class FixFieldViewModel {
      * as the state names it: {@code statePropertyId}) when it is one this dialog sets; else the field chosen before.
      */
     public void open(OutboxQuery failedRows, String words, String refusedField) {
-        ClaimField.byName(org.claimdesk.domain.StateFields.onTheClaim(refusedField))
-                .filter(f -> fields().contains(f)).ifPresent(field::set);
+        String named = org.claimdesk.domain.StateFields.onTheClaim(refusedField);
+        Optional<ClaimField<?>> refused = ClaimField.byName(named);
+        refused.filter(f -> fields().contains(f)).ifPresent(field::set);
         rows = failedRows;
         fixed = List.of();
         scope.set(words);
@@ -152,8 +154,29 @@ public final class FixFieldViewModel {
         resubmitPreview.set(null);
         resubmitResult.set(null);
         progress.set(null);
-        notice.set(null);
+        notice.set(notSetHere(named, refused));
         changed();
+    }
+
+    /**
+     * What staff do instead when the state named something this dialog does not set on many claims at once (the tax
+     * id, the evidence, a field of no claim); null when it sets it, or nothing was named.
+     */
+    private Notice notSetHere(String named, Optional<ClaimField<?>> refused) {
+        if (named.isEmpty() || refused.filter(f -> fields().contains(f)).isPresent()) {
+            return null;
+        }
+        if (refused.filter(ClaimField.TAX_ID::equals).isPresent()) {
+            return Notice.info("The state named the tax id, which is not set on several claims at once: replace it on"
+                    + " each claim's detail (Claims page, Replace…, a reason audited), then resubmit its row");
+        }
+        if (named.equals("evidence")) {
+            return Notice.info("The state named the claim's evidence, which is not set here: add it on each claim's"
+                    + " Evidence tab (Claims page), then resubmit its row");
+        }
+        return Notice.info("The state named " + refused.map(ClaimField::label).orElse("“" + named + "”")
+                + ", which is not set on several claims at once here: correct it on each claim (Claims page, Edit),"
+                + " then resubmit its row");
     }
 
     private void previewEnded() {

@@ -114,17 +114,29 @@ class FixFieldViewModelTest {
         assertThat(m.resubmitPreviewProperty().get().eligible()).isEqualTo(refusedRows().size());
     }
 
-    /** The dialog opens on the field the shown row's refusal named, whatever was chosen before; else as it was. */
+    /**
+     * The dialog opens on the field the shown row's refusal named, whatever was chosen before; else as it was, saying
+     * where a named field it does not set is corrected.
+     */
     @Test
     void theFieldTheStateNamedIsTheOneOffered() {
         outbox.load();
         model.fieldProperty().set(ClaimField.CLAIMANT_ADDRESS);
         model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "statePropertyId");
         assertThat(model.fieldProperty().get()).isEqualTo(ClaimField.STATE_PROPERTY_ID);
+        assertThat(model.noticeProperty().get()).isNull();
         model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "taxIdLast4");
         assertThat(model.fieldProperty().get()).as("not one set on many claims").isEqualTo(ClaimField.STATE_PROPERTY_ID);
+        // and staff are told where that one is corrected
+        assertThat(model.noticeProperty().get().text()).startsWith("The state named the tax id")
+                .contains("Replace…");
+        model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "evidence[0].address");
+        assertThat(model.noticeProperty().get().text()).contains("Evidence tab");
+        model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "notAField");
+        assertThat(model.noticeProperty().get().text()).startsWith("The state named “notAField”");
         model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", null);
         assertThat(model.fieldProperty().get()).isEqualTo(ClaimField.STATE_PROPERTY_ID);
+        assertThat(model.noticeProperty().get()).as("nothing named").isNull();
     }
 
     @Test
