@@ -47,7 +47,7 @@ public final class ErrorSignature {
         if (known != null) {
             return known;
         }
-        String signature = workOut(message);
+        String signature = workOut(message, true);
         if (REMEMBERED_SIGNATURES.size() >= REMEMBERED) {
             REMEMBERED_SIGNATURES.clear();
         }
@@ -55,12 +55,21 @@ public final class ErrorSignature {
         return signature;
     }
 
+    /**
+     * {@code message}'s signature as written, its letters' case kept ("holder id # is not in CA's holder registry"
+     * where the signature says "ca's"): how a group is shown, from one of its messages; "(no error text)" for null or
+     * blank.
+     */
+    public static String shown(String message) {
+        return message == null || message.isBlank() ? NO_TEXT : workOut(message, false);
+    }
+
     /** How many signatures are remembered now (at most {@link #REMEMBERED}). */
     static int remembered() {
         return REMEMBERED_SIGNATURES.size();
     }
 
-    private static String workOut(String message) {
+    private static String workOut(String message, boolean lowerCase) {
         String text = SPACES.matcher(message.strip()).replaceAll(" ");
         String status = "";
         var leading = LEADING_STATUS.matcher(text);
@@ -71,7 +80,10 @@ public final class ErrorSignature {
         text = QUOTED.matcher(text).replaceAll("'…'");
         text = TOKEN_WITH_DIGIT.matcher(text).replaceAll(m -> trailingPunctuation(m.group()));
         text = SPACES.matcher(text).replaceAll(" ").strip();
-        String signature = (status + " " + text).strip().toLowerCase(Locale.ROOT);
+        String signature = (status + " " + text).strip();
+        if (lowerCase) {
+            signature = signature.toLowerCase(Locale.ROOT);
+        }
         return signature.length() <= MAX_CHARS ? signature : signature.substring(0, MAX_CHARS - 1) + "…";
     }
 

@@ -26,6 +26,11 @@ public record FailureGroup(String signature, int count, Instant firstSeen, Insta
         return new FailureGroup(ErrorSignature.of(errorText), count, firstSeen, lastSeen, errorText);
     }
 
+    /** The group as staff read it: its newest message's signature, the case of its letters kept. */
+    public String shown() {
+        return sampleError == null ? signature : ErrorSignature.shown(sampleError);
+    }
+
     /** This group and {@code other} (same signature) as one: counts added, the wider span, the newer sample. */
     public FailureGroup merge(FailureGroup other) {
         if (!signature.equals(other.signature)) {

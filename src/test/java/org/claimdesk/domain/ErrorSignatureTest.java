@@ -15,6 +15,18 @@ class ErrorSignatureTest {
         assertThat(a).isEqualTo(b).isEqualTo("422 invalid_claim: holder id # not found in the holder's # report");
     }
 
+    /** A group is shown as its newest message's signature with the letters' case as written: "CA's", not "ca's". */
+    @Test
+    void aGroupIsShownWithItsLettersCaseAsWritten() {
+        String text = "422 invalid_claim: holder id HLD-104233 is not in CA's holder registry";
+        assertThat(ErrorSignature.shown(text)).isEqualTo("422 invalid_claim: holder id # is not in CA's holder registry");
+        assertThat(ErrorSignature.of(text)).isEqualTo("422 invalid_claim: holder id # is not in ca's holder registry");
+        assertThat(ErrorSignature.shown(null)).isEqualTo("(no error text)");
+        FailureGroup group = FailureGroup.of(text, 3, java.time.Instant.EPOCH, java.time.Instant.EPOCH);
+        assertThat(group.shown()).isEqualTo("422 invalid_claim: holder id # is not in CA's holder registry");
+        assertThat(group.shown().toLowerCase(java.util.Locale.ROOT)).isEqualTo(group.signature());
+    }
+
     @Test
     void theLeadingHttpStatusIsKeptAndTellsErrorsApart() {
         assertThat(ErrorSignature.of("503 unavailable: state portal busy (gave up after 8 attempts)"))

@@ -51,14 +51,14 @@ final class ErrorGroupCell extends ListCell<FailureGroup> {
             return;
         }
         count.setText(Formats.count(group.count()));
-        signature.setText(group.signature());
+        signature.setText(group.shown());
         seen.setText("last seen " + Formats.ago(group.lastSeen(), now.get()));
-        tooltip.setText(group.signature() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
+        tooltip.setText(group.shown() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
                 + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
         setTooltip(tooltip);
         setGraphic(box);
         // the cell's text is its graphic's three lines: a screen reader gets them as one
-        setAccessibleText(Formats.count(group.count()) + " failed rows: " + group.signature() + ", last seen "
+        setAccessibleText(Formats.count(group.count()) + " failed rows: " + group.shown() + ", last seen "
                 + Formats.ago(group.lastSeen(), now.get()));
     }
 }

@@ -390,7 +390,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
                 .contains(failedCount));
 
         org.claimdesk.domain.FailureGroup group = onFx(() -> groups.getItems().get(0));
-        String signature = onFx(() -> groups.getItems().get(0).signature());
+        String signature = onFx(() -> groups.getItems().get(0).shown());
         robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(signature))
                 .queryAs(javafx.scene.Node.class));
         waitUntil("the group's rows show", () -> rows.getItems().size() == Math.min(200, group.count()));
@@ -420,7 +420,7 @@ class ConsoleFlowsTest extends ConsoleFxTest {
         waitUntil("failed rows and their groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty());
         org.claimdesk.domain.FailureGroup group = onFx(() -> groups.getItems().stream()
                 .filter(g -> g.signature().contains("holder registry")).findFirst().orElseThrow());
-        robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(group.signature()))
+        robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(group.shown()))
                 .queryAs(javafx.scene.Node.class));
         waitUntil("the group's rows show", () -> rows.getItems().size() == group.count());
         List<Long> ids = onFx(() -> rows.getItems().stream().map(OutboxRow::id).toList());

@@ -58,7 +58,7 @@ class ScreenshotsTest extends ConsoleFxTest {
         javafx.scene.control.ListView<org.claimdesk.domain.FailureGroup> groups = robot.lookup("#errorGroups").queryListView();
         TableView<OutboxRow> rows = robot.lookup("#outboxTable").queryTableView();
         waitUntil("groups show", () -> !groups.getItems().isEmpty() && !rows.getItems().isEmpty());
-        String signature = onFx(() -> groups.getItems().get(0).signature());
+        String signature = onFx(() -> groups.getItems().get(0).shown());
         robot.clickOn(robot.lookup("#errorGroups .group-signature").match(LabeledMatchers.hasText(signature))
                 .queryAs(javafx.scene.Node.class));
         waitUntil("the group's rows show", () -> window.outboxModel().selectedGroupProperty().get() != null
