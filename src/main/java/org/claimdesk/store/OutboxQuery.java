@@ -42,7 +42,9 @@ public record OutboxQuery(
         jurisdiction = text(jurisdiction);
         jurisdiction = jurisdiction == null ? null : jurisdiction.toUpperCase(Locale.ROOT);
         errorText = text(errorText);
+        // signatures are lower case (ErrorSignature): one copied from the console's group, shown as written, matches
         signature = text(signature);
+        signature = signature == null ? null : signature.toLowerCase(Locale.ROOT);
         ids = ids == null ? List.of() : List.copyOf(new LinkedHashSet<>(ids));
         offset = Math.max(0, offset);
     }

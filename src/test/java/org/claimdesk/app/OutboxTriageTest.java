@@ -270,6 +270,9 @@ class OutboxTriageTest {
         String holderSignature = ErrorSignature.of("422 invalid_claim: holder id X1 not found in the holder's 1 report");
         assertThat(triage.preview(Action.REQUEUE, failed()).eligible()).isEqualTo(5);
         assertThat(triage.preview(Action.REQUEUE, failed().withSignature(holderSignature)).eligible()).isEqualTo(3);
+        // a signature as the console shows a group, its letters' case as written, selects the same rows
+        assertThat(triage.preview(Action.REQUEUE, failed().withSignature(holderSignature.replace("holder's", "Holder's")))
+                .eligible()).isEqualTo(3);
         assertThat(triage.preview(Action.REQUEUE, failed().withErrorText("GAVE UP")).eligible()).isEqualTo(2);
         assertThat(triage.preview(Action.REQUEUE, failed().withJurisdiction("ny")).eligible()).isEqualTo(2);
         assertThat(triage.preview(Action.REQUEUE, failed().withChangedBefore(Instant.parse("2026-06-01T00:00:00Z")))

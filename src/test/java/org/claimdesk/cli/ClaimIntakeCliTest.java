@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.claimdesk.cli.CliTest.Run;
 import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.TestLogs;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,15 +34,13 @@ class ClaimIntakeCliTest {
     final List<String> printed = new ArrayList<>();
 
     String db;
-    /** The tests' log file, which every test run appends to. */
-    private static final Path LOG = Path.of("target", "test-logs", "claimdesk-test.log");
-    /** Where this test's lines in the log begin. */
-    private long logStart;
+    /** The tests' logs as this test began: its own lines are read, not every earlier run's. */
+    private TestLogs.Mark logged;
 
     @BeforeEach
     void database() throws Exception {
         db = TestDatabase.argument(TestDatabase.location(engine, dir, "office"));
-        logStart = Files.exists(LOG) ? Files.size(LOG) : 0;
+        logged = TestLogs.mark();
     }
 
     private Run run(String... args) {
@@ -199,18 +197,7 @@ class ClaimIntakeCliTest {
 
     private void assertNoTaxIdPrinted(String... taxIds) throws Exception {
         List<String> texts = new ArrayList<>(printed);
-        if (Files.exists(LOG)) {
-            // this test's lines only: the file holds every earlier run's too
-            try (java.nio.channels.SeekableByteChannel channel = Files.newByteChannel(LOG)) {
-                long start = Math.min(logStart, channel.size());
-                java.nio.ByteBuffer written = java.nio.ByteBuffer.allocate(Math.toIntExact(channel.size() - start));
-                channel.position(start);
-                while (written.hasRemaining() && channel.read(written) > 0) {
-                    // reads on until the buffer is full
-                }
-                texts.add(new String(written.array(), 0, written.position(), StandardCharsets.ISO_8859_1));
-            }
-        }
+        texts.addAll(TestLogs.since(logged).values());
         for (String text : texts) {
             for (String taxId : taxIds) {
                 assertThat(text).doesNotContain(taxId).doesNotContain(taxId.replace("-", ""));

@@ -8,11 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.claimdesk.store.Database;
 import org.claimdesk.store.DatabaseLocation;
 import org.claimdesk.testing.TestDatabase;
+import org.claimdesk.testing.TestLogs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.Parameter;
@@ -36,6 +38,7 @@ class PersonalDataTest {
 
     @Test
     void noTaxIdLeavesTheDatabase() throws Exception {
+        TestLogs.Mark logged = TestLogs.mark();
         DatabaseLocation location = TestDatabase.location(engine, dir, "office");
         String db = TestDatabase.argument(location);
         run("--db", db, "demo", "--claims", "400", "--seed", "11");
@@ -136,6 +139,12 @@ class PersonalDataTest {
             String text = Files.readString(file, StandardCharsets.ISO_8859_1);
             leaks.addAll(found(text, taxIds, file.toString()));
         }
+        // the tests' logs: this test's lines
+        Map<Path, String> logs = TestLogs.since(logged);
+        assertThat(logs.values()).as("the logs this run wrote").anySatisfy(text -> assertThat(text).isNotBlank());
+        for (Map.Entry<Path, String> log : logs.entrySet()) {
+            leaks.addAll(found(log.getValue(), taxIds, log.getKey().toString()));
+        }
         assertThat(leaks).isEmpty();
         assertThat(printed).anySatisfy(p -> assertThat(p).contains("***-**-"));
         assertThat(printed).anySatisfy(p -> assertThat(p).contains("***-**-7788"));
@@ -150,13 +159,6 @@ class PersonalDataTest {
                     .filter(p -> !p.getFileName().toString().matches("(office|backup)\\.db(-wal|-shm|-journal)?"))
                     .forEach(files::add);
         }
-        Path testLogs = Path.of("target", "test-logs");
-        if (Files.isDirectory(testLogs)) {
-            try (Stream<Path> walk = Files.walk(testLogs)) {
-                walk.filter(Files::isRegularFile).forEach(files::add);
-            }
-        }
-        assertThat(files).as("the logs this run wrote").anySatisfy(p -> assertThat(p.toString()).contains("test-logs"));
         return files;
     }
 

@@ -51,14 +51,15 @@ final class ErrorGroupCell extends ListCell<FailureGroup> {
             return;
         }
         count.setText(Formats.count(group.count()));
-        signature.setText(group.shown());
+        String shown = group.shown();
+        signature.setText(shown);
         seen.setText("last seen " + Formats.ago(group.lastSeen(), now.get()));
-        tooltip.setText(group.shown() + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
+        tooltip.setText(shown + "\n\nLatest: " + group.sampleError() + "\nFirst seen "
                 + Formats.time(group.firstSeen()) + ", last seen " + Formats.time(group.lastSeen()));
         setTooltip(tooltip);
         setGraphic(box);
         // the cell's text is its graphic's three lines: a screen reader gets them as one
-        setAccessibleText(Formats.count(group.count()) + " failed rows: " + group.shown() + ", last seen "
+        setAccessibleText(Formats.count(group.count()) + " failed rows: " + shown + ", last seen "
                 + Formats.ago(group.lastSeen(), now.get()));
     }
 }

@@ -160,7 +160,8 @@ public final class FixFieldViewModel {
 
     /**
      * What staff do instead when the state named something this dialog does not set on many claims at once (the tax
-     * id, the evidence, a field of no claim); null when it sets it, or nothing was named.
+     * id, the evidence: {@code evidence[0]…} or {@code evidence.address}, as the claim's edit form tells them apart too;
+     * a name of no field of the claim); null when it sets it, or nothing was named.
      */
     private Notice notSetHere(String named, Optional<ClaimField<?>> refused) {
         if (named.isEmpty() || refused.filter(f -> fields().contains(f)).isPresent()) {
@@ -170,13 +171,12 @@ public final class FixFieldViewModel {
             return Notice.info("The state named the tax id, which is not set on several claims at once: replace it on"
                     + " each claim's detail (Claims page, Replace…, a reason audited), then resubmit its row");
         }
-        if (named.equals("evidence")) {
+        if (named.equals("evidence") || named.startsWith("evidence.")) {
             return Notice.info("The state named the claim's evidence, which is not set here: add it on each claim's"
                     + " Evidence tab (Claims page), then resubmit its row");
         }
-        return Notice.info("The state named " + refused.map(ClaimField::label).orElse("“" + named + "”")
-                + ", which is not set on several claims at once here: correct it on each claim (Claims page, Edit),"
-                + " then resubmit its row");
+        return Notice.info("The state named “" + named + "”, which is no field of the claim: its last answer (the"
+                + " row's attempts) says what it refused");
     }
 
     private void previewEnded() {

@@ -132,8 +132,10 @@ class FixFieldViewModelTest {
                 .contains("Replace…");
         model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "evidence[0].address");
         assertThat(model.noticeProperty().get().text()).contains("Evidence tab");
+        model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "evidence.address");
+        assertThat(model.noticeProperty().get().text()).contains("Evidence tab");
         model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", "notAField");
-        assertThat(model.noticeProperty().get().text()).startsWith("The state named “notAField”");
+        assertThat(model.noticeProperty().get().text()).startsWith("The state named “notAField”, which is no field");
         model.open(outbox.rowsOf(OutboxViewModel.Scope.FILTER).orElseThrow(), "rows", null);
         assertThat(model.fieldProperty().get()).isEqualTo(ClaimField.STATE_PROPERTY_ID);
         assertThat(model.noticeProperty().get()).as("nothing named").isNull();
