@@ -9,6 +9,8 @@ import java.util.regex.Pattern;
  * keep their names.
  */
 public final class StateFields {
+    /** What {@link #onTheClaim} names the claim's evidence, and the start of evidence of a kind ("evidence.KIND"). */
+    public static final String EVIDENCE = "evidence";
     private static final Pattern EVIDENCE_ITEM = Pattern.compile("evidence\\[\\d+\\](?:\\..*)?");
 
     private StateFields() {
@@ -21,8 +23,13 @@ public final class StateFields {
             return ClaimField.TAX_ID.name();
         }
         if (EVIDENCE_ITEM.matcher(name).matches()) {
-            return "evidence";
+            return EVIDENCE;
         }
         return name;
+    }
+
+    /** Whether {@code onTheClaim} (as {@link #onTheClaim} names it) is the claim's evidence, or evidence of a kind. */
+    public static boolean isEvidence(String onTheClaim) {
+        return onTheClaim.equals(EVIDENCE) || onTheClaim.startsWith(EVIDENCE + ".");
     }
 }

@@ -239,7 +239,6 @@ public final class ClaimDetailView {
         return row + 1;
     }
 
-    /** An edit's entry as "holderId: HLD-1 → HLD-2" (the tax id is audited masked); other details on one line. */
     private void showTaxId() {
         ClaimRow row = model.selectedProperty().get();
         String revealed = model.revealedTaxIdProperty().get();

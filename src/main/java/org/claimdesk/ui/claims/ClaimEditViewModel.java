@@ -31,6 +31,7 @@ import org.claimdesk.domain.EvidenceKind;
 import org.claimdesk.domain.EvidenceRules;
 import org.claimdesk.domain.FieldViolation;
 import org.claimdesk.domain.InvalidFieldsException;
+import org.claimdesk.domain.StateFields;
 import org.claimdesk.ui.common.Notice;
 import org.claimdesk.ui.common.RetryReasons;
 import org.claimdesk.ui.common.TaskRunner;
@@ -52,7 +53,7 @@ public final class ClaimEditViewModel {
      * @param message what the state said, e.g. "holder id not in the registry for CA"
      */
     public record Fault(String field, String label, String message) {
-        private static final String EVIDENCE = "evidence";
+        private static final String EVIDENCE = StateFields.EVIDENCE;
 
         /** For {@code evidence.KIND}: the kind of evidence the state asked for. */
         public Optional<EvidenceKind> evidenceKind() {
@@ -68,7 +69,7 @@ public final class ClaimEditViewModel {
 
         /** The state asked for evidence ({@code evidence} or {@code evidence.KIND}). */
         public boolean evidence() {
-            return field.equals(EVIDENCE) || field.startsWith(EVIDENCE + ".");
+            return StateFields.isEvidence(field);
         }
 
         /** The tax id: replaced whole through its own audited action, not in the form. */

@@ -171,7 +171,7 @@ public final class FixFieldViewModel {
             return Notice.info("The state named the tax id, which is not set on several claims at once: replace it on"
                     + " each claim's detail (Claims page, Replace…, a reason audited), then resubmit its row");
         }
-        if (named.equals("evidence") || named.startsWith("evidence.")) {
+        if (org.claimdesk.domain.StateFields.isEvidence(named)) {
             return Notice.info("The state named the claim's evidence, which is not set here: add it on each claim's"
                     + " Evidence tab (Claims page), then resubmit its row");
         }
