@@ -260,7 +260,7 @@ public final class Database implements AutoCloseable {
         if (base.startsWith("SQLITE_CANTOPEN")) {
             return new DatabaseException("the database " + file + " cannot be opened: check that the file and its folder exist and are writable", e);
         }
-        if (base.startsWith("SQLITE_BUSY") || base.startsWith("SQLITE_LOCKED")) {
+        if (locked(sqlite)) {
             return new DatabaseException("the database " + file + " is locked by another program; try again when it is done", e);
         }
         if (base.startsWith("SQLITE_FULL")) {
@@ -278,9 +278,7 @@ public final class Database implements AutoCloseable {
     public boolean mayPass(Throwable e) {
         SQLiteException sqlite = findSqliteException(e);
         if (sqlite != null) {
-            SQLiteErrorCode code = sqlite.getResultCode();
-            String base = code == null ? "" : code.name();
-            return base.startsWith("SQLITE_BUSY") || base.startsWith("SQLITE_LOCKED");
+            return locked(sqlite);
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof java.sql.SQLTransientException || t instanceof java.sql.SQLRecoverableException) {
@@ -291,6 +289,12 @@ public final class Database implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    /** Whether SQLite's {@code failure} is the file held by another connection or program (busy, or locked). */
+    static boolean locked(SQLiteException failure) {
+        String code = failure.getResultCode() == null ? "" : failure.getResultCode().name();
+        return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
     }
 
     static SQLiteException findSqliteException(Throwable e) {

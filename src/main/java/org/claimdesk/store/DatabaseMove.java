@@ -186,7 +186,7 @@ public final class DatabaseMove {
             hold.close();
             org.sqlite.SQLiteException sqlite = Database.findSqliteException(e);
             String code = sqlite == null || sqlite.getResultCode() == null ? "" : sqlite.getResultCode().name();
-            if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+            if (sqlite != null && Database.locked(sqlite)) {
                 throw new DatabaseException("the desk's file " + desk.path() + " is being written by another program"
                         + " (a console or a drain on it): close it, then move in; nothing was copied", e);
             }
