@@ -135,8 +135,7 @@ public final class Dialogs {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load " + fxml + ": " + e.getMessage(), e);
         }
-        TextSize.tablesFollow(loader.getNamespace().values());
-        Keys.sayIn(loader.getNamespace().values());
+        ViewFactory.loaded(loader.getNamespace().values());
         return loader.getController();
     }
 

@@ -34,12 +34,20 @@ public final class ViewFactory {
         loader.setControllerFactory(this::create);
         try {
             Parent root = loader.load();
-            TextSize.tablesFollow(loader.getNamespace().values());
-            Keys.sayIn(loader.getNamespace().values());
+            loaded(loader.getNamespace().values());
             return new Loaded<>(root, loader.getController());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load " + fxml.resource() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * What the console does to the objects any FXML file made (its loader's namespace), pages and dialogs alike: their
+     * tables follow the text size, their texts name the shortcut key as this platform does.
+     */
+    static void loaded(java.util.Collection<?> objects) {
+        TextSize.tablesFollow(objects);
+        Keys.sayIn(objects);
     }
 
     private Object create(Class<?> type) {
